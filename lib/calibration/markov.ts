@@ -1,0 +1,497 @@
+import { check } from "../mechanism/errors";
+import { type Matrix, matrixFromRows, multiply, solve, symmetricEigenvalues, vectorTimes } from "./linalg";
+
+/** Largest state space the calibration accepts (SPEC §3). */
+export const MAX_STATES = 64;
+
+/**
+ * Checks that `rows` is a transition matrix: square, 2 ≤ |S| ≤ 64, entries in [0, 1], rows summing
+ * to 1 (within 1e-9). Throws a MathInputError naming the row, e.g.
+ * "transition matrix row 3 sums to 0.97, expected 1".
+ */
+export function checkTransitionMatrix(rows: number[][]): Matrix {
+  const size = rows.length;
+  check(size >= 2 && size <= MAX_STATES, `transition matrix must have 2 to ${MAX_STATES} states, got ${size}`);
+  rows.forEach((row, i) => {
+    check(row.length === size, `transition matrix row ${i + 1} has ${row.length} entries, expected ${size}`);
+    row.forEach((p, j) =>
+      check(Number.isFinite(p) && p >= 0 && p <= 1, `transition matrix entry (${i + 1}, ${j + 1}) is ${p}, expected a probability`),
+    );
+    const sum = row.reduce((a, b) => a + b, 0);
+    check(Math.abs(sum - 1) <= 1e-9, `transition matrix row ${i + 1} sums to ${round(sum)}, expected 1`);
+  });
+  return matrixFromRows(rows);
+}
+
+/** Checks an initial distribution over `size` states. */
+export function checkDistribution(q: number[], size: number): Float64Array {
+  check(q.length === size, `initial distribution has ${q.length} entries, expected ${size}`);
+  q.forEach((p, j) => check(Number.isFinite(p) && p >= 0, `initial distribution entry ${j + 1} is ${p}, expected ≥ 0`));
+  const sum = q.reduce((a, b) => a + b, 0);
+  check(Math.abs(sum - 1) <= 1e-9, `initial distribution sums to ${round(sum)}, expected 1`);
+  return Float64Array.from(q);
+}
+
+/** True when every state reaches every other through positive transitions. */
+export function isIrreducible(p: Matrix): boolean {
+  const n = p.size;
+  const reach = (forward: boolean) => {
+    const seen = new Uint8Array(n);
+    const stack = [0];
+    seen[0] = 1;
+    while (stack.length) {
+      const u = stack.pop()!;
+      for (let v = 0; v < n; v++) {
+        const w = forward ? p.data[u * n + v] : p.data[v * n + u];
+        if (w > 0 && !seen[v]) {
+          seen[v] = 1;
+          stack.push(v);
+        }
+      }
+    }
+    return seen.every((s) => s === 1);
+  };
+  return reach(true) && reach(false);
+}
+
+/**
+ * Period of an irreducible chain: gcd over edges u→v of level(u) + 1 − level(v), where level is the
+ * breadth-first distance from state 0 (Denardo 1977). Aperiodic ⇔ period 1.
+ */
+export function period(p: Matrix): number {
+  const n = p.size;
+  const level = new Array<number>(n).fill(-1);
+  level[0] = 0;
+  const queue = [0];
+  for (let h = 0; h < queue.length; h++) {
+    const u = queue[h];
+    for (let v = 0; v < n; v++) {
+      if (p.data[u * n + v] > 0 && level[v] < 0) {
+        level[v] = level[u] + 1;
+        queue.push(v);
+      }
+    }
+  }
+  let g = 0;
+  for (let u = 0; u < n; u++)
+    for (let v = 0; v < n; v++)
+      if (p.data[u * n + v] > 0 && level[u] >= 0) g = gcd(g, Math.abs(level[u] + 1 - level[v]));
+  return g;
+}
+
+/** The stationary distribution π = π P of an irreducible chain (solved exactly, not iterated). */
+export function stationaryDistribution(p: Matrix): Float64Array {
+  const n = p.size;
+  // Rows of (Pᵀ − I), with the last equation replaced by Σ π = 1.
+  const rows = Array.from({ length: n }, (_, j) =>
+    Array.from({ length: n }, (_, i) => (j === n - 1 ? 1 : p.data[i * n + j] - (i === j ? 1 : 0))),
+  );
+  const rhs = Array.from({ length: n }, (_, j) => (j === n - 1 ? 1 : 0));
+  const pi = solve(rows, rhs);
+  check(pi !== null, "transition matrix has no unique stationary distribution (is the chain irreducible?)");
+  return pi.map((x) => Math.max(0, x));
+}
+
+/** Detailed balance π_i P_ij = π_j P_ji within 1e-10: the chain is reversible. */
+export function isReversible(p: Matrix, pi: Float64Array): boolean {
+  const n = p.size;
+  for (let i = 0; i < n; i++)
+    for (let j = i + 1; j < n; j++)
+      if (Math.abs(pi[i] * p.data[i * n + j] - pi[j] * p.data[j * n + i]) > 1e-10) return false;
+  return true;
+}
+
+/** D^{1/2} P D^{-1/2} with D = diag(π). */
+function symmetrised(p: Matrix, pi: Float64Array): Matrix {
+  const n = p.size;
+  const out = new Float64Array(n * n);
+  for (let i = 0; i < n; i++)
+    for (let j = 0; j < n; j++) out[i * n + j] = (Math.sqrt(pi[i]) * p.data[i * n + j]) / Math.sqrt(pi[j]);
+  return { size: n, data: out };
+}
+
+/**
+ * λ of SPEC §2.5: the second largest singular value of D^{1/2} P D^{-1/2}, D = diag(π).
+ * Its largest singular value is 1 (singular vector √π); 1 − λ is the absolute spectral gap that
+ * Fan, Jiang & Sun (2018) use in Hoeffding's inequality for Markov chains.
+ */
+export function secondSingularValue(p: Matrix, pi: Float64Array): number {
+  const m = symmetrised(p, pi);
+  const n = m.size;
+  const mtm = new Float64Array(n * n);
+  for (let i = 0; i < n; i++)
+    for (let j = 0; j < n; j++) {
+      let s = 0;
+      for (let k = 0; k < n; k++) s += m.data[k * n + i] * m.data[k * n + j];
+      mtm[i * n + j] = s;
+    }
+  const eig = symmetricEigenvalues({ size: n, data: mtm });
+  return Math.sqrt(Math.min(1, Math.max(0, eig[1])));
+}
+
+/**
+ * Spectral gap g = 1 − max_{j≥2} |λ_j| of a reversible chain (Zhao 2017, Lemma 4). A reversible P is
+ * similar to the symmetric D^{1/2} P D^{-1/2}, so its eigenvalues are real and Jacobi finds them.
+ */
+export function spectralGap(p: Matrix, pi: Float64Array): number {
+  const eig = symmetricEigenvalues(symmetrised(p, pi));
+  return 1 - Math.max(Math.abs(eig[1]), Math.abs(eig[eig.length - 1]));
+}
+
+/** Effective sample size n (1 − λ)/(1 + λ) of a stationary chain (SPEC §2.5; Fan, Jiang, Sun 2018). */
+export function effectiveSampleSize(n: number, lambda: number): number {
+  return (n * (1 - lambda)) / (1 + lambda);
+}
+
+export type ChainSummary = {
+  states: number;
+  stationary: number[];
+  irreducible: boolean;
+  period: number;
+  reversible: boolean;
+  /** 1 − max_{j≥2}|λ_j|, only for reversible chains (Lemma 4) */
+  spectralGap: number | null;
+  /** second singular value of D^{1/2} P D^{-1/2} (SPEC §2.5) */
+  lambda: number;
+};
+
+/** Everything an organizer needs to see about a chain; throws for a reducible or periodic one. */
+export function describeChain(p: Matrix): ChainSummary {
+  const irreducible = isIrreducible(p);
+  check(irreducible, "the Markov chain is not irreducible: some state cannot be reached from another");
+  const d = period(p);
+  check(d === 1, `the Markov chain is periodic with period ${d}; calibration needs an aperiodic chain`);
+  const pi = stationaryDistribution(p);
+  const reversible = isReversible(p, pi);
+  return {
+    states: p.size,
+    stationary: Array.from(pi),
+    irreducible,
+    period: d,
+    reversible,
+    spectralGap: reversible ? spectralGap(p, pi) : null,
+    lambda: secondSingularValue(p, pi),
+  };
+}
+
+/**
+ * Fits P from observed state sequences by transition counts with add-α smoothing:
+ * P_ij = (c_ij + α) / (Σ_k c_ik + |S| α). Transitions are counted within each sequence only
+ * (one sequence per independent chain, e.g. per user). States are sorted labels.
+ */
+export function fitTransitionMatrix(sequences: string[][], alpha: number): { states: string[]; transition: number[][] } {
+  check(Number.isFinite(alpha) && alpha > 0, `smoothing alpha must be positive, got ${alpha}`);
+  const states = [...new Set(sequences.flat())].sort();
+  check(states.length >= 2, `the state column has ${states.length} distinct value(s); a chain needs at least 2`);
+  check(states.length <= MAX_STATES, `the state column has ${states.length} distinct values; at most ${MAX_STATES} are supported`);
+  const index = new Map(states.map((s, i) => [s, i]));
+  const n = states.length;
+  const counts = Array.from({ length: n }, () => new Array<number>(n).fill(0));
+  for (const seq of sequences)
+    for (let t = 1; t < seq.length; t++) counts[index.get(seq[t - 1])!][index.get(seq[t])!] += 1;
+  const transition = counts.map((row) => {
+    const total = row.reduce((a, b) => a + b, 0) + n * alpha;
+    return row.map((c) => (c + alpha) / total);
+  });
+  return { states, transition };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Zhao 2017, Lemma 4: the closed form for reversible chains.
+
+export type ClosedForm = { epsDp: number; c: number; d: number; s: number };
+
+/**
+ * h(ε, g, ρ) of Zhao 2017, Lemma 4 (eq. 11), maximised over c ∈ (0, 1/6):
+ *   d = ⌈(1/g) ln((e^{cε}+1)/(ρ(e^{cε}−1)))⌉,   s = ⌈(1/g) ln((e^{ε/6}+1)/(ρ(e^{ε/6}−1)))⌉,
+ *   h = min{ (1 − 6c) ε / (2d − 1),  (1/3 − 2c) ε / (d + s) },   valid when n ≥ 2d.
+ * Both terms fall as c grows while d stays fixed, so on each interval of c where d = D the best c is
+ * the smallest one; those are enumerated for D = d(1/6), d(1/6)+1, … until ε/(2D − 1) cannot beat
+ * the best found: the maximum is exact, not a grid search.
+ * Returns null when no c gives n ≥ 2d.
+ * @param eps ε, the BDP level; @param gap g ∈ (0, 1]; @param rho ρ = min_j π_j; @param n chain length
+ */
+export function closedFormEpsDp(eps: number, gap: number, rho: number, n: number): ClosedForm | null {
+  check(eps > 0, `epsilon must be positive, got ${eps}`);
+  check(gap > 0 && gap <= 1, `spectral gap must be in (0, 1], got ${gap}`);
+  check(rho > 0 && rho <= 1, `least stationary probability must be in (0, 1], got ${rho}`);
+  const dOf = (c: number) => Math.ceil(Math.log((Math.exp(c * eps) + 1) / (rho * Math.expm1(c * eps))) / gap);
+  const s = Math.ceil(Math.log((Math.exp(eps / 6) + 1) / (rho * Math.expm1(eps / 6))) / gap);
+  let best: ClosedForm | null = null;
+  for (let d = Math.max(1, dOf(1 / 6)); 2 * d <= n; d++) {
+    if (best && eps / (2 * d - 1) <= best.epsDp) break;
+    // Smallest c with d(c) ≤ d: (e^{cε}+1)/(e^{cε}−1) ≤ K = ρ e^{g d}; nudged up so d(c) ≤ d for sure.
+    const k = rho * Math.exp(gap * d);
+    if (k <= 1) continue;
+    const c = (Math.log((k + 1) / (k - 1)) / eps) * (1 + 1e-12);
+    if (c >= 1 / 6 || dOf(c) > d) continue;
+    const h = Math.min(((1 - 6 * c) * eps) / (2 * d - 1), ((1 / 3 - 2 * c) * eps) / (d + s));
+    if (!best || h > best.epsDp) best = { epsDp: h, c, d, s };
+  }
+  return best;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The exact quilt search (SPEC §3; Song, Wang & Chaudhuri 2017's MQMExact; Zhao 2017, Lemma 2).
+
+export type QuiltChain = {
+  transition: Matrix;
+  /** distribution of X_1; omit for a stationary start */
+  initial?: Float64Array;
+  /** n, the chain length */
+  length: number;
+};
+
+/** A quilt of node i: X_{i−a} (a = null: no left quilt row) and X_{i+b} (b = null: none on the right). */
+export type Quilt = { node: number; a: number | null; b: number | null; nearby: number; influence: number };
+
+export type QuiltSearchResult = { value: number; quilt: Quilt; exhaustive: boolean };
+
+/**
+ * What the search maximises for one quilt of a node with |N| + 1 = m and max-influence b. It must
+ * fall as m or b grows, so that `objective(m, 0)` bounds every quilt of that size (the pruning rule).
+ */
+type Objective = (m: number, influence: number) => number;
+
+/** Stop a node's search after this many quilt sizes; what was searched is still a valid answer. */
+const MAX_QUILT_SIZE = 200_000;
+
+/**
+ * Lemma 2 (Zhao 2017) by exact search over the quilts {X_{i−a}, X_{i+b}} (either side may be
+ * absent): ε_DP(ε) = min_i max_Q (ε − k·b_i(Q)) / (|N_i(Q)| + 1), with k = 4 (Lemma 2) or k = 1
+ * (Song et al.'s MQM, used for reference values).
+ *
+ * For a chain, b(a, b) = ln max_{x≠x'} L_a(x, x') R_b(x, x') with
+ *   R_b(x, x') = max_v P^b[x, v] / P^b[x', v],
+ *   L_a(x, x') = (q_i(x') / q_i(x)) · max_u P^a[u, x] / P^a[u, x']      (q_i = law of X_i),
+ * because conditioning on a nearby row screens off the quilt row behind it (so L = ∅ attains the
+ * max over L ⊆ N) and, given X_i, the two sides are independent. A missing side contributes factor 1
+ * and all its rows to N.
+ *
+ * Pruning (provably exact): every quilt with |N| + 1 = m has value ≤ ε/m, so a node's search stops
+ * at the first m with ε/m ≤ the best value found. Let H be that m for a node far from both ends under
+ * the stationary law: every node i with i − 1 ≥ H and n − i ≥ H (and X_{i−H} already stationary) has
+ * exactly the same quilts below H, hence the same value; only the nodes near the ends (and, for a
+ * non-stationary start, those before the law of X_i settles) are evaluated one by one.
+ * @param eps the BDP level ε > 0
+ */
+export function exactQuiltEpsDp(chain: QuiltChain, eps: number, influenceFactor = 4): QuiltSearchResult {
+  check(eps > 0, `epsilon must be positive, got ${eps}`);
+  return searchQuilts(chain, (m, b) => (eps - influenceFactor * b) / m, (v) => v);
+}
+
+/**
+ * The forward map (SPEC §3): the BDP level that ε_DP-DP buys, ε_BDP = max_i min_Q ((|N|+1) ε_DP + 4 b_i(Q)),
+ * by the same exact search (a quilt with |N| + 1 = m costs at least m ε_DP).
+ */
+export function exactQuiltEpsBdp(chain: QuiltChain, epsDp: number): QuiltSearchResult {
+  check(epsDp > 0, `epsilon must be positive, got ${epsDp}`);
+  return searchQuilts(chain, (m, b) => -(m * epsDp + 4 * b), (v) => -v);
+}
+
+/**
+ * b_i(Q) of one quilt by the factorised formula above (for tests and the organizer's quilt view).
+ * @param node i (1-based); @param a left distance or null; @param b right distance or null
+ */
+export function quiltInfluence(chain: QuiltChain, node: number, a: number | null, b: number | null): number {
+  check(a === null || (a >= 1 && node - a >= 1), `left quilt row ${node} − ${a} is outside the chain`);
+  check(b === null || (b >= 1 && node + b <= chain.length), `right quilt row ${node} + ${b} is outside the chain`);
+  const factors = new QuiltFactors(chain);
+  return factors.influence(node, a === null ? null : factors.left(node, a), b === null ? null : factors.right(node, b));
+}
+
+function searchQuilts(chain: QuiltChain, objective: Objective, report: (v: number) => number): QuiltSearchResult {
+  const n = chain.length;
+  check(Number.isInteger(n) && n >= 1, `chain length must be a whole number ≥ 1, got ${n}`);
+  const factors = new QuiltFactors(chain);
+  // The interior node: both sides unlimited, stationary law.
+  const interior = searchNode(factors, objective, { node: Infinity, left: Infinity, right: Infinity });
+  const horizon = interior.horizon;
+  const settled = factors.settledIndex();
+  const nodes = new Set<number>();
+  for (let i = 1; i <= Math.min(n, settled + horizon); i++) nodes.add(i);
+  for (let i = Math.max(1, n - horizon + 1); i <= n; i++) nodes.add(i);
+  let worst = nodes.size < n ? interior : null;
+  for (const i of nodes) {
+    const result = searchNode(factors, objective, { node: i, left: i - 1, right: n - i });
+    if (!worst || result.value < worst.value) worst = result;
+  }
+  const chosen = worst!;
+  const quilt = { ...chosen.quilt, node: Number.isFinite(chosen.quilt.node) ? chosen.quilt.node : Math.min(n, settled + horizon + 1) };
+  const exhaustive = chosen.exhaustive && interior.exhaustive;
+  return { value: report(chosen.value), quilt, exhaustive };
+}
+
+type NodeSpec = { node: number; left: number; right: number };
+type NodeResult = { value: number; quilt: Quilt; horizon: number; exhaustive: boolean };
+
+/**
+ * The best quilt of one node. Left cost cl ∈ [0, left] (cl = left: no left quilt row, all `left`
+ * rows nearby; otherwise a = cl + 1), likewise on the right, |N| = cl + cr.
+ */
+function searchNode(factors: QuiltFactors, objective: Objective, spec: NodeSpec): NodeResult {
+  let best = -Infinity;
+  let quilt: Quilt = { node: spec.node, a: null, b: null, nearby: 0, influence: 0 };
+  const maxNearby = spec.left + spec.right;
+  let t = 0;
+  for (; t <= maxNearby; t++) {
+    const m = t + 1;
+    if (objective(m, 0) <= best) break;
+    if (t >= MAX_QUILT_SIZE) return { value: best, quilt, horizon: m, exhaustive: false };
+    for (let cl = Math.max(0, t - spec.right); cl <= Math.min(t, spec.left); cl++) {
+      const cr = t - cl;
+      const a = cl === spec.left ? null : cl + 1;
+      const b = cr === spec.right ? null : cr + 1;
+      const left = a === null ? null : factors.left(spec.node, a);
+      const right = b === null ? null : factors.right(spec.node, b);
+      const lower = Math.max(left?.logMax ?? 0, right?.logMax ?? 0);
+      if (objective(m, lower) <= best) continue;
+      const influence = factors.influence(spec.node, left, right);
+      const value = objective(m, influence);
+      if (value > best) {
+        best = value;
+        quilt = { node: spec.node, a, b, nearby: t, influence };
+      }
+    }
+  }
+  return { value: best, quilt, horizon: t + 1, exhaustive: true };
+}
+
+/** L_a or R_b for one node: the S×S matrix of ratios and ln of its max over the node's support. */
+type Factor = { ratios: Float64Array; logMax: number };
+
+/** Powers of P, marginals q_i and the factor matrices, computed once and cached. */
+class QuiltFactors {
+  private readonly p: Matrix;
+  private readonly size: number;
+  private readonly powers: Matrix[] = [];
+  private readonly marginals: Float64Array[];
+  private readonly stationary: Float64Array;
+  private readonly cache = new Map<string, Factor>();
+
+  constructor(chain: QuiltChain) {
+    this.p = chain.transition;
+    this.size = chain.transition.size;
+    this.stationary = stationaryDistribution(this.p);
+    // q_1, q_2, … until the law stops changing in floating point (then it is π).
+    this.marginals = [];
+    if (chain.initial) {
+      let q = chain.initial;
+      for (let i = 0; i < Math.min(chain.length, 1_000_000); i++) {
+        this.marginals.push(q);
+        const next = vectorTimes(q, this.p);
+        if (next.every((x, j) => Math.abs(x - q[j]) <= 1e-16 * Math.max(1, q[j]))) break;
+        q = next;
+      }
+    }
+  }
+
+  /** First node index whose law is the settled one (1 for a stationary start). */
+  settledIndex(): number {
+    return Math.max(1, this.marginals.length);
+  }
+
+  private marginal(i: number): { q: Float64Array; key: string } {
+    if (this.marginals.length === 0) return { q: this.stationary, key: "π" };
+    const k = Math.min(i, this.marginals.length);
+    return { q: this.marginals[k - 1], key: String(k) };
+  }
+
+  private power(k: number): Matrix {
+    while (this.powers.length < k) {
+      const last = this.powers.length === 0 ? null : this.powers[this.powers.length - 1];
+      this.powers.push(last ? multiply(last, this.p) : this.p);
+    }
+    return this.powers[k - 1];
+  }
+
+  /** R_b(x, x') = max_v P^b[x, v] / P^b[x', v], over the support of X_i. */
+  right(node: number, b: number): Factor {
+    const { q, key } = this.marginal(node);
+    return this.memo(`R${b}|${supportKey(q, key)}`, () => {
+      const s = this.size;
+      const pb = this.power(b).data;
+      const ratios = new Float64Array(s * s);
+      for (let x = 0; x < s; x++)
+        for (let y = 0; y < s; y++) {
+          if (x === y) continue;
+          let r = 0;
+          for (let v = 0; v < s; v++) r = Math.max(r, ratio(pb[x * s + v], pb[y * s + v]));
+          ratios[x * s + y] = r;
+        }
+      return { ratios, logMax: Math.log(maxOverSupport(ratios, q)) };
+    });
+  }
+
+  /** L_a(x, x') = (q_i(x')/q_i(x)) max_{u ∈ supp q_{i−a}} P^a[u, x] / P^a[u, x']. */
+  left(node: number, a: number): Factor {
+    const { q: qi, key: ki } = this.marginal(node);
+    const { q: qu, key: ku } = this.marginal(node - a);
+    return this.memo(`L${a}|${ki}|${ku}`, () => {
+      const s = this.size;
+      const pa = this.power(a).data;
+      const ratios = new Float64Array(s * s);
+      for (let x = 0; x < s; x++)
+        for (let y = 0; y < s; y++) {
+          if (x === y || qi[x] === 0 || qi[y] === 0) continue;
+          let r = 0;
+          for (let u = 0; u < s; u++) if (qu[u] > 0) r = Math.max(r, ratio(pa[u * s + x], pa[u * s + y]));
+          ratios[x * s + y] = (qi[y] / qi[x]) * r;
+        }
+      return { ratios, logMax: Math.log(maxOverSupport(ratios, qi)) };
+    });
+  }
+
+  /** b = ln max_{x≠x' in supp q_i} L(x, x') R(x, x'), a missing side being 1. */
+  influence(node: number, left: Factor | null, right: Factor | null): number {
+    if (!left && !right) return 0;
+    if (!left || !right) return (left ?? right)!.logMax;
+    const { q } = this.marginal(node);
+    const s = this.size;
+    let best = 0;
+    for (let x = 0; x < s; x++) {
+      if (q[x] === 0) continue;
+      for (let y = 0; y < s; y++) {
+        if (x === y || q[y] === 0) continue;
+        const v = left.ratios[x * s + y] * right.ratios[x * s + y];
+        if (v > best) best = v;
+      }
+    }
+    return Math.log(best);
+  }
+
+  private memo(key: string, make: () => Factor): Factor {
+    let f = this.cache.get(key);
+    if (!f) {
+      f = make();
+      this.cache.set(key, f);
+    }
+    return f;
+  }
+}
+
+/** num/den for probabilities: 0 when num is 0 (that value cannot occur), ∞ when only den is 0. */
+function ratio(num: number, den: number): number {
+  if (num === 0) return 0;
+  return den === 0 ? Infinity : num / den;
+}
+
+function maxOverSupport(ratios: Float64Array, q: Float64Array): number {
+  const s = q.length;
+  let best = 0;
+  for (let x = 0; x < s; x++)
+    for (let y = 0; y < s; y++) if (x !== y && q[x] > 0 && q[y] > 0 && ratios[x * s + y] > best) best = ratios[x * s + y];
+  return best;
+}
+
+function supportKey(q: Float64Array, key: string): string {
+  return key === "π" ? key : Array.from(q, (x) => (x > 0 ? 1 : 0)).join("");
+}
+
+function gcd(a: number, b: number): number {
+  return b === 0 ? a : gcd(b, a % b);
+}
+
+function round(x: number): number {
+  return Math.round(x * 1e6) / 1e6;
+}

@@ -1,0 +1,135 @@
+import { check, MathInputError } from "../mechanism/errors";
+import { groupsEffectiveSize, groupsEpsBdp, groupsEpsDp } from "./groups";
+import { independentEpsBdp, independentEpsDp } from "./independent";
+import {
+  checkDistribution,
+  checkTransitionMatrix,
+  closedFormEpsDp,
+  describeChain,
+  effectiveSampleSize,
+  exactQuiltEpsBdp,
+  exactQuiltEpsDp,
+} from "./markov";
+import { maxInfluenceEpsBdp, maxInfluenceEpsDp } from "./max-influence";
+
+/** The organizer's correlation model of the holdout rows (SPEC §3). */
+export type CorrelationModel =
+  | { kind: "independent" }
+  | { kind: "groups"; maxGroupSize: number }
+  | {
+      kind: "markov";
+      transition: number[][];
+      initial?: number[] | "stationary";
+      /** lengths of the independent chains (one per group); default one chain of all n rows */
+      chains?: number[];
+    }
+  | { kind: "max-influence"; bound: number };
+
+/** Per-method answers; for a Markov chain both are valid and the better one is used. */
+export type ByMethod = Record<string, number | null>;
+
+export type Calibration = { value: number; byMethod: ByMethod };
+
+/**
+ * The inverse map of SPEC §3: the ε_DP that implies ε-BDP under `model` for a holdout of n rows.
+ */
+export function calibrateEpsDp(model: CorrelationModel, n: number, epsBdp: number): Calibration {
+  checkSize(n);
+  switch (model.kind) {
+    case "independent":
+      return single("independent", independentEpsDp(epsBdp));
+    case "groups":
+      return single("groups", groupsEpsDp(epsBdp, model.maxGroupSize));
+    case "max-influence":
+      return single("maxInfluence", maxInfluenceEpsDp(epsBdp, model.bound));
+    case "markov": {
+      const chain = prepareMarkov(model, n);
+      const exact = Math.min(...chain.lengths.map((length) => exactQuiltEpsDp({ ...chain, length }, epsBdp).value));
+      const closed = chain.summary.spectralGap === null ? null : closedFormForLengths(chain, epsBdp);
+      return { value: Math.max(exact, closed ?? -Infinity), byMethod: { closedForm: closed, exactQuilts: exact } };
+    }
+  }
+}
+
+/** The forward map of SPEC §3: the BDP level that ε_DP-DP buys under `model`. */
+export function calibrateEpsBdp(model: CorrelationModel, n: number, epsDp: number): Calibration {
+  checkSize(n);
+  switch (model.kind) {
+    case "independent":
+      return single("independent", independentEpsBdp(epsDp));
+    case "groups":
+      return single("groups", groupsEpsBdp(epsDp, model.maxGroupSize));
+    case "max-influence":
+      return single("maxInfluence", maxInfluenceEpsBdp(epsDp, model.bound));
+    case "markov": {
+      const chain = prepareMarkov(model, n);
+      const exact = Math.max(...chain.lengths.map((length) => exactQuiltEpsBdp({ ...chain, length }, epsDp).value));
+      const closed = chain.summary.spectralGap === null ? null : invertIncreasing((e) => closedFormForLengths(chain, e) ?? 0, epsDp);
+      return { value: Math.min(exact, closed ?? Infinity), byMethod: { closedForm: closed, exactQuilts: exact } };
+    }
+  }
+}
+
+/** n_eff of SPEC §2.5: the sample size the concentration step may count on. */
+export function effectiveSize(model: CorrelationModel, n: number): number {
+  checkSize(n);
+  switch (model.kind) {
+    case "independent":
+    case "max-influence":
+      return n;
+    case "groups":
+      return groupsEffectiveSize(n, model.maxGroupSize);
+    case "markov": {
+      const chain = prepareMarkov(model, n);
+      return effectiveSampleSize(n, chain.summary.lambda);
+    }
+  }
+}
+
+function prepareMarkov(model: Extract<CorrelationModel, { kind: "markov" }>, n: number) {
+  const transition = checkTransitionMatrix(model.transition);
+  const summary = describeChain(transition);
+  const initial = Array.isArray(model.initial) ? checkDistribution(model.initial, transition.size) : undefined;
+  const lengths = [...new Set(model.chains ?? [n])];
+  lengths.forEach((l) => check(Number.isInteger(l) && l >= 1, `chain lengths must be whole numbers ≥ 1, got ${l}`));
+  return { transition, summary, initial, lengths };
+}
+
+/** Lemma 4 for every chain length (min over chains); null if it applies to none. */
+function closedFormForLengths(chain: ReturnType<typeof prepareMarkov>, eps: number): number | null {
+  const rho = Math.min(...chain.summary.stationary);
+  let worst: number | null = null;
+  for (const length of chain.lengths) {
+    const h = closedFormEpsDp(eps, chain.summary.spectralGap!, rho, length);
+    if (!h) return null;
+    worst = worst === null ? h.epsDp : Math.min(worst, h.epsDp);
+  }
+  return worst;
+}
+
+/**
+ * Smallest x with f(x) ≥ target for an f that grows with x (bisection to 1e-9 relative); null if
+ * f stays below target up to x = 1e6. Any x with f(x) ≥ target is a valid (conservative) answer.
+ */
+export function invertIncreasing(f: (x: number) => number, target: number): number | null {
+  let hi = Math.max(target, 1e-9);
+  while (f(hi) < target) {
+    hi *= 2;
+    if (hi > 1e6) return null;
+  }
+  let lo = 0;
+  while (hi - lo > 1e-9 * hi) {
+    const mid = (lo + hi) / 2;
+    if (f(mid) >= target) hi = mid;
+    else lo = mid;
+  }
+  return hi;
+}
+
+function single(method: string, value: number): Calibration {
+  return { value, byMethod: { [method]: value } };
+}
+
+function checkSize(n: number): void {
+  if (!Number.isInteger(n) || n < 1) throw new MathInputError(`n must be a whole number ≥ 1, got ${n}`);
+}

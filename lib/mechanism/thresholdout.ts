@@ -1,0 +1,102 @@
+import { check } from "./errors";
+import { clampUnit, gridFor, sampleDiscreteLaplace, snapToGrid } from "./noise";
+import type { Streams } from "./rng";
+
+/**
+ * Zhao 2017, Algorithm 1 (after Dwork et al. 2015's Thresholdout), one instance per team.
+ *
+ *   init:     T̂ ← T + Lap(σ)
+ *   query i:  if B < 1: answer ⊥
+ *             γ ← Lap(2σ)
+ *             if |Q(X) − Q(D)| + γ > T̂:  B ← B − 1;  T̂ ← T + Lap(σ);  answer Q(X) + Lap(4σ)
+ *             else:                      answer Q(D)
+ *
+ * Noise is discrete Laplace on the grid of SPEC §2.3; statistics are snapped to the grid first and
+ * released answers are clamped to [0, 1]. Each draw has its own stream (rng.ts): the threshold of
+ * query index 0 is the initial T̂; query i ≥ 1 draws "gamma", then on a charge "answer" and
+ * "threshold" (the refreshed T̂).
+ *
+ * `plain` mode is the unprotected baseline other platforms use: it answers the exact holdout value
+ * and spends nothing. It exists for comparisons only.
+ */
+export type ThresholdoutParams = {
+  mode: "thresholdout" | "plain";
+  /** σ, the noise rate (Laplace scale of T̂), in metric units */
+  sigma: number;
+  /** T, the threshold on |Q(X) − Q(D)|, in metric units */
+  threshold: number;
+  /** B₀, the number of holdout answers a team may receive */
+  budget: number;
+  /** n, the number of holdout rows; Δ_Q = 1/n */
+  holdoutSize: number;
+};
+
+/** JSON-serialisable per-team state. `noisyThreshold` is T̂: secret, never shown to a competitor. */
+export type ThresholdoutState = {
+  budget: number;
+  noisyThreshold: number;
+  /** number of queries answered so far; the next query has index queries + 1 */
+  queries: number;
+};
+
+/** One query: the submission's metric value on the holdout X and on the public split D, in [0, 1]. */
+export type ThresholdoutQuery = { holdoutValue: number; publicValue: number };
+
+export type AnswerKind = "public" | "holdout" | "exhausted";
+export type ThresholdoutAnswer = { kind: AnswerKind; value: number | null };
+
+/** Checks the parameters; throws a MathInputError naming the first bad one. */
+export function checkThresholdoutParams(params: ThresholdoutParams): void {
+  const { sigma, threshold, budget, holdoutSize } = params;
+  check(Number.isFinite(sigma) && sigma > 0, `sigma must be a positive number, got ${sigma}`);
+  check(Number.isFinite(threshold) && threshold >= 0, `threshold must be ≥ 0, got ${threshold}`);
+  check(Number.isInteger(budget) && budget >= 0, `budget must be a whole number ≥ 0, got ${budget}`);
+  check(Number.isInteger(holdoutSize) && holdoutSize >= 1, `holdout size must be a whole number ≥ 1, got ${holdoutSize}`);
+}
+
+/** Algorithm 1, line 2: the initial state, with T̂ ← T + Lap(σ) drawn from stream (0, "threshold"). */
+export function initThresholdout(params: ThresholdoutParams, streams: Streams): ThresholdoutState {
+  checkThresholdoutParams(params);
+  return { budget: params.budget, noisyThreshold: drawThreshold(params, streams, 0), queries: 0 };
+}
+
+/** Algorithm 1, lines 3–13, for one query: a pure step from state to answer and next state. */
+export function stepThresholdout(
+  params: ThresholdoutParams,
+  state: ThresholdoutState,
+  query: ThresholdoutQuery,
+  streams: Streams,
+): { answer: ThresholdoutAnswer; state: ThresholdoutState } {
+  checkQueryValue("holdout", query.holdoutValue);
+  checkQueryValue("public", query.publicValue);
+  const grid = gridFor(1 / params.holdoutSize);
+  const index = state.queries + 1;
+  const holdout = snapToGrid(query.holdoutValue, grid);
+  const publicValue = snapToGrid(query.publicValue, grid);
+  const next = { ...state, queries: index };
+
+  if (params.mode === "plain") {
+    return { answer: { kind: "holdout", value: query.holdoutValue }, state: next };
+  }
+  if (state.budget < 1) {
+    return { answer: { kind: "exhausted", value: null }, state: next };
+  }
+  const gamma = sampleDiscreteLaplace(2 * params.sigma, grid, streams(index, "gamma"));
+  if (Math.abs(holdout - publicValue) + gamma > state.noisyThreshold) {
+    const noise = sampleDiscreteLaplace(4 * params.sigma, grid, streams(index, "answer"));
+    return {
+      answer: { kind: "holdout", value: clampUnit(holdout + noise) },
+      state: { ...next, budget: state.budget - 1, noisyThreshold: drawThreshold(params, streams, index) },
+    };
+  }
+  return { answer: { kind: "public", value: clampUnit(publicValue) }, state: next };
+}
+
+function drawThreshold(params: ThresholdoutParams, streams: Streams, index: number): number {
+  const grid = gridFor(1 / params.holdoutSize);
+  return snapToGrid(params.threshold, grid) + sampleDiscreteLaplace(params.sigma, grid, streams(index, "threshold"));
+}
+
+function checkQueryValue(split: string, value: number): void {
+  check(Number.isFinite(value) && value >= 0 && value <= 1, `${split} value must be in [0, 1], got ${value}`);
+}

@@ -1,0 +1,52 @@
+import { MathInputError } from "../mechanism/errors";
+import { absoluteError } from "./absolute-error";
+import { accuracy } from "./accuracy";
+import { brier } from "./brier";
+import { errorRate } from "./error-rate";
+import { logLoss } from "./log-loss";
+import { squaredError } from "./squared-error";
+import type { Metric, MetricName, MetricParams } from "./types";
+
+export type { Metric, MetricName, MetricParams } from "./types";
+
+export const METRIC_NAMES: readonly MetricName[] = ["accuracy", "error-rate", "brier", "log-loss", "absolute-error", "squared-error"];
+
+/** The metric called `name` with its parameters; throws a MathInputError naming what is wrong. */
+export function getMetric(name: string, params: MetricParams = {}): Metric {
+  switch (name) {
+    case "accuracy":
+      return accuracy();
+    case "error-rate":
+      return errorRate();
+    case "brier":
+      return brier();
+    case "log-loss":
+      return logLoss(params.pMin);
+    case "absolute-error":
+      return absoluteError(params.lo, params.hi);
+    case "squared-error":
+      return squaredError(params.lo, params.hi);
+    default:
+      throw new MathInputError(`unknown metric "${name}"; choose one of ${METRIC_NAMES.join(", ")}`);
+  }
+}
+
+/** Predictions and labels as typed arrays (class codes or numbers), and the rows of one split. */
+export type SplitData = {
+  predictions: Float64Array | Int32Array;
+  labels: Float64Array | Int32Array;
+  rows: Uint32Array;
+};
+
+/** Q over one split: the mean of f(prediction, label) over its rows, in [0, 1]. */
+export function evaluateSplit(metric: Metric, data: SplitData): number {
+  const { predictions, labels, rows } = data;
+  if (rows.length === 0) throw new MathInputError("cannot evaluate a metric on an empty split");
+  const f = metric.perRow;
+  let sum = 0;
+  for (let k = 0; k < rows.length; k++) {
+    const r = rows[k];
+    sum += f(predictions[r], labels[r]);
+  }
+  return sum / rows.length;
+}

@@ -1,0 +1,16 @@
+import type { Metric } from "./types";
+import { checkRange } from "./range";
+
+/** Squared error over the declared range: min(1, ((ŷ − y) / (hi − lo))²); displayed in label units². */
+export function squaredError(lo?: number, hi?: number): Metric {
+  const range = checkRange(lo, hi);
+  const width = range.hi - range.lo;
+  return {
+    name: "squared-error",
+    title: "Mean squared error",
+    direction: "lower",
+    input: "number",
+    perRow: (prediction, label) => Math.min(1, ((prediction - label) / width) ** 2),
+    toDisplay: (mean) => mean * width * width,
+  };
+}

@@ -1,0 +1,21 @@
+/**
+ * A metric of SPEC §4: a per-row value f(prediction, label) ∈ [0, 1] whose mean over a split is the
+ * query Q, so that Δ_Q = 1/n. Class metrics compare integer class codes (a prediction code of −1 is a
+ * class the solution never uses); numeric metrics compare numbers.
+ */
+export type Metric = {
+  name: MetricName;
+  title: string;
+  /** which way is better for the displayed value */
+  direction: "higher" | "lower";
+  /** how labels and predictions are read from the CSV */
+  input: "class" | "number";
+  /** f(prediction, label) ∈ [0, 1] */
+  perRow: (prediction: number, label: number) => number;
+  /** the mean in [0, 1] in the metric's natural units (e.g. log-loss in nats, MAE in label units) */
+  toDisplay: (mean: number) => number;
+};
+
+export type MetricName = "accuracy" | "error-rate" | "brier" | "log-loss" | "absolute-error" | "squared-error";
+
+export type MetricParams = { pMin?: number; lo?: number; hi?: number };
