@@ -220,10 +220,12 @@ export function closedFormEpsDp(eps: number, gap: number, rho: number, n: number
   let best: ClosedForm | null = null;
   for (let d = Math.max(1, dOf(1 / 6)); 2 * d <= n; d++) {
     if (best && eps / (2 * d - 1) <= best.epsDp) break;
-    // Smallest c with d(c) ≤ d: (e^{cε}+1)/(e^{cε}−1) ≤ K = ρ e^{g d}; nudged up so d(c) ≤ d for sure.
+    // Smallest c with d(c) ≤ d: (e^{cε}+1)/(e^{cε}−1) ≤ K = ρ e^{g d}, i.e. c = ln(1 + 2/(K − 1))/ε,
+    // nudged up by a few ulps at a time until rounding in d(c) agrees.
     const k = rho * Math.exp(gap * d);
     if (k <= 1) continue;
-    const c = (Math.log((k + 1) / (k - 1)) / eps) * (1 + 1e-12);
+    let c = Math.log1p(2 / (k - 1)) / eps;
+    for (let nudge = 0; nudge < 40 && dOf(c) > d; nudge++) c *= 1 + 2 ** (nudge - 52);
     if (c >= 1 / 6 || dOf(c) > d) continue;
     const h = Math.min(((1 - 6 * c) * eps) / (2 * d - 1), ((1 / 3 - 2 * c) * eps) / (d + s));
     if (!best || h > best.epsDp) best = { epsDp: h, c, d, s };
@@ -253,9 +255,6 @@ export type QuiltSearchResult = { value: number; quilt: Quilt; exhaustive: boole
  */
 type Objective = (m: number, influence: number) => number;
 
-/** Stop a node's search after this many quilt sizes; what was searched is still a valid answer. */
-const MAX_QUILT_SIZE = 200_000;
-
 /**
  * Lemma 2 (Zhao 2017) by exact search over the quilts {X_{i−a}, X_{i+b}} (either side may be
  * absent): ε_DP(ε) = min_i max_Q (ε − k·b_i(Q)) / (|N_i(Q)| + 1), with k = 4 (Lemma 2) or k = 1
@@ -269,10 +268,21 @@ const MAX_QUILT_SIZE = 200_000;
  * and all its rows to N.
  *
  * Pruning (provably exact): every quilt with |N| + 1 = m has value ≤ ε/m, so a node's search stops
- * at the first m with ε/m ≤ the best value found. Let H be that m for a node far from both ends under
- * the stationary law: every node i with i − 1 ≥ H and n − i ≥ H (and X_{i−H} already stationary) has
- * exactly the same quilts below H, hence the same value; only the nodes near the ends (and, for a
- * non-stationary start, those before the law of X_i settles) are evaluated one by one.
+ * at the first m with ε/m ≤ the best value found. Let H be that m for a node far from both ends
+ * under the settled law of the chain (π for a stationary start).
+ *
+ * Which nodes to evaluate. Once the law of X_i has settled, L_a does not depend on i. Then node i
+ * dominates node i + 1 on the left: every left option of i + 1 — (cost c, L_{c+1}) for c ≤ i − 2,
+ * (i − 1, L_i), (i, none) — is matched by one of node i's with no more cost and an elementwise
+ * smaller or equal factor ((i − 1, none), as L ≥ 1 on the support), and b grows with the factors.
+ * Symmetrically node i + 1 dominates node i on the right. So, far from the other end, values only
+ * fall towards the middle, and every node with i − 1 ≥ H, n − i ≥ H and a settled law left of
+ * i − H has exactly the interior value (its quilts below H are the interior's). Hence
+ * ε_DP = min(interior, nodes before the law settles), and every node is evaluated one by one only
+ * for a chain shorter than about 2H.
+ *
+ * Work guard: a node's search stops after a fixed amount of work (a very slowly mixing chain); the
+ * quilts searched so far still give a valid, more conservative answer, reported as not exhaustive.
  * @param eps the BDP level ε > 0
  */
 export function exactQuiltEpsDp(chain: QuiltChain, eps: number, influenceFactor = 4): QuiltSearchResult {
@@ -304,40 +314,42 @@ function searchQuilts(chain: QuiltChain, objective: Objective, report: (v: numbe
   const n = chain.length;
   check(Number.isInteger(n) && n >= 1, `chain length must be a whole number ≥ 1, got ${n}`);
   const factors = new QuiltFactors(chain);
-  // The interior node: both sides unlimited, stationary law.
-  const interior = searchNode(factors, objective, { node: Infinity, left: Infinity, right: Infinity });
-  const horizon = interior.horizon;
+  const interior = searchNode(factors, objective, { node: Infinity, left: Infinity, right: Infinity, maxNearby: n - 1 });
   const settled = factors.settledIndex();
-  const nodes = new Set<number>();
-  for (let i = 1; i <= Math.min(n, settled + horizon); i++) nodes.add(i);
-  for (let i = Math.max(1, n - horizon + 1); i <= n; i++) nodes.add(i);
-  let worst = nodes.size < n ? interior : null;
-  for (const i of nodes) {
-    const result = searchNode(factors, objective, { node: i, left: i - 1, right: n - i });
-    if (!worst || result.value < worst.value) worst = result;
-  }
-  const chosen = worst!;
-  const quilt = { ...chosen.quilt, node: Number.isFinite(chosen.quilt.node) ? chosen.quilt.node : Math.min(n, settled + horizon + 1) };
-  const exhaustive = chosen.exhaustive && interior.exhaustive;
-  return { value: report(chosen.value), quilt, exhaustive };
+  const hasInterior = n >= settled + 2 * interior.horizon;
+  const results = hasInterior ? [interior] : [];
+  const lastEach = hasInterior ? settled - 1 : n;
+  for (let i = 1; i <= lastEach; i++) results.push(searchNode(factors, objective, { node: i, left: i - 1, right: n - i, maxNearby: n - 1 }));
+  const worst = results.reduce((w, r) => (r.value < w.value ? r : w));
+  const node = Number.isFinite(worst.quilt.node) ? worst.quilt.node : Math.floor((n + 1) / 2);
+  return {
+    value: report(worst.value),
+    quilt: { ...worst.quilt, node },
+    exhaustive: results.every((r) => r.exhaustive),
+  };
 }
 
-type NodeSpec = { node: number; left: number; right: number };
+type NodeSpec = { node: number; left: number; right: number; maxNearby: number };
 type NodeResult = { value: number; quilt: Quilt; horizon: number; exhaustive: boolean };
+
+/** Work allowed per node, in multiply-adds of S×S factor products (~0.3 s). */
+const WORK_PER_NODE = 2e8;
 
 /**
  * The best quilt of one node. Left cost cl ∈ [0, left] (cl = left: no left quilt row, all `left`
- * rows nearby; otherwise a = cl + 1), likewise on the right, |N| = cl + cr.
+ * rows nearby; otherwise a = cl + 1), likewise on the right, |N| = cl + cr ≤ maxNearby.
  */
 function searchNode(factors: QuiltFactors, objective: Objective, spec: NodeSpec): NodeResult {
   let best = -Infinity;
   let quilt: Quilt = { node: spec.node, a: null, b: null, nearby: 0, influence: 0 };
-  const maxNearby = spec.left + spec.right;
+  const maxNearby = Math.min(spec.left + spec.right, spec.maxNearby);
+  const pairCost = factors.size * factors.size;
+  let work = 0;
   let t = 0;
   for (; t <= maxNearby; t++) {
     const m = t + 1;
     if (objective(m, 0) <= best) break;
-    if (t >= MAX_QUILT_SIZE) return { value: best, quilt, horizon: m, exhaustive: false };
+    if (work > WORK_PER_NODE) return { value: best, quilt, horizon: m, exhaustive: false };
     for (let cl = Math.max(0, t - spec.right); cl <= Math.min(t, spec.left); cl++) {
       const cr = t - cl;
       const a = cl === spec.left ? null : cl + 1;
@@ -346,6 +358,7 @@ function searchNode(factors: QuiltFactors, objective: Objective, spec: NodeSpec)
       const right = b === null ? null : factors.right(spec.node, b);
       const lower = Math.max(left?.logMax ?? 0, right?.logMax ?? 0);
       if (objective(m, lower) <= best) continue;
+      work += pairCost;
       const influence = factors.influence(spec.node, left, right);
       const value = objective(m, influence);
       if (value > best) {
@@ -363,7 +376,7 @@ type Factor = { ratios: Float64Array; logMax: number };
 /** Powers of P, marginals q_i and the factor matrices, computed once and cached. */
 class QuiltFactors {
   private readonly p: Matrix;
-  private readonly size: number;
+  readonly size: number;
   private readonly powers: Matrix[] = [];
   private readonly marginals: Float64Array[];
   private readonly stationary: Float64Array;

@@ -1,0 +1,72 @@
+import { z } from "zod";
+
+/** Correlation models of SPEC §3 and §7 (`PUT …/correlation`, `POST /api/v1/calibrate`). */
+export const correlationModelSchema = z.discriminatedUnion("kind", [
+  z.object({ kind: z.literal("independent") }).strict(),
+  z.object({ kind: z.literal("groups"), maxGroupSize: z.number().int().min(1).optional() }).strict(),
+  z
+    .object({
+      kind: z.literal("markov"),
+      transition: z.array(z.array(z.number())).min(2).max(64).optional(),
+      initial: z.union([z.literal("stationary"), z.array(z.number())]).optional(),
+      fit: z.object({ alpha: z.number().positive() }).strict().optional(),
+      chains: z.array(z.number().int().min(1)).min(1).optional(),
+    })
+    .strict(),
+  z.object({ kind: z.literal("max-influence"), bound: z.number().min(0) }).strict(),
+]);
+
+export type CorrelationModelInput = z.infer<typeof correlationModelSchema>;
+
+/** Mechanism settings of SPEC §2.4 and §7 (`PUT …/mechanism`). */
+export const mechanismSchema = z.discriminatedUnion("mode", [
+  z
+    .object({
+      mode: z.literal("guarantee"),
+      tolerance: z.number().gt(0).max(1),
+      beta: z.number().gt(0).lt(1),
+      maxQueries: z.number().int().min(1).optional(),
+      split: z.number().gt(0).lt(1).optional(),
+    })
+    .strict(),
+  z
+    .object({
+      mode: z.literal("practical"),
+      sigma: z.number().positive(),
+      threshold: z.number().positive().max(1),
+      budget: z.number().int().min(1),
+      beta: z.number().gt(0).lt(1).optional(),
+      maxQueries: z.number().int().min(1).optional(),
+    })
+    .strict(),
+]);
+
+export type MechanismInput = z.infer<typeof mechanismSchema>;
+
+/** `POST /api/v1/calibrate` and `npm run calibrate -- spec.json`: exactly one of epsBdp, epsDp, mechanism. */
+export const calibrationRequestSchema = z
+  .object({
+    n: z.number().int().min(1).max(100_000_000),
+    model: correlationModelSchema,
+    epsBdp: z.number().positive().optional(),
+    epsDp: z.number().positive().optional(),
+    mechanism: mechanismSchema.optional(),
+  })
+  .strict()
+  .refine((r) => [r.epsBdp, r.epsDp, r.mechanism].filter((x) => x !== undefined).length === 1, {
+    message: "give exactly one of epsBdp, epsDp or mechanism",
+  })
+  .transform((r) =>
+    r.epsBdp !== undefined
+      ? { n: r.n, model: r.model, epsBdp: r.epsBdp }
+      : r.epsDp !== undefined
+        ? { n: r.n, model: r.model, epsDp: r.epsDp }
+        : { n: r.n, model: r.model, mechanism: r.mechanism! },
+  );
+
+export type CalibrationRequest = z.infer<typeof calibrationRequestSchema>;
+
+/** One line per problem, each naming the field: `model.transition.1: expected number, received string`. */
+export function describeZodError(error: z.ZodError): string[] {
+  return error.issues.map((issue) => `${issue.path.length ? issue.path.join(".") : "(body)"}: ${issue.message}`);
+}

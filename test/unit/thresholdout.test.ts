@@ -1,0 +1,156 @@
+import { randomBytes } from "node:crypto";
+import { describe, expect, it } from "vitest";
+import { epsDpForBudget, epsPerHoldoutAnswer, privacySpent } from "@/lib/mechanism/accounting";
+import { discreteLaplaceCdf, gridFor, snapToGrid } from "@/lib/mechanism/noise";
+import { createStreams } from "@/lib/mechanism/rng";
+import {
+  initThresholdout,
+  stepThresholdout,
+  type ThresholdoutParams,
+  type ThresholdoutQuery,
+  type ThresholdoutState,
+} from "@/lib/mechanism/thresholdout";
+
+const SECRET = Uint8Array.from({ length: 32 }, (_, i) => i * 7 + 1);
+const PARAMS: ThresholdoutParams = { mode: "thresholdout", sigma: 0.01, threshold: 0.04, budget: 5, holdoutSize: 1000 };
+
+function run(params: ThresholdoutParams, team: string, queries: ThresholdoutQuery[], secret = SECRET) {
+  const streams = createStreams(secret, team);
+  let state: ThresholdoutState = initThresholdout(params, streams);
+  const answers = queries.map((q) => {
+    const step = stepThresholdout(params, state, q, streams);
+    state = step.state;
+    return step.answer;
+  });
+  return { answers, state };
+}
+
+const QUERIES: ThresholdoutQuery[] = Array.from({ length: 60 }, (_, i) => ({
+  holdoutValue: 0.5 + 0.3 * Math.sin(i),
+  publicValue: 0.5 + 0.3 * Math.sin(i) + (i % 3 === 0 ? 0.1 : 0.001),
+}));
+
+describe("Thresholdout (Zhao 2017, Algorithm 1)", () => {
+  it("replays identically from the same secret", () => {
+    expect(run(PARAMS, "team-a", QUERIES)).toEqual(run(PARAMS, "team-a", QUERIES));
+  });
+
+  it("a different secret gives different noise", () => {
+    const a = run(PARAMS, "team-a", QUERIES).answers.filter((x) => x.kind === "holdout");
+    const b = run(PARAMS, "team-a", QUERIES, randomBytes(32)).answers.filter((x) => x.kind === "holdout");
+    expect(a.map((x) => x.value)).not.toEqual(b.map((x) => x.value));
+  });
+
+  it("different teams get independent noise (charge indicators uncorrelated)", () => {
+    const params = { ...PARAMS, budget: 100_000 };
+    const near: ThresholdoutQuery[] = Array.from({ length: 4000 }, () => ({ holdoutValue: 0.5, publicValue: 0.54 }));
+    const x = run(params, "team-a", near).answers.map((a) => (a.kind === "holdout" ? 1 : 0));
+    const y = run(params, "team-b", near).answers.map((a) => (a.kind === "holdout" ? 1 : 0));
+    const mean = (v: number[]) => v.reduce((s, t) => s + t, 0) / v.length;
+    const mx = mean(x);
+    const my = mean(y);
+    const cov = mean(x.map((xi, i) => (xi - mx) * (y[i] - my)));
+    const corr = cov / Math.sqrt(mx * (1 - mx) * my * (1 - my));
+    // Under independence corr·√N is ≈ N(0, 1); |z| < 4 fails with probability 6e-5.
+    expect(Math.abs(corr) * Math.sqrt(near.length)).toBeLessThan(4);
+    expect(mx).toBeGreaterThan(0.1);
+  });
+
+  it("never lets the budget go below 0 and answers ⊥ once it is spent", () => {
+    const far: ThresholdoutQuery[] = Array.from({ length: 20 }, () => ({ holdoutValue: 0.9, publicValue: 0.1 }));
+    const { answers, state } = run(PARAMS, "t", far);
+    expect(answers.slice(0, 5).every((a) => a.kind === "holdout")).toBe(true);
+    expect(answers.slice(5).every((a) => a.kind === "exhausted" && a.value === null)).toBe(true);
+    expect(state.budget).toBe(0);
+    expect(state.queries).toBe(20);
+  });
+
+  it("never charges a query with no gap when T is large", () => {
+    const params = { ...PARAMS, sigma: 0.001, threshold: 0.5, budget: 1000 };
+    const same: ThresholdoutQuery[] = Array.from({ length: 2000 }, (_, i) => ({ holdoutValue: (i % 100) / 100, publicValue: (i % 100) / 100 }));
+    const { answers, state } = run(params, "t", same);
+    expect(answers.every((a) => a.kind === "public")).toBe(true);
+    expect(state.budget).toBe(1000);
+    answers.forEach((a, i) => expect(a.value).toBe(snapToGrid(same[i].publicValue, gridFor(1 / 1000))));
+  });
+
+  it("always charges a huge gap", () => {
+    const params = { ...PARAMS, sigma: 0.001, threshold: 0.01, budget: 2000 };
+    const gap: ThresholdoutQuery[] = Array.from({ length: 2000 }, () => ({ holdoutValue: 1, publicValue: 0 }));
+    expect(run(params, "t", gap).answers.every((a) => a.kind === "holdout")).toBe(true);
+  });
+
+  it("releases values in [0, 1] on the grid", () => {
+    const params = { ...PARAMS, sigma: 0.2, budget: 10_000 };
+    const edge: ThresholdoutQuery[] = Array.from({ length: 3000 }, (_, i) => ({ holdoutValue: i % 2, publicValue: 1 - (i % 2) }));
+    const grid = gridFor(1 / params.holdoutSize);
+    const values = run(params, "t", edge).answers.map((a) => a.value!);
+    expect(values.some((v) => v === 0) && values.some((v) => v === 1)).toBe(true);
+    for (const v of values) {
+      expect(v).toBeGreaterThanOrEqual(0);
+      expect(v).toBeLessThanOrEqual(1);
+      expect(Number.isInteger(v / grid)).toBe(true);
+    }
+  });
+
+  it("charges at the analytic rate for a fixed gap", () => {
+    // First query of a fresh team: charged iff gap + γ > T + δ with γ ~ DLap(2σ), δ ~ DLap(σ) on the
+    // grid. P = Σ_k P[δ = k g] · P[γ > T − gap + k g], summed exactly over the grid.
+    const grid = gridFor(1 / PARAMS.holdoutSize);
+    const gap = 0.05;
+    const t = Math.round(PARAMS.threshold / grid);
+    const u = t - Math.round(gap / grid);
+    let analytic = 0;
+    const reach = Math.ceil((60 * PARAMS.sigma) / grid);
+    for (let k = -reach; k <= reach; k++) {
+      const pDelta = discreteLaplaceCdf(k, PARAMS.sigma, grid) - discreteLaplaceCdf(k - 1, PARAMS.sigma, grid);
+      analytic += pDelta * (1 - discreteLaplaceCdf(u + k, 2 * PARAMS.sigma, grid));
+    }
+    const teams = 20_000;
+    let charged = 0;
+    for (let i = 0; i < teams; i++) {
+      const { answers } = run(PARAMS, `team-${i}`, [{ holdoutValue: 0.5, publicValue: 0.5 + gap }]);
+      if (answers[0].kind === "holdout") charged++;
+    }
+    const se = Math.sqrt((analytic * (1 - analytic)) / teams);
+    // |error| < 4.5 standard errors: a correct mechanism fails this with probability 7e-6.
+    expect(Math.abs(charged / teams - analytic)).toBeLessThan(4.5 * se);
+    expect(analytic).toBeGreaterThan(0.5);
+    expect(analytic).toBeLessThan(0.8);
+  });
+
+  it("plain mode answers the exact holdout value and never spends", () => {
+    const { answers, state } = run({ ...PARAMS, mode: "plain" }, "t", QUERIES);
+    answers.forEach((a, i) => expect(a).toEqual({ kind: "holdout", value: QUERIES[i].holdoutValue }));
+    expect(state.budget).toBe(PARAMS.budget);
+  });
+
+  it("state is plain JSON", () => {
+    const { state } = run(PARAMS, "t", QUERIES);
+    expect(JSON.parse(JSON.stringify(state))).toEqual(state);
+  });
+
+  it("rejects values outside [0, 1] with a message", () => {
+    const streams = createStreams(SECRET, "t");
+    const state = initThresholdout(PARAMS, streams);
+    expect(() => stepThresholdout(PARAMS, state, { holdoutValue: 1.2, publicValue: 0.5 }, streams)).toThrow(
+      "holdout value must be in [0, 1], got 1.2",
+    );
+  });
+});
+
+describe("privacy accounting", () => {
+  it("one holdout answer costs 9(Δ + g)/(4σ)", () => {
+    const delta = 1 / 1000;
+    expect(epsPerHoldoutAnswer(0.01, 1000)).toBeCloseTo((9 * (delta + 2 ** -20)) / 0.04, 15);
+    expect(epsDpForBudget(5, 0.01, 1000)).toBeCloseTo(5 * epsPerHoldoutAnswer(0.01, 1000), 15);
+  });
+
+  it("sums over teams", () => {
+    const spent = privacySpent(new Map([["a", 2], ["b", 3], ["c", 0]]), 0.01, 1000);
+    const each = epsPerHoldoutAnswer(0.01, 1000);
+    expect(spent.perTeam.get("a")).toBeCloseTo(2 * each, 15);
+    expect(spent.perTeam.get("c")).toBe(0);
+    expect(spent.total).toBeCloseTo(5 * each, 15);
+  });
+});
