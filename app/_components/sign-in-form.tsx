@@ -1,0 +1,40 @@
+"use client";
+
+import { signIn } from "next-auth/react";
+import Link from "next/link";
+import { useRouter } from "next/navigation";
+import { useState } from "react";
+import { Field, FormError, SubmitButton } from "./field";
+
+export function SignInForm({ callbackUrl }: { callbackUrl: string }) {
+  const router = useRouter();
+  const [error, setError] = useState<string>();
+  const [pending, setPending] = useState(false);
+
+  async function onSubmit(event: React.FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    setPending(true);
+    setError(undefined);
+    const form = new FormData(event.currentTarget);
+    const result = await signIn("credentials", { email: form.get("email"), password: form.get("password"), redirect: false });
+    setPending(false);
+    if (!result || result.error) return setError("Wrong email or password.");
+    router.push(callbackUrl);
+    router.refresh();
+  }
+
+  return (
+    <form onSubmit={onSubmit} className="space-y-4" noValidate>
+      <FormError message={error} />
+      <Field label="Email" name="email" type="email" autoComplete="email" required />
+      <Field label="Password" name="password" type="password" autoComplete="current-password" required />
+      <SubmitButton pending={pending}>Sign in</SubmitButton>
+      <p className="text-center text-sm text-slate-600">
+        New here?{" "}
+        <Link href="/signup" className="font-medium text-indigo-700 hover:underline">
+          Create an account
+        </Link>
+      </p>
+    </form>
+  );
+}

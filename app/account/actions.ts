@@ -1,0 +1,25 @@
+"use server";
+
+import { revalidatePath } from "next/cache";
+import { getSessionUser } from "@/lib/server/auth";
+import { createToken, revokeToken } from "@/lib/server/tokens";
+import { tokenNameSchema } from "@/lib/validation/accounts";
+
+export type CreateTokenState = { ok: boolean; token?: string; fieldErrors?: { name?: string } };
+
+export async function createTokenAction(_: CreateTokenState, form: FormData): Promise<CreateTokenState> {
+  const user = await getSessionUser();
+  if (!user) return { ok: false, fieldErrors: { name: "Your session has ended; sign in again." } };
+  const parsed = tokenNameSchema.safeParse({ name: form.get("name") });
+  if (!parsed.success) return { ok: false, fieldErrors: { name: parsed.error.issues[0].message } };
+  const { token } = await createToken(user.id, parsed.data);
+  revalidatePath("/account");
+  return { ok: true, token };
+}
+
+export async function revokeTokenAction(form: FormData): Promise<void> {
+  const user = await getSessionUser();
+  if (!user) return;
+  await revokeToken(user.id, String(form.get("tokenId")));
+  revalidatePath("/account");
+}

@@ -1,0 +1,69 @@
+import type { Metadata } from "next";
+import { redirect } from "next/navigation";
+import { getSessionUser } from "@/lib/server/auth";
+import { listTokens } from "@/lib/server/tokens";
+import { CreateTokenForm } from "../_components/create-token-form";
+import { formatDate } from "../_components/format";
+import { revokeTokenAction } from "./actions";
+
+export const metadata: Metadata = { title: "Account" };
+
+export default async function AccountPage() {
+  const user = await getSessionUser();
+  if (!user) redirect("/signin?callbackUrl=/account");
+  const tokens = await listTokens(user.id);
+  return (
+    <div className="mx-auto max-w-3xl space-y-8">
+      <section className="rounded-xl border border-slate-200 bg-white p-6 shadow-sm">
+        <h1 className="text-xl font-semibold">{user.name}</h1>
+        <p className="text-slate-600">{user.email}</p>
+        {user.role === "admin" && <p className="mt-2 inline-block rounded bg-indigo-50 px-2 py-0.5 text-xs font-medium text-indigo-700">Administrator</p>}
+      </section>
+      <section aria-labelledby="tokens-heading" className="space-y-4 rounded-xl border border-slate-200 bg-white p-6 shadow-sm">
+        <div>
+          <h2 id="tokens-heading" className="text-lg font-semibold">
+            API tokens
+          </h2>
+          <p className="text-sm text-slate-600">
+            Use a token with <code className="font-mono">Authorization: Bearer &lt;token&gt;</code> to submit from scripts. Tokens are stored hashed.
+          </p>
+        </div>
+        <CreateTokenForm />
+        {tokens.length > 0 && (
+          <table className="w-full text-left text-sm">
+            <caption className="sr-only">Your API tokens</caption>
+            <thead className="text-slate-500">
+              <tr>
+                <th scope="col" className="py-2 font-medium">Name</th>
+                <th scope="col" className="py-2 font-medium">Token</th>
+                <th scope="col" className="hidden py-2 font-medium sm:table-cell">Created</th>
+                <th scope="col" className="py-2 font-medium"><span className="sr-only">Actions</span></th>
+              </tr>
+            </thead>
+            <tbody className="divide-y divide-slate-100">
+              {tokens.map((t) => (
+                <tr key={t.id} data-testid="token-row">
+                  <td className="py-2 font-medium">{t.name}</td>
+                  <td className="py-2 font-mono text-slate-600">{t.prefix}…</td>
+                  <td className="hidden py-2 text-slate-600 sm:table-cell">{formatDate(t.createdAt)}</td>
+                  <td className="py-2 text-right">
+                    {t.revokedAt ? (
+                      <span className="text-slate-500">Revoked</span>
+                    ) : (
+                      <form action={revokeTokenAction}>
+                        <input type="hidden" name="tokenId" value={t.id} />
+                        <button type="submit" className="rounded-md border border-red-200 px-2 py-1 text-red-700 hover:bg-red-50" aria-label={`Revoke token ${t.name}`}>
+                          Revoke
+                        </button>
+                      </form>
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,74 @@
+import "server-only";
+import type { NextAuthOptions } from "next-auth";
+import { getServerSession } from "next-auth";
+import CredentialsProvider from "next-auth/providers/credentials";
+import { AppError } from "./errors";
+import { findUserByToken } from "./tokens";
+import { authenticate, getUser, type PublicUser } from "./users";
+
+/** next-auth v4: email + password, JWT sessions carrying the user id and role. */
+export const authOptions: NextAuthOptions = {
+  session: { strategy: "jwt", maxAge: 30 * 24 * 60 * 60 },
+  pages: { signIn: "/signin" },
+  providers: [
+    CredentialsProvider({
+      name: "Email",
+      credentials: { email: { label: "Email", type: "email" }, password: { label: "Password", type: "password" } },
+      async authorize(credentials) {
+        if (!credentials?.email || !credentials.password) return null;
+        return authenticate(credentials.email, credentials.password);
+      },
+    }),
+  ],
+  callbacks: {
+    jwt({ token, user }) {
+      if (user) {
+        token.sub = user.id;
+        token.role = (user as PublicUser).role;
+      }
+      return token;
+    },
+    session({ session, token }) {
+      if (session.user && token.sub) {
+        session.user.id = token.sub;
+        session.user.role = token.role as PublicUser["role"];
+      }
+      return session;
+    },
+  },
+};
+
+/** The signed-in user of this request's session, checked against the database, or null. */
+export async function getSessionUser(): Promise<PublicUser | null> {
+  const session = await getServerSession(authOptions);
+  return session?.user?.id ? getUser(session.user.id) : null;
+}
+
+/**
+ * The caller of an API request: a Bearer token, or else the web session. 401 when neither is valid
+ * (and for a revoked token).
+ */
+export async function requireApiUser(request: Request): Promise<PublicUser> {
+  const header = request.headers.get("authorization");
+  if (header) {
+    const match = /^Bearer\s+(\S+)$/i.exec(header);
+    const user = match ? await findUserByToken(match[1]) : null;
+    if (!user) throw new AppError("unauthorized", "invalid or revoked API token");
+    return user;
+  }
+  const user = await getSessionUser();
+  if (!user) throw new AppError("unauthorized", "sign in or send Authorization: Bearer <token>");
+  return user;
+}
+
+/** HTTP Basic `email:password` (SPEC §7, POST /api/v1/tokens); 401 on any mismatch. */
+export async function requireBasicUser(request: Request): Promise<PublicUser> {
+  const header = request.headers.get("authorization") ?? "";
+  const match = /^Basic\s+([A-Za-z0-9+/=]+)$/i.exec(header);
+  if (!match) throw new AppError("unauthorized", "send HTTP Basic credentials (email:password)");
+  const decoded = Buffer.from(match[1], "base64").toString("utf8");
+  const colon = decoded.indexOf(":");
+  const user = colon > 0 ? await authenticate(decoded.slice(0, colon), decoded.slice(colon + 1)) : null;
+  if (!user) throw new AppError("unauthorized", "wrong email or password");
+  return user;
+}

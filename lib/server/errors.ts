@@ -1,0 +1,67 @@
+import "server-only";
+import { ZodError } from "zod";
+import { MathInputError } from "@/lib/mechanism/errors";
+
+export type ErrorCode =
+  | "bad_request"
+  | "unauthorized"
+  | "forbidden"
+  | "not_found"
+  | "conflict"
+  | "payload_too_large"
+  | "unprocessable_entity"
+  | "rate_limited"
+  | "unavailable"
+  | "internal_error";
+
+const STATUS: Record<ErrorCode, number> = {
+  bad_request: 400,
+  unauthorized: 401,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+  payload_too_large: 413,
+  unprocessable_entity: 422,
+  rate_limited: 429,
+  unavailable: 503,
+  internal_error: 500,
+};
+
+/** The one error of the web layer: a code, a message a user can act on, optional details. */
+export class AppError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly details?: unknown,
+  ) {
+    super(message);
+    this.name = "AppError";
+  }
+
+  get status(): number {
+    return STATUS[this.code];
+  }
+}
+
+export type ErrorBody = { error: { code: ErrorCode; message: string; details?: unknown } };
+
+/**
+ * Maps any thrown value to SPEC §7's error body and status: AppError to its status, zod issues to
+ * 422 with the issues, a pure module's MathInputError to 422, anything else to 500 with a generic
+ * message (the detail goes to the server log, never to the client).
+ */
+export function toErrorResponse(error: unknown): { status: number; body: ErrorBody } {
+  if (error instanceof AppError) {
+    return { status: error.status, body: { error: { code: error.code, message: error.message, ...(error.details === undefined ? {} : { details: error.details }) } } };
+  }
+  if (error instanceof ZodError) {
+    const details = error.issues.map((i) => ({ path: i.path.join("."), message: i.message }));
+    const message = details.map((d) => (d.path ? `${d.path}: ${d.message}` : d.message)).join("; ");
+    return { status: 422, body: { error: { code: "unprocessable_entity", message, details } } };
+  }
+  if (error instanceof MathInputError) {
+    return { status: 422, body: { error: { code: "unprocessable_entity", message: error.message } } };
+  }
+  console.error("[quiltboard] unhandled error:", error instanceof Error ? error.stack : String(error));
+  return { status: 500, body: { error: { code: "internal_error", message: "Something went wrong on our side. Please try again." } } };
+}

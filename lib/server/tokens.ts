@@ -1,0 +1,55 @@
+import "server-only";
+import { createHash, randomBytes } from "node:crypto";
+import { db } from "./db";
+import { AppError } from "./errors";
+import type { PublicUser } from "./users";
+import { tokenNameSchema } from "@/lib/validation/accounts";
+
+const PREFIX = "qb_";
+
+/** SHA-256 of a token: tokens carry 256 random bits, so a fast hash is enough (no KDF needed). */
+function hashToken(token: string): string {
+  return createHash("sha256").update(token).digest("hex");
+}
+
+export type TokenSummary = { id: string; name: string; prefix: string; createdAt: Date; lastUsedAt: Date | null; revokedAt: Date | null };
+
+/** Creates a personal API token; the token itself is returned once and never stored. */
+export async function createToken(userId: string, input: unknown): Promise<{ id: string; name: string; token: string }> {
+  const { name } = tokenNameSchema.parse(input);
+  const token = PREFIX + randomBytes(32).toString("base64url");
+  const created = await db.apiToken.create({
+    data: { userId, name, tokenHash: hashToken(token), prefix: token.slice(0, PREFIX.length + 6) },
+    select: { id: true, name: true },
+  });
+  return { ...created, token };
+}
+
+export async function listTokens(userId: string): Promise<TokenSummary[]> {
+  return db.apiToken.findMany({
+    where: { userId },
+    orderBy: { createdAt: "desc" },
+    select: { id: true, name: true, prefix: true, createdAt: true, lastUsedAt: true, revokedAt: true },
+  });
+}
+
+/** Revokes one of the user's tokens; 404 if it is not theirs. */
+export async function revokeToken(userId: string, tokenId: string): Promise<void> {
+  const { count } = await db.apiToken.updateMany({ where: { id: tokenId, userId, revokedAt: null }, data: { revokedAt: new Date() } });
+  if (count === 0) throw new AppError("not_found", "no such active token");
+}
+
+/** The owner of a live token, or null for an unknown or revoked one. */
+export async function findUserByToken(token: string): Promise<PublicUser | null> {
+  if (!token.startsWith(PREFIX)) return null;
+  const found = await db.apiToken.findUnique({
+    where: { tokenHash: hashToken(token) },
+    select: { id: true, revokedAt: true, lastUsedAt: true, user: { select: { id: true, email: true, name: true, role: true } } },
+  });
+  if (!found || found.revokedAt) return null;
+  // Record use at most once a minute, so reads do not turn into a write each.
+  if (!found.lastUsedAt || Date.now() - found.lastUsedAt.getTime() > 60_000) {
+    await db.apiToken.update({ where: { id: found.id }, data: { lastUsedAt: new Date() } });
+  }
+  return found.user;
+}

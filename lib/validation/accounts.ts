@@ -1,0 +1,13 @@
+import { z } from "zod";
+
+export const signUpSchema = z.object({
+  email: z.string().trim().toLowerCase().email({ message: "enter a valid email address" }).max(254),
+  password: z.string().min(10, { message: "use at least 10 characters" }).max(200, { message: "use at most 200 characters" }),
+  name: z.string().trim().min(1, { message: "enter your name" }).max(80, { message: "use at most 80 characters" }),
+});
+
+export type SignUpInput = z.infer<typeof signUpSchema>;
+
+export const tokenNameSchema = z.object({
+  name: z.string().trim().min(1, { message: "name the token, e.g. “laptop”" }).max(60, { message: "use at most 60 characters" }),
+});

@@ -1,0 +1,7 @@
+/** @type {import("next").NextConfig} */
+const config = {
+  poweredByHeader: false,
+  reactStrictMode: true,
+};
+
+export default config;

@@ -1,0 +1,93 @@
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { createHash, randomBytes } from "node:crypto";
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync, mkdirSync, chmodSync } from "node:fs";
+import path from "node:path";
+
+const ROOT = process.cwd();
+export const DATA_DIR = path.join(ROOT, ".data");
+const NEXT_BIN = path.join(ROOT, "node_modules", "next", "dist", "bin", "next");
+
+/** What a production build depends on; a change to any of these triggers `next build`. */
+const BUILD_INPUTS = ["app", "lib", "types", "public", "package-lock.json", "next.config.js", "postcss.config.mjs", "tsconfig.json", "prisma/schema.prisma"];
+const BUILD_STAMP = path.join(ROOT, ".next", "quiltboard-build-stamp");
+
+function hashInputs(): string {
+  const hash = createHash("sha256");
+  const visit = (p: string) => {
+    if (!existsSync(p)) return;
+    if (statSync(p).isDirectory()) {
+      for (const entry of readdirSync(p).sort()) visit(path.join(p, entry));
+    } else {
+      hash.update(path.relative(ROOT, p));
+      hash.update(readFileSync(p));
+    }
+  };
+  for (const input of BUILD_INPUTS) visit(path.join(ROOT, input));
+  return hash.digest("hex");
+}
+
+/** Runs `next build` unless the last build was made from exactly these sources. */
+export function ensureBuilt(log: (line: string) => void): void {
+  const stamp = hashInputs();
+  if (existsSync(path.join(ROOT, ".next", "BUILD_ID")) && existsSync(BUILD_STAMP) && readFileSync(BUILD_STAMP, "utf8") === stamp) {
+    log("build is up to date");
+    return;
+  }
+  log("building the app (next build) — the first time takes a minute or two…");
+  const result = spawnSync(process.execPath, [NEXT_BIN, "build"], { stdio: "inherit", env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" } });
+  if (result.status !== 0) throw new Error("next build failed (see above)");
+  writeFileSync(BUILD_STAMP, stamp);
+}
+
+/** The next-auth secret: NEXTAUTH_SECRET, else one generated once and kept in .data/nextauth-secret. */
+export function nextAuthSecret(): string {
+  if (process.env.NEXTAUTH_SECRET) return process.env.NEXTAUTH_SECRET;
+  const file = path.join(DATA_DIR, "nextauth-secret");
+  if (existsSync(file)) return readFileSync(file, "utf8").trim();
+  mkdirSync(DATA_DIR, { recursive: true });
+  const secret = randomBytes(32).toString("base64url");
+  writeFileSync(file, secret, { mode: 0o600 });
+  chmodSync(file, 0o600);
+  return secret;
+}
+
+export type RunningApp = { url: string; child: ChildProcess; stop: () => Promise<void> };
+
+/**
+ * Starts `next start` on `port` with the given environment and waits until it answers.
+ * `stop` sends SIGTERM and, after 10 s, SIGKILL.
+ */
+export async function startApp(options: { port: number; env: Record<string, string>; quiet?: boolean }): Promise<RunningApp> {
+  const url = `http://localhost:${options.port}`;
+  const child = spawn(process.execPath, [NEXT_BIN, "start", "-p", String(options.port)], {
+    stdio: options.quiet ? ["ignore", "pipe", "pipe"] : "inherit",
+    env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1", NEXTAUTH_URL: url, ...options.env },
+  });
+  let output = "";
+  child.stdout?.on("data", (d) => (output += d));
+  child.stderr?.on("data", (d) => (output += d));
+  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+  const stop = async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    child.kill("SIGTERM");
+    const timer = setTimeout(() => child.kill("SIGKILL"), 10_000);
+    await exited;
+    clearTimeout(timer);
+  };
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`the app exited with code ${child.exitCode} before it was ready\n${output}`);
+    try {
+      const response = await fetch(`${url}/api/v1/competitions`);
+      if (response.ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) {
+      await stop();
+      throw new Error(`the app did not answer on ${url} within 60 s\n${output}`);
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  return { url, child, stop };
+}

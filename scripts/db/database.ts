@@ -1,0 +1,41 @@
+import { mkdtempSync, chmodSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { randomBytes } from "node:crypto";
+import { createDatabaseIfMissing, dropDatabase, startEmbeddedPostgres, type RunningDatabase } from "./embedded";
+
+/**
+ * The database of `npm start`: DATABASE_URL when set, else the embedded PostgreSQL with its data
+ * under .data/postgres (kept between runs).
+ */
+export async function startAppDatabase(dataDir: string, log: (line: string) => void): Promise<RunningDatabase & { embedded: boolean }> {
+  if (process.env.DATABASE_URL) return { url: process.env.DATABASE_URL, stop: async () => {}, embedded: false };
+  const db = await startEmbeddedPostgres({ dataDir: path.join(dataDir, "postgres"), database: "quiltboard", persistent: true, log });
+  return { ...db, embedded: true };
+}
+
+/**
+ * A throwaway database for tests, never the data of `npm start`: a fresh database on the server of
+ * DATABASE_URL when set, else an embedded PostgreSQL in a temporary directory. `stop` removes it.
+ */
+export async function startTestDatabase(log: (line: string) => void): Promise<RunningDatabase> {
+  if (process.env.DATABASE_URL) {
+    const name = `quiltboard_test_${randomBytes(6).toString("hex")}`;
+    const admin = new URL(process.env.DATABASE_URL);
+    admin.pathname = "/postgres";
+    await createDatabaseIfMissing(admin.toString(), name);
+    const url = new URL(process.env.DATABASE_URL);
+    url.pathname = `/${name}`;
+    return { url: url.toString(), stop: () => dropDatabase(admin.toString(), name) };
+  }
+  const dir = mkdtempSync(path.join(tmpdir(), "quiltboard-test-"));
+  chmodSync(dir, 0o755); // the postgres system user must reach its data directory
+  const db = await startEmbeddedPostgres({ dataDir: path.join(dir, "pg"), database: "quiltboard_test", persistent: false, log });
+  return {
+    url: db.url,
+    stop: async () => {
+      await db.stop();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}

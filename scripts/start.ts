@@ -1,0 +1,58 @@
+// npm start – database, migrations, demo data, build, then the app on http://localhost:$PORT.
+import { appendFileSync, mkdirSync } from "node:fs";
+import path from "node:path";
+import { PrismaPg } from "@prisma/adapter-pg";
+import { PrismaClient } from "@/lib/generated/prisma/client";
+import { DEMO_ACCOUNTS, needsSeed, seed } from "@/prisma/seed";
+import { DATA_DIR, ensureBuilt, nextAuthSecret, startApp } from "./app";
+import { startAppDatabase } from "./db/database";
+import { migrate } from "./db/migrate";
+
+const log = (line: string) => console.log(`[quiltboard] ${line}`);
+const port = Number(process.env.PORT ?? 3000);
+
+mkdirSync(DATA_DIR, { recursive: true });
+const pgLog = path.join(DATA_DIR, "postgres.log");
+log(process.env.DATABASE_URL ? "using DATABASE_URL" : "starting the embedded PostgreSQL (data in .data/postgres)");
+const database = await startAppDatabase(DATA_DIR, (line) => appendFileSync(pgLog, line.endsWith("\n") ? line : `${line}\n`));
+
+let app: Awaited<ReturnType<typeof startApp>> | undefined;
+let stopping = false;
+async function shutdown(code: number) {
+  if (stopping) return;
+  stopping = true;
+  log("stopping…");
+  await app?.stop();
+  await database.stop();
+  log("stopped");
+  process.exit(code);
+}
+process.on("SIGINT", () => void shutdown(0));
+process.on("SIGTERM", () => void shutdown(0));
+
+try {
+  const { applied } = await migrate(database.url);
+  log(applied.length ? `applied migrations: ${applied.join(", ")}` : "database schema is up to date");
+
+  const prisma = new PrismaClient({ adapter: new PrismaPg({ connectionString: database.url }) });
+  if (await needsSeed(prisma)) {
+    log("seeding demo data");
+    await seed(prisma);
+  }
+  await prisma.$disconnect();
+
+  ensureBuilt(log);
+  app = await startApp({ port, env: { DATABASE_URL: database.url, NEXTAUTH_SECRET: nextAuthSecret(), ...(process.env.NEXTAUTH_URL ? { NEXTAUTH_URL: process.env.NEXTAUTH_URL } : {}) } });
+  app.child.once("exit", (code) => void shutdown(code ?? 1));
+  console.log(`
+  Quiltboard is running at ${app.url}
+
+  Demo accounts (email / password):
+${DEMO_ACCOUNTS.map((a) => `    ${a.role === "admin" ? "admin     " : "competitor"}  ${a.email.padEnd(24)} ${a.password}`).join("\n")}
+
+  Press Ctrl-C to stop.
+`);
+} catch (error) {
+  console.error(`[quiltboard] ${(error as Error).message}`);
+  await shutdown(1);
+}

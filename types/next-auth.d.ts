@@ -1,0 +1,14 @@
+import "next-auth";
+import "next-auth/jwt";
+
+declare module "next-auth" {
+  interface Session {
+    user?: { id: string; role: "admin" | "user"; name?: string | null; email?: string | null; image?: string | null };
+  }
+}
+
+declare module "next-auth/jwt" {
+  interface JWT {
+    role?: "admin" | "user";
+  }
+}
