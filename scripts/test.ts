@@ -1,0 +1,76 @@
+// npm test – typecheck, lint, unit, integration (a throwaway PostgreSQL) and end-to-end tests (the
+// built app on that database, API clients and a real Chromium). Ends with "N passed, N failed".
+import { spawnSync } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
+import path from "node:path";
+import { ensureBuilt, startApp } from "./app";
+import { startTestDatabase } from "./db/database";
+import { freePort } from "./db/admin";
+import { migrate } from "./db/migrate";
+
+const log = (line: string) => console.log(`\n[test] ${line}`);
+const REPORTS = path.resolve("test-results/reports");
+const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+const totals = { passed: 0, failed: 0, skipped: 0 };
+const failedSteps: string[] = [];
+
+function run(step: string, command: string, args: string[], env: Record<string, string> = {}): boolean {
+  log(step);
+  const result = spawnSync(process.execPath, [command, ...args], { stdio: "inherit", env: { ...process.env, ...env } });
+  if (result.status !== 0) failedSteps.push(step);
+  return result.status === 0;
+}
+
+function vitest(project: string, env: Record<string, string> = {}): boolean {
+  const report = path.join(REPORTS, `${project}.json`);
+  const ok = run(`${project} tests`, "node_modules/vitest/vitest.mjs", ["run", "--project", project, "--reporter=default", "--reporter=json", `--outputFile.json=${report}`], env);
+  if (existsSync(report)) {
+    const r = JSON.parse(readFileSync(report, "utf8"));
+    totals.passed += r.numPassedTests;
+    totals.failed += r.numFailedTests;
+    totals.skipped += r.numPendingTests + r.numTodoTests;
+  }
+  return ok;
+}
+
+rmSync(REPORTS, { recursive: true, force: true });
+mkdirSync(REPORTS, { recursive: true });
+
+run("typecheck (tsc)", "node_modules/typescript/bin/tsc", ["--noEmit", "-p", "."]);
+run("lint (eslint)", "node_modules/eslint/bin/eslint.js", ["--max-warnings", "0", "."]);
+vitest("unit");
+
+const hasChromium = existsSync(CHROMIUM);
+if (!hasChromium) {
+  const banner = `BROWSER TESTS WILL BE SKIPPED: no Chromium at ${CHROMIUM}. Install it (apt-get install -y chromium) or set CHROMIUM_PATH.`;
+  console.log(`\n${"!".repeat(banner.length)}\n${banner}\n${"!".repeat(banner.length)}`);
+  if (process.env.CI) failedSteps.push("Chromium missing on CI");
+}
+
+log("starting a throwaway PostgreSQL for the integration and end-to-end tests");
+const database = await startTestDatabase(() => {});
+try {
+  await migrate(database.url);
+  const secret = randomBytes(32).toString("base64url");
+  const env = { DATABASE_URL: database.url, NEXTAUTH_SECRET: secret };
+  vitest("integration", env);
+
+  ensureBuilt((line) => log(line));
+  const port = await freePort();
+  const app = await startApp({ port, env, quiet: true });
+  try {
+    vitest("e2e", { ...env, APP_URL: app.url, ...(hasChromium ? { CHROMIUM_PATH: CHROMIUM } : {}) });
+  } finally {
+    await app.stop();
+  }
+} catch (error) {
+  failedSteps.push(`setup: ${(error as Error).message}`);
+} finally {
+  await database.stop();
+}
+
+console.log("");
+if (failedSteps.length) console.log(`failed steps: ${failedSteps.join(", ")}`);
+console.log(`${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
+process.exit(failedSteps.length ? 1 : 0);

@@ -1,0 +1,70 @@
+import { describe, expect, it } from "vitest";
+import { api, basic, uniqueEmail } from "./helpers";
+
+const PASSWORD = "a long enough password";
+
+describe("accounts API (SPEC §7)", () => {
+  it("signs up, creates a token with Basic auth and uses it as a Bearer token", async () => {
+    const email = uniqueEmail();
+    const signUp = await api("/api/v1/users", { body: { email, password: PASSWORD, name: "Api User" } });
+    expect(signUp.status).toBe(201);
+    const user = await signUp.json();
+    expect(user).toEqual({ id: expect.any(String), email, name: "Api User", role: "user" });
+    expect(JSON.stringify(user)).not.toContain("password");
+
+    const created = await api("/api/v1/tokens", { body: { name: "script" }, headers: basic(email, PASSWORD) });
+    expect(created.status).toBe(201);
+    const token = await created.json();
+    expect(token).toEqual({ id: expect.any(String), name: "script", token: expect.stringMatching(/^qb_/) });
+
+    const me = await api("/api/v1/me", { headers: { authorization: `Bearer ${token.token}` } });
+    expect(me.status).toBe(200);
+    expect(await me.json()).toEqual(user);
+  });
+
+  it("answers wrong credentials with 401 in the one error format", async () => {
+    const email = uniqueEmail();
+    await api("/api/v1/users", { body: { email, password: PASSWORD, name: "Wrong" } });
+    const wrong = await api("/api/v1/tokens", { body: { name: "x" }, headers: basic(email, "not the password") });
+    expect(wrong.status).toBe(401);
+    expect(await wrong.json()).toEqual({ error: { code: "unauthorized", message: "wrong email or password" } });
+    const none = await api("/api/v1/tokens", { body: { name: "x" } });
+    expect(none.status).toBe(401);
+    const bogus = await api("/api/v1/me", { headers: { authorization: "Bearer qb_not-a-token" } });
+    expect(bogus.status).toBe(401);
+    expect((await bogus.json()).error.code).toBe("unauthorized");
+    expect((await api("/api/v1/me")).status).toBe(401);
+  });
+
+  it("names the bad fields with 422, a taken email with 409, malformed JSON with 400", async () => {
+    const bad = await api("/api/v1/users", { body: { email: "nope", password: "short", name: "" } });
+    expect(bad.status).toBe(422);
+    const body = await bad.json();
+    expect(body.error.code).toBe("unprocessable_entity");
+    expect(body.error.details.map((d: { path: string }) => d.path).sort()).toEqual(["email", "name", "password"]);
+
+    const email = uniqueEmail();
+    expect((await api("/api/v1/users", { body: { email, password: PASSWORD, name: "Twice" } })).status).toBe(201);
+    const again = await api("/api/v1/users", { body: { email, password: PASSWORD, name: "Twice" } });
+    expect(again.status).toBe(409);
+    expect((await again.json()).error.message).toBe(`an account with the email ${email} already exists`);
+
+    const malformed = await fetch(`${process.env.APP_URL}/api/v1/users`, { method: "POST", headers: { "content-type": "application/json" }, body: "{oops" });
+    expect(malformed.status).toBe(400);
+    expect((await malformed.json()).error.code).toBe("bad_request");
+  });
+
+  it("rejects an oversized body with 413 before reading it", async () => {
+    const huge = await api("/api/v1/users", { body: { email: uniqueEmail(), password: PASSWORD, name: "x".repeat(1_100_000) } });
+    expect(huge.status).toBe(413);
+  });
+
+  it("lists competitions and answers unknown endpoints with a JSON 404", async () => {
+    const list = await api("/api/v1/competitions");
+    expect(list.status).toBe(200);
+    expect(Array.isArray((await list.json()).competitions)).toBe(true);
+    const missing = await api("/api/v1/no-such-thing");
+    expect(missing.status).toBe(404);
+    expect(await missing.json()).toEqual({ error: { code: "not_found", message: "no API endpoint GET /api/v1/no-such-thing" } });
+  });
+});

@@ -1,0 +1,63 @@
+import { randomBytes } from "node:crypto";
+import { describe, expect, it } from "vitest";
+import { ZodError } from "zod";
+import { db } from "@/lib/server/db";
+import { AppError } from "@/lib/server/errors";
+import { createToken, findUserByToken, listTokens, revokeToken } from "@/lib/server/tokens";
+import { authenticate, createUser } from "@/lib/server/users";
+
+const email = () => `user-${randomBytes(6).toString("hex")}@example.com`;
+const PASSWORD = "correct horse battery";
+
+describe("accounts", () => {
+  it("stores only a scrypt hash of the password", async () => {
+    const user = await createUser({ email: email(), password: PASSWORD, name: "Ann" });
+    const row = await db.user.findUniqueOrThrow({ where: { id: user.id } });
+    expect(row.passwordHash).toMatch(/^scrypt\$32768\$8\$1\$/);
+    expect(row.passwordHash).not.toContain(PASSWORD);
+    expect(user).toEqual({ id: row.id, email: row.email, name: "Ann", role: "user" });
+  });
+
+  it("signs in with the right password only, whatever the case of the email", async () => {
+    const address = email();
+    const user = await createUser({ email: address, password: PASSWORD, name: "Ben" });
+    expect(await authenticate(address.toUpperCase(), PASSWORD)).toEqual(user);
+    expect(await authenticate(address, "wrong password!")).toBeNull();
+    expect(await authenticate(email(), PASSWORD)).toBeNull();
+  });
+
+  it("rejects a taken email with 409 and bad input with the field named", async () => {
+    const address = email();
+    await createUser({ email: address, password: PASSWORD, name: "Cy" });
+    const duplicate = await createUser({ email: address, password: PASSWORD, name: "Cy" }).catch((e) => e);
+    expect(duplicate).toBeInstanceOf(AppError);
+    expect(duplicate.status).toBe(409);
+    const bad = await createUser({ email: "not-an-email", password: "short", name: "" }).catch((e) => e);
+    expect(bad).toBeInstanceOf(ZodError);
+    expect(bad.issues.map((i: { path: string[] }) => i.path[0]).sort()).toEqual(["email", "name", "password"]);
+  });
+});
+
+describe("API tokens", () => {
+  it("are stored hashed, found by value, and dead once revoked", async () => {
+    const user = await createUser({ email: email(), password: PASSWORD, name: "Dee" });
+    const created = await createToken(user.id, { name: "laptop" });
+    expect(created.token).toMatch(/^qb_[A-Za-z0-9_-]{43}$/);
+    const row = await db.apiToken.findUniqueOrThrow({ where: { id: created.id } });
+    expect(row.tokenHash).not.toContain(created.token.slice(3));
+    expect(row.tokenHash).toMatch(/^[0-9a-f]{64}$/);
+    expect(await findUserByToken(created.token)).toEqual(user);
+    expect(await findUserByToken(created.token + "x")).toBeNull();
+    await revokeToken(user.id, created.id);
+    expect(await findUserByToken(created.token)).toBeNull();
+    expect((await listTokens(user.id))[0].revokedAt).not.toBeNull();
+  });
+
+  it("cannot be revoked by another user", async () => {
+    const owner = await createUser({ email: email(), password: PASSWORD, name: "Eve" });
+    const other = await createUser({ email: email(), password: PASSWORD, name: "Fay" });
+    const { id, token } = await createToken(owner.id, { name: "ci" });
+    await expect(revokeToken(other.id, id)).rejects.toThrow("no such active token");
+    expect(await findUserByToken(token)).toEqual(owner);
+  });
+});

@@ -1,0 +1,64 @@
+import { createHash, randomBytes } from "node:crypto";
+import { appendFileSync, cpSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createDatabaseIfMissing, dropDatabase } from "@/scripts/db/admin";
+import { migrate } from "@/scripts/db/migrate";
+
+// Each test file gets its own database on the test server, so files can run in parallel.
+const name = `migrate_${randomBytes(4).toString("hex")}`;
+const admin = Object.assign(new URL(process.env.DATABASE_URL!), { pathname: "/postgres" }).toString();
+const url = Object.assign(new URL(process.env.DATABASE_URL!), { pathname: `/${name}` }).toString();
+
+beforeAll(() => createDatabaseIfMissing(admin, name));
+afterAll(() => dropDatabase(admin, name));
+
+describe("the project's migrator", () => {
+  const migrations = readdirSync("prisma/migrations", { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name).sort();
+
+  it("applies every migration once and keeps Prisma's bookkeeping", async () => {
+    const first = await migrate(url);
+    expect(first.applied).toEqual(migrations);
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    const rows = await client.query(`SELECT migration_name, checksum, finished_at, applied_steps_count FROM "_prisma_migrations" ORDER BY migration_name`);
+    const tables = await client.query(`SELECT tablename FROM pg_tables WHERE schemaname = 'public' ORDER BY tablename`);
+    await client.end();
+    expect(rows.rows.map((r) => r.migration_name)).toEqual(migrations);
+    for (const row of rows.rows) {
+      const sql = readFileSync(path.join("prisma/migrations", row.migration_name, "migration.sql"));
+      expect(row.checksum).toBe(createHash("sha256").update(sql).digest("hex"));
+      expect(row.finished_at).not.toBeNull();
+      expect(row.applied_steps_count).toBe(1);
+    }
+    expect(tables.rows.map((r) => r.tablename)).toEqual(expect.arrayContaining(["_prisma_migrations", "users", "api_tokens", "competitions"]));
+
+    const second = await migrate(url);
+    expect(second).toEqual({ applied: [], alreadyApplied: migrations });
+  });
+
+  it("refuses a migration edited after it was applied", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "migrations-"));
+    cpSync("prisma/migrations", dir, { recursive: true });
+    appendFileSync(path.join(dir, migrations[0], "migration.sql"), "\n-- edited\n");
+    await expect(migrate(url, dir)).rejects.toThrow(`migration ${migrations[0]} was modified after it was applied`);
+  });
+
+  it("rolls back a failing migration and records nothing", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "migrations-"));
+    cpSync("prisma/migrations", dir, { recursive: true });
+    const broken = path.join(dir, "99999999999999_broken");
+    cpSync(path.join(dir, migrations[0]), broken, { recursive: true });
+    writeFileSync(path.join(broken, "migration.sql"), `CREATE TABLE "half_done" (id INT);\nSELECT * FROM "no_such_table";\n`);
+    await expect(migrate(url, dir)).rejects.toThrow("migration 99999999999999_broken failed and was rolled back");
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    const half = await client.query(`SELECT to_regclass('half_done') AS t`);
+    const recorded = await client.query(`SELECT count(*)::int AS n FROM "_prisma_migrations" WHERE migration_name = '99999999999999_broken'`);
+    await client.end();
+    expect(half.rows[0].t).toBeNull();
+    expect(recorded.rows[0].n).toBe(0);
+  });
+});
