@@ -1,7 +1,12 @@
-// The demo data of `npm start`: an admin, two competitors and one draft competition.
-// Runs once, on an empty database (scripts/start.ts).
-import type { PrismaClient } from "@/lib/generated/prisma/client";
-import { hashPassword } from "@/lib/server/passwords";
+// The demo data of `npm start`, created through the same services as the app: an admin, two
+// competitors, and a draft competition with a Markov-correlated holdout (hourly readings of 60
+// households) whose chain is fitted from the solution's state column. Runs once, on an empty database.
+import seedrandom from "seedrandom";
+import { setCorrelation, setMechanism } from "@/lib/server/calibration";
+import { createCompetition } from "@/lib/server/competitions";
+import { db } from "@/lib/server/db";
+import { uploadSolution } from "@/lib/server/solutions";
+import { createUser } from "@/lib/server/users";
 
 export const DEMO_ACCOUNTS = [
   { email: "admin@quiltboard.test", name: "Ada Admin", password: "quiltboard-admin", role: "admin" as const },
@@ -9,10 +14,13 @@ export const DEMO_ACCOUNTS = [
   { email: "bob@quiltboard.test", name: "Bob Competitor", password: "quiltboard-bob", role: "user" as const },
 ];
 
-const DESCRIPTION = `Predict whether a household's smart meter will report a **consumption spike** in the next hour.
+export const DEMO_SLUG = "household-power-spikes";
 
-Rows are hourly readings, several per household, so neighbouring rows are correlated: the holdout is
-calibrated as a Markov chain over consumption states, fitted from the solution's \`state\` column.
+const DESCRIPTION = `Predict whether a household's smart meter reports a **consumption spike** in a given hour.
+
+Rows are hourly readings, many per household, so neighbouring rows are correlated: the holdout is
+calibrated as one Markov chain per household over consumption states (low, mid, high), fitted from
+the solution's \`state\` column.
 
 Scores are released through Thresholdout: when your public score agrees with the holdout, you see the
 public score and spend nothing; when it does not, you get a noisy holdout score and spend one unit of
@@ -22,34 +30,54 @@ const RULES = `1. One account per person; teams of up to 4.
 2. At most 5 submissions per team per UTC day.
 3. No hand-labelling of the test rows.`;
 
+const HOUSEHOLDS = 60;
+const HOURS = 48;
+const STATES = ["low", "mid", "high"];
+const P = [
+  [0.8, 0.15, 0.05],
+  [0.2, 0.6, 0.2],
+  [0.1, 0.3, 0.6],
+];
+
+/** The demo solution: id,label,split,order,group,state, deterministic. */
+export function demoSolutionCsv(): string {
+  const rng = seedrandom("quiltboard-demo");
+  const lines = ["id,label,split,order,group,state"];
+  for (let h = 0; h < HOUSEHOLDS; h++) {
+    let state = Math.floor(rng() * 3);
+    for (let t = 0; t < HOURS; t++) {
+      if (t > 0) {
+        const u = rng();
+        state = u < P[state][0] ? 0 : u < P[state][0] + P[state][1] ? 1 : 2;
+      }
+      const spike = rng() < (state === 2 ? 0.7 : state === 1 ? 0.2 : 0.05);
+      const split = rng() < 0.5 ? "public" : "holdout";
+      lines.push(`hh${String(h).padStart(3, "0")}-t${String(t).padStart(2, "0")},${spike ? "spike" : "none"},${split},${t},hh${h},${STATES[state]}`);
+    }
+  }
+  return lines.join("\n") + "\n";
+}
+
 /** True when the database has no users yet (first start). */
-export async function needsSeed(db: PrismaClient): Promise<boolean> {
+export async function needsSeed(): Promise<boolean> {
   return (await db.user.count()) === 0;
 }
 
-export async function seed(db: PrismaClient, now = new Date()): Promise<void> {
-  const users = [];
-  for (const account of DEMO_ACCOUNTS) {
-    users.push(
-      await db.user.create({
-        data: { email: account.email, name: account.name, role: account.role, passwordHash: await hashPassword(account.password) },
-      }),
-    );
-  }
+export async function seed(now = new Date()): Promise<void> {
+  const [admin] = await Promise.all(DEMO_ACCOUNTS.map((a) => createUser({ email: a.email, password: a.password, name: a.name }, a.role)));
   const day = 24 * 60 * 60 * 1000;
-  await db.competition.create({
-    data: {
-      slug: "household-power-spikes",
-      title: "Household Power Spikes",
-      description: DESCRIPTION,
-      rules: RULES,
-      status: "draft",
-      metric: "accuracy",
-      startsAt: new Date(now.getTime() + day),
-      endsAt: new Date(now.getTime() + 60 * day),
-      dailySubmissionLimit: 5,
-      maxTeamSize: 4,
-      createdById: users[0].id,
-    },
+  await createCompetition(admin, {
+    slug: DEMO_SLUG,
+    title: "Household Power Spikes",
+    description: DESCRIPTION,
+    rules: RULES,
+    metric: { name: "accuracy" },
+    startsAt: new Date(now.getTime() - day),
+    endsAt: new Date(now.getTime() + 60 * day),
+    dailySubmissionLimit: 5,
+    maxTeamSize: 4,
   });
+  await uploadSolution(admin, DEMO_SLUG, new Response(demoSolutionCsv()).body);
+  await setCorrelation(admin, DEMO_SLUG, { model: { kind: "markov", fit: { alpha: 1 } } });
+  await setMechanism(admin, DEMO_SLUG, { mode: "practical", sigma: 0.01, threshold: 0.04, budget: 20 });
 }

@@ -1,9 +1,6 @@
 // npm start – database, migrations, demo data, build, then the app on http://localhost:$PORT.
 import { appendFileSync, mkdirSync } from "node:fs";
 import path from "node:path";
-import { PrismaPg } from "@prisma/adapter-pg";
-import { PrismaClient } from "@/lib/generated/prisma/client";
-import { DEMO_ACCOUNTS, needsSeed, seed } from "@/prisma/seed";
 import { DATA_DIR, ensureBuilt, nextAuthSecret, startApp } from "./app";
 import { startAppDatabase } from "./db/database";
 import { migrate } from "./db/migrate";
@@ -17,6 +14,7 @@ log(process.env.DATABASE_URL ? "using DATABASE_URL" : "starting the embedded Pos
 const database = await startAppDatabase(DATA_DIR, (line) => appendFileSync(pgLog, line.endsWith("\n") ? line : `${line}\n`));
 
 let app: Awaited<ReturnType<typeof startApp>> | undefined;
+let accounts: { email: string; password: string; role: string }[] = [];
 let stopping = false;
 async function shutdown(code: number) {
   if (stopping) return;
@@ -34,21 +32,23 @@ try {
   const { applied } = await migrate(database.url);
   log(applied.length ? `applied migrations: ${applied.join(", ")}` : "database schema is up to date");
 
-  const prisma = new PrismaClient({ adapter: new PrismaPg({ connectionString: database.url }) });
-  if (await needsSeed(prisma)) {
+  // The seed goes through the app's own services, which read their configuration from the environment.
+  Object.assign(process.env, { DATABASE_URL: database.url, NEXTAUTH_SECRET: nextAuthSecret() });
+  const { DEMO_ACCOUNTS, needsSeed, seed } = await import("@/prisma/seed");
+  if (await needsSeed()) {
     log("seeding demo data");
-    await seed(prisma);
+    await seed();
   }
-  await prisma.$disconnect();
 
   ensureBuilt(log);
   app = await startApp({ port, env: { DATABASE_URL: database.url, NEXTAUTH_SECRET: nextAuthSecret(), ...(process.env.NEXTAUTH_URL ? { NEXTAUTH_URL: process.env.NEXTAUTH_URL } : {}) } });
+  accounts = DEMO_ACCOUNTS;
   app.child.once("exit", (code) => void shutdown(code ?? 1));
   console.log(`
   Quiltboard is running at ${app.url}
 
   Demo accounts (email / password):
-${DEMO_ACCOUNTS.map((a) => `    ${a.role === "admin" ? "admin     " : "competitor"}  ${a.email.padEnd(24)} ${a.password}`).join("\n")}
+${accounts.map((a) => `    ${a.role === "admin" ? "admin     " : "competitor"}  ${a.email.padEnd(24)} ${a.password}`).join("\n")}
 
   Press Ctrl-C to stop.
 `);

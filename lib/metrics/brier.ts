@@ -6,7 +6,7 @@ export function brier(): Metric {
     name: "brier",
     title: "Brier score",
     direction: "lower",
-    input: "number",
+    input: "probability",
     perRow: (p, y) => (p - y) * (p - y),
     toDisplay: (mean) => mean,
   };

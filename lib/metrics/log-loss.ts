@@ -13,7 +13,7 @@ export function logLoss(pMin = 1e-3): Metric {
     name: "log-loss",
     title: "Log-loss",
     direction: "lower",
-    input: "number",
+    input: "probability",
     perRow: (prediction, y) => {
       const p = Math.min(1 - pMin, Math.max(pMin, prediction));
       return -(y * Math.log(p) + (1 - y) * Math.log(1 - p)) / scale;

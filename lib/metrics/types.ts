@@ -8,8 +8,11 @@ export type Metric = {
   title: string;
   /** which way is better for the displayed value */
   direction: "higher" | "lower";
-  /** how labels and predictions are read from the CSV */
-  input: "class" | "number";
+  /**
+   * How labels and predictions are read from the CSVs: class strings; probabilities (labels 0/1,
+   * predictions in [0, 1]); or numbers.
+   */
+  input: "class" | "probability" | "number";
   /** f(prediction, label) ∈ [0, 1] */
   perRow: (prediction: number, label: number) => number;
   /** the mean in [0, 1] in the metric's natural units (e.g. log-loss in nats, MAE in label units) */

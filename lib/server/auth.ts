@@ -44,19 +44,24 @@ export async function getSessionUser(): Promise<PublicUser | null> {
   return session?.user?.id ? getUser(session.user.id) : null;
 }
 
-/**
- * The caller of an API request: a Bearer token, or else the web session. 401 when neither is valid
- * (and for a revoked token).
- */
-export async function requireApiUser(request: Request): Promise<PublicUser> {
+/** The owner of the request's Bearer token; null without one; 401 for an invalid or revoked one. */
+async function findUserByBearer(request: Request): Promise<PublicUser | null> {
   const header = request.headers.get("authorization");
-  if (header) {
-    const match = /^Bearer\s+(\S+)$/i.exec(header);
-    const user = match ? await findUserByToken(match[1]) : null;
-    if (!user) throw new AppError("unauthorized", "invalid or revoked API token");
-    return user;
-  }
-  const user = await getSessionUser();
+  if (!header || !/^Bearer\s/i.test(header)) return null;
+  const match = /^Bearer\s+(\S+)$/i.exec(header);
+  const user = match ? await findUserByToken(match[1]) : null;
+  if (!user) throw new AppError("unauthorized", "invalid or revoked API token");
+  return user;
+}
+
+/** The caller of an API request, if any: a Bearer token, or else the web session (401 for a bad token). */
+export async function findApiUser(request: Request): Promise<PublicUser | null> {
+  return (await findUserByBearer(request)) ?? (await getSessionUser());
+}
+
+/** The caller of an API request; 401 when there is none (and for a revoked token). */
+export async function requireApiUser(request: Request): Promise<PublicUser> {
+  const user = await findApiUser(request);
   if (!user) throw new AppError("unauthorized", "sign in or send Authorization: Bearer <token>");
   return user;
 }

@@ -1,5 +1,39 @@
 import "server-only";
+import { randomBytes } from "node:crypto";
 import { db } from "./db";
+import { AppError } from "./errors";
+import type { PublicUser } from "./users";
+import { getMetric } from "@/lib/metrics/registry";
+import type { MetricParams } from "@/lib/metrics/types";
+import { createCompetitionSchema, inviteOrganizerSchema, updateCompetitionSchema } from "@/lib/validation/competitions";
+import { Prisma } from "@/lib/generated/prisma/client";
+
+/** Every column a server function may need, except the secret (read only by the scoring service). */
+export const COMPETITION_SELECT = {
+  id: true,
+  slug: true,
+  title: true,
+  description: true,
+  rules: true,
+  status: true,
+  metric: true,
+  metricParams: true,
+  startsAt: true,
+  endsAt: true,
+  dailySubmissionLimit: true,
+  maxTeamSize: true,
+  displayPrecision: true,
+  correlation: true,
+  mechanism: true,
+  sigma: true,
+  threshold: true,
+  budget: true,
+  publishedAt: true,
+  closedAt: true,
+  createdAt: true,
+} as const satisfies Prisma.CompetitionSelect;
+
+export type CompetitionRow = Prisma.CompetitionGetPayload<{ select: typeof COMPETITION_SELECT }>;
 
 export type CompetitionListItem = {
   slug: string;
@@ -10,14 +44,157 @@ export type CompetitionListItem = {
   teams: number;
 };
 
-/** Every competition, open ones first, then by closing date (SPEC §7 GET /api/v1/competitions). */
+export type CompetitionDetails = ReturnType<typeof toPublicDetails>;
+
+/** What anyone who may see the competition may read (SPEC §7 GET /api/v1/competitions/{slug}). */
+export function toPublicDetails(c: CompetitionRow) {
+  const metric = getMetric(c.metric, c.metricParams as MetricParams);
+  return {
+    slug: c.slug,
+    title: c.title,
+    description: c.description,
+    rules: c.rules,
+    status: c.status,
+    metric: { name: metric.name, title: metric.title, direction: metric.direction, params: c.metricParams as MetricParams },
+    startsAt: c.startsAt?.toISOString() ?? null,
+    endsAt: c.endsAt.toISOString(),
+    dailySubmissionLimit: c.dailySubmissionLimit,
+    maxTeamSize: c.maxTeamSize,
+    displayPrecision: c.displayPrecision,
+    publishedAt: c.publishedAt?.toISOString() ?? null,
+    closedAt: c.closedAt?.toISOString() ?? null,
+    // σ, T and B₀ are public parameters (T̂, the noisy threshold, is the secret one).
+    mechanism: c.status === "draft" || c.budget === null ? null : { sigma: c.sigma, threshold: c.threshold, budget: c.budget },
+  };
+}
+
+/** Every competition, live ones first, then drafts, then closed, each by closing date (SPEC §7). */
 export async function listCompetitions(): Promise<CompetitionListItem[]> {
-  const rows = await db.competition.findMany({
-    orderBy: [{ status: "asc" }, { endsAt: "asc" }],
-    select: { slug: true, title: true, status: true, metric: true, endsAt: true },
-  });
+  const rows = await db.competition.findMany({ orderBy: { endsAt: "asc" }, select: { slug: true, title: true, status: true, metric: true, endsAt: true } });
   const order = { published: 0, draft: 1, closed: 2 } as const;
-  return rows
-    .sort((a, b) => order[a.status] - order[b.status])
-    .map((c) => ({ ...c, endsAt: c.endsAt.toISOString(), teams: 0 }));
+  return rows.sort((a, b) => order[a.status] - order[b.status]).map((c) => ({ ...c, endsAt: c.endsAt.toISOString(), teams: 0 }));
+}
+
+async function isOrganizer(user: PublicUser | null, competitionId: string): Promise<boolean> {
+  if (!user) return false;
+  if (user.role === "admin") return true;
+  return (await db.competitionOrganizer.count({ where: { competitionId, userId: user.id } })) > 0;
+}
+
+/**
+ * The competition, for its organizers and admins only. Anyone else gets 404 for a draft (its
+ * existence is not revealed) and 403 once it is public.
+ */
+export async function requireOrganizer(user: PublicUser, slug: string): Promise<CompetitionRow> {
+  const competition = await db.competition.findUnique({ where: { slug }, select: COMPETITION_SELECT });
+  if (!competition) throw notFound(slug);
+  if (!(await isOrganizer(user, competition.id))) {
+    if (competition.status === "draft") throw notFound(slug);
+    throw new AppError("forbidden", "only this competition's organizers can do this");
+  }
+  return competition;
+}
+
+/** The competition as a viewer may see it: drafts only for their organizers. */
+export async function getVisibleCompetition(viewer: PublicUser | null, slug: string): Promise<{ competition: CompetitionRow; organizer: boolean }> {
+  const competition = await db.competition.findUnique({ where: { slug }, select: COMPETITION_SELECT });
+  if (!competition) throw notFound(slug);
+  const organizer = await isOrganizer(viewer, competition.id);
+  if (competition.status === "draft" && !organizer) throw notFound(slug);
+  return { competition, organizer };
+}
+
+/** Draft-only changes; 409 once published (the solution and mechanism are locked). */
+export function requireDraft(competition: CompetitionRow, what: string): void {
+  if (competition.status !== "draft") throw new AppError("conflict", `${what} is locked once the competition is published`);
+}
+
+function notFound(slug: string): AppError {
+  return new AppError("not_found", `no competition called "${slug}"`);
+}
+
+function checkMetric(name: string, params: MetricParams | undefined): void {
+  getMetric(name, params ?? {}); // throws a MathInputError (422) naming a bad parameter
+}
+
+/** Creates a draft competition; its creator becomes its first organizer. 409 when the slug is taken. */
+export async function createCompetition(user: PublicUser, input: unknown): Promise<CompetitionRow> {
+  const data = createCompetitionSchema.parse(input);
+  checkMetric(data.metric.name, data.metric.params);
+  try {
+    return await db.competition.create({
+      data: {
+        slug: data.slug,
+        title: data.title,
+        description: data.description,
+        rules: data.rules,
+        metric: data.metric.name,
+        metricParams: data.metric.params ?? {},
+        startsAt: data.startsAt,
+        endsAt: data.endsAt,
+        dailySubmissionLimit: data.dailySubmissionLimit,
+        maxTeamSize: data.maxTeamSize,
+        displayPrecision: data.displayPrecision,
+        createdById: user.id,
+        secret: randomBytes(32),
+        organizers: { create: { userId: user.id } },
+      },
+      select: COMPETITION_SELECT,
+    });
+  } catch (error) {
+    if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002") {
+      throw new AppError("conflict", `the slug "${data.slug}" is taken; choose another`);
+    }
+    throw error;
+  }
+}
+
+/** Changes settings of a draft. */
+export async function updateCompetition(user: PublicUser, slug: string, input: unknown): Promise<CompetitionRow> {
+  const competition = await requireOrganizer(user, slug);
+  requireDraft(competition, "the competition's settings are");
+  const data = updateCompetitionSchema.parse(input);
+  if (data.metric) checkMetric(data.metric.name, data.metric.params);
+  const startsAt = data.startsAt === undefined ? competition.startsAt : data.startsAt;
+  const endsAt = data.endsAt ?? competition.endsAt;
+  if (startsAt && startsAt >= endsAt) throw new AppError("unprocessable_entity", "endsAt: the end must come after the start");
+  const { metric, ...rest } = data;
+  return db.competition.update({
+    where: { id: competition.id },
+    data: { ...rest, ...(metric ? { metric: metric.name, metricParams: metric.params ?? {} } : {}) },
+    select: COMPETITION_SELECT,
+  });
+}
+
+/** Adds an existing account as a co-organizer. */
+export async function inviteOrganizer(user: PublicUser, slug: string, input: unknown): Promise<{ email: string; name: string }> {
+  const competition = await requireOrganizer(user, slug);
+  const { email } = inviteOrganizerSchema.parse(input);
+  const invitee = await db.user.findUnique({ where: { email }, select: { id: true, email: true, name: true } });
+  if (!invitee) throw new AppError("not_found", `no account with the email ${email}; ask them to sign up first`);
+  await db.competitionOrganizer.upsert({
+    where: { competitionId_userId: { competitionId: competition.id, userId: invitee.id } },
+    create: { competitionId: competition.id, userId: invitee.id },
+    update: {},
+  });
+  return { email: invitee.email, name: invitee.name };
+}
+
+export async function listOrganizers(competitionId: string): Promise<{ name: string; email: string }[]> {
+  const rows = await db.competitionOrganizer.findMany({ where: { competitionId }, orderBy: { createdAt: "asc" }, select: { user: { select: { name: true, email: true } } } });
+  return rows.map((r) => r.user);
+}
+
+/** Closes a published competition; final standings are revealed from then on. */
+export async function closeCompetition(user: PublicUser, slug: string): Promise<CompetitionRow> {
+  const competition = await requireOrganizer(user, slug);
+  if (competition.status !== "published") throw new AppError("conflict", `only a published competition can be closed; this one is ${competition.status}`);
+  return db.competition.update({ where: { id: competition.id }, data: { status: "closed", closedAt: new Date() }, select: COMPETITION_SELECT });
+}
+
+/** The default m of SPEC §2.4: the daily cap times the number of days the competition runs. */
+export function defaultMaxQueries(competition: Pick<CompetitionRow, "dailySubmissionLimit" | "startsAt" | "endsAt" | "createdAt">): number {
+  const start = competition.startsAt ?? competition.createdAt;
+  const days = Math.max(1, Math.ceil((competition.endsAt.getTime() - start.getTime()) / 86_400_000));
+  return competition.dailySubmissionLimit * days;
 }

@@ -3,13 +3,15 @@ import { PrismaPg } from "@prisma/adapter-pg";
 import { PrismaClient } from "@/lib/generated/prisma/client";
 import { env } from "./env";
 
-// One client per process (and across hot reloads in development), created on first use so that
-// `next build` can load server modules without a database.
+// One client per module instance, created on first use so that `next build` can load server
+// modules without a database. In development it lives on globalThis to survive hot reloads.
 const globalForDb = globalThis as unknown as { quiltboardDb?: PrismaClient };
+let instance: PrismaClient | undefined;
 
 function client(): PrismaClient {
-  globalForDb.quiltboardDb ??= new PrismaClient({ adapter: new PrismaPg({ connectionString: env().DATABASE_URL }) });
-  return globalForDb.quiltboardDb;
+  instance ??= globalForDb.quiltboardDb ?? new PrismaClient({ adapter: new PrismaPg({ connectionString: env().DATABASE_URL }) });
+  if (process.env.NODE_ENV === "development") globalForDb.quiltboardDb = instance;
+  return instance;
 }
 
 export const db = new Proxy({} as PrismaClient, {

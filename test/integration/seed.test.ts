@@ -1,41 +1,43 @@
 import { randomBytes } from "node:crypto";
-import { PrismaPg } from "@prisma/adapter-pg";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { PrismaClient } from "@/lib/generated/prisma/client";
-import { verifyPassword } from "@/lib/server/passwords";
-import { DEMO_ACCOUNTS, needsSeed, seed } from "@/prisma/seed";
 import { createDatabaseIfMissing, dropDatabase } from "@/scripts/db/admin";
 import { migrate } from "@/scripts/db/migrate";
 
+// The seed runs through the app's services on a database of its own.
 const name = `seed_${randomBytes(4).toString("hex")}`;
 const admin = Object.assign(new URL(process.env.DATABASE_URL!), { pathname: "/postgres" }).toString();
 const url = Object.assign(new URL(process.env.DATABASE_URL!), { pathname: `/${name}` }).toString();
-let prisma: PrismaClient;
 
 beforeAll(async () => {
   await createDatabaseIfMissing(admin, name);
   await migrate(url);
-  prisma = new PrismaClient({ adapter: new PrismaPg({ connectionString: url }) });
+  process.env.DATABASE_URL = url;
 });
 afterAll(async () => {
-  await prisma.$disconnect();
+  const { db } = await import("@/lib/server/db");
+  await db.$disconnect();
   await dropDatabase(admin, name);
 });
 
-it("seeds the demo accounts with their printed passwords and a draft competition, once", async () => {
-  expect(await needsSeed(prisma)).toBe(true);
-  await seed(prisma);
-  expect(await needsSeed(prisma)).toBe(false);
-  const users = await prisma.user.findMany({ orderBy: { email: "asc" } });
-  expect(users.map((u) => [u.email, u.role])).toEqual([
-    ["admin@quiltboard.test", "admin"],
-    ["alice@quiltboard.test", "user"],
-    ["bob@quiltboard.test", "user"],
+it("seeds the demo accounts with their printed passwords and a configured draft competition, once", async () => {
+  const { DEMO_ACCOUNTS, DEMO_SLUG, needsSeed, seed } = await import("@/prisma/seed");
+  const { db } = await import("@/lib/server/db");
+  const { authenticate } = await import("@/lib/server/users");
+  expect(await needsSeed()).toBe(true);
+  await seed();
+  expect(await needsSeed()).toBe(false);
+  const users = await db.user.findMany({ orderBy: { email: "asc" }, select: { email: true, role: true } });
+  expect(users).toEqual([
+    { email: "admin@quiltboard.test", role: "admin" },
+    { email: "alice@quiltboard.test", role: "user" },
+    { email: "bob@quiltboard.test", role: "user" },
   ]);
-  for (const account of DEMO_ACCOUNTS) {
-    const user = users.find((u) => u.email === account.email)!;
-    expect(await verifyPassword(account.password, user.passwordHash)).toBe(true);
-  }
-  const competitions = await prisma.competition.findMany();
-  expect(competitions.map((c) => [c.slug, c.status])).toEqual([["household-power-spikes", "draft"]]);
+  for (const account of DEMO_ACCOUNTS) expect((await authenticate(account.email, account.password))?.email).toBe(account.email);
+  const competition = await db.competition.findUniqueOrThrow({ where: { slug: DEMO_SLUG }, include: { solution: { select: { rows: true } }, organizers: true } });
+  expect(competition.status).toBe("draft");
+  expect(competition.solution?.rows).toBe(60 * 48);
+  expect(competition.organizers).toHaveLength(1);
+  expect(competition.correlation).toEqual({ kind: "markov", fit: { alpha: 1 } });
+  expect([competition.sigma, competition.threshold, competition.budget]).toEqual([0.01, 0.04, 20]);
+  expect(competition.secret).toHaveLength(32);
 });

@@ -1,7 +1,14 @@
 // GET /api/v1/competitions – list competitions
-import { handleApi, json } from "@/lib/server/api";
-import { listCompetitions } from "@/lib/server/competitions";
+// POST /api/v1/competitions – create a draft competition (the caller becomes its organizer)
+import { handleApi, json, readJson } from "@/lib/server/api";
+import { requireApiUser } from "@/lib/server/auth";
+import { createCompetition, listCompetitions, toPublicDetails } from "@/lib/server/competitions";
 
 export const dynamic = "force-dynamic";
 
 export const GET = handleApi(async () => json({ competitions: await listCompetitions() }));
+
+export const POST = handleApi(async (request) => {
+  const user = await requireApiUser(request);
+  return json(toPublicDetails(await createCompetition(user, await readJson(request))), 201);
+});

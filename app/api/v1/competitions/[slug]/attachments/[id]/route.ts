@@ -1,0 +1,26 @@
+// GET /api/v1/competitions/[slug]/attachments/[id] – download a public data file
+// DELETE /api/v1/competitions/[slug]/attachments/[id] – remove it (organizers)
+import { handleApi, json } from "@/lib/server/api";
+import { findApiUser, requireApiUser } from "@/lib/server/auth";
+import { deleteAttachment, getAttachment } from "@/lib/server/attachments";
+
+type Context = { params: Promise<{ slug: string; id: string }> };
+
+export const GET = handleApi(async (request, { params }: Context) => {
+  const { slug, id } = await params;
+  const viewer = await findApiUser(request);
+  const file = await getAttachment(viewer, slug, id);
+  return new Response(Buffer.from(file.data), {
+    headers: {
+      "content-type": file.contentType,
+      "content-disposition": `attachment; filename*=UTF-8''${encodeURIComponent(file.filename)}`,
+      "x-content-type-options": "nosniff",
+    },
+  });
+});
+
+export const DELETE = handleApi(async (request, { params }: Context) => {
+  const { slug, id } = await params;
+  await deleteAttachment(await requireApiUser(request), slug, id);
+  return json({ deleted: true });
+});

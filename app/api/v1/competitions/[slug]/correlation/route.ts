@@ -1,0 +1,9 @@
+// PUT /api/v1/competitions/[slug]/correlation – set the holdout's correlation model (organizers)
+import { handleApi, json, readJson } from "@/lib/server/api";
+import { requireApiUser } from "@/lib/server/auth";
+import { setCorrelation } from "@/lib/server/calibration";
+
+export const PUT = handleApi(async (request, { params }: { params: Promise<{ slug: string }> }) => {
+  const user = await requireApiUser(request);
+  return json(await setCorrelation(user, (await params).slug, await readJson(request)));
+});

@@ -1,0 +1,9 @@
+// POST /api/v1/competitions/[slug]/mechanism/preview – the planner's answer and plots, nothing stored
+import { handleApi, json, readJson } from "@/lib/server/api";
+import { requireApiUser } from "@/lib/server/auth";
+import { previewMechanism } from "@/lib/server/calibration";
+
+export const POST = handleApi(async (request, { params }: { params: Promise<{ slug: string }> }) => {
+  const user = await requireApiUser(request);
+  return json(await previewMechanism(user, (await params).slug, await readJson(request)));
+});

@@ -1,0 +1,9 @@
+// PUT /api/v1/competitions/[slug]/mechanism – guarantee or practical mode (organizers)
+import { handleApi, json, readJson } from "@/lib/server/api";
+import { requireApiUser } from "@/lib/server/auth";
+import { setMechanism } from "@/lib/server/calibration";
+
+export const PUT = handleApi(async (request, { params }: { params: Promise<{ slug: string }> }) => {
+  const user = await requireApiUser(request);
+  return json(await setMechanism(user, (await params).slug, await readJson(request)));
+});

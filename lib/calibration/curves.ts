@@ -1,0 +1,37 @@
+import { epsPerHoldoutAnswer } from "../mechanism/accounting";
+import { calibrateEpsBdp, calibrateEpsDp, type CorrelationModel, effectiveSize } from "./models";
+import { concentrationN, maxBudget, theorem2Parameters, type GuaranteeInput } from "./planner";
+
+type Setting = { n: number; model: CorrelationModel };
+export type Point = { x: number; y: number };
+
+/** B_max against τ (Theorem 2) for the organizer's β, m and c: what a looser tolerance buys. */
+export function budgetByTolerance(setting: Setting, input: Omit<GuaranteeInput, "tolerance">, taus: number[]): Point[] {
+  return taus.map((tau) => ({ x: tau, y: maxBudget(setting, { ...input, tolerance: tau }).budget }));
+}
+
+/** ε_BDP that a budget B₀ costs at noise σ (forward map of ε_DP = 9 B₀ (Δ + g)/(4σ)). */
+export function epsBdpByNoise(setting: Setting, budget: number, sigmas: number[]): Point[] {
+  return sigmas.map((sigma) => ({ x: sigma, y: calibrateEpsBdp(setting.model, setting.n, budget * epsPerHoldoutAnswer(sigma, setting.n)).value }));
+}
+
+export type BudgetByCalibration = { label: string; budget: number; epsDp: number }[];
+
+/**
+ * B_max at the organizer's τ under each calibration side by side: as if rows were independent,
+ * and each valid calibration of the model (for a Markov chain: Lemma 4 and the exact quilts), so
+ * the organizer sees what the correlation costs and what the exact search wins back.
+ */
+export function budgetByCalibration(setting: Setting, input: GuaranteeInput): BudgetByCalibration {
+  const t = theorem2Parameters(input);
+  const eps = t.tauPrime / 3;
+  const perAnswer = epsPerHoldoutAnswer(t.sigma, setting.n);
+  const affordable = effectiveSize(setting.model, setting.n) >= concentrationN(t.tauPrime, t.betaPrime);
+  const budget = (epsDp: number | null) => (epsDp === null || !affordable ? 0 : Math.min(input.maxQueries, Math.floor(epsDp / perAnswer)));
+  const rows: BudgetByCalibration = [{ label: "As if independent", epsDp: eps, budget: budget(eps) }];
+  if (setting.model.kind === "independent") return rows;
+  const { byMethod } = calibrateEpsDp(setting.model, setting.n, eps);
+  const labels: Record<string, string> = { closedForm: "Lemma 4 (closed form)", exactQuilts: "Exact quilts", groups: "Groups", maxInfluence: "Max-influence bound" };
+  for (const [method, epsDp] of Object.entries(byMethod)) rows.push({ label: labels[method] ?? method, epsDp: epsDp ?? 0, budget: budget(epsDp) });
+  return rows;
+}

@@ -1,0 +1,71 @@
+import { check } from "../mechanism/errors";
+import { holdoutChains, type Solution } from "../csv/solution";
+import { describeChain, checkTransitionMatrix, fitTransitionMatrix, type ChainSummary } from "./markov";
+import { type CorrelationModel, effectiveSize } from "./models";
+
+/** The organizer's model as the API takes it (SPEC §7 PUT …/correlation). */
+export type CorrelationInput =
+  | { kind: "independent" }
+  | { kind: "groups"; maxGroupSize?: number }
+  | { kind: "markov"; transition?: number[][]; initial?: number[] | "stationary"; fit?: { alpha: number }; chains?: number[] }
+  | { kind: "max-influence"; bound: number };
+
+export type CorrelationSummary = {
+  model: CorrelationModel;
+  /** holdout rows */
+  n: number;
+  nEff: number;
+  /** groups: how many groups have each size, e.g. {"1": 40, "3": 12} */
+  groupSizes?: Record<string, number>;
+  /** markov: the chain, its state names (when fitted) and the chains' lengths */
+  chain?: ChainSummary & { stateNames: string[] | null; chains: number; longestChain: number };
+};
+
+/**
+ * Turns the organizer's input into a complete model for a holdout of n rows, reading the solution
+ * where the input leaves something out: the largest group from the group column, P fitted from the
+ * state column (add-α smoothing, transitions within each group's chain only), and the lengths of the
+ * independent chains (one per group). Throws a MathInputError naming what is missing.
+ */
+export function resolveCorrelation(input: CorrelationInput, n: number, solution: Solution | null): CorrelationSummary {
+  switch (input.kind) {
+    case "independent":
+      return { model: input, n, nEff: n };
+    case "max-influence": {
+      const model: CorrelationModel = { kind: "max-influence", bound: input.bound };
+      return { model, n, nEff: effectiveSize(model, n) };
+    }
+    case "groups": {
+      const sizes = solution?.groups ? holdoutChains(solution).map((c) => c.length) : null;
+      const maxGroupSize = input.maxGroupSize ?? (sizes ? Math.max(...sizes) : undefined);
+      check(maxGroupSize !== undefined, "groups need maxGroupSize, or a solution with a group column to read it from");
+      if (sizes) check(maxGroupSize >= Math.max(...sizes), `maxGroupSize ${maxGroupSize} is smaller than the largest group in the solution (${Math.max(...sizes)} holdout rows)`);
+      const model: CorrelationModel = { kind: "groups", maxGroupSize };
+      const groupSizes: Record<string, number> = {};
+      for (const s of sizes ?? []) groupSizes[s] = (groupSizes[s] ?? 0) + 1;
+      return { model, n, nEff: effectiveSize(model, n), ...(sizes ? { groupSizes } : {}) };
+    }
+    case "markov": {
+      const chains = solution ? holdoutChains(solution) : null;
+      let transition = input.transition;
+      let stateNames: string[] | null = null;
+      if (input.fit) {
+        check(solution?.states != null, "fitting P needs a solution with a state column");
+        const states = solution!.states!;
+        const fitted = fitTransitionMatrix(chains!.map((rows) => rows.map((r) => states.names[states.codes[r]])), input.fit.alpha);
+        transition = fitted.transition;
+        stateNames = fitted.states;
+      }
+      check(transition !== undefined, "a Markov model needs a transition matrix or fit: {alpha}");
+      const lengths = input.chains ?? chains?.map((c) => c.length) ?? [n];
+      const model: CorrelationModel = { kind: "markov", transition, initial: input.initial, chains: lengths };
+      const summary = describeChain(checkTransitionMatrix(transition));
+      return {
+        model,
+        n,
+        nEff: effectiveSize(model, n),
+        chain: { ...summary, stateNames, chains: lengths.length, longestChain: Math.max(...lengths) },
+      };
+    }
+  }
+}

@@ -1,0 +1,185 @@
+import { CsvReader, type CsvIssue, CsvValidationError } from "./reader";
+
+/**
+ * The organizer's solution file (SPEC §7): header `id,label,split` plus optional `order`, `group`
+ * and `state` columns, in any order. Stored compactly as columns, never one database row per line.
+ */
+export type Solution = {
+  ids: string[];
+  /** class codes into `classes` (class metrics) or numbers */
+  labels: Int32Array | Float64Array;
+  classes: string[] | null;
+  /** 0 = public, 1 = holdout */
+  split: Uint8Array;
+  order: Float64Array | null;
+  groups: { codes: Int32Array; names: string[] } | null;
+  states: { codes: Int32Array; names: string[] } | null;
+};
+
+/** How labels are read: class strings, 0/1 for probability metrics, or numbers (a Metric's `input`). */
+export type LabelKind = "class" | "probability" | "number";
+
+const REQUIRED = ["id", "label", "split"] as const;
+const OPTIONAL = ["order", "group", "state"] as const;
+const MAX_ISSUES = 20;
+
+/** Interns strings as dense integer codes. */
+class Codes {
+  readonly names: string[] = [];
+  private readonly index = new Map<string, number>();
+  code(name: string): number {
+    let c = this.index.get(name);
+    if (c === undefined) {
+      c = this.names.length;
+      this.names.push(name);
+      this.index.set(name, c);
+    }
+    return c;
+  }
+}
+
+/**
+ * A streaming parser and validator for solution files. Feed it text with `push`, then `end` returns
+ * the columns or throws a CsvValidationError listing up to 20 problems, each with its line: missing
+ * or unknown columns, empty or duplicate ids, a split that is not public/holdout, a label that is
+ * not a number (number metrics) or not 0/1 (probability metrics), a non-numeric order, an empty split.
+ */
+export function createSolutionParser(labelKind: LabelKind) {
+  const reader = new CsvReader();
+  const issues: CsvIssue[] = [];
+  let columns: Record<string, number> | null = null;
+  let width = 0;
+  const ids: string[] = [];
+  const seen = new Map<string, number>();
+  const labels: number[] = [];
+  const classes = new Codes();
+  const split: number[] = [];
+  const order: number[] = [];
+  const groups = new Codes();
+  const groupCodes: number[] = [];
+  const states = new Codes();
+  const stateCodes: number[] = [];
+
+  const problem = (line: number, message: string) => {
+    if (issues.length < MAX_ISSUES) issues.push({ line, message });
+  };
+
+  function header(fields: string[], line: number) {
+    const names = fields.map((f) => f.trim().toLowerCase());
+    const missing = REQUIRED.filter((c) => !names.includes(c));
+    if (missing.length) problem(line, `missing column${missing.length > 1 ? "s" : ""} ${missing.join(", ")}: the header must include id,label,split`);
+    const unknown = names.filter((n) => !(REQUIRED as readonly string[]).includes(n) && !(OPTIONAL as readonly string[]).includes(n));
+    if (unknown.length) problem(line, `unknown column${unknown.length > 1 ? "s" : ""} ${unknown.join(", ")}: allowed are id, label, split, order, group, state`);
+    const dup = names.find((n, i) => names.indexOf(n) !== i);
+    if (dup) problem(line, `column ${dup} appears twice`);
+    columns = Object.fromEntries(names.map((n, i) => [n, i]));
+    width = names.length;
+    if (issues.length) throw new CsvValidationError(issues);
+  }
+
+  function row(fields: string[], line: number) {
+    const c = columns!;
+    if (fields.length !== width) return problem(line, `expected ${width} fields, found ${fields.length}`);
+    const id = fields[c.id];
+    if (id === "") return problem(line, "empty id");
+    if (/[\r\n]/.test(id)) return problem(line, "an id cannot contain a line break");
+    const first = seen.get(id);
+    if (first !== undefined) return problem(line, `duplicate id "${id}" (first on line ${first})`);
+    seen.set(id, line);
+
+    const s = fields[c.split].trim().toLowerCase();
+    if (s !== "public" && s !== "holdout") return problem(line, `split must be public or holdout, found "${fields[c.split]}"`);
+
+    const raw = fields[c.label].trim();
+    let label: number;
+    if (labelKind === "class") {
+      if (raw === "") return problem(line, "empty label");
+      label = classes.code(raw);
+    } else {
+      label = raw === "" ? NaN : Number(raw);
+      if (!Number.isFinite(label)) return problem(line, `label must be a number, found "${fields[c.label]}"`);
+      if (labelKind === "probability" && label !== 0 && label !== 1) return problem(line, `label must be 0 or 1 for this metric, found "${fields[c.label]}"`);
+    }
+
+    if (c.order !== undefined) {
+      const o = Number(fields[c.order]);
+      if (fields[c.order].trim() === "" || !Number.isFinite(o)) return problem(line, `order must be a number, found "${fields[c.order]}"`);
+      order.push(o);
+    }
+    if (c.group !== undefined) groupCodes.push(groups.code(fields[c.group]));
+    if (c.state !== undefined) {
+      if (fields[c.state] === "") return problem(line, "empty state");
+      stateCodes.push(states.code(fields[c.state]));
+    }
+    ids.push(id);
+    labels.push(label);
+    split.push(s === "holdout" ? 1 : 0);
+  }
+
+  function consume(records: { fields: string[]; line: number }[]) {
+    for (const r of records) {
+      if (!columns) header(r.fields, r.line);
+      else row(r.fields, r.line);
+      if (issues.length >= MAX_ISSUES) throw new CsvValidationError(issues);
+    }
+  }
+
+  return {
+    push(text: string) {
+      consume(reader.push(text));
+    },
+    /** The number of data rows read so far (for progress). */
+    get rows() {
+      return ids.length;
+    },
+    end(): Solution {
+      consume(reader.end());
+      if (!columns) throw new CsvValidationError([{ line: 0, message: "the file is empty: expected a header id,label,split and one row per test example" }]);
+      if (issues.length === 0) {
+        const holdout = split.reduce((a, b) => a + b, 0);
+        if (ids.length === 0) problem(0, "the file has a header but no rows");
+        else if (holdout === 0) problem(0, "the holdout split is empty: mark some rows split=holdout");
+        else if (holdout === ids.length) problem(0, "the public split is empty: mark some rows split=public");
+      }
+      if (issues.length) throw new CsvValidationError(issues);
+      return {
+        ids,
+        labels: labelKind === "class" ? Int32Array.from(labels) : Float64Array.from(labels),
+        classes: labelKind === "class" ? classes.names : null,
+        split: Uint8Array.from(split),
+        order: columns["order"] !== undefined ? Float64Array.from(order) : null,
+        groups: columns["group"] !== undefined ? { codes: Int32Array.from(groupCodes), names: groups.names } : null,
+        states: columns["state"] !== undefined ? { codes: Int32Array.from(stateCodes), names: states.names } : null,
+      };
+    },
+  };
+}
+
+/** Parses a whole solution file held in memory (tests, the seed). */
+export function parseSolution(text: string, labelKind: LabelKind): Solution {
+  const parser = createSolutionParser(labelKind);
+  parser.push(text);
+  return parser.end();
+}
+
+/**
+ * Holdout rows in chain order, split into independent chains: one per group when there is a group
+ * column, ordered by `order` when there is one, else by file order (SPEC §3).
+ */
+export function holdoutChains(solution: Solution): number[][] {
+  const rows: number[] = [];
+  for (let r = 0; r < solution.split.length; r++) if (solution.split[r] === 1) rows.push(r);
+  if (solution.order) {
+    const o = solution.order;
+    rows.sort((a, b) => o[a] - o[b] || a - b);
+  }
+  if (!solution.groups) return [rows];
+  const byGroup = new Map<number, number[]>();
+  for (const r of rows) {
+    const g = solution.groups.codes[r];
+    const list = byGroup.get(g);
+    if (list) list.push(r);
+    else byGroup.set(g, [r]);
+  }
+  return [...byGroup.values()];
+}

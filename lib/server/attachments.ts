@@ -1,0 +1,51 @@
+import "server-only";
+import { db } from "./db";
+import { AppError } from "./errors";
+import { getVisibleCompetition, requireOrganizer } from "./competitions";
+import type { PublicUser } from "./users";
+
+export const MAX_ATTACHMENT_BYTES = 50 * 1024 * 1024;
+
+export type AttachmentSummary = { id: string; filename: string; contentType: string; size: number; createdAt: Date };
+
+const SUMMARY = { id: true, filename: true, contentType: true, size: true, createdAt: true } as const;
+
+/** A safe file name: no path, no control characters, at most 120 characters. */
+function cleanFilename(name: string): string {
+  // eslint-disable-next-line no-control-regex
+  const base = name.split(/[\\/]/).pop()!.replace(/[\u0000-\u001f\u007f"]/g, "").trim();
+  if (!base || base === "." || base === "..") throw new AppError("unprocessable_entity", "the file needs a name");
+  return base.slice(0, 120);
+}
+
+/** Attaches a public data file (replacing one of the same name). */
+export async function addAttachment(user: PublicUser, slug: string, file: { name: string; type: string; bytes: Uint8Array<ArrayBuffer> }): Promise<AttachmentSummary> {
+  const competition = await requireOrganizer(user, slug);
+  if (file.bytes.byteLength > MAX_ATTACHMENT_BYTES) throw new AppError("payload_too_large", `attachments are limited to ${MAX_ATTACHMENT_BYTES / 1024 / 1024} MiB`);
+  const filename = cleanFilename(file.name);
+  const data = { contentType: file.type || "application/octet-stream", size: file.bytes.byteLength, data: file.bytes };
+  return db.attachment.upsert({
+    where: { competitionId_filename: { competitionId: competition.id, filename } },
+    create: { competitionId: competition.id, filename, ...data },
+    update: data,
+    select: SUMMARY,
+  });
+}
+
+export async function listAttachments(competitionId: string): Promise<AttachmentSummary[]> {
+  return db.attachment.findMany({ where: { competitionId }, orderBy: { filename: "asc" }, select: SUMMARY });
+}
+
+/** A file for download, for anyone who may see the competition. */
+export async function getAttachment(viewer: PublicUser | null, slug: string, id: string) {
+  const { competition } = await getVisibleCompetition(viewer, slug);
+  const file = await db.attachment.findFirst({ where: { id, competitionId: competition.id }, select: { filename: true, contentType: true, data: true } });
+  if (!file) throw new AppError("not_found", "no such file");
+  return file;
+}
+
+export async function deleteAttachment(user: PublicUser, slug: string, id: string): Promise<void> {
+  const competition = await requireOrganizer(user, slug);
+  const { count } = await db.attachment.deleteMany({ where: { id, competitionId: competition.id } });
+  if (count === 0) throw new AppError("not_found", "no such file");
+}

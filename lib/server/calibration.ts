@@ -1,0 +1,113 @@
+import "server-only";
+import { db } from "./db";
+import { AppError } from "./errors";
+import { COMPETITION_SELECT, type CompetitionRow, defaultMaxQueries, requireDraft, requireOrganizer } from "./competitions";
+import { loadSolution } from "./solutions";
+import type { PublicUser } from "./users";
+import { answerCalibration, planMechanism } from "@/lib/calibration/calibrate";
+import { budgetByCalibration, budgetByTolerance, epsBdpByNoise, type BudgetByCalibration, type Point } from "@/lib/calibration/curves";
+import type { Plan } from "@/lib/calibration/planner";
+import { type CorrelationInput, type CorrelationSummary, resolveCorrelation } from "@/lib/calibration/resolve";
+import { calibrationRequestSchema, correlationModelSchema, mechanismSchema, type MechanismInput } from "@/lib/validation/calibration";
+
+/** POST /api/v1/calibrate: the same planner as `npm run calibrate`. */
+export function calibrate(input: unknown) {
+  return answerCalibration(calibrationRequestSchema.parse(input));
+}
+
+/** The stored correlation model resolved against the solution (independent when none is set). */
+export async function getCorrelationSummary(competition: CompetitionRow): Promise<CorrelationSummary | null> {
+  const solution = await loadSolution(competition.id);
+  if (!solution) return null;
+  const n = solution.split.reduce((a, b) => a + b, 0);
+  return resolveCorrelation((competition.correlation as CorrelationInput | null) ?? { kind: "independent" }, n, solution);
+}
+
+/** PUT …/correlation: validates the model against the solution, stores it, returns the summary. */
+export async function setCorrelation(user: PublicUser, slug: string, input: unknown): Promise<CorrelationSummary | { model: CorrelationInput }> {
+  const competition = await requireOrganizer(user, slug);
+  requireDraft(competition, "the correlation model");
+  const body = (input ?? {}) as { model?: unknown };
+  const model = correlationModelSchema.parse(body.model);
+  const solution = await loadSolution(competition.id);
+  const summary = solution ? resolveCorrelation(model, solution.split.reduce((a, b) => a + b, 0), solution) : null;
+  await db.competition.update({ where: { id: competition.id }, data: { correlation: model } });
+  return summary ?? { model };
+}
+
+/** The planner's answer for a mechanism input on this competition's holdout and correlation. */
+async function planOn(competition: CompetitionRow, mechanism: MechanismInput): Promise<{ plan: Plan; summary: CorrelationSummary }> {
+  const summary = await getCorrelationSummary(competition);
+  if (!summary) throw new AppError("conflict", "upload the solution first: the mechanism is planned for its holdout rows");
+  const withDefaults = { ...mechanism, maxQueries: mechanism.maxQueries ?? defaultMaxQueries(competition) };
+  return { plan: planMechanism({ n: summary.n, model: summary.model }, withDefaults), summary };
+}
+
+/** The plan of the stored mechanism settings, or null when none are set (or no solution yet). */
+export async function getCurrentPlan(competition: CompetitionRow): Promise<Plan | null> {
+  if (!competition.mechanism) return null;
+  const solution = await loadSolution(competition.id);
+  if (!solution) return null;
+  return (await planOn(competition, competition.mechanism as MechanismInput)).plan;
+}
+
+/** PUT …/mechanism: stores the settings and the σ, T, B₀ they resolve to. */
+export async function setMechanism(user: PublicUser, slug: string, input: unknown): Promise<Plan> {
+  const competition = await requireOrganizer(user, slug);
+  requireDraft(competition, "the mechanism");
+  const mechanism = mechanismSchema.parse(input);
+  const { plan } = await planOn(competition, mechanism);
+  await db.competition.update({
+    where: { id: competition.id },
+    data: { mechanism, sigma: plan.sigma, threshold: plan.threshold, budget: plan.budget },
+  });
+  return plan;
+}
+
+export type MechanismPreview = {
+  plan: Plan;
+  curves: { budgetByTolerance: Point[]; epsBdpByNoise: Point[]; budgetByCalibration: BudgetByCalibration };
+};
+
+const TAUS = [0.02, 0.03, 0.05, 0.075, 0.1, 0.15, 0.2, 0.3, 0.4, 0.5, 0.75, 1];
+
+/** The mechanism panel's live answer: the plan and the three plots, without storing anything. */
+export async function previewMechanism(user: PublicUser, slug: string, input: unknown): Promise<MechanismPreview> {
+  const competition = await requireOrganizer(user, slug);
+  const mechanism = mechanismSchema.parse(input);
+  const { plan, summary } = await planOn(competition, mechanism);
+  const setting = { n: summary.n, model: summary.model };
+  const beta = mechanism.beta ?? plan.guarantee.beta;
+  const maxQueries = plan.guarantee.maxQueries;
+  const split = mechanism.mode === "guarantee" ? mechanism.split : undefined;
+  const tolerance = mechanism.mode === "guarantee" ? mechanism.tolerance : (plan.guarantee.tolerance ?? 0.2);
+  const sigmas = [0.25, 0.5, 0.75, 1, 1.5, 2, 3, 4].map((f) => f * plan.sigma);
+  return {
+    plan,
+    curves: {
+      budgetByTolerance: budgetByTolerance(setting, { beta, maxQueries, split }, TAUS),
+      epsBdpByNoise: plan.budget > 0 ? epsBdpByNoise(setting, plan.budget, sigmas) : [],
+      budgetByCalibration: budgetByCalibration(setting, { tolerance: Math.min(1, tolerance), beta, maxQueries, split }),
+    },
+  };
+}
+
+/**
+ * Publishes a draft: needs a solution and mechanism settings whose budget is at least 1; the plan is
+ * recomputed from the stored settings so σ, T and B₀ match the final solution. Competitors may
+ * join from then on; the solution, correlation and mechanism are locked.
+ */
+export async function publishCompetition(user: PublicUser, slug: string): Promise<CompetitionRow> {
+  const competition = await requireOrganizer(user, slug);
+  if (competition.status !== "draft") throw new AppError("conflict", `the competition is already ${competition.status}`);
+  if (competition.endsAt <= new Date()) throw new AppError("conflict", "the end date has passed; move it to the future before publishing");
+  if (!competition.mechanism) throw new AppError("conflict", "configure the mechanism before publishing");
+  const plan = await getCurrentPlan(competition);
+  if (!plan) throw new AppError("conflict", "upload the solution before publishing");
+  if (plan.budget < 1) throw new AppError("conflict", "the mechanism's budget is 0: no team could get a holdout answer; loosen the tolerance or use practical mode");
+  return db.competition.update({
+    where: { id: competition.id },
+    data: { status: "published", publishedAt: new Date(), sigma: plan.sigma, threshold: plan.threshold, budget: plan.budget },
+    select: COMPETITION_SELECT,
+  });
+}

@@ -1,0 +1,138 @@
+import "server-only";
+import { createHash } from "node:crypto";
+import { db } from "./db";
+import { AppError } from "./errors";
+import { requireDraft, requireOrganizer } from "./competitions";
+import type { PublicUser } from "./users";
+import { createSolutionParser, type Solution } from "@/lib/csv/solution";
+import { CsvValidationError } from "@/lib/csv/reader";
+import { getMetric } from "@/lib/metrics/registry";
+import type { MetricParams } from "@/lib/metrics/types";
+
+/** Largest solution file accepted: 10⁶ rows with long ids fit comfortably. */
+export const MAX_SOLUTION_BYTES = 256 * 1024 * 1024;
+
+export type SolutionSummary = { rows: number; public: number; holdout: number; sha256: string; uploadedAt: Date };
+
+/**
+ * Streams a solution CSV from the request body through the validating parser and stores it as
+ * column blobs, replacing the previous one (drafts only). Rejected files change nothing; the error
+ * lists the problems with their lines (422), 413 past MAX_SOLUTION_BYTES.
+ */
+export async function uploadSolution(user: PublicUser, slug: string, body: ReadableStream<Uint8Array> | null): Promise<SolutionSummary> {
+  const competition = await requireOrganizer(user, slug);
+  requireDraft(competition, "the solution");
+  if (!body) throw new AppError("unprocessable_entity", "send the solution CSV as the request body (Content-Type: text/csv)");
+  const metric = getMetric(competition.metric, competition.metricParams as MetricParams);
+  const parser = createSolutionParser(metric.input);
+  const hash = createHash("sha256");
+  const decoder = new TextDecoder("utf-8", { fatal: true });
+  let bytes = 0;
+  let solution: Solution;
+  try {
+    const reader = body.getReader();
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      bytes += value.byteLength;
+      if (bytes > MAX_SOLUTION_BYTES) {
+        await reader.cancel();
+        throw new AppError("payload_too_large", `the solution file is larger than ${MAX_SOLUTION_BYTES / 1024 / 1024} MiB`);
+      }
+      hash.update(value);
+      parser.push(decoder.decode(value, { stream: true }));
+    }
+    parser.push(decoder.decode());
+    solution = parser.end();
+  } catch (error) {
+    if (error instanceof CsvValidationError) throw new AppError("unprocessable_entity", `the solution file was rejected: ${error.message}`, error.issues);
+    if (error instanceof TypeError && /encoded data was not valid/i.test(error.message)) throw new AppError("unprocessable_entity", "the solution file is not valid UTF-8 text");
+    throw error;
+  }
+  const sha256 = hash.digest("hex");
+  const encoded = encodeSolution(solution);
+  const holdout = solution.split.reduce((a, b) => a + b, 0);
+  const data = { ...encoded, rows: solution.ids.length, publicRows: solution.ids.length - holdout, holdoutRows: holdout, sha256, uploadedAt: new Date() };
+  await db.solution.upsert({ where: { competitionId: competition.id }, create: { competitionId: competition.id, ...data }, update: data });
+  return { rows: data.rows, public: data.publicRows, holdout, sha256, uploadedAt: data.uploadedAt };
+}
+
+export async function getSolutionSummary(competitionId: string): Promise<SolutionSummary | null> {
+  const s = await db.solution.findUnique({ where: { competitionId }, select: { rows: true, publicRows: true, holdoutRows: true, sha256: true, uploadedAt: true } });
+  return s && { rows: s.rows, public: s.publicRows, holdout: s.holdoutRows, sha256: s.sha256, uploadedAt: s.uploadedAt };
+}
+
+// Decoded solutions, keyed by competition and file hash: decoded once per process, replaced when
+// the organizer uploads a new file.
+const cache = new Map<string, { sha256: string; solution: Solution }>();
+
+/** The decoded solution of a competition, or null when none was uploaded. */
+export async function loadSolution(competitionId: string): Promise<Solution | null> {
+  const head = await db.solution.findUnique({ where: { competitionId }, select: { sha256: true } });
+  if (!head) return null;
+  const cached = cache.get(competitionId);
+  if (cached?.sha256 === head.sha256) return cached.solution;
+  const row = await db.solution.findUnique({ where: { competitionId } });
+  if (!row) return null;
+  const solution = decodeSolution(row);
+  cache.set(competitionId, { sha256: row.sha256, solution });
+  return solution;
+}
+
+type Encoded = {
+  ids: Uint8Array<ArrayBuffer>;
+  labels: Uint8Array<ArrayBuffer>;
+  classes: string[] | undefined;
+  split: Uint8Array<ArrayBuffer>;
+  orderValues: Uint8Array<ArrayBuffer> | null;
+  groupCodes: Uint8Array<ArrayBuffer> | null;
+  groupNames: string[] | undefined;
+  stateCodes: Uint8Array<ArrayBuffer> | null;
+  stateNames: string[] | undefined;
+};
+
+function bytesOf(array: Int32Array | Float64Array | Uint8Array): Uint8Array<ArrayBuffer> {
+  return new Uint8Array(array.buffer.slice(array.byteOffset, array.byteOffset + array.byteLength) as ArrayBuffer);
+}
+
+function encodeSolution(s: Solution): Encoded {
+  return {
+    ids: new Uint8Array(Buffer.from(s.ids.join("\n"), "utf8")),
+    labels: bytesOf(s.labels),
+    classes: s.classes ?? undefined,
+    split: bytesOf(s.split),
+    orderValues: s.order ? bytesOf(s.order) : null,
+    groupCodes: s.groups ? bytesOf(s.groups.codes) : null,
+    groupNames: s.groups?.names,
+    stateCodes: s.states ? bytesOf(s.states.codes) : null,
+    stateNames: s.states?.names,
+  };
+}
+
+/** A fresh, aligned copy of stored bytes. */
+function buffer(bytes: Uint8Array): ArrayBuffer {
+  return bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
+}
+
+function decodeSolution(row: {
+  ids: Uint8Array;
+  labels: Uint8Array;
+  classes: unknown;
+  split: Uint8Array;
+  orderValues: Uint8Array | null;
+  groupCodes: Uint8Array | null;
+  groupNames: unknown;
+  stateCodes: Uint8Array | null;
+  stateNames: unknown;
+}): Solution {
+  const classes = (row.classes as string[] | null) ?? null;
+  return {
+    ids: Buffer.from(row.ids).toString("utf8").split("\n"),
+    labels: classes ? new Int32Array(buffer(row.labels)) : new Float64Array(buffer(row.labels)),
+    classes,
+    split: new Uint8Array(buffer(row.split)),
+    order: row.orderValues ? new Float64Array(buffer(row.orderValues)) : null,
+    groups: row.groupCodes ? { codes: new Int32Array(buffer(row.groupCodes)), names: row.groupNames as string[] } : null,
+    states: row.stateCodes ? { codes: new Int32Array(buffer(row.stateCodes)), names: row.stateNames as string[] } : null,
+  };
+}

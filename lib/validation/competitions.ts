@@ -1,0 +1,55 @@
+import { z } from "zod";
+import { METRIC_NAMES } from "@/lib/metrics/registry";
+
+const slug = z
+  .string()
+  .trim()
+  .min(3, { message: "use at least 3 characters" })
+  .max(60, { message: "use at most 60 characters" })
+  .regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, { message: "use lowercase letters, digits and single hyphens, e.g. power-spikes-2026" });
+
+const metric = z
+  .object({
+    name: z.enum(METRIC_NAMES as [string, ...string[]], { message: `choose one of ${METRIC_NAMES.join(", ")}` }),
+    params: z.object({ pMin: z.number().optional(), lo: z.number().optional(), hi: z.number().optional() }).strict().optional(),
+  })
+  .strict();
+
+const date = z.coerce.date({ message: "expected a date, e.g. 2027-01-31T23:59:59Z" });
+
+/** POST /api/v1/competitions and the create form (SPEC §7). */
+export const createCompetitionSchema = z
+  .object({
+    slug,
+    title: z.string().trim().min(3, { message: "use at least 3 characters" }).max(120),
+    description: z.string().max(50_000).default(""),
+    rules: z.string().max(20_000).default(""),
+    metric,
+    startsAt: date.optional(),
+    endsAt: date,
+    dailySubmissionLimit: z.number().int().min(1).max(1000).default(5),
+    maxTeamSize: z.number().int().min(1).max(100).default(4),
+    displayPrecision: z.number().int().min(1).max(10).default(5),
+  })
+  .strict()
+  .refine((c) => !c.startsAt || c.startsAt < c.endsAt, { message: "the end must come after the start", path: ["endsAt"] });
+
+export type CreateCompetitionInput = z.infer<typeof createCompetitionSchema>;
+
+/** PATCH /api/v1/competitions/{slug}: any of the settings, while the competition is a draft. */
+export const updateCompetitionSchema = z
+  .object({
+    title: z.string().trim().min(3).max(120),
+    description: z.string().max(50_000),
+    rules: z.string().max(20_000),
+    metric,
+    startsAt: date.nullable(),
+    endsAt: date,
+    dailySubmissionLimit: z.number().int().min(1).max(1000),
+    maxTeamSize: z.number().int().min(1).max(100),
+    displayPrecision: z.number().int().min(1).max(10),
+  })
+  .strict()
+  .partial();
+
+export const inviteOrganizerSchema = z.object({ email: z.string().trim().toLowerCase().email() }).strict();
