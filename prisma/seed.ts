@@ -1,12 +1,12 @@
 // The demo data of `npm start`, created through the same services as the app: an admin, two
-// competitors, and a draft competition with a Markov-correlated holdout (hourly readings of 60
+// competitors, and a published competition with a Markov-correlated holdout (hourly readings of 60
 // households) whose chain is fitted from the solution's state column. Runs once, on an empty database.
-import seedrandom from "seedrandom";
-import { setCorrelation, setMechanism } from "@/lib/server/calibration";
+import { publishCompetition, setCorrelation, setMechanism } from "@/lib/server/calibration";
 import { createCompetition } from "@/lib/server/competitions";
 import { db } from "@/lib/server/db";
 import { uploadSolution } from "@/lib/server/solutions";
 import { createUser } from "@/lib/server/users";
+import { demoSolutionCsv } from "./demo-solution";
 
 export const DEMO_ACCOUNTS = [
   { email: "admin@quiltboard.test", name: "Ada Admin", password: "quiltboard-admin", role: "admin" as const },
@@ -30,34 +30,6 @@ const RULES = `1. One account per person; teams of up to 4.
 2. At most 5 submissions per team per UTC day.
 3. No hand-labelling of the test rows.`;
 
-const HOUSEHOLDS = 60;
-const HOURS = 48;
-const STATES = ["low", "mid", "high"];
-const P = [
-  [0.8, 0.15, 0.05],
-  [0.2, 0.6, 0.2],
-  [0.1, 0.3, 0.6],
-];
-
-/** The demo solution: id,label,split,order,group,state, deterministic. */
-export function demoSolutionCsv(): string {
-  const rng = seedrandom("quiltboard-demo");
-  const lines = ["id,label,split,order,group,state"];
-  for (let h = 0; h < HOUSEHOLDS; h++) {
-    let state = Math.floor(rng() * 3);
-    for (let t = 0; t < HOURS; t++) {
-      if (t > 0) {
-        const u = rng();
-        state = u < P[state][0] ? 0 : u < P[state][0] + P[state][1] ? 1 : 2;
-      }
-      const spike = rng() < (state === 2 ? 0.7 : state === 1 ? 0.2 : 0.05);
-      const split = rng() < 0.5 ? "public" : "holdout";
-      lines.push(`hh${String(h).padStart(3, "0")}-t${String(t).padStart(2, "0")},${spike ? "spike" : "none"},${split},${t},hh${h},${STATES[state]}`);
-    }
-  }
-  return lines.join("\n") + "\n";
-}
-
 /** True when the database has no users yet (first start). */
 export async function needsSeed(): Promise<boolean> {
   return (await db.user.count()) === 0;
@@ -80,4 +52,5 @@ export async function seed(now = new Date()): Promise<void> {
   await uploadSolution(admin, DEMO_SLUG, new Response(demoSolutionCsv()).body);
   await setCorrelation(admin, DEMO_SLUG, { model: { kind: "markov", fit: { alpha: 1 } } });
   await setMechanism(admin, DEMO_SLUG, { mode: "practical", sigma: 0.01, threshold: 0.04, budget: 20 });
+  await publishCompetition(admin, DEMO_SLUG);
 }

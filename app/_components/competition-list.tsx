@@ -1,9 +1,11 @@
+import Link from "next/link";
+import { getSessionUser } from "@/lib/server/auth";
 import { listCompetitions } from "@/lib/server/competitions";
 import { formatDate, metricTitle } from "./format";
 import { StatusBadge } from "./status-badge";
 
 export async function CompetitionList() {
-  const competitions = await listCompetitions();
+  const competitions = await listCompetitions(await getSessionUser());
   if (competitions.length === 0) {
     return <p className="rounded-lg border border-dashed border-slate-300 bg-white p-8 text-center text-slate-500">No competitions yet.</p>;
   }
@@ -12,7 +14,11 @@ export async function CompetitionList() {
       {competitions.map((c) => (
         <li key={c.slug} className="flex flex-col rounded-xl border border-slate-200 bg-white p-5 shadow-sm">
           <div className="flex items-start justify-between gap-3">
-            <h3 className="text-base font-semibold text-slate-900">{c.title}</h3>
+            <h3 className="text-base font-semibold text-slate-900">
+              <Link href={`/competitions/${c.slug}`} className="hover:underline">
+                {c.title}
+              </Link>
+            </h3>
             <StatusBadge status={c.status} />
           </div>
           <dl className="mt-4 grid grid-cols-2 gap-2 text-sm">

@@ -12,7 +12,6 @@ const SUMMARY = { id: true, filename: true, contentType: true, size: true, creat
 
 /** A safe file name: no path, no control characters, at most 120 characters. */
 function cleanFilename(name: string): string {
-  // eslint-disable-next-line no-control-regex
   const base = name.split(/[\\/]/).pop()!.replace(/[\u0000-\u001f\u007f"]/g, "").trim();
   if (!base || base === "." || base === "..") throw new AppError("unprocessable_entity", "the file needs a name");
   return base.slice(0, 120);

@@ -66,7 +66,8 @@ export async function setMechanism(user: PublicUser, slug: string, input: unknow
 
 export type MechanismPreview = {
   plan: Plan;
-  curves: { budgetByTolerance: Point[]; epsBdpByNoise: Point[]; budgetByCalibration: BudgetByCalibration };
+  /** the three plots; `tolerance` is the τ of the side-by-side comparison */
+  curves: { budgetByTolerance: Point[]; epsBdpByNoise: Point[]; budgetByCalibration: BudgetByCalibration; tolerance: number };
 };
 
 const TAUS = [0.02, 0.03, 0.05, 0.075, 0.1, 0.15, 0.2, 0.3, 0.4, 0.5, 0.75, 1];
@@ -80,14 +81,15 @@ export async function previewMechanism(user: PublicUser, slug: string, input: un
   const beta = mechanism.beta ?? plan.guarantee.beta;
   const maxQueries = plan.guarantee.maxQueries;
   const split = mechanism.mode === "guarantee" ? mechanism.split : undefined;
-  const tolerance = mechanism.mode === "guarantee" ? mechanism.tolerance : (plan.guarantee.tolerance ?? 0.2);
+  const tolerance = Math.min(1, mechanism.mode === "guarantee" ? mechanism.tolerance : (plan.guarantee.tolerance ?? 0.2));
   const sigmas = [0.25, 0.5, 0.75, 1, 1.5, 2, 3, 4].map((f) => f * plan.sigma);
   return {
     plan,
     curves: {
       budgetByTolerance: budgetByTolerance(setting, { beta, maxQueries, split }, TAUS),
       epsBdpByNoise: plan.budget > 0 ? epsBdpByNoise(setting, plan.budget, sigmas) : [],
-      budgetByCalibration: budgetByCalibration(setting, { tolerance: Math.min(1, tolerance), beta, maxQueries, split }),
+      budgetByCalibration: budgetByCalibration(setting, { tolerance, beta, maxQueries, split }),
+      tolerance,
     },
   };
 }

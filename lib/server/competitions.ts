@@ -68,9 +68,19 @@ export function toPublicDetails(c: CompetitionRow) {
   };
 }
 
-/** Every competition, live ones first, then drafts, then closed, each by closing date (SPEC §7). */
-export async function listCompetitions(): Promise<CompetitionListItem[]> {
-  const rows = await db.competition.findMany({ orderBy: { endsAt: "asc" }, select: { slug: true, title: true, status: true, metric: true, endsAt: true } });
+/**
+ * The competitions a viewer may see (SPEC §7): published and closed ones for everyone, drafts only
+ * for their organizers (all drafts for admins). Live first, then drafts, then closed, each by
+ * closing date.
+ */
+export async function listCompetitions(viewer: PublicUser | null): Promise<CompetitionListItem[]> {
+  const drafts: Prisma.CompetitionWhereInput =
+    viewer?.role === "admin" ? { status: "draft" } : viewer ? { status: "draft", organizers: { some: { userId: viewer.id } } } : { id: { in: [] } };
+  const rows = await db.competition.findMany({
+    where: { OR: [{ status: { in: ["published", "closed"] } }, drafts] },
+    orderBy: { endsAt: "asc" },
+    select: { slug: true, title: true, status: true, metric: true, endsAt: true },
+  });
   const order = { published: 0, draft: 1, closed: 2 } as const;
   return rows.sort((a, b) => order[a.status] - order[b.status]).map((c) => ({ ...c, endsAt: c.endsAt.toISOString(), teams: 0 }));
 }

@@ -45,3 +45,27 @@ export async function launchBrowser(viewport = { width: 1280, height: 800 }): Pr
     ],
   });
 }
+
+/** Signs a fresh user up and returns a Bearer header for them. */
+export async function newApiUser(prefix = "user"): Promise<{ email: string; password: string; auth: Record<string, string> }> {
+  const email = uniqueEmail(prefix);
+  const password = "a long enough password";
+  await api("/api/v1/users", { body: { email, password, name: prefix } });
+  const { token } = await (await api("/api/v1/tokens", { body: { name: "test" }, headers: basic(email, password) })).json();
+  return { email, password, auth: { authorization: `Bearer ${token}` } };
+}
+
+/** PUT a CSV body. */
+export function putCsv(pathname: string, csv: string, headers: Record<string, string>) {
+  return fetch(`${APP_URL}${pathname}`, { method: "PUT", headers: { "content-type": "text/csv", ...headers }, body: csv });
+}
+
+/** Runs `npm run calibrate` on a spec, as a user would, and returns its JSON answer. */
+export async function runCalibrateCli(spec: unknown): Promise<Record<string, unknown>> {
+  const { execFileSync } = await import("node:child_process");
+  const { writeFileSync } = await import("node:fs");
+  const file = path.join(mkdtempSync(path.join(tmpdir(), "calibrate-")), "spec.json");
+  writeFileSync(file, JSON.stringify(spec));
+  const out = execFileSync(process.execPath, ["--conditions=react-server", "--import", "tsx", "scripts/calibrate.ts", file], { encoding: "utf8" });
+  return JSON.parse(out);
+}

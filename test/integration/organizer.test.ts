@@ -6,7 +6,7 @@ import { db } from "@/lib/server/db";
 import { AppError } from "@/lib/server/errors";
 import { loadSolution, uploadSolution } from "@/lib/server/solutions";
 import { createUser, type PublicUser } from "@/lib/server/users";
-import { demoSolutionCsv } from "@/prisma/seed";
+import { demoSolutionCsv } from "@/prisma/demo-solution";
 
 const tag = () => randomBytes(5).toString("hex");
 const user = (): Promise<PublicUser> => createUser({ email: `org-${tag()}@example.com`, password: "organizer password", name: "Org" });

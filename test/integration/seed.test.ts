@@ -19,7 +19,7 @@ afterAll(async () => {
   await dropDatabase(admin, name);
 });
 
-it("seeds the demo accounts with their printed passwords and a configured draft competition, once", async () => {
+it("seeds the demo accounts with their printed passwords and a configured, published competition, once", async () => {
   const { DEMO_ACCOUNTS, DEMO_SLUG, needsSeed, seed } = await import("@/prisma/seed");
   const { db } = await import("@/lib/server/db");
   const { authenticate } = await import("@/lib/server/users");
@@ -34,7 +34,7 @@ it("seeds the demo accounts with their printed passwords and a configured draft 
   ]);
   for (const account of DEMO_ACCOUNTS) expect((await authenticate(account.email, account.password))?.email).toBe(account.email);
   const competition = await db.competition.findUniqueOrThrow({ where: { slug: DEMO_SLUG }, include: { solution: { select: { rows: true } }, organizers: true } });
-  expect(competition.status).toBe("draft");
+  expect(competition.status).toBe("published");
   expect(competition.solution?.rows).toBe(60 * 48);
   expect(competition.organizers).toHaveLength(1);
   expect(competition.correlation).toEqual({ kind: "markov", fit: { alpha: 1 } });

@@ -1,12 +1,12 @@
 // GET /api/v1/competitions – list competitions
 // POST /api/v1/competitions – create a draft competition (the caller becomes its organizer)
 import { handleApi, json, readJson } from "@/lib/server/api";
-import { requireApiUser } from "@/lib/server/auth";
+import { findApiUser, requireApiUser } from "@/lib/server/auth";
 import { createCompetition, listCompetitions, toPublicDetails } from "@/lib/server/competitions";
 
 export const dynamic = "force-dynamic";
 
-export const GET = handleApi(async () => json({ competitions: await listCompetitions() }));
+export const GET = handleApi(async (request) => json({ competitions: await listCompetitions(await findApiUser(request)) }));
 
 export const POST = handleApi(async (request) => {
   const user = await requireApiUser(request);

@@ -1,0 +1,36 @@
+/** Calls the app's own REST API from the browser (the session cookie authenticates). */
+export type ApiError = { code: string; message: string; details?: unknown };
+
+export async function callApi<T>(path: string, init: { method: string; json?: unknown; body?: BodyInit; headers?: Record<string, string> }): Promise<{ ok: true; data: T } | { ok: false; error: ApiError }> {
+  const response = await fetch(path, {
+    method: init.method,
+    headers: init.json === undefined ? init.headers : { "content-type": "application/json", ...init.headers },
+    body: init.json === undefined ? init.body : JSON.stringify(init.json),
+  });
+  const payload = await response.json().catch(() => ({ error: { code: "bad_response", message: `the server answered ${response.status}` } }));
+  return response.ok ? { ok: true, data: payload as T } : { ok: false, error: payload.error as ApiError };
+}
+
+/**
+ * Uploads a body with XMLHttpRequest (fetch cannot report upload progress), calling `onProgress`
+ * with the fraction sent, and resolves with the parsed JSON answer.
+ */
+export function uploadWithProgress<T>(options: { method: string; url: string; body: Blob | FormData; contentType?: string; onProgress: (fraction: number) => void }): Promise<{ ok: true; data: T } | { ok: false; error: ApiError }> {
+  return new Promise((resolve) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open(options.method, options.url);
+    if (options.contentType) xhr.setRequestHeader("content-type", options.contentType);
+    xhr.upload.onprogress = (e) => e.lengthComputable && options.onProgress(e.loaded / e.total);
+    xhr.onload = () => {
+      let payload: unknown;
+      try {
+        payload = JSON.parse(xhr.responseText);
+      } catch {
+        payload = { error: { code: "bad_response", message: `the server answered ${xhr.status}` } };
+      }
+      resolve(xhr.status < 300 ? { ok: true, data: payload as T } : { ok: false, error: (payload as { error: ApiError }).error });
+    };
+    xhr.onerror = () => resolve({ ok: false, error: { code: "network", message: "the upload failed: check your connection and try again" } });
+    xhr.send(options.body);
+  });
+}

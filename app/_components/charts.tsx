@@ -1,0 +1,90 @@
+/**
+ * Small dependency-free SVG charts. Each is an image with a text alternative listing its values,
+ * so a screen reader gets the numbers a sighted user reads off the plot.
+ */
+type Point = { x: number; y: number };
+
+const W = 360;
+const H = 200;
+const PAD = { left: 48, right: 12, top: 12, bottom: 36 };
+
+function ticks(min: number, max: number, count = 4): number[] {
+  if (max === min) return [min];
+  return Array.from({ length: count + 1 }, (_, i) => min + ((max - min) * i) / count);
+}
+
+function fmt(v: number): string {
+  if (v === 0) return "0";
+  const a = Math.abs(v);
+  if (a >= 1000) return v.toExponential(1);
+  if (a >= 10) return v.toFixed(0);
+  if (a >= 0.01) return Number(v.toPrecision(2)).toString();
+  return v.toExponential(1);
+}
+
+export function LineChart({ title, points, xLabel, yLabel, marker }: { title: string; points: Point[]; xLabel: string; yLabel: string; marker?: number }) {
+  if (points.length === 0) return <p className="text-sm text-slate-500">{title}: nothing to plot yet.</p>;
+  const xs = points.map((p) => p.x);
+  const ys = points.map((p) => p.y);
+  const [x0, x1] = [Math.min(...xs), Math.max(...xs)];
+  const top = Math.max(...ys);
+  const [y0, y1] = [Math.min(0, ...ys), top > 0 ? top : 1];
+  const sx = (x: number) => PAD.left + ((x - x0) / (x1 - x0 || 1)) * (W - PAD.left - PAD.right);
+  const sy = (y: number) => H - PAD.bottom - ((y - y0) / (y1 - y0 || 1)) * (H - PAD.top - PAD.bottom);
+  const path = points.map((p, i) => `${i ? "L" : "M"}${sx(p.x).toFixed(1)},${sy(p.y).toFixed(1)}`).join(" ");
+  const alt = `${title}. ${points.map((p) => `${xLabel} ${fmt(p.x)}: ${fmt(p.y)}`).join("; ")}.`;
+  return (
+    <figure className="space-y-1">
+      <figcaption className="text-sm font-medium text-slate-700">{title}</figcaption>
+      <svg viewBox={`0 0 ${W} ${H}`} role="img" aria-label={alt} className="w-full max-w-md">
+        {ticks(y0, y1).map((t) => (
+          <g key={`y${t}`}>
+            <line x1={PAD.left} x2={W - PAD.right} y1={sy(t)} y2={sy(t)} stroke="#e2e8f0" />
+            <text x={PAD.left - 6} y={sy(t) + 4} textAnchor="end" fontSize="10" fill="#64748b">
+              {fmt(t)}
+            </text>
+          </g>
+        ))}
+        {ticks(x0, x1).map((t) => (
+          <text key={`x${t}`} x={sx(t)} y={H - PAD.bottom + 14} textAnchor="middle" fontSize="10" fill="#64748b">
+            {fmt(t)}
+          </text>
+        ))}
+        <text x={(W + PAD.left) / 2} y={H - 4} textAnchor="middle" fontSize="11" fill="#334155">
+          {xLabel}
+        </text>
+        <text x={12} y={(H - PAD.bottom) / 2} textAnchor="middle" fontSize="11" fill="#334155" transform={`rotate(-90 12 ${(H - PAD.bottom) / 2})`}>
+          {yLabel}
+        </text>
+        {marker !== undefined && marker >= x0 && marker <= x1 && <line x1={sx(marker)} x2={sx(marker)} y1={PAD.top} y2={H - PAD.bottom} stroke="#f59e0b" strokeDasharray="4 3" />}
+        <path d={path} fill="none" stroke="#4f46e5" strokeWidth="2" />
+        {points.map((p) => (
+          <circle key={p.x} cx={sx(p.x)} cy={sy(p.y)} r="2.5" fill="#4f46e5" />
+        ))}
+      </svg>
+    </figure>
+  );
+}
+
+/** Horizontal bars; `text` is what is printed beside each bar (defaults to the value). */
+export function BarChart({ title, bars, unit }: { title: string; bars: { label: string; value: number; text?: string }[]; unit: string }) {
+  const max = Math.max(...bars.map((b) => b.value)) || 1;
+  return (
+    <figure className="space-y-2">
+      <figcaption className="text-sm font-medium text-slate-700">{title}</figcaption>
+      <ul className="space-y-2" role="list">
+        {bars.map((b) => (
+          <li key={b.label} className="grid grid-cols-[9rem_1fr_auto] items-center gap-2 text-sm">
+            <span className="text-slate-600">{b.label}</span>
+            <span className="h-4 rounded bg-slate-100" aria-hidden="true">
+              <span className="block h-4 rounded bg-indigo-500" style={{ width: `${(100 * b.value) / max}%` }} />
+            </span>
+            <span className="text-right font-mono tabular-nums">
+              {b.text ?? b.value} <span className="sr-only">{unit}</span>
+            </span>
+          </li>
+        ))}
+      </ul>
+    </figure>
+  );
+}

@@ -1,0 +1,105 @@
+"use client";
+
+import { useRouter } from "next/navigation";
+import { useState } from "react";
+import { callApi } from "./api-client";
+import { Field, FormError, SubmitButton } from "./field";
+
+const METRICS = [
+  ["accuracy", "Accuracy (class labels)"],
+  ["error-rate", "Error rate (class labels)"],
+  ["brier", "Brier score (0/1 labels, probabilities)"],
+  ["log-loss", "Log-loss (0/1 labels, probabilities)"],
+  ["absolute-error", "Mean absolute error (numbers in a range)"],
+  ["squared-error", "Mean squared error (numbers in a range)"],
+] as const;
+
+type Details = { path: string; message: string }[];
+
+export function CreateCompetitionForm() {
+  const router = useRouter();
+  const [pending, setPending] = useState(false);
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [formError, setFormError] = useState<string>();
+  const [metric, setMetric] = useState<string>("accuracy");
+
+  async function onSubmit(event: React.FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    setPending(true);
+    const f = new FormData(event.currentTarget);
+    const num = (k: string) => (f.get(k) === "" || f.get(k) === null ? undefined : Number(f.get(k)));
+    const ranged = metric === "absolute-error" || metric === "squared-error";
+    const body = {
+      slug: f.get("slug"),
+      title: f.get("title"),
+      description: f.get("description"),
+      rules: f.get("rules"),
+      metric: { name: metric, ...(ranged ? { params: { lo: num("lo"), hi: num("hi") } } : {}) },
+      ...(f.get("startsAt") ? { startsAt: `${f.get("startsAt")}:00Z` } : {}),
+      endsAt: f.get("endsAt") ? `${f.get("endsAt")}:00Z` : undefined,
+      dailySubmissionLimit: num("dailySubmissionLimit"),
+      maxTeamSize: num("maxTeamSize"),
+      displayPrecision: num("displayPrecision"),
+    };
+    const result = await callApi<{ slug: string }>("/api/v1/competitions", { method: "POST", json: body });
+    setPending(false);
+    if (result.ok) return router.push(`/competitions/${result.data.slug}/manage`);
+    const details = result.error.details as Details | undefined;
+    setErrors(Array.isArray(details) ? Object.fromEntries(details.map((d) => [d.path.split(".")[0], d.message])) : {});
+    setFormError(result.error.message);
+  }
+
+  return (
+    <form onSubmit={onSubmit} className="space-y-5" noValidate>
+      <FormError message={formError} />
+      <div className="grid gap-4 sm:grid-cols-2">
+        <Field label="Title" name="title" required error={errors.title} placeholder="Household Power Spikes" />
+        <Field label="Slug (the address)" name="slug" required error={errors.slug} placeholder="power-spikes-2026" pattern="[a-z0-9-]+" />
+      </div>
+      <div className="space-y-1">
+        <label htmlFor="description" className="block text-sm font-medium text-slate-700">
+          Description (Markdown)
+        </label>
+        <textarea id="description" name="description" rows={5} className="block w-full rounded-md border border-slate-300 px-3 py-2 font-mono text-sm" />
+      </div>
+      <div className="space-y-1">
+        <label htmlFor="rules" className="block text-sm font-medium text-slate-700">
+          Rules (Markdown)
+        </label>
+        <textarea id="rules" name="rules" rows={3} className="block w-full rounded-md border border-slate-300 px-3 py-2 font-mono text-sm" />
+      </div>
+      <div className="grid gap-4 sm:grid-cols-3">
+        <div className="space-y-1">
+          <label htmlFor="metric" className="block text-sm font-medium text-slate-700">
+            Metric
+          </label>
+          <select id="metric" name="metric" value={metric} onChange={(e) => setMetric(e.target.value)} className="block w-full rounded-md border border-slate-300 bg-white px-3 py-2">
+            {METRICS.map(([value, label]) => (
+              <option key={value} value={value}>
+                {label}
+              </option>
+            ))}
+          </select>
+        </div>
+        {(metric === "absolute-error" || metric === "squared-error") && (
+          <>
+            <Field label="Label range: lowest" name="lo" type="number" step="any" required error={errors.metric} />
+            <Field label="Label range: highest" name="hi" type="number" step="any" required />
+          </>
+        )}
+      </div>
+      <div className="grid gap-4 sm:grid-cols-2">
+        <Field label="Starts (UTC, optional)" name="startsAt" type="datetime-local" error={errors.startsAt} />
+        <Field label="Ends (UTC)" name="endsAt" type="datetime-local" required error={errors.endsAt} />
+      </div>
+      <div className="grid gap-4 sm:grid-cols-3">
+        <Field label="Submissions per team per day" name="dailySubmissionLimit" type="number" min={1} defaultValue={5} error={errors.dailySubmissionLimit} />
+        <Field label="Largest team" name="maxTeamSize" type="number" min={1} defaultValue={4} error={errors.maxTeamSize} />
+        <Field label="Decimals shown" name="displayPrecision" type="number" min={1} max={10} defaultValue={5} error={errors.displayPrecision} />
+      </div>
+      <div className="max-w-xs">
+        <SubmitButton pending={pending}>Create draft</SubmitButton>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,135 @@
+"use client";
+
+import { useRouter } from "next/navigation";
+import { useEffect, useState } from "react";
+import type { MechanismPreview } from "@/lib/server/calibration";
+import { callApi } from "../api-client";
+import { BarChart, LineChart } from "../charts";
+
+type Mode = "guarantee" | "practical";
+type Input = { mode: Mode; tolerance: string; beta: string; maxQueries: string; split: string; sigma: string; threshold: string; budget: string };
+
+function toBody(i: Input) {
+  const opt = (v: string) => (v.trim() === "" ? undefined : Number(v));
+  return i.mode === "guarantee"
+    ? { mode: i.mode, tolerance: Number(i.tolerance), beta: Number(i.beta), maxQueries: opt(i.maxQueries), split: opt(i.split) }
+    : { mode: i.mode, sigma: Number(i.sigma), threshold: Number(i.threshold), budget: Number(i.budget), beta: opt(i.beta), maxQueries: opt(i.maxQueries) };
+}
+
+const n4 = (x: number) => (Number.isFinite(x) ? Number(x.toPrecision(4)).toString() : "∞");
+
+/** Guarantee or practical mode with the planner's live answer in words and plots. */
+export function MechanismPanel({ slug, initial, locked }: { slug: string; initial: Partial<Input>; locked: boolean }) {
+  const router = useRouter();
+  const [input, setInput] = useState<Input>({ mode: "practical", tolerance: "0.2", beta: "0.05", maxQueries: "", split: "0.5", sigma: "0.01", threshold: "0.04", budget: "20", ...initial });
+  const [preview, setPreview] = useState<MechanismPreview>();
+  const [error, setError] = useState<string>();
+  const [saved, setSaved] = useState<string>();
+
+  useEffect(() => {
+    const timer = setTimeout(async () => {
+      const result = await callApi<MechanismPreview>(`/api/v1/competitions/${slug}/mechanism/preview`, { method: "POST", json: toBody(input) });
+      if (result.ok) {
+        setPreview(result.data);
+        setError(undefined);
+      } else setError(result.error.message);
+    }, 300);
+    return () => clearTimeout(timer);
+  }, [input, slug]);
+
+  async function save() {
+    const result = await callApi(`/api/v1/competitions/${slug}/mechanism`, { method: "PUT", json: toBody(input) });
+    if (!result.ok) return setError(result.error.message);
+    setSaved("Saved. These settings are used when you publish.");
+    router.refresh();
+  }
+
+  const set = (key: keyof Input) => (e: React.ChangeEvent<HTMLInputElement>) => {
+    setSaved(undefined);
+    setInput({ ...input, [key]: e.target.value });
+  };
+  const field = (key: keyof Input, label: string, help?: string) => (
+    <label className="block text-sm">
+      <span className="font-medium text-slate-700">{label}</span>
+      <input name={key} type="number" step="any" value={input[key]} onChange={set(key)} disabled={locked} className="mt-1 block w-full rounded-md border border-slate-300 px-3 py-2" />
+      {help && <span className="text-xs text-slate-500">{help}</span>}
+    </label>
+  );
+  const plan = preview?.plan;
+
+  return (
+    <div className="space-y-5" data-testid="mechanism-panel">
+      <fieldset disabled={locked} className="flex gap-2" role="radiogroup" aria-label="Mode">
+        {(["guarantee", "practical"] as const).map((m) => (
+          <label key={m} className="flex cursor-pointer items-center gap-2 rounded-md border border-slate-200 px-3 py-2 text-sm has-[:checked]:border-indigo-500 has-[:checked]:bg-indigo-50">
+            <input type="radio" name="mode" checked={input.mode === m} onChange={() => setInput({ ...input, mode: m })} />
+            {m === "guarantee" ? "Guarantee mode (τ, β)" : "Practical mode (σ, T, B)"}
+          </label>
+        ))}
+      </fieldset>
+      <div className="grid gap-3 sm:grid-cols-4">
+        {input.mode === "guarantee" ? (
+          <>
+            {field("tolerance", "Tolerance τ", "answers within τ of the truth")}
+            {field("beta", "Failure probability β")}
+            {field("maxQueries", "Submissions per team m", "default: daily cap × days")}
+            {field("split", "Split constant c", "in (0, 1), default ½")}
+          </>
+        ) : (
+          <>
+            {field("sigma", "Noise σ")}
+            {field("threshold", "Threshold T")}
+            {field("budget", "Budget B₀", "holdout answers per team")}
+            {field("beta", "β for the guarantee check")}
+          </>
+        )}
+      </div>
+      {error && (
+        <p role="alert" className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-700">
+          {error}
+        </p>
+      )}
+      {plan && (
+        <div className="space-y-4">
+          <div className="rounded-md border border-slate-200 bg-slate-50 p-4 text-sm">
+            <p className="text-base">
+              Each team may receive <strong data-testid="plan-budget">{plan.budget}</strong> holdout answers; noise σ = <strong data-testid="plan-sigma">{n4(plan.sigma)}</strong>, threshold T ={" "}
+              <strong data-testid="plan-threshold">{n4(plan.threshold)}</strong>.
+            </p>
+            <p className="mt-1">
+              Privacy per team: ε<sub>DP</sub> = <span data-testid="plan-epsdp">{n4(plan.epsDp)}</span>, which under your correlation model is ε<sub>BDP</sub> = <span data-testid="plan-epsbdp">{n4(plan.epsBdp)}</span>. Effective
+              holdout size n<sub>eff</sub> = {n4(plan.nEff)}.
+            </p>
+            <p className={`mt-2 font-medium ${plan.guarantee.holds ? "text-emerald-700" : "text-amber-700"}`} data-testid="plan-guarantee">
+              {plan.guarantee.explanation}
+            </p>
+          </div>
+          <div className="grid gap-6 lg:grid-cols-3">
+            <div className="space-y-1">
+              <LineChart title="Largest budget B_max against tolerance τ (Theorem 2)" points={preview!.curves.budgetByTolerance} xLabel="τ" yLabel="B_max" marker={input.mode === "guarantee" ? Number(input.tolerance) : undefined} />
+              {preview!.curves.budgetByTolerance.every((p) => p.y === 0) && <p className="text-xs text-amber-700">This holdout is too small for a formal guarantee at any τ ≤ 1; practical mode still limits what teams learn.</p>}
+            </div>
+            <LineChart title="ε_BDP spent by the full budget against noise σ" points={preview!.curves.epsBdpByNoise} xLabel="σ" yLabel="ε_BDP" marker={plan.sigma} />
+            <BarChart
+              title={`What the correlation costs at τ = ${n4(preview!.curves.tolerance)}: the ε_DP each calibration allows, and the budget it buys`}
+              unit="ε_DP"
+              bars={preview!.curves.budgetByCalibration.map((b) => ({ label: b.label, value: b.epsDp, text: `${b.epsDp.toExponential(2)} · B ${b.budget}` }))}
+            />
+          </div>
+        </div>
+      )}
+      {!locked && (
+        <div className="flex items-center gap-3">
+          <button type="button" onClick={save} className="rounded-md bg-indigo-600 px-4 py-2 font-medium text-white hover:bg-indigo-700">
+            Save mechanism
+          </button>
+          {saved && (
+            <span role="status" className="text-sm text-emerald-700">
+              {saved}
+            </span>
+          )}
+        </div>
+      )}
+    </div>
+  );
+}

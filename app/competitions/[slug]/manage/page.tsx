@@ -1,0 +1,183 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { notFound, redirect } from "next/navigation";
+import type { ReactNode } from "react";
+import { getSessionUser } from "@/lib/server/auth";
+import { listAttachments } from "@/lib/server/attachments";
+import { getCorrelationSummary, getCurrentPlan } from "@/lib/server/calibration";
+import { listOrganizers, requireOrganizer } from "@/lib/server/competitions";
+import { AppError } from "@/lib/server/errors";
+import { getSolutionSummary, loadSolution } from "@/lib/server/solutions";
+import { BarChart } from "../../../_components/charts";
+import { formatDate, metricTitle } from "../../../_components/format";
+import { Attachments } from "../../../_components/manage/attachments";
+import { CorrelationEditor } from "../../../_components/manage/correlation-editor";
+import { InviteOrganizer, Lifecycle } from "../../../_components/manage/lifecycle";
+import { MechanismPanel } from "../../../_components/manage/mechanism-panel";
+import { SolutionUpload } from "../../../_components/manage/solution-upload";
+import { StatusBadge } from "../../../_components/status-badge";
+
+export const metadata: Metadata = { title: "Manage competition" };
+
+function Section({ id, title, children, description }: { id: string; title: string; description?: string; children: ReactNode }) {
+  return (
+    <section id={id} aria-labelledby={`${id}-heading`} className="space-y-4 rounded-xl border border-slate-200 bg-white p-6 shadow-sm">
+      <div>
+        <h2 id={`${id}-heading`} className="text-lg font-semibold">
+          {title}
+        </h2>
+        {description && <p className="text-sm text-slate-600">{description}</p>}
+      </div>
+      {children}
+    </section>
+  );
+}
+
+const n4 = (x: number | null | undefined) => (x === null || x === undefined ? "—" : Number(x.toPrecision(4)).toString());
+
+export default async function ManagePage({ params }: { params: Promise<{ slug: string }> }) {
+  const { slug } = await params;
+  const user = await getSessionUser();
+  if (!user) redirect(`/signin?callbackUrl=/competitions/${slug}/manage`);
+  let competition;
+  try {
+    competition = await requireOrganizer(user, slug);
+  } catch (error) {
+    if (error instanceof AppError && (error.status === 404 || error.status === 403)) notFound();
+    throw error;
+  }
+  const [solutionSummary, solution, summary, plan, attachments, organizers] = await Promise.all([
+    getSolutionSummary(competition.id),
+    loadSolution(competition.id),
+    getCorrelationSummary(competition),
+    getCurrentPlan(competition),
+    listAttachments(competition.id),
+    listOrganizers(competition.id),
+  ]);
+  const locked = competition.status !== "draft";
+  const stored = (competition.mechanism ?? {}) as Record<string, unknown>;
+  const initial = Object.fromEntries(Object.entries(stored).map(([k, v]) => [k, String(v)]));
+  const chain = summary?.chain;
+
+  return (
+    <div className="space-y-6">
+      <div className="flex flex-wrap items-start justify-between gap-4">
+        <div>
+          <p className="text-sm text-slate-500">
+            <Link href={`/competitions/${slug}`} className="hover:underline">
+              /competitions/{slug}
+            </Link>
+          </p>
+          <h1 className="flex items-center gap-3 text-2xl font-semibold tracking-tight">
+            {competition.title} <StatusBadge status={competition.status} />
+          </h1>
+          <p className="text-slate-600">
+            {metricTitle(competition.metric)} · closes {formatDate(competition.endsAt)} · {competition.dailySubmissionLimit} submissions per team per day
+          </p>
+        </div>
+        <Lifecycle slug={slug} status={competition.status} />
+      </div>
+
+      <nav aria-label="Sections" className="flex flex-wrap gap-3 text-sm">
+        {["solution", "data", "correlation", "mechanism", "organizers"].map((s) => (
+          <a key={s} href={`#${s}`} className="rounded-full bg-white px-3 py-1 capitalize ring-1 ring-slate-200 hover:bg-slate-100">
+            {s}
+          </a>
+        ))}
+      </nav>
+
+      <Section id="solution" title="Solution" description="The labels of every test row and which split it belongs to. Competitors never see it.">
+        {solutionSummary ? (
+          <p className="text-sm" data-testid="solution-summary">
+            <strong>{solutionSummary.rows.toLocaleString("en")}</strong> rows: {solutionSummary.public.toLocaleString("en")} public, {solutionSummary.holdout.toLocaleString("en")} holdout
+            {solution?.groups ? `, ${solution.groups.names.length.toLocaleString("en")} groups` : ""}
+            {solution?.states ? `, states ${solution.states.names.join(", ")}` : ""}. Uploaded {formatDate(solutionSummary.uploadedAt)}.
+          </p>
+        ) : (
+          <p className="text-sm text-amber-700">No solution yet.</p>
+        )}
+        <SolutionUpload slug={slug} locked={locked} />
+      </Section>
+
+      <Section id="data" title="Public data files" description="Training data and a sample submission for competitors to download.">
+        <Attachments slug={slug} files={attachments} />
+      </Section>
+
+      <Section id="correlation" title="Correlation model" description="How the holdout rows depend on each other decides how much noise protects them.">
+        <CorrelationEditor
+          slug={slug}
+          current={(competition.correlation as never) ?? { kind: "independent" }}
+          hasGroups={Boolean(solution?.groups)}
+          hasStates={Boolean(solution?.states)}
+          locked={locked}
+        />
+        {summary && (
+          <div className="space-y-3 rounded-md bg-slate-50 p-4 text-sm" data-testid="correlation-summary">
+            <p>
+              Holdout rows n = {summary.n.toLocaleString("en")}; effective sample size n<sub>eff</sub> = {n4(summary.nEff)}.
+            </p>
+            {chain && (
+              <>
+                <p>
+                  {chain.chains.toLocaleString("en")} independent chain{chain.chains === 1 ? "" : "s"} (longest {chain.longestChain}) over {chain.states} states
+                  {chain.stateNames ? ` (${chain.stateNames.join(", ")})` : ""}; {chain.reversible ? "reversible" : "not reversible (Lemma 4 does not apply)"}
+                  {chain.spectralGap !== null ? `, spectral gap ${n4(chain.spectralGap)}` : ""}, λ = {n4(chain.lambda)}.
+                </p>
+                <table className="text-left font-mono text-xs">
+                  <caption className="mb-1 text-left font-sans text-sm font-medium">Transition matrix P and stationary distribution π</caption>
+                  <thead>
+                    <tr>
+                      <th scope="col" className="pr-3">from \ to</th>
+                      {(chain.stateNames ?? chain.stationary.map((_, i) => String(i + 1))).map((s) => (
+                        <th key={s} scope="col" className="pr-3">{s}</th>
+                      ))}
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {(summary.model.kind === "markov" ? summary.model.transition : []).map((row, i) => (
+                      <tr key={i}>
+                        <th scope="row" className="pr-3">{chain.stateNames?.[i] ?? i + 1}</th>
+                        {row.map((p, j) => (
+                          <td key={j} className="pr-3">{p.toFixed(3)}</td>
+                        ))}
+                      </tr>
+                    ))}
+                    <tr>
+                      <th scope="row" className="pr-3">π</th>
+                      {chain.stationary.map((p, j) => (
+                        <td key={j} className="pr-3">{p.toFixed(3)}</td>
+                      ))}
+                    </tr>
+                  </tbody>
+                </table>
+              </>
+            )}
+            {summary.groupSizes && (
+              <BarChart title="Groups by size (holdout rows per group)" unit="groups" bars={Object.entries(summary.groupSizes).map(([size, count]) => ({ label: `${size} row${size === "1" ? "" : "s"}`, value: count }))} />
+            )}
+          </div>
+        )}
+      </Section>
+
+      <Section id="mechanism" title="Mechanism" description="Guarantee mode derives σ, T and the budget from a tolerance (Theorem 2); practical mode sets them directly and tells you what holds.">
+        {solution ? <MechanismPanel slug={slug} initial={initial} locked={locked} /> : <p className="text-sm text-amber-700">Upload the solution first: the mechanism is planned for its holdout rows.</p>}
+        {plan && locked && (
+          <p className="text-sm">
+            Published with σ = {n4(competition.sigma)}, T = {n4(competition.threshold)}, budget {competition.budget}.
+          </p>
+        )}
+      </Section>
+
+      <Section id="organizers" title="Organizers">
+        <ul className="text-sm">
+          {organizers.map((o) => (
+            <li key={o.email}>
+              {o.name} <span className="text-slate-500">({o.email})</span>
+            </li>
+          ))}
+        </ul>
+        <InviteOrganizer slug={slug} />
+      </Section>
+    </div>
+  );
+}

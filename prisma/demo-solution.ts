@@ -1,0 +1,32 @@
+// The demo competition's solution: hourly readings of 60 households whose consumption state
+// (low, mid, high) follows a Markov chain; a spike is likelier in a high state. Deterministic.
+import seedrandom from "seedrandom";
+
+export const HOUSEHOLDS = 60;
+export const HOURS = 48;
+const STATES = ["low", "mid", "high"];
+const P = [
+  [0.8, 0.15, 0.05],
+  [0.2, 0.6, 0.2],
+  [0.1, 0.3, 0.6],
+];
+
+/** The demo solution: id,label,split,order,group,state, deterministic. */
+export function demoSolutionCsv(): string {
+  const rng = seedrandom("quiltboard-demo");
+  const lines = ["id,label,split,order,group,state"];
+  for (let h = 0; h < HOUSEHOLDS; h++) {
+    let state = Math.floor(rng() * 3);
+    for (let t = 0; t < HOURS; t++) {
+      if (t > 0) {
+        const u = rng();
+        state = u < P[state][0] ? 0 : u < P[state][0] + P[state][1] ? 1 : 2;
+      }
+      const spike = rng() < (state === 2 ? 0.7 : state === 1 ? 0.2 : 0.05);
+      const split = rng() < 0.5 ? "public" : "holdout";
+      lines.push(`hh${String(h).padStart(3, "0")}-t${String(t).padStart(2, "0")},${spike ? "spike" : "none"},${split},${t},hh${h},${STATES[state]}`);
+    }
+  }
+  return lines.join("\n") + "\n";
+}
+

@@ -1,0 +1,91 @@
+import { randomBytes } from "node:crypto";
+import path from "node:path";
+import type { BrowserContext } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { demoSolutionCsv } from "@/prisma/demo-solution";
+import { CHROMIUM_PATH, launchBrowser, runCalibrateCli, SCREENSHOTS, uniqueEmail } from "./helpers";
+
+const n4 = (x: number) => Number(x.toPrecision(4)).toString();
+
+describe.skipIf(!CHROMIUM_PATH)("an organizer in a real browser", () => {
+  let browser: BrowserContext;
+  beforeAll(async () => {
+    browser = await launchBrowser({ width: 1280, height: 900 });
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  it("goes from sign-up to a published competition with a Markov chain fitted from the state column", async () => {
+    const page = await browser.newPage();
+    page.on("dialog", (dialog) => dialog.accept());
+    const slug = `browser-${randomBytes(4).toString("hex")}`;
+
+    await page.goto("/signup");
+    await page.getByLabel("Name").fill("Olga Organizer");
+    await page.getByLabel("Email").fill(uniqueEmail("olga"));
+    await page.getByLabel("Password").fill("organizer password");
+    await page.getByRole("button", { name: "Create account" }).click();
+    await page.waitForURL("**/account");
+
+    await page.goto("/competitions");
+    await page.getByRole("link", { name: "New competition" }).click();
+    await page.getByLabel("Title").fill("Meter Spikes");
+    await page.getByLabel("Slug (the address)").fill(slug);
+    await page.getByLabel("Description (Markdown)").fill("Predict **spikes**.");
+    await page.getByLabel("Starts (UTC, optional)").fill("2027-01-01T00:00");
+    await page.getByLabel("Ends (UTC)").fill("2027-01-31T00:00");
+    await page.getByRole("button", { name: "Create draft" }).click();
+    await page.waitForURL(`**/competitions/${slug}/manage`);
+
+    await page.getByLabel(/Solution CSV/).setInputFiles({ name: "solution.csv", mimeType: "text/csv", buffer: Buffer.from(demoSolutionCsv()) });
+    await page.getByRole("status").filter({ hasText: "Stored 2,880 rows" }).waitFor();
+    await page.getByTestId("solution-summary").filter({ hasText: "2,880" }).waitFor();
+
+    await page.getByRole("radio", { name: /Markov chain/ }).check();
+    await page.getByRole("radio", { name: /Fit P from the state column/ }).check();
+    await page.getByRole("button", { name: "Save correlation model" }).click();
+    await page.getByTestId("correlation-summary").filter({ hasText: "60 independent chains" }).waitFor();
+
+    const panel = page.getByTestId("mechanism-panel");
+    await panel.scrollIntoViewIfNeeded();
+    await page.getByTestId("plan-guarantee").waitFor();
+    await page.getByRole("button", { name: "Save mechanism" }).click();
+    await page.getByRole("status").filter({ hasText: "Saved." }).waitFor();
+    await panel.screenshot({ path: path.join(SCREENSHOTS, "mechanism-panel.png") });
+
+    // The page's numbers are the planner's: the same as `npm run calibrate` for the same inputs.
+    const correlation = await (await page.request.put(`/api/v1/competitions/${slug}/correlation`, { data: { model: { kind: "markov", fit: { alpha: 1 } } } })).json();
+    const cli = await runCalibrateCli({ n: correlation.n, model: correlation.model, mechanism: { mode: "practical", sigma: 0.01, threshold: 0.04, budget: 20, maxQueries: 5 * 30 } });
+    expect(await page.getByTestId("plan-budget").textContent()).toBe(String(cli.budget));
+    expect(await page.getByTestId("plan-sigma").textContent()).toBe(n4(cli.sigma as number));
+    expect(await page.getByTestId("plan-epsdp").textContent()).toBe(n4(cli.epsDp as number));
+    expect(await page.getByTestId("plan-epsbdp").textContent()).toBe(n4(cli.epsBdp as number));
+    expect(await page.getByTestId("plan-guarantee").textContent()).toBe((cli.guarantee as { explanation: string }).explanation);
+
+    await page.getByRole("button", { name: "Publish" }).click();
+    await page.getByText("Live").first().waitFor();
+    await page.getByRole("button", { name: "Close competition" }).waitFor();
+    await page.screenshot({ path: path.join(SCREENSHOTS, "manage-published.png"), fullPage: true });
+    await page.close();
+  });
+
+  it("shows the line of each problem when a solution is rejected", async () => {
+    const page = await browser.newPage();
+    await page.goto("/signup");
+    await page.getByLabel("Name").fill("Rita Rejected");
+    await page.getByLabel("Email").fill(uniqueEmail("rita"));
+    await page.getByLabel("Password").fill("organizer password");
+    await page.getByRole("button", { name: "Create account" }).click();
+    await page.waitForURL("**/account");
+    const slug = `reject-${randomBytes(4).toString("hex")}`;
+    const created = await page.request.post("/api/v1/competitions", { data: { slug, title: "Rejections", metric: { name: "accuracy" }, endsAt: "2030-01-01T00:00:00Z" } });
+    expect(created.status()).toBe(201);
+    await page.goto(`/competitions/${slug}/manage`);
+    await page.getByLabel(/Solution CSV/).setInputFiles({ name: "bad.csv", mimeType: "text/csv", buffer: Buffer.from("id,label,split\na,x,public\na,y,holdout\nb,z,later\n") });
+    const errors = page.getByTestId("solution-errors");
+    await errors.waitFor();
+    expect(await errors.locator("li").allTextContents()).toEqual(['Line 3: duplicate id "a" (first on line 2)', 'Line 4: split must be public or holdout, found "later"']);
+    await page.close();
+  });
+});
