@@ -50,3 +50,8 @@ export function evaluateSplit(metric: Metric, data: SplitData): number {
   }
   return sum / rows.length;
 }
+
+/** Whether score x beats score y under the metric's direction (either both in [0, 1] or both displayed). */
+export function isBetter(metric: Metric, x: number, y: number): boolean {
+  return metric.direction === "higher" ? x > y : x < y;
+}

@@ -1,0 +1,9 @@
+// POST /api/v1/competitions/[slug]/teams – create a team, accepting the rules
+import { handleApi, json, readJson } from "@/lib/server/api";
+import { requireApiUser } from "@/lib/server/auth";
+import { createTeam } from "@/lib/server/teams";
+
+export const POST = handleApi(async (request, { params }: { params: Promise<{ slug: string }> }) => {
+  const user = await requireApiUser(request);
+  return json(await createTeam(user, (await params).slug, await readJson(request)), 201);
+});

@@ -1,0 +1,84 @@
+import "server-only";
+import { db } from "./db";
+import { requireOrganizer } from "./competitions";
+import type { PublicUser } from "./users";
+import { epsPerHoldoutAnswer } from "@/lib/mechanism/accounting";
+import { createStreams } from "@/lib/mechanism/rng";
+import { initThresholdout, stepThresholdout, type ThresholdoutParams } from "@/lib/mechanism/thresholdout";
+
+export type AuditReport = { queries: number; mismatches: number; examples: { submissionId: string; problem: string }[] };
+
+/**
+ * Replays every answer from the stored secret (SPEC §5): for each team's stream, query by query,
+ * Algorithm 1 is stepped again on the stored raw scores with the budget the team had, and the
+ * kind, the released value and the budget after must match exactly; query indices must run
+ * 1, 2, 3, … with none reused or skipped.
+ */
+export async function auditCompetition(user: PublicUser, slug: string): Promise<AuditReport> {
+  const competition = await requireOrganizer(user, slug);
+  const report: AuditReport = { queries: 0, mismatches: 0, examples: [] };
+  if (competition.budget === null) return report;
+  const { secret, solution } = await db.competition.findUniqueOrThrow({ where: { id: competition.id }, select: { secret: true, solution: { select: { holdoutRows: true } } } });
+  const params: ThresholdoutParams = { mode: "thresholdout", sigma: competition.sigma!, threshold: competition.threshold!, budget: competition.budget, holdoutSize: solution!.holdoutRows };
+  const mismatch = (submissionId: string, problem: string) => {
+    report.mismatches++;
+    if (report.examples.length < 10) report.examples.push({ submissionId, problem });
+  };
+  let cursor: { streamTeamId: string; queryIndex: number } | null = null;
+  let stream: { team: string; threshold: number; next: number; streams: ReturnType<typeof createStreams> } | null = null;
+  for (;;) {
+    const batch: { id: string; streamTeamId: string; queryIndex: number; kind: string; answer: number | null; budgetBefore: number; budgetAfter: number; publicScore: number; holdoutScore: number }[] = await db.submission.findMany({
+      where: { competitionId: competition.id, ...(cursor ? { OR: [{ streamTeamId: { gt: cursor.streamTeamId } }, { streamTeamId: cursor.streamTeamId, queryIndex: { gt: cursor.queryIndex } }] } : {}) },
+      orderBy: [{ streamTeamId: "asc" }, { queryIndex: "asc" }],
+      take: 10_000,
+      select: { id: true, streamTeamId: true, queryIndex: true, kind: true, answer: true, budgetBefore: true, budgetAfter: true, publicScore: true, holdoutScore: true },
+    });
+    if (batch.length === 0) break;
+    for (const s of batch) {
+      if (!stream || stream.team !== s.streamTeamId) {
+        const streams = createStreams(secret, s.streamTeamId);
+        stream = { team: s.streamTeamId, streams, threshold: initThresholdout(params, streams).noisyThreshold, next: 1 };
+      }
+      report.queries++;
+      if (s.queryIndex !== stream.next) mismatch(s.id, `query index ${s.queryIndex}, expected ${stream.next}`);
+      stream.next = s.queryIndex + 1;
+      const step = stepThresholdout(params, { budget: s.budgetBefore, noisyThreshold: stream.threshold, queries: s.queryIndex - 1 }, { holdoutValue: s.holdoutScore, publicValue: s.publicScore }, stream.streams);
+      stream.threshold = step.state.noisyThreshold;
+      if (step.answer.kind !== s.kind || step.answer.value !== s.answer || step.state.budget !== s.budgetAfter) {
+        mismatch(s.id, `stored ${s.kind} ${s.answer} (budget ${s.budgetAfter}), replay gives ${step.answer.kind} ${step.answer.value} (budget ${step.state.budget})`);
+      }
+    }
+    const last = batch[batch.length - 1];
+    cursor = { streamTeamId: last.streamTeamId, queryIndex: last.queryIndex };
+  }
+  return report;
+}
+
+export type HealthReport = {
+  perHoldoutAnswer: number;
+  total: number;
+  teams: { name: string; holdoutAnswers: number; epsDp: number; remaining: number; initial: number; exhausted: boolean }[];
+  exhausted: number;
+};
+
+/**
+ * The holdout's health (SPEC §1): the DP privacy each team has spent, k · 9(Δ + g)/(4σ) for k
+ * holdout answers, the total over teams (basic composition: every team queries the same holdout),
+ * and the teams that exhausted their budget.
+ */
+export async function holdoutHealth(user: PublicUser, slug: string): Promise<HealthReport> {
+  const competition = await requireOrganizer(user, slug);
+  const solution = await db.solution.findUnique({ where: { competitionId: competition.id }, select: { holdoutRows: true } });
+  if (!solution || competition.sigma === null) return { perHoldoutAnswer: 0, total: 0, teams: [], exhausted: 0 };
+  const per = epsPerHoldoutAnswer(competition.sigma, solution.holdoutRows);
+  const teams = await db.team.findMany({
+    where: { competitionId: competition.id, mergedIntoId: null },
+    orderBy: { name: "asc" },
+    select: { name: true, initialBudget: true, budgetRemaining: true },
+  });
+  const rows = teams.map((t) => {
+    const holdoutAnswers = t.initialBudget - t.budgetRemaining;
+    return { name: t.name, holdoutAnswers, epsDp: holdoutAnswers * per, remaining: t.budgetRemaining, initial: t.initialBudget, exhausted: t.budgetRemaining === 0 };
+  });
+  return { perHoldoutAnswer: per, total: rows.reduce((a, r) => a + r.epsDp, 0), teams: rows, exhausted: rows.filter((r) => r.exhausted).length };
+}

@@ -1,0 +1,254 @@
+import "server-only";
+import { createHash } from "node:crypto";
+import { db } from "./db";
+import { AppError } from "./errors";
+import { loadSolution } from "./solutions";
+import { requireOpenCompetition } from "./teams";
+import type { PublicUser } from "./users";
+import { getVisibleCompetition, type CompetitionRow } from "./competitions";
+import { CsvValidationError } from "@/lib/csv/reader";
+import type { Solution } from "@/lib/csv/solution";
+import { createSubmissionParser, type SubmissionKey } from "@/lib/csv/submission";
+import { Prisma } from "@/lib/generated/prisma/client";
+import { createStreams } from "@/lib/mechanism/rng";
+import { initThresholdout, stepThresholdout, type AnswerKind, type ThresholdoutParams } from "@/lib/mechanism/thresholdout";
+import { evaluateSplit, getMetric, isBetter, type Metric } from "@/lib/metrics/registry";
+import type { MetricParams } from "@/lib/metrics/types";
+import { finalSelectionSchema } from "@/lib/validation/teams";
+
+/** Largest submission accepted (SPEC §5: 413 beyond). 10⁶ rows with long ids fit. */
+export const MAX_SUBMISSION_BYTES = 128 * 1024 * 1024;
+const MAX_FINAL = 2;
+
+export type SubmissionResult = {
+  id: string;
+  createdAt: string;
+  answer: { kind: AnswerKind; score: number | null };
+  budget: { remaining: number; initial: number };
+};
+
+type ScoringData = { solution: Solution; key: SubmissionKey; publicRows: Uint32Array; holdoutRows: Uint32Array };
+
+// Per competition: the decoded solution plus the id index, built once per solution file.
+const scoringCache = new WeakMap<Solution, ScoringData>();
+
+async function scoringData(competitionId: string): Promise<ScoringData> {
+  const solution = await loadSolution(competitionId);
+  if (!solution) throw new AppError("conflict", "this competition has no solution");
+  let data = scoringCache.get(solution);
+  if (!data) {
+    const ids = new Map<string, number>();
+    solution.ids.forEach((id, r) => ids.set(id, r));
+    const classes = solution.classes ? new Map(solution.classes.map((c, i) => [c, i])) : null;
+    const publicRows: number[] = [];
+    const holdoutRows: number[] = [];
+    solution.split.forEach((s, r) => (s ? holdoutRows : publicRows).push(r));
+    data = { solution, key: { ids, classes }, publicRows: Uint32Array.from(publicRows), holdoutRows: Uint32Array.from(holdoutRows) };
+    scoringCache.set(solution, data);
+  }
+  return data;
+}
+
+function metricOf(competition: CompetitionRow): Metric {
+  return getMetric(competition.metric, competition.metricParams as MetricParams);
+}
+
+/** The answer as a competitor sees it: kind and the released value in the metric's units. */
+function present(metric: Metric, kind: AnswerKind, answer: number | null) {
+  return { kind, score: answer === null ? null : metric.toDisplay(answer) };
+}
+
+/** Reads and validates a predictions CSV; nothing is spent until it passes. */
+async function readPredictions(body: ReadableStream<Uint8Array>, data: ScoringData, metric: Metric) {
+  const parser = createSubmissionParser(data.key, metric.input);
+  const hash = createHash("sha256");
+  const decoder = new TextDecoder("utf-8", { fatal: true });
+  let bytes = 0;
+  try {
+    const reader = body.getReader();
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      bytes += value.byteLength;
+      if (bytes > MAX_SUBMISSION_BYTES) {
+        await reader.cancel();
+        throw new AppError("payload_too_large", `the submission is larger than ${MAX_SUBMISSION_BYTES / 1024 / 1024} MiB`);
+      }
+      hash.update(value);
+      parser.push(decoder.decode(value, { stream: true }));
+    }
+    parser.push(decoder.decode());
+    return { predictions: parser.end(), sha256: hash.digest("hex") };
+  } catch (error) {
+    if (error instanceof CsvValidationError) throw new AppError("unprocessable_entity", `the submission was rejected: ${error.message}`, error.issues);
+    if (error instanceof TypeError && /encoded data was not valid/i.test(error.message)) throw new AppError("unprocessable_entity", "the submission is not valid UTF-8 text");
+    throw error;
+  }
+}
+
+async function findByIdempotencyKey(userId: string, key: string, metric: Metric): Promise<SubmissionResult | null> {
+  const s = await db.submission.findUnique({
+    where: { userId_idempotencyKey: { userId, idempotencyKey: key } },
+    select: { id: true, createdAt: true, kind: true, answer: true, budgetAfter: true, team: { select: { initialBudget: true } } },
+  });
+  return s && { id: s.id, createdAt: s.createdAt.toISOString(), answer: present(metric, s.kind, s.answer), budget: { remaining: s.budgetAfter, initial: s.team.initialBudget } };
+}
+
+/**
+ * Scores a submission through the team's Thresholdout (SPEC §2, §5). Everything that can reject
+ * the file happens first and spends nothing. Then, in one transaction holding a row lock on the
+ * team: the daily cap is checked, the next query index taken, Algorithm 1 stepped, and the
+ * submission, the team's mechanism state and its leaderboard row written together. Concurrent
+ * submissions of one team (on any number of app instances) are thereby serialised, and a crash
+ * before the commit leaves nothing behind. A repeated Idempotency-Key returns the first result.
+ */
+export async function submit(user: PublicUser, slug: string, body: ReadableStream<Uint8Array> | null, idempotencyKey: string | null, now = new Date()): Promise<{ result: SubmissionResult; replayed: boolean }> {
+  const competition = await requireOpenCompetition(user, slug, now);
+  const metric = metricOf(competition);
+  if (idempotencyKey !== null && (idempotencyKey.length < 1 || idempotencyKey.length > 200)) throw new AppError("unprocessable_entity", "Idempotency-Key must be 1 to 200 characters");
+  if (idempotencyKey) {
+    const previous = await findByIdempotencyKey(user.id, idempotencyKey, metric);
+    if (previous) return { result: previous, replayed: true };
+  }
+  const member = await db.teamMember.findUnique({ where: { competitionId_userId: { competitionId: competition.id, userId: user.id } }, select: { teamId: true } });
+  if (!member) throw new AppError("forbidden", "join or create a team in this competition before submitting");
+  if (!body) throw new AppError("unprocessable_entity", "send the predictions CSV as the request body or as the multipart field \"file\"");
+
+  const data = await scoringData(competition.id);
+  const { predictions, sha256 } = await readPredictions(body, data, metric);
+  const labels = data.solution.labels;
+  const holdoutValue = evaluateSplit(metric, { predictions, labels, rows: data.holdoutRows });
+  const publicValue = evaluateSplit(metric, { predictions, labels, rows: data.publicRows });
+
+  const { secret } = await db.competition.findUniqueOrThrow({ where: { id: competition.id }, select: { secret: true } });
+  const params: ThresholdoutParams = { mode: "thresholdout", sigma: competition.sigma!, threshold: competition.threshold!, budget: competition.budget!, holdoutSize: data.holdoutRows.length };
+  const dayStart = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
+
+  try {
+    const result = await db.$transaction(
+      async (tx) => {
+        await tx.$queryRaw`SELECT id FROM teams WHERE id = ${member.teamId}::uuid FOR UPDATE`;
+        const team = await tx.team.findUniqueOrThrow({ where: { id: member.teamId } });
+        if (team.mergedIntoId) throw new AppError("conflict", "your team was just merged into another; submit again");
+        const today = await tx.submission.count({ where: { teamId: team.id, createdAt: { gte: dayStart } } });
+        if (today >= competition.dailySubmissionLimit) {
+          throw new AppError("rate_limited", `your team has used its ${competition.dailySubmissionLimit} submissions for today (UTC); the count resets at midnight UTC`);
+        }
+        const streams = createStreams(secret, team.id);
+        const before = {
+          budget: team.budgetRemaining,
+          noisyThreshold: team.noisyThreshold ?? initThresholdout(params, streams).noisyThreshold,
+          queries: team.queryCount,
+        };
+        const step = stepThresholdout(params, before, { holdoutValue, publicValue }, streams);
+        const created = await tx.submission.create({
+          data: {
+            competitionId: competition.id,
+            teamId: team.id,
+            userId: user.id,
+            createdAt: now,
+            idempotencyKey,
+            fileSha256: sha256,
+            streamTeamId: team.id,
+            queryIndex: step.state.queries,
+            kind: step.answer.kind,
+            answer: step.answer.value,
+            budgetBefore: before.budget,
+            budgetAfter: step.state.budget,
+            publicScore: publicValue,
+            holdoutScore: holdoutValue,
+          },
+          select: { id: true, createdAt: true },
+        });
+        const value = step.answer.value;
+        const improves = value !== null && (team.bestScore === null || isBetter(metric, value, team.bestScore));
+        await tx.team.update({
+          where: { id: team.id },
+          data: {
+            budgetRemaining: step.state.budget,
+            noisyThreshold: step.state.noisyThreshold,
+            queryCount: step.state.queries,
+            submissionCount: { increment: 1 },
+            lastSubmissionAt: now,
+            ...(improves ? { bestScore: value, bestAt: now } : {}),
+          },
+        });
+        return { id: created.id, createdAt: created.createdAt.toISOString(), answer: present(metric, step.answer.kind, value), budget: { remaining: step.state.budget, initial: team.initialBudget } };
+      },
+      { timeout: 30_000, maxWait: 30_000 },
+    );
+    return { result, replayed: false };
+  } catch (error) {
+    // Two requests with one Idempotency-Key raced: the second lost on the unique index; answer the first's result.
+    if (idempotencyKey && error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002") {
+      const previous = await findByIdempotencyKey(user.id, idempotencyKey, metric);
+      if (previous) return { result: previous, replayed: true };
+    }
+    throw error;
+  }
+}
+
+export type MySubmission = {
+  id: string;
+  createdAt: string;
+  by: string;
+  answer: { kind: AnswerKind; score: number | null };
+  budget: { remaining: number; initial: number };
+  selected: boolean;
+};
+
+/** The caller's team's submissions, newest first: answers only, never raw scores. */
+export async function listMySubmissions(user: PublicUser, slug: string): Promise<{ submissions: MySubmission[]; finalIds: string[] }> {
+  const { competition } = await getVisibleCompetition(user, slug);
+  const metric = metricOf(competition);
+  const member = await db.teamMember.findUnique({ where: { competitionId_userId: { competitionId: competition.id, userId: user.id } }, select: { teamId: true, team: { select: { initialBudget: true } } } });
+  if (!member) return { submissions: [], finalIds: [] };
+  const rows = await db.submission.findMany({
+    where: { teamId: member.teamId },
+    orderBy: { createdAt: "desc" },
+    select: { id: true, createdAt: true, kind: true, answer: true, budgetAfter: true, selected: true, user: { select: { name: true } } },
+  });
+  const submissions = rows.map((s) => ({
+    id: s.id,
+    createdAt: s.createdAt.toISOString(),
+    by: s.user.name,
+    answer: present(metric, s.kind, s.answer),
+    budget: { remaining: s.budgetAfter, initial: member.team.initialBudget },
+    selected: s.selected,
+  }));
+  return { submissions, finalIds: finalSubmissionIds(metric, rows) };
+}
+
+/**
+ * The submissions that count for the final standings: the team's selection (up to 2), or by
+ * default its best answered submission (earliest among equals).
+ */
+export function finalSubmissionIds(metric: Metric, rows: { id: string; createdAt: Date; answer: number | null; selected: boolean }[]): string[] {
+  const selected = rows.filter((r) => r.selected).map((r) => r.id);
+  if (selected.length) return selected;
+  let best: (typeof rows)[number] | null = null;
+  for (const r of rows) {
+    if (r.answer === null) continue;
+    if (!best || isBetter(metric, r.answer, best.answer!) || (r.answer === best.answer && r.createdAt < best.createdAt)) best = r;
+  }
+  return best ? [best.id] : [];
+}
+
+/** Selects or unselects a submission for the final standings (at most 2 per team). */
+export async function selectFinal(user: PublicUser, slug: string, submissionId: string, input: unknown): Promise<{ id: string; selected: boolean }> {
+  const { competition } = await getVisibleCompetition(user, slug);
+  if (competition.status === "closed") throw new AppError("conflict", "the competition has closed; the final selection is locked");
+  const { selected } = finalSelectionSchema.parse(input);
+  const member = await db.teamMember.findUnique({ where: { competitionId_userId: { competitionId: competition.id, userId: user.id } }, select: { teamId: true } });
+  const submission = await db.submission.findFirst({ where: { id: submissionId, teamId: member?.teamId ?? "00000000-0000-0000-0000-000000000000" }, select: { id: true } });
+  if (!member || !submission) throw new AppError("not_found", "no such submission in your team");
+  await db.$transaction(async (tx) => {
+    await tx.$queryRaw`SELECT id FROM teams WHERE id = ${member.teamId}::uuid FOR UPDATE`;
+    if (selected) {
+      const count = await tx.submission.count({ where: { teamId: member.teamId, selected: true, id: { not: submissionId } } });
+      if (count >= MAX_FINAL) throw new AppError("conflict", `at most ${MAX_FINAL} submissions can be selected; unselect one first`);
+    }
+    await tx.submission.update({ where: { id: submissionId }, data: { selected } });
+  });
+  return { id: submissionId, selected };
+}

@@ -1,0 +1,156 @@
+import "server-only";
+import { randomBytes } from "node:crypto";
+import { db } from "./db";
+import { AppError } from "./errors";
+import { type CompetitionRow, getVisibleCompetition } from "./competitions";
+import type { PublicUser } from "./users";
+import { Prisma } from "@/lib/generated/prisma/client";
+import { getMetric, isBetter } from "@/lib/metrics/registry";
+import type { MetricParams } from "@/lib/metrics/types";
+import { createTeamSchema, inviteCodeSchema } from "@/lib/validation/teams";
+
+export type TeamView = {
+  id: string;
+  name: string;
+  inviteCode: string;
+  members: { name: string }[];
+  budget: { remaining: number; initial: number };
+  submissions: number;
+};
+
+/** A published competition that is open for taking part right now; 409 otherwise. */
+export async function requireOpenCompetition(user: PublicUser | null, slug: string, now = new Date()): Promise<CompetitionRow> {
+  const { competition } = await getVisibleCompetition(user, slug);
+  if (competition.status === "draft") throw new AppError("conflict", "this competition is not published yet");
+  if (competition.status === "closed" || now >= competition.endsAt) throw new AppError("conflict", "this competition has closed");
+  if (competition.startsAt && now < competition.startsAt) throw new AppError("conflict", `this competition opens on ${competition.startsAt.toISOString()}`);
+  return competition;
+}
+
+async function membership(userId: string, competitionId: string) {
+  return db.teamMember.findUnique({ where: { competitionId_userId: { competitionId, userId } }, select: { teamId: true } });
+}
+
+/** Creates a team (accepting the rules); the creator is its first member. */
+export async function createTeam(user: PublicUser, slug: string, input: unknown): Promise<{ id: string; name: string; inviteCode: string }> {
+  const competition = await requireOpenCompetition(user, slug);
+  const { name } = createTeamSchema.parse(input);
+  if (await membership(user.id, competition.id)) throw new AppError("conflict", "you are already in a team in this competition");
+  try {
+    return await db.team.create({
+      data: {
+        competitionId: competition.id,
+        name,
+        inviteCode: randomBytes(9).toString("base64url"),
+        initialBudget: competition.budget!,
+        budgetRemaining: competition.budget!,
+        members: { create: { competitionId: competition.id, userId: user.id } },
+      },
+      select: { id: true, name: true, inviteCode: true },
+    });
+  } catch (error) {
+    if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002") {
+      throw new AppError("conflict", `a team called "${name}" already exists here, or you joined a team meanwhile`);
+    }
+    throw error;
+  }
+}
+
+async function teamByCode(competitionId: string, inviteCode: string) {
+  const team = await db.team.findFirst({ where: { competitionId, inviteCode, mergedIntoId: null }, select: { id: true, name: true, _count: { select: { members: true } } } });
+  if (!team) throw new AppError("not_found", "no team with that invite code in this competition");
+  return team;
+}
+
+/** Joins a team by its invite code (accepting the rules), within the team size limit. */
+export async function joinTeam(user: PublicUser, slug: string, input: unknown): Promise<{ id: string; name: string }> {
+  const competition = await requireOpenCompetition(user, slug);
+  const { inviteCode } = inviteCodeSchema.parse(input);
+  if (await membership(user.id, competition.id)) throw new AppError("conflict", "you are already in a team in this competition");
+  const team = await teamByCode(competition.id, inviteCode);
+  if (team._count.members >= competition.maxTeamSize) throw new AppError("conflict", `the team is full (at most ${competition.maxTeamSize} members)`);
+  await db.teamMember.create({ data: { competitionId: competition.id, userId: user.id, teamId: team.id } });
+  return { id: team.id, name: team.name };
+}
+
+/** Leaves one's team; allowed only before the team's first submission. An emptied team is removed. */
+export async function leaveTeam(user: PublicUser, slug: string): Promise<void> {
+  const { competition } = await getVisibleCompetition(user, slug);
+  const member = await membership(user.id, competition.id);
+  if (!member) throw new AppError("not_found", "you are not in a team in this competition");
+  await db.$transaction(async (tx) => {
+    await tx.$queryRaw`SELECT id FROM teams WHERE id = ${member.teamId}::uuid FOR UPDATE`;
+    const team = await tx.team.findUniqueOrThrow({ where: { id: member.teamId }, select: { submissionCount: true, _count: { select: { members: true } } } });
+    if (team.submissionCount > 0) throw new AppError("conflict", "you cannot leave a team that has already submitted");
+    await tx.teamMember.delete({ where: { competitionId_userId: { competitionId: competition.id, userId: user.id } } });
+    if (team._count.members === 1) await tx.team.delete({ where: { id: member.teamId } });
+  });
+}
+
+/**
+ * Merges the team with `inviteCode` into the caller's team. Allowed while the merged team's
+ * submissions do not exceed daily cap × days elapsed and its size stays within the limit. The
+ * merged team has learned what both learned, so its remaining budget is the initial budget minus
+ * what both spent, floored at 0. Both rows are locked (in id order) for the change.
+ */
+export async function mergeTeams(user: PublicUser, slug: string, input: unknown, now = new Date()): Promise<TeamView> {
+  const competition = await requireOpenCompetition(user, slug, now);
+  const { inviteCode } = inviteCodeSchema.parse(input);
+  const member = await membership(user.id, competition.id);
+  if (!member) throw new AppError("conflict", "join or create a team first");
+  const other = await teamByCode(competition.id, inviteCode);
+  if (other.id === member.teamId) throw new AppError("conflict", "that is your own team's invite code");
+  const start = competition.startsAt ?? competition.publishedAt ?? competition.createdAt;
+  const days = Math.max(1, Math.ceil((now.getTime() - start.getTime()) / 86_400_000));
+  await db.$transaction(async (tx) => {
+    for (const id of [member.teamId, other.id].sort()) await tx.$queryRaw`SELECT id FROM teams WHERE id = ${id}::uuid FOR UPDATE`;
+    const [a, b] = await Promise.all(
+      [member.teamId, other.id].map((id) =>
+        tx.team.findUniqueOrThrow({ where: { id }, select: { id: true, mergedIntoId: true, initialBudget: true, budgetRemaining: true, submissionCount: true, bestScore: true, bestAt: true, lastSubmissionAt: true, _count: { select: { members: true } } } }),
+      ),
+    );
+    if (a.mergedIntoId || b.mergedIntoId) throw new AppError("conflict", "one of the teams was merged meanwhile; reload and try again");
+    if (a._count.members + b._count.members > competition.maxTeamSize) throw new AppError("conflict", `the merged team would have ${a._count.members + b._count.members} members; the limit is ${competition.maxTeamSize}`);
+    const submissions = a.submissionCount + b.submissionCount;
+    if (submissions > competition.dailySubmissionLimit * days) {
+      throw new AppError("conflict", `the merged team would have ${submissions} submissions, more than the daily cap × days elapsed (${competition.dailySubmissionLimit} × ${days})`);
+    }
+    const spent = a.initialBudget - a.budgetRemaining + (b.initialBudget - b.budgetRemaining);
+    const metric = getMetric(competition.metric, competition.metricParams as MetricParams);
+    const better = (x: number | null, y: number | null) => (x === null ? y : y === null ? x : isBetter(metric, x, y) ? x : y);
+    const best = better(a.bestScore, b.bestScore);
+    await tx.teamMember.updateMany({ where: { teamId: b.id }, data: { teamId: a.id } });
+    await tx.submission.updateMany({ where: { teamId: b.id }, data: { teamId: a.id } });
+    await tx.team.update({
+      where: { id: a.id },
+      data: {
+        budgetRemaining: Math.max(0, a.initialBudget - spent),
+        submissionCount: submissions,
+        bestScore: best,
+        bestAt: best === a.bestScore ? a.bestAt : b.bestAt,
+        lastSubmissionAt: [a.lastSubmissionAt, b.lastSubmissionAt].filter(Boolean).sort((x, y) => y!.getTime() - x!.getTime())[0] ?? null,
+      },
+    });
+    await tx.team.update({ where: { id: b.id }, data: { mergedIntoId: a.id, budgetRemaining: 0 } });
+  });
+  return (await getMyTeam(user, slug))!;
+}
+
+/** The caller's team in this competition, or null. */
+export async function getMyTeam(user: PublicUser, slug: string): Promise<TeamView | null> {
+  const { competition } = await getVisibleCompetition(user, slug);
+  const member = await membership(user.id, competition.id);
+  if (!member) return null;
+  const team = await db.team.findUniqueOrThrow({
+    where: { id: member.teamId },
+    select: { id: true, name: true, inviteCode: true, initialBudget: true, budgetRemaining: true, submissionCount: true, members: { select: { user: { select: { name: true } } }, orderBy: { acceptedRulesAt: "asc" } } },
+  });
+  return {
+    id: team.id,
+    name: team.name,
+    inviteCode: team.inviteCode,
+    members: team.members.map((m) => ({ name: m.user.name })),
+    budget: { remaining: team.budgetRemaining, initial: team.initialBudget },
+    submissions: team.submissionCount,
+  };
+}

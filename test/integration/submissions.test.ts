@@ -1,0 +1,227 @@
+import { randomBytes } from "node:crypto";
+import { describe, expect, it } from "vitest";
+import { auditCompetition, holdoutHealth } from "@/lib/server/audit";
+import { publishCompetition, setMechanism } from "@/lib/server/calibration";
+import { closeCompetition, createCompetition } from "@/lib/server/competitions";
+import { db } from "@/lib/server/db";
+import { AppError } from "@/lib/server/errors";
+import { uploadSolution } from "@/lib/server/solutions";
+import { listMySubmissions, selectFinal, submit } from "@/lib/server/submissions";
+import { createTeam, joinTeam, leaveTeam, mergeTeams } from "@/lib/server/teams";
+import { createUser, type PublicUser } from "@/lib/server/users";
+import { demoSolutionCsv } from "@/prisma/demo-solution";
+
+const tag = () => randomBytes(5).toString("hex");
+const user = (): Promise<PublicUser> => createUser({ email: `comp-${tag()}@example.com`, password: "competitor password", name: `Player ${tag()}` });
+const stream = (text: string) => new Response(text).body;
+const SOLUTION = demoSolutionCsv();
+const ROWS = SOLUTION.trim().split("\n").slice(1).map((l) => l.split(","));
+
+/** A predictions CSV that gets each row right with probability `skill` (deterministic per seed). */
+function predictions(skill: number, seed = 1): string {
+  let x = seed;
+  const rnd = () => ((x = (x * 1103515245 + 12345) % 2147483648) / 2147483648);
+  return ["id,prediction", ...ROWS.map(([id, label]) => `${id},${rnd() < skill ? label : label === "spike" ? "none" : "spike"}`)].join("\n");
+}
+
+async function liveCompetition(options: { daily?: number; budget?: number; sigma?: number; threshold?: number } = {}) {
+  const owner = await user();
+  const slug = `live-${tag()}`;
+  await createCompetition(owner, { slug, title: "Live", metric: { name: "accuracy" }, endsAt: new Date(Date.now() + 86_400_000 * 10).toISOString(), dailySubmissionLimit: options.daily ?? 1000, maxTeamSize: 3 });
+  await uploadSolution(owner, slug, stream(SOLUTION));
+  await setMechanism(owner, slug, { mode: "practical", sigma: options.sigma ?? 0.01, threshold: options.threshold ?? 0.04, budget: options.budget ?? 5 });
+  await publishCompetition(owner, slug);
+  const competition = await db.competition.findUniqueOrThrow({ where: { slug }, select: { id: true } });
+  return { owner, slug, id: competition.id };
+}
+
+async function rejection(promise: Promise<unknown>): Promise<AppError> {
+  const error = await promise.then(() => null, (e) => e);
+  expect(error).toBeInstanceOf(AppError);
+  return error as AppError;
+}
+
+async function snapshot(competitionId: string) {
+  const [submissions, teams] = await Promise.all([
+    db.submission.count({ where: { competitionId } }),
+    db.team.findMany({ where: { competitionId }, orderBy: { id: "asc" }, select: { budgetRemaining: true, queryCount: true, noisyThreshold: true, submissionCount: true, bestScore: true } }),
+  ]);
+  return { submissions, teams };
+}
+
+describe("scoring through the mechanism", () => {
+  it("answers with the public score when it agrees with the holdout, and stores raw scores for organizers", async () => {
+    const c = await liveCompetition();
+    const player = await user();
+    await createTeam(player, c.slug, { name: "Agreeable", acceptRules: true });
+    const { result } = await submit(player, c.slug, stream(predictions(0.8)), null);
+    expect(result.budget).toEqual({ remaining: expect.any(Number), initial: 5 });
+    expect(["public", "holdout"]).toContain(result.answer.kind);
+    const row = await db.submission.findUniqueOrThrow({ where: { id: result.id } });
+    expect(row.queryIndex).toBe(1);
+    expect(Math.abs(row.publicScore - 0.8)).toBeLessThan(0.05);
+    if (result.answer.kind === "public") expect(Math.abs(result.answer.score! - row.publicScore)).toBeLessThan(2 ** -20);
+    const team = await db.team.findFirstOrThrow({ where: { competitionId: c.id } });
+    expect(team).toMatchObject({ submissionCount: 1, queryCount: 1, bestScore: row.answer, budgetRemaining: result.budget.remaining });
+    expect(team.noisyThreshold).not.toBeNull();
+  });
+
+  it("rejects bad files, a missing team, the daily cap, before start and after close, changing nothing", async () => {
+    const c = await liveCompetition({ daily: 1 });
+    const player = await user();
+    const outsider = await user();
+    await createTeam(player, c.slug, { name: "Careful", acceptRules: true });
+    const before = await snapshot(c.id);
+    const bad = await rejection(submit(player, c.slug, stream("id,prediction\nnope,spike\n"), null));
+    expect(bad.status).toBe(422);
+    expect(bad.details).toEqual([{ line: 2, message: 'id "nope" is not in the test set' }]);
+    const missing = await rejection(submit(player, c.slug, stream(`id,prediction\n${ROWS[0][0]},spike\n`), null));
+    expect(missing.message).toMatch(/2879 test ids have no prediction, e\.g\./);
+    expect((await rejection(submit(player, c.slug, stream("id,guess\n"), null))).message).toContain("missing column prediction");
+    expect((await rejection(submit(outsider, c.slug, stream(predictions(0.5)), null))).status).toBe(403);
+    expect(await snapshot(c.id)).toEqual(before);
+
+    await submit(player, c.slug, stream(predictions(0.5)), null);
+    const afterOne = await snapshot(c.id);
+    const capped = await rejection(submit(player, c.slug, stream(predictions(0.5)), null));
+    expect(capped.status).toBe(429);
+    expect(capped.message).toContain("used its 1 submissions for today (UTC)");
+    expect(await snapshot(c.id)).toEqual(afterOne);
+
+    const early = await rejection(submit(player, c.slug, stream(predictions(0.5)), null, new Date(Date.now() + 86_400_000 * 30)));
+    expect(early.status).toBe(409);
+    await closeCompetition(c.owner, c.slug);
+    expect((await rejection(submit(player, c.slug, stream(predictions(0.5)), null))).message).toBe("this competition has closed");
+    expect(await snapshot(c.id)).toEqual(afterOne);
+  });
+
+  it("a probability metric rejects predictions outside [0, 1] with the line", async () => {
+    const owner = await user();
+    const slug = `prob-${tag()}`;
+    await createCompetition(owner, { slug, title: "Probabilities", metric: { name: "brier" }, endsAt: new Date(Date.now() + 86_400_000).toISOString() });
+    await uploadSolution(owner, slug, stream("id,label,split\na,1,public\nb,0,holdout\n"));
+    await setMechanism(owner, slug, { mode: "practical", sigma: 0.01, threshold: 0.04, budget: 3 });
+    await publishCompetition(owner, slug);
+    const player = await user();
+    await createTeam(player, slug, { name: "Probable", acceptRules: true });
+    const error = await rejection(submit(player, slug, stream("id,prediction\na,0.3\nb,1.2\n"), null));
+    expect(error.details).toEqual([{ line: 3, message: 'prediction must be a probability in [0, 1], found "1.2"' }]);
+    expect((await submit(player, slug, stream("id,prediction\na,0.9\nb,0.1\n"), null)).result.answer.kind).toMatch(/public|holdout/);
+  });
+
+  it("returns the first result for a repeated Idempotency-Key, even when both race", async () => {
+    const c = await liveCompetition();
+    const player = await user();
+    await createTeam(player, c.slug, { name: "Retry", acceptRules: true });
+    const key = `key-${tag()}`;
+    const [a, b] = await Promise.all([submit(player, c.slug, stream(predictions(0.7)), key), submit(player, c.slug, stream(predictions(0.7)), key)]);
+    const c3 = await submit(player, c.slug, stream(predictions(0.7)), key);
+    expect(b.result).toEqual(a.result);
+    expect(c3.result).toEqual(a.result);
+    expect([a.replayed, b.replayed].filter(Boolean)).toHaveLength(1);
+    expect(await db.submission.count({ where: { competitionId: c.id } })).toBe(1);
+  });
+
+  it("serialises concurrent submissions of one team: every query index once, budget never below 0", async () => {
+    const c = await liveCompetition({ budget: 6, sigma: 0.001, threshold: 0.001 });
+    const player = await user();
+    const mate = await user();
+    const { inviteCode } = await createTeam(player, c.slug, { name: "Crowd", acceptRules: true });
+    await joinTeam(mate, c.slug, { inviteCode });
+    // Predictions whose public and holdout scores differ, so most queries are charged.
+    const results = await Promise.all(Array.from({ length: 24 }, (_, i) => submit(i % 2 ? mate : player, c.slug, stream(predictions(0.3 + (i % 5) * 0.1, i + 1)), null)));
+    const rows = await db.submission.findMany({ where: { competitionId: c.id }, orderBy: { queryIndex: "asc" } });
+    expect(rows.map((r) => r.queryIndex)).toEqual(Array.from({ length: 24 }, (_, i) => i + 1));
+    const holdout = rows.filter((r) => r.kind === "holdout").length;
+    expect(holdout).toBeLessThanOrEqual(6);
+    for (let i = 1; i < rows.length; i++) expect(rows[i].budgetBefore).toBe(rows[i - 1].budgetAfter);
+    const team = await db.team.findFirstOrThrow({ where: { competitionId: c.id } });
+    expect(team.budgetRemaining).toBe(6 - holdout);
+    expect(team.budgetRemaining).toBeGreaterThanOrEqual(0);
+    expect(Math.min(...results.map((r) => r.result.budget.remaining))).toBe(team.budgetRemaining);
+    expect(rows.some((r) => r.kind === "exhausted")).toBe(holdout === 6);
+
+    const audit = await auditCompetition(c.owner, c.slug);
+    expect(audit).toEqual({ queries: 24, mismatches: 0, examples: [] });
+    const health = await holdoutHealth(c.owner, c.slug);
+    expect(health.teams[0]).toMatchObject({ holdoutAnswers: holdout, remaining: 6 - holdout });
+    expect(health.total).toBeCloseTo(holdout * health.perHoldoutAnswer, 12);
+  });
+
+  it("audit replay catches a tampered answer", async () => {
+    const c = await liveCompetition();
+    const player = await user();
+    await createTeam(player, c.slug, { name: "Audited", acceptRules: true });
+    for (let i = 0; i < 4; i++) await submit(player, c.slug, stream(predictions(0.6, i + 7)), null);
+    expect((await auditCompetition(c.owner, c.slug)).mismatches).toBe(0);
+    const victim = await db.submission.findFirstOrThrow({ where: { competitionId: c.id, queryIndex: 2 } });
+    await db.submission.update({ where: { id: victim.id }, data: { answer: 0.999 } });
+    const audit = await auditCompetition(c.owner, c.slug);
+    expect(audit.mismatches).toBe(1);
+    expect(audit.examples[0].submissionId).toBe(victim.id);
+  });
+});
+
+describe("teams", () => {
+  it("enforces the size limit, lets a member leave only before the first submission", async () => {
+    const c = await liveCompetition();
+    const [a, b, d, e] = await Promise.all([user(), user(), user(), user()]);
+    const { inviteCode } = await createTeam(a, c.slug, { name: "Full", acceptRules: true });
+    await joinTeam(b, c.slug, { inviteCode });
+    await joinTeam(d, c.slug, { inviteCode });
+    expect((await rejection(joinTeam(e, c.slug, { inviteCode }))).message).toBe("the team is full (at most 3 members)");
+    await leaveTeam(d, c.slug);
+    await submit(a, c.slug, stream(predictions(0.5)), null);
+    expect((await rejection(leaveTeam(b, c.slug))).message).toBe("you cannot leave a team that has already submitted");
+    expect((await rejection(createTeam(a, c.slug, { name: "Second", acceptRules: true }))).status).toBe(409);
+    await expect(createTeam(e, c.slug, { name: "No rules", acceptRules: false })).rejects.toThrow("accept the competition's rules to take part");
+  });
+
+  it("merges: the budget is the initial minus what both spent, floored at 0", async () => {
+    const c = await liveCompetition({ budget: 4, sigma: 0.001, threshold: 0.001 });
+    const [a, b] = await Promise.all([user(), user()]);
+    await createTeam(a, c.slug, { name: "Alpha", acceptRules: true });
+    const beta = await createTeam(b, c.slug, { name: "Beta", acceptRules: true });
+    for (let i = 0; i < 2; i++) await submit(a, c.slug, stream(predictions(0.3, i + 1)), null);
+    for (let i = 0; i < 3; i++) await submit(b, c.slug, stream(predictions(0.35, i + 11)), null);
+    const spent = 4 * 2 - (await db.team.findMany({ where: { competitionId: c.id } })).reduce((s, t) => s + t.budgetRemaining, 0);
+    const merged = await mergeTeams(a, c.slug, { inviteCode: beta.inviteCode });
+    expect(merged.budget).toEqual({ remaining: Math.max(0, 4 - spent), initial: 4 });
+    expect(merged.members).toHaveLength(2);
+    expect(merged.submissions).toBe(5);
+    expect((await db.team.findUniqueOrThrow({ where: { id: beta.id } })).mergedIntoId).toBe(merged.id);
+    // The absorbed team's queries keep their own streams: the transcript still replays exactly.
+    await submit(b, c.slug, stream(predictions(0.4, 99)), null);
+    expect((await auditCompetition(c.owner, c.slug)).mismatches).toBe(0);
+  });
+
+  it("refuses a merge that would exceed daily cap × days elapsed", async () => {
+    const c = await liveCompetition({ daily: 2 });
+    const [a, b] = await Promise.all([user(), user()]);
+    await createTeam(a, c.slug, { name: "One", acceptRules: true });
+    const two = await createTeam(b, c.slug, { name: "Two", acceptRules: true });
+    for (let i = 0; i < 2; i++) await submit(a, c.slug, stream(predictions(0.5, i + 1)), null);
+    await submit(b, c.slug, stream(predictions(0.5, 5)), null);
+    const error = await rejection(mergeTeams(a, c.slug, { inviteCode: two.inviteCode }));
+    expect(error.message).toContain("3 submissions, more than the daily cap × days elapsed (2 × 1)");
+  });
+});
+
+describe("final selection", () => {
+  it("defaults to the best answered submission and allows at most two", async () => {
+    const c = await liveCompetition();
+    const player = await user();
+    await createTeam(player, c.slug, { name: "Finalists", acceptRules: true });
+    const ids = [];
+    for (const skill of [0.5, 0.9, 0.7]) ids.push((await submit(player, c.slug, stream(predictions(skill, skill * 10)), null)).result.id);
+    const mine = await listMySubmissions(player, c.slug);
+    const best = mine.submissions.reduce((b, s) => (s.answer.score! > b.answer.score! ? s : b));
+    expect(mine.finalIds).toEqual([best.id]);
+    await selectFinal(player, c.slug, ids[0], { selected: true });
+    await selectFinal(player, c.slug, ids[2], { selected: true });
+    expect((await rejection(selectFinal(player, c.slug, ids[1], { selected: true }))).message).toContain("at most 2 submissions");
+    expect((await listMySubmissions(player, c.slug)).finalIds.sort()).toEqual([ids[0], ids[2]].sort());
+    const stranger = await user();
+    expect((await rejection(selectFinal(stranger, c.slug, ids[0], { selected: false }))).status).toBe(404);
+  });
+});
