@@ -30,3 +30,19 @@ export function demoSolutionCsv(): string {
   return lines.join("\n") + "\n";
 }
 
+
+/**
+ * A demo predictions file: each row right with probability `skill`; an `overfit` file is right on
+ * every public row (as if tuned to the leaderboard) and a coin flip on the holdout.
+ */
+export function demoPredictionsCsv(options: { skill: number; seed: string; overfit?: boolean }): string {
+  const rng = seedrandom(options.seed);
+  const rows = demoSolutionCsv().trim().split("\n").slice(1);
+  const lines = ["id,prediction"];
+  for (const row of rows) {
+    const [id, label, split] = row.split(",");
+    const right = options.overfit ? (split === "public" ? true : rng() < 0.5) : rng() < options.skill;
+    lines.push(`${id},${right ? label : label === "spike" ? "none" : "spike"}`);
+  }
+  return lines.join("\n") + "\n";
+}

@@ -1,12 +1,15 @@
 // The demo data of `npm start`, created through the same services as the app: an admin, two
-// competitors, and a published competition with a Markov-correlated holdout (hourly readings of 60
-// households) whose chain is fitted from the solution's state column. Runs once, on an empty database.
+// competitors with a team each and scored submissions, and a published competition whose holdout
+// (hourly readings of 60 households) is a Markov chain fitted from the solution's state column.
+// Runs once, on an empty database.
 import { publishCompetition, setCorrelation, setMechanism } from "@/lib/server/calibration";
 import { createCompetition } from "@/lib/server/competitions";
 import { db } from "@/lib/server/db";
 import { uploadSolution } from "@/lib/server/solutions";
 import { createUser } from "@/lib/server/users";
-import { demoSolutionCsv } from "./demo-solution";
+import { submit } from "@/lib/server/submissions";
+import { createTeam } from "@/lib/server/teams";
+import { demoPredictionsCsv, demoSolutionCsv } from "./demo-solution";
 
 export const DEMO_ACCOUNTS = [
   { email: "admin@quiltboard.test", name: "Ada Admin", password: "quiltboard-admin", role: "admin" as const },
@@ -36,7 +39,7 @@ export async function needsSeed(): Promise<boolean> {
 }
 
 export async function seed(now = new Date()): Promise<void> {
-  const [admin] = await Promise.all(DEMO_ACCOUNTS.map((a) => createUser({ email: a.email, password: a.password, name: a.name }, a.role)));
+  const [admin, alice, bob] = await Promise.all(DEMO_ACCOUNTS.map((a) => createUser({ email: a.email, password: a.password, name: a.name }, a.role)));
   const day = 24 * 60 * 60 * 1000;
   await createCompetition(admin, {
     slug: DEMO_SLUG,
@@ -53,4 +56,12 @@ export async function seed(now = new Date()): Promise<void> {
   await setCorrelation(admin, DEMO_SLUG, { model: { kind: "markov", fit: { alpha: 1 } } });
   await setMechanism(admin, DEMO_SLUG, { mode: "practical", sigma: 0.01, threshold: 0.04, budget: 20 });
   await publishCompetition(admin, DEMO_SLUG);
+
+  // Two teams play through the real scoring service: Alice improves honestly, Bob tunes to the
+  // public split, and the mechanism charges him for it.
+  await createTeam(alice, DEMO_SLUG, { name: "Gradient Gliders", acceptRules: true });
+  await createTeam(bob, DEMO_SLUG, { name: "Overfit Otters", acceptRules: true });
+  const play = (who: typeof alice, csv: string) => submit(who, DEMO_SLUG, new Response(csv).body, null, now);
+  for (const [i, skill] of [0.62, 0.7, 0.74].entries()) await play(alice, demoPredictionsCsv({ skill, seed: `alice-${i}` }));
+  for (let i = 0; i < 4; i++) await play(bob, demoPredictionsCsv({ skill: 0, seed: `bob-${i}`, overfit: true }));
 }

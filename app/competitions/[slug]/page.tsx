@@ -8,6 +8,11 @@ import { AppError } from "@/lib/server/errors";
 import { formatDate, metricTitle } from "../../_components/format";
 import { Markdown } from "../../_components/markdown";
 import { StatusBadge } from "../../_components/status-badge";
+import { MySubmissions } from "../../_components/compete/my-submissions";
+import { SubmitPanel } from "../../_components/compete/submit-panel";
+import { TeamPanel } from "../../_components/compete/team-panel";
+import { listMySubmissions } from "@/lib/server/submissions";
+import { getMyTeam } from "@/lib/server/teams";
 
 export const metadata: Metadata = { title: "Competition" };
 
@@ -22,7 +27,13 @@ export default async function CompetitionPage({ params }: { params: Promise<{ sl
     throw error;
   }
   const { competition, organizer } = visible;
-  const files = await listAttachments(competition.id);
+  const now = new Date();
+  const open = competition.status === "published" && now < competition.endsAt && (!competition.startsAt || now >= competition.startsAt);
+  const [files, team, mine] = await Promise.all([
+    listAttachments(competition.id),
+    viewer && competition.status !== "draft" ? getMyTeam(viewer, slug) : null,
+    viewer && competition.status !== "draft" ? listMySubmissions(viewer, slug) : null,
+  ]);
   return (
     <article className="space-y-6">
       <header className="flex flex-wrap items-start justify-between gap-4">
@@ -52,6 +63,37 @@ export default async function CompetitionPage({ params }: { params: Promise<{ sl
             Rules
           </h2>
           <Markdown>{competition.rules}</Markdown>
+        </section>
+      )}
+      {competition.status !== "draft" && (
+        <section aria-labelledby="take-part" className="space-y-4 rounded-xl border border-slate-200 bg-white p-6 shadow-sm">
+          <h2 id="take-part" className="text-lg font-semibold">
+            {team ? "Your team" : "Take part"}
+          </h2>
+          {viewer ? (
+            <TeamPanel slug={slug} team={team} open={open} />
+          ) : (
+            <p className="text-sm">
+              <Link href={`/signin?callbackUrl=/competitions/${slug}`} className="font-medium text-indigo-700 hover:underline">
+                Sign in
+              </Link>{" "}
+              to form a team and submit.
+            </p>
+          )}
+          {team && open && (
+            <div className="border-t border-slate-100 pt-4">
+              <h3 className="mb-2 font-semibold">Submit predictions</h3>
+              <SubmitPanel slug={slug} precision={competition.displayPrecision} />
+            </div>
+          )}
+        </section>
+      )}
+      {team && mine && (
+        <section aria-labelledby="my-submissions" className="space-y-3 rounded-xl border border-slate-200 bg-white p-6 shadow-sm">
+          <h2 id="my-submissions" className="text-lg font-semibold">
+            My submissions
+          </h2>
+          <MySubmissions slug={slug} submissions={mine.submissions} finalIds={mine.finalIds} precision={competition.displayPrecision} locked={competition.status === "closed"} />
         </section>
       )}
       {files.length > 0 && (

@@ -4,6 +4,7 @@ import { notFound, redirect } from "next/navigation";
 import type { ReactNode } from "react";
 import { getSessionUser } from "@/lib/server/auth";
 import { listAttachments } from "@/lib/server/attachments";
+import { holdoutHealth } from "@/lib/server/audit";
 import { getCorrelationSummary, getCurrentPlan } from "@/lib/server/calibration";
 import { listOrganizers, requireOrganizer } from "@/lib/server/competitions";
 import { AppError } from "@/lib/server/errors";
@@ -46,13 +47,14 @@ export default async function ManagePage({ params }: { params: Promise<{ slug: s
     if (error instanceof AppError && (error.status === 404 || error.status === 403)) notFound();
     throw error;
   }
-  const [solutionSummary, solution, summary, plan, attachments, organizers] = await Promise.all([
+  const [solutionSummary, solution, summary, plan, attachments, organizers, health] = await Promise.all([
     getSolutionSummary(competition.id),
     loadSolution(competition.id),
     getCorrelationSummary(competition),
     getCurrentPlan(competition),
     listAttachments(competition.id),
     listOrganizers(competition.id),
+    holdoutHealth(user, slug),
   ]);
   const locked = competition.status !== "draft";
   const stored = (competition.mechanism ?? {}) as Record<string, unknown>;
@@ -79,7 +81,7 @@ export default async function ManagePage({ params }: { params: Promise<{ slug: s
       </div>
 
       <nav aria-label="Sections" className="flex flex-wrap gap-3 text-sm">
-        {["solution", "data", "correlation", "mechanism", "organizers"].map((s) => (
+        {["solution", "data", "correlation", "mechanism", "health", "organizers"].map((s) => (
           <a key={s} href={`#${s}`} className="rounded-full bg-white px-3 py-1 capitalize ring-1 ring-slate-200 hover:bg-slate-100">
             {s}
           </a>
@@ -165,6 +167,41 @@ export default async function ManagePage({ params }: { params: Promise<{ slug: s
           <p className="text-sm">
             Published with σ = {n4(competition.sigma)}, T = {n4(competition.threshold)}, budget {competition.budget}.
           </p>
+        )}
+      </Section>
+
+      <Section id="health" title="Holdout health" description="The privacy each team has spent on the holdout (ε_DP of its holdout answers) and in total, by basic composition.">
+        {health.teams.length === 0 ? (
+          <p className="text-sm text-slate-500">No teams yet.</p>
+        ) : (
+          <div className="space-y-3 text-sm" data-testid="health">
+            <p>
+              Total ε<sub>DP</sub> spent: <strong>{n4(health.total)}</strong> ({n4(health.perHoldoutAnswer)} per holdout answer); {health.exhausted} of {health.teams.length} teams have exhausted their budget.
+            </p>
+            <div className="overflow-x-auto">
+              <table className="w-full text-left">
+                <caption className="sr-only">Privacy spent per team</caption>
+                <thead className="text-slate-500">
+                  <tr>
+                    <th scope="col" className="py-1 pr-3 font-medium">Team</th>
+                    <th scope="col" className="py-1 pr-3 text-right font-medium">Holdout answers</th>
+                    <th scope="col" className="py-1 pr-3 text-right font-medium">ε_DP spent</th>
+                    <th scope="col" className="py-1 font-medium">Budget</th>
+                  </tr>
+                </thead>
+                <tbody className="divide-y divide-slate-100">
+                  {health.teams.map((t) => (
+                    <tr key={t.name}>
+                      <td className="py-1 pr-3">{t.name}</td>
+                      <td className="py-1 pr-3 text-right tabular-nums">{t.holdoutAnswers}</td>
+                      <td className="py-1 pr-3 text-right tabular-nums">{n4(t.epsDp)}</td>
+                      <td className="py-1">{t.exhausted ? <span className="font-medium text-red-700">exhausted</span> : `${t.remaining} of ${t.initial} left`}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          </div>
         )}
       </Section>
 

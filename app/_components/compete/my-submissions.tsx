@@ -1,0 +1,71 @@
+"use client";
+
+import { useRouter } from "next/navigation";
+import { useState } from "react";
+import type { MySubmission } from "@/lib/server/submissions";
+import { callApi } from "../api-client";
+
+const KIND = { public: "Public answer", holdout: "Holdout answer (spent 1)", exhausted: "Budget exhausted" } as const;
+const TIME = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" });
+
+/** The team's submissions with their answers and the final selection (up to 2; default: best). */
+export function MySubmissions({ slug, submissions, finalIds, precision, locked }: { slug: string; submissions: MySubmission[]; finalIds: string[]; precision: number; locked: boolean }) {
+  const router = useRouter();
+  const [error, setError] = useState<string>();
+  const explicit = submissions.some((s) => s.selected);
+
+  async function toggle(id: string, selected: boolean) {
+    const result = await callApi(`/api/v1/competitions/${slug}/submissions/${id}/final`, { method: "PUT", json: { selected } });
+    if (!result.ok) return setError(result.error.message);
+    setError(undefined);
+    router.refresh();
+  }
+
+  if (submissions.length === 0) return <p className="text-sm text-slate-500">No submissions yet.</p>;
+  return (
+    <div className="space-y-2">
+      {error && (
+        <p role="alert" className="text-sm text-red-700">
+          {error}
+        </p>
+      )}
+      <p className="text-sm text-slate-600">
+        {explicit ? "Your selected submissions count for the final standings." : "Until you select up to two, your best answered submission counts for the final standings."}
+      </p>
+      <div className="overflow-x-auto">
+        <table className="w-full text-left text-sm">
+          <caption className="sr-only">Your team&apos;s submissions</caption>
+          <thead className="text-slate-500">
+            <tr>
+              <th scope="col" className="py-2 pr-3 font-medium">Submitted (UTC)</th>
+              <th scope="col" className="py-2 pr-3 font-medium">By</th>
+              <th scope="col" className="py-2 pr-3 text-right font-medium">Score</th>
+              <th scope="col" className="py-2 pr-3 font-medium">Answer</th>
+              <th scope="col" className="py-2 pr-3 text-right font-medium">Budget left</th>
+              <th scope="col" className="py-2 font-medium">Final</th>
+            </tr>
+          </thead>
+          <tbody className="divide-y divide-slate-100">
+            {submissions.map((s) => (
+              <tr key={s.id} data-testid="submission-row">
+                <td className="py-2 pr-3 whitespace-nowrap">{TIME.format(new Date(s.createdAt))}</td>
+                <td className="py-2 pr-3">{s.by}</td>
+                <td className="py-2 pr-3 text-right font-mono tabular-nums">{s.answer.score === null ? "—" : s.answer.score.toFixed(precision)}</td>
+                <td className="py-2 pr-3">{KIND[s.answer.kind]}</td>
+                <td className="py-2 pr-3 text-right tabular-nums">
+                  {s.budget.remaining} / {s.budget.initial}
+                </td>
+                <td className="py-2">
+                  <label className="flex items-center gap-2">
+                    <input type="checkbox" checked={s.selected} disabled={locked} onChange={(e) => toggle(s.id, e.target.checked)} aria-label={`Select the submission of ${TIME.format(new Date(s.createdAt))} as final`} />
+                    {!explicit && finalIds.includes(s.id) && <span className="text-xs text-indigo-700">best</span>}
+                  </label>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,87 @@
+"use client";
+
+import { useRouter } from "next/navigation";
+import { useState } from "react";
+import type { SubmissionResult } from "@/lib/server/submissions";
+import { type ApiError, uploadWithProgress } from "../api-client";
+
+type Issue = { line: number; message: string };
+
+/** Drag and drop (or choose) a predictions CSV; shows upload progress and then the answer. */
+export function SubmitPanel({ slug, precision }: { slug: string; precision: number }) {
+  const router = useRouter();
+  const [progress, setProgress] = useState<number | null>(null);
+  const [dragging, setDragging] = useState(false);
+  const [result, setResult] = useState<SubmissionResult>();
+  const [error, setError] = useState<ApiError>();
+
+  async function send(file: File) {
+    setError(undefined);
+    setResult(undefined);
+    setProgress(0);
+    const response = await uploadWithProgress<SubmissionResult>({ method: "POST", url: `/api/v1/competitions/${slug}/submissions`, body: file, contentType: "text/csv", onProgress: setProgress });
+    setProgress(null);
+    if (!response.ok) return setError(response.error);
+    setResult(response.data);
+    router.refresh();
+  }
+
+  const issues = Array.isArray(error?.details) ? (error!.details as Issue[]) : [];
+  return (
+    <div className="space-y-3">
+      <label
+        onDragOver={(e) => {
+          e.preventDefault();
+          setDragging(true);
+        }}
+        onDragLeave={() => setDragging(false)}
+        onDrop={(e) => {
+          e.preventDefault();
+          setDragging(false);
+          const file = e.dataTransfer.files[0];
+          if (file) send(file);
+        }}
+        className={`flex cursor-pointer flex-col items-center justify-center rounded-xl border-2 border-dashed px-4 py-8 text-center transition ${dragging ? "border-indigo-500 bg-indigo-50" : "border-slate-300 bg-slate-50 hover:bg-slate-100"}`}
+      >
+        <span className="font-medium text-slate-800">Drop your predictions CSV here, or choose a file</span>
+        <span className="text-sm text-slate-500">Header id,prediction — one row for every test id</span>
+        <input type="file" accept=".csv,text/csv" className="sr-only" aria-label="Predictions CSV" disabled={progress !== null} onChange={(e) => e.target.files?.[0] && send(e.target.files[0])} />
+      </label>
+      {progress !== null && (
+        <div aria-live="polite">
+          <progress max={1} value={progress} aria-label="Upload progress" className="h-2 w-full" />
+          <p className="text-sm text-slate-600">{progress < 1 ? `Uploading… ${Math.round(progress * 100)}%` : "Scoring…"}</p>
+        </div>
+      )}
+      {result && (
+        <div role="status" data-testid="submission-result" className={`rounded-md px-4 py-3 text-sm ${result.answer.kind === "exhausted" ? "bg-amber-50 text-amber-900" : "bg-emerald-50 text-emerald-900"}`}>
+          {result.answer.kind === "exhausted" ? (
+            <p>Your team&apos;s overfitting budget is spent: no score is released for further submissions.</p>
+          ) : (
+            <p>
+              Score <strong className="font-mono text-base">{result.answer.score!.toFixed(precision)}</strong> —{" "}
+              {result.answer.kind === "public"
+                ? "your public score agrees with the holdout, so it is shown and no budget was spent."
+                : "your public score disagrees with the holdout (overfitting detected): this is a noisy holdout score and it spent one unit of budget."}
+            </p>
+          )}
+          <p className="mt-1">
+            Budget: {result.budget.remaining} of {result.budget.initial} left.
+          </p>
+        </div>
+      )}
+      {error && (
+        <div role="alert" className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-800">
+          <p className="font-medium">{issues.length ? "The file was rejected; nothing was spent:" : error.message}</p>
+          {issues.length > 0 && (
+            <ul className="mt-1 list-disc pl-5">
+              {issues.map((i) => (
+                <li key={`${i.line}-${i.message}`}>{i.line ? `Line ${i.line}: ${i.message}` : i.message}</li>
+              ))}
+            </ul>
+          )}
+        </div>
+      )}
+    </div>
+  );
+}

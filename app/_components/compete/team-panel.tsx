@@ -1,0 +1,110 @@
+"use client";
+
+import { useRouter } from "next/navigation";
+import { useState } from "react";
+import type { TeamView } from "@/lib/server/teams";
+import { callApi } from "../api-client";
+import { BudgetBar } from "../budget-bar";
+
+/** Join (create a team or use an invite code, accepting the rules) or manage one's team. */
+export function TeamPanel({ slug, team, open }: { slug: string; team: TeamView | null; open: boolean }) {
+  const router = useRouter();
+  const [error, setError] = useState<string>();
+
+  async function post(path: string, json: unknown) {
+    const result = await callApi(`/api/v1/competitions/${slug}/${path}`, { method: "POST", json });
+    if (!result.ok) return setError(result.error.message);
+    setError(undefined);
+    router.refresh();
+  }
+
+  const errorBox = error && (
+    <p role="alert" className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-700">
+      {error}
+    </p>
+  );
+
+  if (!team) {
+    if (!open) return <p className="text-sm text-slate-600">This competition is not open for new teams.</p>;
+    return (
+      <div className="space-y-4">
+        {errorBox}
+        <form
+          className="space-y-3"
+          onSubmit={(e) => {
+            e.preventDefault();
+            const f = new FormData(e.currentTarget);
+            post("teams", { name: f.get("name"), acceptRules: f.get("acceptRules") === "on" });
+          }}
+        >
+          <label className="block text-sm">
+            <span className="font-medium text-slate-700">Team name</span>
+            <input name="name" required minLength={2} className="mt-1 block w-full rounded-md border border-slate-300 px-3 py-2" />
+          </label>
+          <label className="flex items-center gap-2 text-sm">
+            <input type="checkbox" name="acceptRules" required /> I accept the rules of this competition
+          </label>
+          <button type="submit" className="rounded-md bg-indigo-600 px-4 py-2 font-medium text-white hover:bg-indigo-700">
+            Create team
+          </button>
+        </form>
+        <form
+          className="flex flex-col gap-2 border-t border-slate-100 pt-4 sm:flex-row sm:items-end"
+          onSubmit={(e) => {
+            e.preventDefault();
+            post("teams/join", { inviteCode: new FormData(e.currentTarget).get("inviteCode") });
+          }}
+        >
+          <label className="block flex-1 text-sm">
+            <span className="font-medium text-slate-700">Or join a team with its invite code (joining accepts the rules)</span>
+            <input name="inviteCode" required className="mt-1 block w-full rounded-md border border-slate-300 px-3 py-2 font-mono" />
+          </label>
+          <button type="submit" className="rounded-md border border-slate-300 px-4 py-2 font-medium hover:bg-slate-100">
+            Join team
+          </button>
+        </form>
+      </div>
+    );
+  }
+
+  return (
+    <div className="space-y-4" data-testid="team-panel">
+      {errorBox}
+      <div className="flex flex-wrap items-baseline justify-between gap-2">
+        <p className="text-lg font-semibold">{team.name}</p>
+        <p className="text-sm text-slate-600">{team.members.map((m) => m.name).join(", ")}</p>
+      </div>
+      <BudgetBar remaining={team.budget.remaining} initial={team.budget.initial} />
+      <p className="text-sm">
+        Invite code: <code className="rounded bg-slate-100 px-2 py-0.5 font-mono" data-testid="invite-code">{team.inviteCode}</code>
+      </p>
+      {open && (
+        <details className="text-sm">
+          <summary className="cursor-pointer font-medium text-slate-700">Merge or leave</summary>
+          <div className="mt-3 space-y-3">
+            <form
+              className="flex flex-col gap-2 sm:flex-row sm:items-end"
+              onSubmit={(e) => {
+                e.preventDefault();
+                post("teams/merge", { inviteCode: new FormData(e.currentTarget).get("inviteCode") });
+              }}
+            >
+              <label className="block flex-1">
+                <span className="text-slate-700">Merge another team into yours (its invite code). The merged budget is what is left after both teams&apos; spending.</span>
+                <input name="inviteCode" required className="mt-1 block w-full rounded-md border border-slate-300 px-3 py-2 font-mono" />
+              </label>
+              <button type="submit" className="rounded-md border border-slate-300 px-4 py-2 font-medium hover:bg-slate-100">
+                Merge
+              </button>
+            </form>
+            {team.submissions === 0 && (
+              <button type="button" onClick={() => post("teams/leave", {})} className="text-red-700 hover:underline">
+                Leave this team
+              </button>
+            )}
+          </div>
+        </details>
+      )}
+    </div>
+  );
+}
