@@ -57,12 +57,16 @@ try {
   vitest("integration", env);
 
   ensureBuilt((line) => log(line));
-  const port = await freePort();
-  const app = await startApp({ port, env, quiet: true });
-  try {
-    vitest("e2e", { ...env, APP_URL: app.url, ...(hasChromium ? { CHROMIUM_PATH: CHROMIUM } : {}) });
-  } finally {
+  // Two app instances on one database, as behind a load balancer (SPEC §6).
+  const app = await startApp({ port: await freePort(), env, quiet: true });
+  const second = await startApp({ port: await freePort(), env, quiet: true }).catch(async (error) => {
     await app.stop();
+    throw error;
+  });
+  try {
+    vitest("e2e", { ...env, APP_URL: app.url, APP_URL_2: second.url, ...(hasChromium ? { CHROMIUM_PATH: CHROMIUM } : {}) });
+  } finally {
+    await Promise.all([app.stop(), second.stop()]);
   }
 } catch (error) {
   failedSteps.push(`setup: ${(error as Error).message}`);

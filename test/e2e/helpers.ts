@@ -69,3 +69,29 @@ export async function runCalibrateCli(spec: unknown): Promise<Record<string, unk
   const out = execFileSync(process.execPath, ["--conditions=react-server", "--import", "tsx", "scripts/calibrate.ts", file], { encoding: "utf8" });
   return JSON.parse(out);
 }
+
+/** A second app instance on the same database (scripts/test.ts starts it). */
+export const APP_URL_2 = process.env.APP_URL_2 ?? APP_URL;
+
+/** An organizer publishes a competition on the demo solution through the API; returns its slug. */
+export async function publishedCompetition(options: { daily?: number; budget?: number; sigma?: number; threshold?: number; startsAt?: string } = {}): Promise<{ slug: string; organizer: Record<string, string> }> {
+  const { auth } = await newApiUser("organizer");
+  const { randomBytes } = await import("node:crypto");
+  const { demoSolutionCsv } = await import("@/prisma/demo-solution");
+  const slug = `e2e-${randomBytes(5).toString("hex")}`;
+  const created = await api("/api/v1/competitions", {
+    headers: auth,
+    body: { slug, title: "E2E competition", metric: { name: "accuracy" }, endsAt: new Date(Date.now() + 10 * 86_400_000).toISOString(), dailySubmissionLimit: options.daily ?? 100, maxTeamSize: 4, ...(options.startsAt ? { startsAt: options.startsAt } : {}) },
+  });
+  if (created.status !== 201) throw new Error(`create failed: ${await created.text()}`);
+  await putCsv(`/api/v1/competitions/${slug}/solution`, demoSolutionCsv(), auth);
+  await api(`/api/v1/competitions/${slug}/mechanism`, { method: "PUT", headers: auth, body: { mode: "practical", sigma: options.sigma ?? 0.01, threshold: options.threshold ?? 0.04, budget: options.budget ?? 5 } });
+  const published = await api(`/api/v1/competitions/${slug}/publish`, { method: "POST", headers: auth });
+  if (published.status !== 200) throw new Error(`publish failed: ${await published.text()}`);
+  return { slug, organizer: auth };
+}
+
+/** POST a predictions CSV (text/csv) to one of the app instances. */
+export function postCsv(url: string, slug: string, csv: string, headers: Record<string, string>) {
+  return fetch(`${url}/api/v1/competitions/${slug}/submissions`, { method: "POST", headers: { "content-type": "text/csv", ...headers }, body: csv });
+}

@@ -1,7 +1,7 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import { useState } from "react";
+import { startTransition, useOptimistic, useState } from "react";
 import type { MySubmission } from "@/lib/server/submissions";
 import { callApi } from "../api-client";
 
@@ -12,13 +12,16 @@ const TIME = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeStyle: 
 export function MySubmissions({ slug, submissions, finalIds, precision, locked }: { slug: string; submissions: MySubmission[]; finalIds: string[]; precision: number; locked: boolean }) {
   const router = useRouter();
   const [error, setError] = useState<string>();
-  const explicit = submissions.some((s) => s.selected);
+  const [shown, setShown] = useOptimistic(submissions, (rows, change: { id: string; selected: boolean }) => rows.map((s) => (s.id === change.id ? { ...s, selected: change.selected } : s)));
+  const explicit = shown.some((s) => s.selected);
 
-  async function toggle(id: string, selected: boolean) {
-    const result = await callApi(`/api/v1/competitions/${slug}/submissions/${id}/final`, { method: "PUT", json: { selected } });
-    if (!result.ok) return setError(result.error.message);
-    setError(undefined);
-    router.refresh();
+  function toggle(id: string, selected: boolean) {
+    startTransition(async () => {
+      setShown({ id, selected });
+      const result = await callApi(`/api/v1/competitions/${slug}/submissions/${id}/final`, { method: "PUT", json: { selected } });
+      setError(result.ok ? undefined : result.error.message);
+      router.refresh();
+    });
   }
 
   if (submissions.length === 0) return <p className="text-sm text-slate-500">No submissions yet.</p>;
@@ -46,7 +49,7 @@ export function MySubmissions({ slug, submissions, finalIds, precision, locked }
             </tr>
           </thead>
           <tbody className="divide-y divide-slate-100">
-            {submissions.map((s) => (
+            {shown.map((s) => (
               <tr key={s.id} data-testid="submission-row">
                 <td className="py-2 pr-3 whitespace-nowrap">{TIME.format(new Date(s.createdAt))}</td>
                 <td className="py-2 pr-3">{s.by}</td>

@@ -1,0 +1,124 @@
+import { describe, expect, it } from "vitest";
+import { demoPredictionsCsv } from "@/prisma/demo-solution";
+import { api, APP_URL, APP_URL_2, newApiUser, postCsv, publishedCompetition } from "./helpers";
+
+const good = (seed: string, skill = 0.7) => demoPredictionsCsv({ skill, seed });
+
+async function teamOf(slug: string, name: string) {
+  const player = await newApiUser("player");
+  const team = await api(`/api/v1/competitions/${slug}/teams`, { headers: player.auth, body: { name, acceptRules: true } });
+  expect(team.status).toBe(201);
+  return { ...player, team: await team.json() };
+}
+
+async function state(slug: string, auth: Record<string, string>) {
+  const [team, subs] = await Promise.all([api(`/api/v1/competitions/${slug}/team`, { headers: auth }), api(`/api/v1/competitions/${slug}/submissions`, { headers: auth })]);
+  return { team: await team.json(), submissions: (await subs.json()).submissions };
+}
+
+describe("submissions over HTTP (SPEC §7)", () => {
+  it("scores a CSV body and a multipart upload, and lists answers without raw scores", async () => {
+    const { slug } = await publishedCompetition();
+    const { auth, team } = await teamOf(slug, "Http Heroes");
+    expect(team).toEqual({ id: expect.any(String), name: "Http Heroes", inviteCode: expect.any(String) });
+
+    const first = await postCsv(APP_URL, slug, good("a"), auth);
+    expect(first.status).toBe(201);
+    const body = await first.json();
+    expect(body).toEqual({ id: expect.any(String), createdAt: expect.any(String), answer: { kind: expect.stringMatching(/^(public|holdout)$/), score: expect.any(Number) }, budget: { remaining: expect.any(Number), initial: 5 } });
+
+    const form = new FormData();
+    form.append("file", new Blob([good("b")], { type: "text/csv" }), "predictions.csv");
+    const second = await fetch(`${APP_URL}/api/v1/competitions/${slug}/submissions`, { method: "POST", headers: auth, body: form });
+    expect(second.status).toBe(201);
+
+    const listed = await (await api(`/api/v1/competitions/${slug}/submissions`, { headers: auth })).json();
+    expect(listed.submissions).toHaveLength(2);
+    const text = JSON.stringify(listed);
+    expect(text).not.toMatch(/publicScore|holdoutScore|noisyThreshold|secret|queryIndex/);
+    expect(listed.final).toHaveLength(1);
+
+    const selected = await api(`/api/v1/competitions/${slug}/submissions/${body.id}/final`, { method: "PUT", headers: auth, body: { selected: true } });
+    expect(await selected.json()).toEqual({ id: body.id, selected: true });
+    expect((await (await api(`/api/v1/competitions/${slug}/submissions`, { headers: auth })).json()).final).toEqual([body.id]);
+  });
+
+  it("answers a retried Idempotency-Key with the first result", async () => {
+    const { slug } = await publishedCompetition();
+    const { auth } = await teamOf(slug, "Retriers");
+    const headers = { ...auth, "idempotency-key": "upload-1" };
+    const first = await postCsv(APP_URL, slug, good("c"), headers);
+    const again = await postCsv(APP_URL_2, slug, good("c"), headers);
+    expect(first.status).toBe(201);
+    expect(again.status).toBe(200);
+    expect(again.headers.get("idempotent-replayed")).toBe("true");
+    expect(await again.json()).toEqual(await first.json());
+    expect((await state(slug, auth)).submissions).toHaveLength(1);
+  });
+
+  it("gives every rejection its status and message, and changes nothing", async () => {
+    const { slug, organizer } = await publishedCompetition({ daily: 1 });
+    const { auth } = await teamOf(slug, "Rejected");
+    const outsider = await newApiUser("outsider");
+    const before = await state(slug, auth);
+    const cases: [string, Promise<Response>, number, RegExp][] = [
+      ["unknown id", postCsv(APP_URL, slug, "id,prediction\nghost,spike\n", auth), 422, /line 2: id "ghost" is not in the test set/],
+      ["bad header", postCsv(APP_URL, slug, "ident,pred\n", auth), 422, /missing columns id, prediction/],
+      ["missing ids", postCsv(APP_URL, slug, "id,prediction\nhh000-t00,spike\n", auth), 422, /2879 test ids have no prediction/],
+      ["no team", postCsv(APP_URL, slug, good("d"), outsider.auth), 403, /join or create a team/],
+      ["anonymous", postCsv(APP_URL, slug, good("d"), {}), 401, /sign in or send Authorization/],
+      ["too large", postCsv(APP_URL, slug, "x".repeat(129 * 1024 * 1024), auth), 413, /larger than 128 MiB/],
+    ];
+    for (const [name, request, status, message] of cases) {
+      const response = await request;
+      const error = (await response.json()).error;
+      expect(response.status, name).toBe(status);
+      expect(error.message, name).toMatch(message);
+    }
+    expect(await state(slug, auth)).toEqual(before);
+
+    expect((await postCsv(APP_URL, slug, good("e"), auth)).status).toBe(201);
+    const afterOne = await state(slug, auth);
+    const capped = await postCsv(APP_URL, slug, good("f"), auth);
+    expect(capped.status).toBe(429);
+    expect((await capped.json()).error.message).toMatch(/used its 1 submissions for today \(UTC\)/);
+    expect(await state(slug, auth)).toEqual(afterOne);
+
+    await api(`/api/v1/competitions/${slug}/close`, { method: "POST", headers: organizer });
+    const closed = await postCsv(APP_URL, slug, good("g"), auth);
+    expect(closed.status).toBe(409);
+    expect(await state(slug, auth)).toEqual(afterOne);
+  });
+
+  it("refuses submissions before the start with 409", async () => {
+    const { slug } = await publishedCompetition({ startsAt: new Date(Date.now() + 3 * 86_400_000).toISOString() });
+    const player = await newApiUser("early");
+    const team = await api(`/api/v1/competitions/${slug}/teams`, { headers: player.auth, body: { name: "Early birds", acceptRules: true } });
+    expect(team.status).toBe(409);
+    expect((await team.json()).error.message).toMatch(/^this competition opens on /);
+    expect((await postCsv(APP_URL, slug, good("h"), player.auth)).status).toBe(409);
+  });
+
+  it("serialises one team's concurrent submissions sent to two app instances at once", async () => {
+    const { slug, organizer } = await publishedCompetition({ budget: 8, sigma: 0.001, threshold: 0.001 });
+    const { auth, team } = await teamOf(slug, "Two Doors");
+    const mate = await newApiUser("mate");
+    await api(`/api/v1/competitions/${slug}/teams/join`, { headers: mate.auth, body: { inviteCode: team.inviteCode } });
+    const requests = Array.from({ length: 20 }, (_, i) => postCsv(i % 2 ? APP_URL_2 : APP_URL, slug, demoPredictionsCsv({ skill: 0.3 + (i % 4) * 0.1, seed: `race-${i}` }), i % 3 ? auth : mate.auth));
+    const responses = await Promise.all(requests);
+    expect(responses.map((r) => r.status)).toEqual(Array(20).fill(201));
+    const results = await Promise.all(responses.map((r) => r.json()));
+    const holdout = results.filter((r) => r.answer.kind === "holdout").length;
+    expect(holdout).toBeLessThanOrEqual(8);
+    const final = await state(slug, auth);
+    expect(final.submissions).toHaveLength(20);
+    expect(final.team.budget).toEqual({ remaining: 8 - holdout, initial: 8 });
+    expect(new Set(results.map((r) => r.id)).size).toBe(20);
+
+    const audit = await (await api(`/api/v1/competitions/${slug}/audit`, { headers: organizer })).json();
+    expect(audit).toEqual({ queries: 20, mismatches: 0, examples: [] });
+    const health = await (await api(`/api/v1/competitions/${slug}/health`, { headers: organizer })).json();
+    expect(health.teams).toEqual([expect.objectContaining({ name: "Two Doors", holdoutAnswers: holdout })]);
+    expect((await api(`/api/v1/competitions/${slug}/audit`, { headers: auth })).status).toBe(403);
+  });
+});

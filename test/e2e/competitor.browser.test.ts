@@ -1,0 +1,53 @@
+import path from "node:path";
+import type { BrowserContext } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { demoPredictionsCsv } from "@/prisma/demo-solution";
+import { CHROMIUM_PATH, launchBrowser, publishedCompetition, SCREENSHOTS, uniqueEmail } from "./helpers";
+
+describe.skipIf(!CHROMIUM_PATH)("a competitor in a real browser", () => {
+  let browser: BrowserContext;
+  beforeAll(async () => {
+    browser = await launchBrowser({ width: 1280, height: 900 });
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  it("signs up, forms a team, submits, sees the answer and picks final submissions", async () => {
+    const { slug } = await publishedCompetition();
+    const page = await browser.newPage();
+    await page.goto("/signup");
+    await page.getByLabel("Name").fill("Carla Competitor");
+    await page.getByLabel("Email").fill(uniqueEmail("carla"));
+    await page.getByLabel("Password").fill("competitor password");
+    await page.getByRole("button", { name: "Create account" }).click();
+    await page.waitForURL("**/account");
+
+    await page.goto(`/competitions/${slug}`);
+    await page.getByLabel("Team name").fill("Carla's Crew");
+    await page.getByLabel("I accept the rules of this competition").check();
+    await page.getByRole("button", { name: "Create team" }).click();
+    await page.getByTestId("team-panel").waitFor();
+    expect(await page.getByTestId("budget").textContent()).toContain("5 of 5 left");
+
+    // A rejected file: the line is named and nothing is spent.
+    await page.getByLabel("Predictions CSV").setInputFiles({ name: "bad.csv", mimeType: "text/csv", buffer: Buffer.from("id,prediction\nnobody,spike\n") });
+    await page.getByRole("alert").filter({ hasText: 'Line 2: id "nobody" is not in the test set' }).waitFor();
+
+    for (const [i, skill] of [0.6, 0.75].entries()) {
+      await page.getByLabel("Predictions CSV").setInputFiles({ name: `p${i}.csv`, mimeType: "text/csv", buffer: Buffer.from(demoPredictionsCsv({ skill, seed: `carla-${i}` })) });
+      await page.getByTestId("submission-result").filter({ hasText: "Budget:" }).waitFor();
+      await expect.poll(() => page.getByTestId("submission-row").count()).toBe(i + 1);
+    }
+    const result = await page.getByTestId("submission-result").textContent();
+    expect(result).toMatch(/Score \d\.\d{5}/);
+    await page.getByText("best", { exact: true }).waitFor();
+
+    const checkboxes = page.getByRole("checkbox", { name: /as final/ });
+    await checkboxes.nth(1).click();
+    await expect.poll(() => checkboxes.nth(1).isChecked()).toBe(true);
+    await page.getByText("Your selected submissions count for the final standings.").waitFor();
+    await page.screenshot({ path: path.join(SCREENSHOTS, "competitor-submissions.png"), fullPage: true });
+    await page.close();
+  });
+});
