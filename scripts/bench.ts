@@ -1,8 +1,10 @@
 // npm run bench -- [name…] – runs the benchmarks, prints each figure and one JSON report.
 import { benchMechanism, type Figure } from "./bench/mechanism";
+import { benchScoring } from "./bench/scoring";
 
 const BENCHES: Record<string, () => Figure[] | Promise<Figure[]>> = {
   mechanism: benchMechanism,
+  scoring: benchScoring,
 };
 
 const names = process.argv.slice(2).length ? process.argv.slice(2) : Object.keys(BENCHES);

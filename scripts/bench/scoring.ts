@@ -1,0 +1,76 @@
+import { createServer } from "node:http";
+import type { Figure } from "./mechanism";
+import { benchUser, startBenchServer, syntheticPredictions, syntheticSolution } from "./server";
+
+/** Sends `body` to a bare Node server that only reads it: the transfer cost, the baseline. */
+async function readOnlyBaseline(body: string): Promise<number> {
+  const server = createServer((req, res) => {
+    req.on("data", () => {});
+    req.on("end", () => res.end("{}"));
+  });
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  const { port } = server.address() as { port: number };
+  const start = performance.now();
+  await (await fetch(`http://127.0.0.1:${port}/`, { method: "POST", body })).text();
+  const ms = performance.now() - start;
+  server.close();
+  return ms;
+}
+
+/**
+ * Issue 5's figures over HTTP: one 10⁶-row submission end to end (beside a server that only reads
+ * the body), and 100 concurrent 10⁴-row submissions from 50 teams (all answered, none lost or
+ * duplicated).
+ */
+export async function benchScoring(): Promise<Figure[]> {
+  const server = await startBenchServer();
+  const [base] = server.urls;
+  const figures: Figure[] = [];
+  try {
+    const organizer = await benchUser(base, "organizer");
+    const publish = async (slug: string, n: number, daily: number) => {
+      await organizer("/api/v1/competitions", { json: { slug, title: slug, metric: { name: "accuracy" }, endsAt: new Date(Date.now() + 86_400_000).toISOString(), dailySubmissionLimit: daily } });
+      await organizer(`/api/v1/competitions/${slug}/solution`, { method: "PUT", csv: syntheticSolution(n) });
+      await organizer(`/api/v1/competitions/${slug}/mechanism`, { method: "PUT", json: { mode: "practical", sigma: 0.01, threshold: 0.04, budget: 10 } });
+      await organizer(`/api/v1/competitions/${slug}/publish`, { method: "POST" });
+    };
+
+    // One 10⁶-row submission.
+    const big = 1_000_000;
+    await publish("bench-big", big, 100);
+    const player = await benchUser(base, "player");
+    await player("/api/v1/competitions/bench-big/teams", { json: { name: "Big", acceptRules: true } });
+    const body = syntheticPredictions(big, 1);
+    await player("/api/v1/competitions/bench-big/submissions", { csv: syntheticPredictions(big, 2) }); // warm: decode + index the solution once
+    const runs: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      const start = performance.now();
+      await player("/api/v1/competitions/bench-big/submissions", { csv: body });
+      runs.push(performance.now() - start);
+    }
+    const baseline = await readOnlyBaseline(body);
+    const best = Math.min(...runs);
+    figures.push({ name: "submission of 1e6 rows, end to end (best of 3)", value: best, unit: "ms", note: `${(body.length / 1e6).toFixed(1)} MB; read-only baseline ${baseline.toFixed(0)} ms, ratio ${(best / baseline).toFixed(1)}` });
+
+    // 100 concurrent 10⁴-row submissions from 50 teams.
+    const small = 10_000;
+    await publish("bench-crowd", small, 10);
+    const teams = await Promise.all(
+      Array.from({ length: 50 }, async (_, t) => {
+        const u = await benchUser(base, `t${t}`);
+        await u("/api/v1/competitions/bench-crowd/teams", { json: { name: `Team ${t}`, acceptRules: true } });
+        return u;
+      }),
+    );
+    const start = performance.now();
+    const answers = await Promise.allSettled(Array.from({ length: 100 }, (_, i) => teams[i % 50]("/api/v1/competitions/bench-crowd/submissions", { csv: syntheticPredictions(small, i + 10) })));
+    const ms = performance.now() - start;
+    const ok = answers.filter((a) => a.status === "fulfilled") as PromiseFulfilledResult<{ id: string }>[];
+    const ids = new Set(ok.map((a) => a.value.id));
+    const stored = await organizer("/api/v1/competitions/bench-crowd/audit");
+    figures.push({ name: "100 concurrent 1e4-row submissions, 50 teams", value: ms, unit: "ms", note: `${ok.length} answered, ${ids.size} distinct, ${stored.queries} stored, ${stored.mismatches} audit mismatches, ${(100 / (ms / 1000)).toFixed(0)} submissions/s` });
+  } finally {
+    await server.stop();
+  }
+  return figures;
+}

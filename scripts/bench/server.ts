@@ -1,0 +1,64 @@
+import { randomBytes } from "node:crypto";
+import { ensureBuilt, type RunningApp, startApp } from "../app";
+import { freePort } from "../db/admin";
+import { startTestDatabase } from "../db/database";
+import { migrate } from "../db/migrate";
+
+/** A throwaway database and `instances` app instances on it, for benchmarks over HTTP. */
+export async function startBenchServer(instances = 1) {
+  const database = await startTestDatabase(() => {});
+  await migrate(database.url);
+  ensureBuilt(() => {});
+  const env = { DATABASE_URL: database.url, NEXTAUTH_SECRET: randomBytes(32).toString("base64url") };
+  const apps: RunningApp[] = [];
+  for (let i = 0; i < instances; i++) apps.push(await startApp({ port: await freePort(), env, quiet: true }));
+  return {
+    urls: apps.map((a) => a.url),
+    stop: async () => {
+      await Promise.all(apps.map((a) => a.stop()));
+      await database.stop();
+    },
+  };
+}
+
+/** A small client for the REST API. */
+export function client(base: string, auth: Record<string, string> = {}) {
+  return async (path: string, init: { method?: string; json?: unknown; csv?: string; headers?: Record<string, string> } = {}) => {
+    const response = await fetch(`${base}${path}`, {
+      method: init.method ?? (init.json !== undefined || init.csv !== undefined ? "POST" : "GET"),
+      headers: { ...auth, ...(init.json !== undefined ? { "content-type": "application/json" } : {}), ...(init.csv !== undefined ? { "content-type": "text/csv" } : {}), ...init.headers },
+      body: init.json !== undefined ? JSON.stringify(init.json) : init.csv,
+    });
+    const body = await response.json();
+    if (!response.ok) throw new Error(`${init.method ?? "POST"} ${path} → ${response.status}: ${JSON.stringify(body)}`);
+    return body;
+  };
+}
+
+/** Signs up a user and returns a Bearer-authenticated client. */
+export async function benchUser(base: string, name: string) {
+  const email = `${name}-${randomBytes(4).toString("hex")}@bench.test`;
+  const password = "benchmark password";
+  await client(base)("/api/v1/users", { json: { email, password, name } });
+  const { token } = await client(base, { authorization: `Basic ${Buffer.from(`${email}:${password}`).toString("base64")}` })("/api/v1/tokens", { json: { name: "bench" } });
+  return client(base, { authorization: `Bearer ${token}` });
+}
+
+/** A solution of n rows, half public, with binary class labels; and a predictions file for it. */
+export function syntheticSolution(n: number): string {
+  const lines = new Array<string>(n + 1);
+  lines[0] = "id,label,split";
+  for (let i = 0; i < n; i++) lines[i + 1] = `r${i},${i % 3 ? "a" : "b"},${i % 2 ? "public" : "holdout"}`;
+  return lines.join("\n");
+}
+
+export function syntheticPredictions(n: number, seed: number): string {
+  const lines = new Array<string>(n + 1);
+  lines[0] = "id,prediction";
+  let x = seed;
+  for (let i = 0; i < n; i++) {
+    x = (x * 1103515245 + 12345) % 2147483648;
+    lines[i + 1] = `r${i},${x % 4 ? (i % 3 ? "a" : "b") : "c"}`;
+  }
+  return lines.join("\n");
+}
