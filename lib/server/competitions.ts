@@ -79,10 +79,12 @@ export async function listCompetitions(viewer: PublicUser | null): Promise<Compe
   const rows = await db.competition.findMany({
     where: { OR: [{ status: { in: ["published", "closed"] } }, drafts] },
     orderBy: { endsAt: "asc" },
-    select: { slug: true, title: true, status: true, metric: true, endsAt: true },
+    select: { slug: true, title: true, status: true, metric: true, endsAt: true, _count: { select: { teams: { where: { mergedIntoId: null } } } } },
   });
   const order = { published: 0, draft: 1, closed: 2 } as const;
-  return rows.sort((a, b) => order[a.status] - order[b.status]).map((c) => ({ ...c, endsAt: c.endsAt.toISOString(), teams: 0 }));
+  return rows
+    .sort((a, b) => order[a.status] - order[b.status])
+    .map(({ _count, ...c }) => ({ ...c, endsAt: c.endsAt.toISOString(), teams: _count.teams }));
 }
 
 async function isOrganizer(user: PublicUser | null, competitionId: string): Promise<boolean> {

@@ -225,3 +225,18 @@ describe("final selection", () => {
     expect((await rejection(selectFinal(stranger, c.slug, ids[0], { selected: false }))).status).toBe(404);
   });
 });
+
+describe("the competition list", () => {
+  it("counts the teams still playing (merged ones are not counted)", async () => {
+    const { listCompetitions } = await import("@/lib/server/competitions");
+    const c = await liveCompetition();
+    const [a, b, d] = await Promise.all([user(), user(), user()]);
+    await createTeam(a, c.slug, { name: "Counted A", acceptRules: true });
+    const two = await createTeam(b, c.slug, { name: "Counted B", acceptRules: true });
+    await createTeam(d, c.slug, { name: "Counted C", acceptRules: true });
+    const count = async () => (await listCompetitions(null)).find((x) => x.slug === c.slug)!.teams;
+    expect(await count()).toBe(3);
+    await mergeTeams(a, c.slug, { inviteCode: two.inviteCode });
+    expect(await count()).toBe(2);
+  });
+});
