@@ -88,3 +88,66 @@ export function BarChart({ title, bars, unit }: { title: string; bars: { label: 
     </figure>
   );
 }
+
+type HistoryPoint = { at: string; kind: "public" | "holdout" | "exhausted"; score: number | null; budget: number };
+
+/**
+ * A team's history: answers over time (public answers as circles, holdout answers as amber
+ * diamonds) above its budget as a step line.
+ */
+export function HistoryChart({ points, initialBudget, precision }: { points: HistoryPoint[]; initialBudget: number; precision: number }) {
+  if (points.length === 0) return <p className="text-sm text-slate-500">No submissions yet.</p>;
+  const scored = points.filter((p) => p.score !== null);
+  const times = points.map((p) => new Date(p.at).getTime());
+  const [t0, t1] = [Math.min(...times), Math.max(...times)];
+  const ys = scored.map((p) => p.score!);
+  const [y0, y1] = ys.length ? [Math.min(...ys), Math.max(...ys)] : [0, 1];
+  const pad = (y1 - y0) * 0.1 || 0.01;
+  const top = 150;
+  const sx = (t: number) => PAD.left + ((t - t0) / (t1 - t0 || 1)) * (W - PAD.left - PAD.right);
+  const sy = (y: number) => top - 10 - ((y - (y0 - pad)) / (y1 - y0 + 2 * pad)) * (top - 20);
+  const by = (b: number) => top + 60 - (b / Math.max(1, initialBudget)) * 45;
+  let steps = `M${sx(times[0])},${by(initialBudget)}`;
+  points.forEach((p, i) => (steps += ` L${sx(times[i])},${by(i === 0 ? initialBudget : points[i - 1].budget)} L${sx(times[i])},${by(p.budget)}`));
+  steps += ` L${W - PAD.right},${by(points[points.length - 1].budget)}`;
+  const alt = points.map((p, i) => `#${i + 1} ${p.kind}${p.score === null ? "" : ` ${p.score.toFixed(precision)}`}, budget ${p.budget}`).join("; ");
+  return (
+    <figure className="space-y-2">
+      <svg viewBox={`0 0 ${W} ${top + 70}`} role="img" aria-label={`Score history: ${alt}`} className="w-full max-w-2xl">
+        {ticks(y0 - pad, y1 + pad, 3).map((t) => (
+          <g key={t}>
+            <line x1={PAD.left} x2={W - PAD.right} y1={sy(t)} y2={sy(t)} stroke="#e2e8f0" />
+            <text x={PAD.left - 6} y={sy(t) + 4} textAnchor="end" fontSize="10" fill="#64748b">
+              {t.toFixed(Math.min(precision, 3))}
+            </text>
+          </g>
+        ))}
+        {points.map((p, i) =>
+          p.score === null ? null : p.kind === "holdout" ? (
+            <rect key={i} x={sx(times[i]) - 4} y={sy(p.score) - 4} width="8" height="8" transform={`rotate(45 ${sx(times[i])} ${sy(p.score)})`} fill="#f59e0b" />
+          ) : (
+            <circle key={i} cx={sx(times[i])} cy={sy(p.score)} r="4" fill="#4f46e5" />
+          ),
+        )}
+        <text x={PAD.left - 6} y={top + 18} textAnchor="end" fontSize="10" fill="#64748b">
+          {initialBudget}
+        </text>
+        <text x={PAD.left - 6} y={top + 63} textAnchor="end" fontSize="10" fill="#64748b">
+          0
+        </text>
+        <path d={steps} fill="none" stroke="#10b981" strokeWidth="2" />
+      </svg>
+      <figcaption className="flex flex-wrap gap-4 text-xs text-slate-600">
+        <span>
+          <span className="mr-1 inline-block h-2 w-2 rounded-full bg-indigo-600" /> public answer
+        </span>
+        <span>
+          <span className="mr-1 inline-block h-2 w-2 rotate-45 bg-amber-500" /> holdout answer (spent budget)
+        </span>
+        <span>
+          <span className="mr-1 inline-block h-0.5 w-4 bg-emerald-500 align-middle" /> budget left
+        </span>
+      </figcaption>
+    </figure>
+  );
+}

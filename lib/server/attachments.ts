@@ -3,6 +3,7 @@ import { db } from "./db";
 import { AppError } from "./errors";
 import { getVisibleCompetition, requireOrganizer } from "./competitions";
 import type { PublicUser } from "./users";
+import { isUuid } from "@/lib/validation/ids";
 
 export const MAX_ATTACHMENT_BYTES = 50 * 1024 * 1024;
 
@@ -38,6 +39,7 @@ export async function listAttachments(competitionId: string): Promise<Attachment
 /** A file for download, for anyone who may see the competition. */
 export async function getAttachment(viewer: PublicUser | null, slug: string, id: string) {
   const { competition } = await getVisibleCompetition(viewer, slug);
+  if (!isUuid(id)) throw new AppError("not_found", "no such file");
   const file = await db.attachment.findFirst({ where: { id, competitionId: competition.id }, select: { filename: true, contentType: true, data: true } });
   if (!file) throw new AppError("not_found", "no such file");
   return file;
@@ -45,6 +47,7 @@ export async function getAttachment(viewer: PublicUser | null, slug: string, id:
 
 export async function deleteAttachment(user: PublicUser, slug: string, id: string): Promise<void> {
   const competition = await requireOrganizer(user, slug);
+  if (!isUuid(id)) throw new AppError("not_found", "no such file");
   const { count } = await db.attachment.deleteMany({ where: { id, competitionId: competition.id } });
   if (count === 0) throw new AppError("not_found", "no such file");
 }

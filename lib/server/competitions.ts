@@ -197,13 +197,6 @@ export async function listOrganizers(competitionId: string): Promise<{ name: str
   return rows.map((r) => r.user);
 }
 
-/** Closes a published competition; final standings are revealed from then on. */
-export async function closeCompetition(user: PublicUser, slug: string): Promise<CompetitionRow> {
-  const competition = await requireOrganizer(user, slug);
-  if (competition.status !== "published") throw new AppError("conflict", `only a published competition can be closed; this one is ${competition.status}`);
-  return db.competition.update({ where: { id: competition.id }, data: { status: "closed", closedAt: new Date() }, select: COMPETITION_SELECT });
-}
-
 /** The default m of SPEC §2.4: the daily cap times the number of days the competition runs. */
 export function defaultMaxQueries(competition: Pick<CompetitionRow, "dailySubmissionLimit" | "startsAt" | "endsAt" | "createdAt">): number {
   const start = competition.startsAt ?? competition.createdAt;

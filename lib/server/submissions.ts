@@ -14,6 +14,7 @@ import { createStreams } from "@/lib/mechanism/rng";
 import { initThresholdout, stepThresholdout, type AnswerKind, type ThresholdoutParams } from "@/lib/mechanism/thresholdout";
 import { evaluateSplit, getMetric, isBetter, type Metric } from "@/lib/metrics/registry";
 import type { MetricParams } from "@/lib/metrics/types";
+import { isUuid } from "@/lib/validation/ids";
 import { finalSelectionSchema } from "@/lib/validation/teams";
 
 /** Largest submission accepted (SPEC §5: 413 beyond). 10⁶ rows with long ids fit. */
@@ -239,6 +240,7 @@ export async function selectFinal(user: PublicUser, slug: string, submissionId: 
   const { competition } = await getVisibleCompetition(user, slug);
   if (competition.status === "closed") throw new AppError("conflict", "the competition has closed; the final selection is locked");
   const { selected } = finalSelectionSchema.parse(input);
+  if (!isUuid(submissionId)) throw new AppError("not_found", "no such submission in your team");
   const member = await db.teamMember.findUnique({ where: { competitionId_userId: { competitionId: competition.id, userId: user.id } }, select: { teamId: true } });
   const submission = await db.submission.findFirst({ where: { id: submissionId, teamId: member?.teamId ?? "00000000-0000-0000-0000-000000000000" }, select: { id: true } });
   if (!member || !submission) throw new AppError("not_found", "no such submission in your team");

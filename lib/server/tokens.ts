@@ -4,6 +4,7 @@ import { db } from "./db";
 import { AppError } from "./errors";
 import type { PublicUser } from "./users";
 import { tokenNameSchema } from "@/lib/validation/accounts";
+import { isUuid } from "@/lib/validation/ids";
 
 const PREFIX = "qb_";
 
@@ -35,6 +36,7 @@ export async function listTokens(userId: string): Promise<TokenSummary[]> {
 
 /** Revokes one of the user's tokens; 404 if it is not theirs. */
 export async function revokeToken(userId: string, tokenId: string): Promise<void> {
+  if (!isUuid(tokenId)) throw new AppError("not_found", "no such active token");
   const { count } = await db.apiToken.updateMany({ where: { id: tokenId, userId, revokedAt: null }, data: { revokedAt: new Date() } });
   if (count === 0) throw new AppError("not_found", "no such active token");
 }

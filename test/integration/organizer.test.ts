@@ -1,7 +1,8 @@
 import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { setCorrelation, setMechanism, publishCompetition, previewMechanism } from "@/lib/server/calibration";
-import { closeCompetition, createCompetition, getVisibleCompetition, inviteOrganizer, requireOrganizer } from "@/lib/server/competitions";
+import { createCompetition, getVisibleCompetition, inviteOrganizer, requireOrganizer } from "@/lib/server/competitions";
+import { closeCompetition } from "@/lib/server/leaderboard";
 import { db } from "@/lib/server/db";
 import { AppError } from "@/lib/server/errors";
 import { loadSolution, uploadSolution } from "@/lib/server/solutions";

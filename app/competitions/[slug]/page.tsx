@@ -3,7 +3,7 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { getSessionUser } from "@/lib/server/auth";
 import { listAttachments } from "@/lib/server/attachments";
-import { getVisibleCompetition } from "@/lib/server/competitions";
+import { getVisibleCompetition, toPublicDetails } from "@/lib/server/competitions";
 import { AppError } from "@/lib/server/errors";
 import { formatDate, metricTitle } from "../../_components/format";
 import { Markdown } from "../../_components/markdown";
@@ -12,6 +12,8 @@ import { MySubmissions } from "../../_components/compete/my-submissions";
 import { SubmitPanel } from "../../_components/compete/submit-panel";
 import { TeamPanel } from "../../_components/compete/team-panel";
 import { listMySubmissions } from "@/lib/server/submissions";
+import { getCurrentPlan } from "@/lib/server/calibration";
+import { Countdown } from "../../_components/view/countdown";
 import { getMyTeam } from "@/lib/server/teams";
 
 export const metadata: Metadata = { title: "Competition" };
@@ -29,11 +31,13 @@ export default async function CompetitionPage({ params }: { params: Promise<{ sl
   const { competition, organizer } = visible;
   const now = new Date();
   const open = competition.status === "published" && now < competition.endsAt && (!competition.startsAt || now >= competition.startsAt);
-  const [files, team, mine] = await Promise.all([
+  const [files, team, mine, plan] = await Promise.all([
     listAttachments(competition.id),
     viewer && competition.status !== "draft" ? getMyTeam(viewer, slug) : null,
     viewer && competition.status !== "draft" ? listMySubmissions(viewer, slug) : null,
+    getCurrentPlan(competition),
   ]);
+  const n4 = (x: number) => Number(x.toPrecision(3)).toString();
   return (
     <article className="space-y-6">
       <header className="flex flex-wrap items-start justify-between gap-4">
@@ -41,16 +45,60 @@ export default async function CompetitionPage({ params }: { params: Promise<{ sl
           <h1 className="flex items-center gap-3 text-2xl font-semibold tracking-tight">
             {competition.title} <StatusBadge status={competition.status} />
           </h1>
-          <p className="text-slate-600">
-            {metricTitle(competition.metric)} · closes {formatDate(competition.endsAt)}
-          </p>
+          <dl className="mt-2 flex flex-wrap gap-x-6 gap-y-1 text-sm text-slate-600">
+            <div className="flex gap-1">
+              <dt>Metric:</dt>
+              <dd className="font-medium text-slate-800">
+                {metricTitle(competition.metric)} ({toPublicDetails(competition).metric.direction} is better)
+              </dd>
+            </div>
+            {competition.startsAt && (
+              <div className="flex gap-1">
+                <dt>Opens:</dt>
+                <dd>{formatDate(competition.startsAt)}</dd>
+              </div>
+            )}
+            <div className="flex gap-1">
+              <dt>{competition.status === "closed" ? "Closed:" : "Closes:"}</dt>
+              <dd>
+                {formatDate(competition.endsAt)} {competition.status === "published" && <span className="text-slate-500">(<Countdown until={competition.endsAt.toISOString()} />)</span>}
+              </dd>
+            </div>
+          </dl>
         </div>
-        {organizer && (
-          <Link href={`/competitions/${slug}/manage`} className="rounded-md border border-slate-300 bg-white px-4 py-2 font-medium hover:bg-slate-100">
-            Manage
-          </Link>
-        )}
+        <div className="flex gap-2">
+          {competition.status !== "draft" && (
+            <Link href={`/competitions/${slug}/leaderboard`} className="rounded-md bg-indigo-600 px-4 py-2 font-medium text-white hover:bg-indigo-700">
+              {competition.status === "closed" ? "Final standings" : "Leaderboard"}
+            </Link>
+          )}
+          {organizer && (
+            <Link href={`/competitions/${slug}/manage`} className="rounded-md border border-slate-300 bg-white px-4 py-2 font-medium hover:bg-slate-100">
+              Manage
+            </Link>
+          )}
+        </div>
       </header>
+      {plan && competition.status !== "draft" && (
+        <section aria-labelledby="how" className="rounded-xl border border-indigo-100 bg-indigo-50/60 p-6 text-sm leading-relaxed">
+          <h2 id="how" className="mb-2 text-lg font-semibold text-slate-900">
+            How this leaderboard works
+          </h2>
+          <p>
+            Every submission is scored on a hidden <strong>holdout</strong> as well as on the public rows. If the two scores agree (within a noisy threshold of about{" "}
+            {n4(plan.threshold)}), you see your public score and spend nothing. If they disagree — the sign that a model is fitting the leaderboard rather than the problem — you see the
+            holdout score with a little noise added, and your team spends one unit of its <strong>overfitting budget</strong>.
+          </p>
+          <p className="mt-2">
+            Each team has <strong>{plan.budget}</strong> such holdout answers. When they are spent, submissions are still accepted but no more scores are released. This is what keeps the
+            scores here honest: no team can learn enough about the holdout to overfit it.
+          </p>
+          <p className="mt-2 text-slate-700">
+            In numbers: noise σ = {n4(plan.sigma)}, threshold T = {n4(plan.threshold)}; a team&apos;s whole budget costs ε<sub>DP</sub> = {n4(plan.epsDp)}, which under the organizer&apos;s model of how
+            the holdout rows are correlated is ε<sub>BDP</sub> = {n4(plan.epsBdp)} (Bayesian differential privacy). {plan.guarantee.explanation}
+          </p>
+        </section>
+      )}
       <section aria-labelledby="overview" className="rounded-xl border border-slate-200 bg-white p-6 shadow-sm">
         <h2 id="overview" className="mb-3 text-lg font-semibold">
           Overview

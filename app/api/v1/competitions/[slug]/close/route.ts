@@ -1,7 +1,8 @@
 // POST /api/v1/competitions/[slug]/close – close a published competition (organizers)
 import { handleApi, json } from "@/lib/server/api";
 import { requireApiUser } from "@/lib/server/auth";
-import { closeCompetition, toPublicDetails } from "@/lib/server/competitions";
+import { toPublicDetails } from "@/lib/server/competitions";
+import { closeCompetition } from "@/lib/server/leaderboard";
 
 export const POST = handleApi(async (request, { params }: { params: Promise<{ slug: string }> }) => {
   const user = await requireApiUser(request);

@@ -1,0 +1,142 @@
+"use client";
+
+import Link from "next/link";
+import { useEffect, useRef, useState } from "react";
+import type { Leaderboard } from "@/lib/server/leaderboard";
+import { BudgetBar } from "../budget-bar";
+
+const PAGE_SIZE = 50;
+const REFRESH_MS = 10_000;
+const TIME = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" });
+
+/**
+ * The live leaderboard: search by team, pages of 50, refreshed every 10 s without a reload (and at
+ * once when the tab becomes visible again). Ranks are overall ranks, also when searching.
+ */
+export function LiveLeaderboard({ slug, initial }: { slug: string; initial: Leaderboard }) {
+  const [board, setBoard] = useState(initial);
+  const [q, setQ] = useState("");
+  const [page, setPage] = useState(1);
+  const [updatedAt, setUpdatedAt] = useState<Date | null>(null);
+  const [error, setError] = useState<string>();
+  const request = useRef(0);
+
+  useEffect(() => {
+    let timer: ReturnType<typeof setTimeout>;
+    const load = async () => {
+      const id = ++request.current;
+      try {
+        const params = new URLSearchParams({ page: String(page), pageSize: String(PAGE_SIZE), ...(q ? { q } : {}) });
+        const response = await fetch(`/api/v1/competitions/${slug}/leaderboard?${params}`, { cache: "no-store" });
+        if (!response.ok) throw new Error(`the server answered ${response.status}`);
+        const next = (await response.json()) as Leaderboard;
+        if (id === request.current) {
+          setBoard(next);
+          setUpdatedAt(new Date());
+          setError(undefined);
+        }
+      } catch (e) {
+        if (id === request.current) setError(`Could not refresh the leaderboard (${(e as Error).message}); retrying.`);
+      }
+      timer = setTimeout(load, REFRESH_MS);
+    };
+    timer = setTimeout(load, q || page !== 1 ? 250 : REFRESH_MS);
+    const onVisible = () => document.visibilityState === "visible" && (clearTimeout(timer), load());
+    document.addEventListener("visibilitychange", onVisible);
+    return () => {
+      clearTimeout(timer);
+      document.removeEventListener("visibilitychange", onVisible);
+    };
+  }, [slug, q, page]);
+
+  const pages = Math.max(1, Math.ceil(board.total / PAGE_SIZE));
+  const arrow = board.metric.direction === "higher" ? "higher is better" : "lower is better";
+  return (
+    <div className="space-y-4">
+      <div className="flex flex-col gap-3 sm:flex-row sm:items-end sm:justify-between">
+        <label className="block text-sm sm:w-72">
+          <span className="font-medium text-slate-700">Search teams</span>
+          <input
+            type="search"
+            value={q}
+            onChange={(e) => {
+              setQ(e.target.value);
+              setPage(1);
+            }}
+            placeholder="Team name"
+            className="mt-1 block w-full rounded-md border border-slate-300 px-3 py-2"
+          />
+        </label>
+        <div className="flex items-center gap-3 text-sm">
+          <a href={`/api/v1/competitions/${slug}/leaderboard?format=csv`} className="font-medium text-indigo-700 hover:underline">
+            Download CSV
+          </a>
+          <a href={`/api/v1/competitions/${slug}/leaderboard`} className="font-medium text-indigo-700 hover:underline">
+            JSON
+          </a>
+        </div>
+      </div>
+      <p className="text-xs text-slate-500" aria-live="polite">
+        {board.total.toLocaleString("en")} team{board.total === 1 ? "" : "s"} · {board.metric.title}, {arrow} · {updatedAt ? `updated ${updatedAt.toLocaleTimeString("en-GB")}` : "live: refreshes every 10 seconds"}
+      </p>
+      {error && (
+        <p role="alert" className="text-sm text-amber-700">
+          {error}
+        </p>
+      )}
+      <div className="overflow-x-auto rounded-xl border border-slate-200 bg-white">
+        <table className="w-full text-left text-sm" data-testid="leaderboard">
+          <caption className="sr-only">Live leaderboard, ranked by best answered score</caption>
+          <thead className="bg-slate-50 text-slate-600">
+            <tr>
+              <th scope="col" className="px-3 py-2 text-right font-medium">#</th>
+              <th scope="col" className="px-3 py-2 font-medium">Team</th>
+              <th scope="col" className="px-3 py-2 text-right font-medium">Score</th>
+              <th scope="col" className="hidden px-3 py-2 text-right font-medium sm:table-cell">Entries</th>
+              <th scope="col" className="hidden px-3 py-2 font-medium md:table-cell">Last (UTC)</th>
+              <th scope="col" className="px-3 py-2 font-medium">Overfitting budget</th>
+            </tr>
+          </thead>
+          <tbody className="divide-y divide-slate-100">
+            {board.entries.map((e) => (
+              <tr key={e.team.id} data-testid="leaderboard-row">
+                <td className="px-3 py-2 text-right tabular-nums">{e.rank}</td>
+                <td className="px-3 py-2 font-medium">
+                  <Link href={`/competitions/${slug}/teams/${e.team.id}`} className="hover:underline">
+                    {e.team.name}
+                  </Link>
+                </td>
+                <td className="px-3 py-2 text-right font-mono tabular-nums">{e.score === null ? "—" : e.score.toFixed(board.displayPrecision)}</td>
+                <td className="hidden px-3 py-2 text-right tabular-nums sm:table-cell">{e.submissions}</td>
+                <td className="hidden px-3 py-2 whitespace-nowrap text-slate-600 md:table-cell">{e.lastSubmissionAt ? TIME.format(new Date(e.lastSubmissionAt)) : "—"}</td>
+                <td className="px-3 py-2">
+                  <BudgetBar remaining={e.budget.remaining} initial={e.budget.initial} />
+                </td>
+              </tr>
+            ))}
+            {board.entries.length === 0 && (
+              <tr>
+                <td colSpan={6} className="px-3 py-6 text-center text-slate-500">
+                  {q ? `No team matches “${q}”.` : "No submissions yet."}
+                </td>
+              </tr>
+            )}
+          </tbody>
+        </table>
+      </div>
+      {pages > 1 && (
+        <nav aria-label="Leaderboard pages" className="flex items-center justify-between text-sm">
+          <button type="button" disabled={page <= 1} onClick={() => setPage(page - 1)} className="rounded-md border border-slate-300 px-3 py-1.5 disabled:opacity-40">
+            Previous
+          </button>
+          <span>
+            Page {page} of {pages}
+          </span>
+          <button type="button" disabled={page >= pages} onClick={() => setPage(page + 1)} className="rounded-md border border-slate-300 px-3 py-1.5 disabled:opacity-40">
+            Next
+          </button>
+        </nav>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,20 @@
+// GET /api/v1/competitions/[slug]/leaderboard – the live leaderboard (?format=csv, ?q=, ?page=&pageSize=)
+import { handleApi, json } from "@/lib/server/api";
+import { findApiUser } from "@/lib/server/auth";
+import { getLeaderboard, leaderboardCsv } from "@/lib/server/leaderboard";
+
+export const GET = handleApi(async (request, { params }: { params: Promise<{ slug: string }> }) => {
+  const { slug } = await params;
+  const url = new URL(request.url);
+  const board = await getLeaderboard(await findApiUser(request), slug, {
+    q: url.searchParams.get("q") ?? undefined,
+    page: Number(url.searchParams.get("page") ?? 1) || 1,
+    pageSize: Number(url.searchParams.get("pageSize") ?? 0) || 0,
+  });
+  if (url.searchParams.get("format") === "csv") {
+    return new Response(leaderboardCsv(board), {
+      headers: { "content-type": "text/csv; charset=utf-8", "content-disposition": `attachment; filename="${slug}-leaderboard.csv"`, "cache-control": "no-store" },
+    });
+  }
+  return json(board);
+});

@@ -1,0 +1,9 @@
+// GET /api/v1/competitions/[slug]/teams/[teamId] – a team's members and score history
+import { handleApi, json } from "@/lib/server/api";
+import { findApiUser } from "@/lib/server/auth";
+import { getTeamHistory } from "@/lib/server/leaderboard";
+
+export const GET = handleApi(async (request, { params }: { params: Promise<{ slug: string; teamId: string }> }) => {
+  const { slug, teamId } = await params;
+  return json(await getTeamHistory(await findApiUser(request), slug, teamId));
+});

@@ -1,0 +1,63 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { getSessionUser } from "@/lib/server/auth";
+import { AppError } from "@/lib/server/errors";
+import { getTeamHistory } from "@/lib/server/leaderboard";
+import { BudgetBar } from "../../../../_components/budget-bar";
+import { HistoryChart } from "../../../../_components/charts";
+
+export const metadata: Metadata = { title: "Team" };
+
+export default async function TeamPage({ params }: { params: Promise<{ slug: string; teamId: string }> }) {
+  const { slug, teamId } = await params;
+  let data;
+  try {
+    data = await getTeamHistory(await getSessionUser(), slug, teamId);
+  } catch (error) {
+    if (error instanceof AppError && error.status === 404) notFound();
+    throw error;
+  }
+  const { team, history, displayPrecision, metric } = data;
+  const holdout = history.filter((h) => h.kind === "holdout").length;
+  return (
+    <div className="space-y-6">
+      <p className="text-sm">
+        <Link href={`/competitions/${slug}/leaderboard`} className="text-indigo-700 hover:underline">
+          ← Leaderboard
+        </Link>
+      </p>
+      <header className="flex flex-wrap items-end justify-between gap-4">
+        <div>
+          <h1 className="text-2xl font-semibold tracking-tight">{team.name}</h1>
+          <p className="text-slate-600">{team.members.join(", ")}</p>
+        </div>
+        <dl className="flex gap-6 text-sm">
+          <div>
+            <dt className="text-slate-500">Rank</dt>
+            <dd className="text-lg font-semibold">{team.rank ?? "—"}</dd>
+          </div>
+          <div>
+            <dt className="text-slate-500">Submissions</dt>
+            <dd className="text-lg font-semibold">{history.length}</dd>
+          </div>
+          <div>
+            <dt className="text-slate-500">Budget</dt>
+            <dd className="pt-1.5">
+              <BudgetBar remaining={team.budget.remaining} initial={team.budget.initial} />
+            </dd>
+          </div>
+        </dl>
+      </header>
+      <section aria-labelledby="history" className="space-y-3 rounded-xl border border-slate-200 bg-white p-6 shadow-sm">
+        <h2 id="history" className="text-lg font-semibold">
+          Score history
+        </h2>
+        <p className="text-sm text-slate-600">
+          {metric.title} of each released answer over time; {holdout} of {history.length} answers came from the holdout and spent budget.
+        </p>
+        <HistoryChart points={history} initialBudget={team.budget.initial} precision={displayPrecision} />
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,187 @@
+import "server-only";
+import { db } from "./db";
+import { AppError } from "./errors";
+import { COMPETITION_SELECT, type CompetitionRow, getVisibleCompetition, requireOrganizer } from "./competitions";
+import { finalSubmissionIds } from "./submissions";
+import type { PublicUser } from "./users";
+import { Prisma } from "@/lib/generated/prisma/client";
+import { getMetric, isBetter, type Metric } from "@/lib/metrics/registry";
+import type { MetricParams } from "@/lib/metrics/types";
+import { isUuid } from "@/lib/validation/ids";
+
+export type LeaderboardEntry = {
+  rank: number;
+  team: { id: string; name: string };
+  score: number | null;
+  submissions: number;
+  budget: { remaining: number; initial: number };
+  lastSubmissionAt: string | null;
+};
+
+export type Leaderboard = {
+  metric: { name: string; title: string; direction: "higher" | "lower" };
+  displayPrecision: number;
+  total: number;
+  page: number;
+  pageSize: number;
+  entries: LeaderboardEntry[];
+};
+
+function metricOf(c: CompetitionRow): Metric {
+  return getMetric(c.metric, c.metricParams as MetricParams);
+}
+
+/** ORDER BY for the live ranking: best answer first in the metric's direction, ties to the earlier best. */
+function liveOrder(metric: Metric): Prisma.Sql {
+  return metric.direction === "higher"
+    ? Prisma.sql`best_score DESC NULLS LAST, best_at ASC NULLS LAST, created_at ASC, id ASC`
+    : Prisma.sql`best_score ASC NULLS LAST, best_at ASC NULLS LAST, created_at ASC, id ASC`;
+}
+
+/** `%` and `_` are wildcards in ILIKE: escape them so a search matches literally. */
+function likePattern(q: string): string {
+  return `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+/**
+ * The live leaderboard (SPEC §7): every team that has submitted, ranked by its best answered
+ * score. Reads only the teams table (each team's leaderboard row is kept current by the scoring
+ * transaction), through an index per metric direction. `q` filters by team name; ranks stay the
+ * overall ranks. `pageSize` 0 means all entries.
+ */
+export async function getLeaderboard(viewer: PublicUser | null, slug: string, options: { q?: string; page?: number; pageSize?: number } = {}): Promise<Leaderboard> {
+  const { competition } = await getVisibleCompetition(viewer, slug);
+  const metric = metricOf(competition);
+  const q = (options.q ?? "").trim().slice(0, 100);
+  const pageSize = Math.max(0, Math.min(10_000, Math.floor(options.pageSize ?? 0)));
+  const page = Math.max(1, Math.floor(options.page ?? 1));
+  const limit = pageSize === 0 ? Prisma.empty : Prisma.sql`LIMIT ${pageSize} OFFSET ${(page - 1) * pageSize}`;
+  const rows = await db.$queryRaw<
+    { id: string; name: string; best_score: number | null; submission_count: number; budget_remaining: number; initial_budget: number; last_submission_at: Date | null; rank: bigint; total: bigint }[]
+  >`SELECT *, count(*) OVER () AS total FROM (
+      SELECT id, name, best_score, submission_count, budget_remaining, initial_budget, last_submission_at,
+             row_number() OVER (ORDER BY ${liveOrder(metric)}) AS rank
+      FROM teams
+      WHERE competition_id = ${competition.id}::uuid AND merged_into_id IS NULL AND submission_count > 0
+    ) ranked
+    WHERE ${q === "" ? Prisma.sql`TRUE` : Prisma.sql`name ILIKE ${likePattern(q)}`}
+    ORDER BY rank ${limit}`;
+  return {
+    metric: { name: metric.name, title: metric.title, direction: metric.direction },
+    displayPrecision: competition.displayPrecision,
+    total: rows.length ? Number(rows[0].total) : 0,
+    page,
+    pageSize,
+    entries: rows.map((r) => ({
+      rank: Number(r.rank),
+      team: { id: r.id, name: r.name },
+      score: r.best_score === null ? null : metric.toDisplay(r.best_score),
+      submissions: r.submission_count,
+      budget: { remaining: r.budget_remaining, initial: r.initial_budget },
+      lastSubmissionAt: r.last_submission_at?.toISOString() ?? null,
+    })),
+  };
+}
+
+/** A CSV cell: quoted when needed, and defused when it could start a spreadsheet formula (OWASP CSV injection). */
+export function csvCell(value: string | number | null): string {
+  if (value === null) return "";
+  let text = String(value);
+  if (typeof value === "string" && /^[=+\-@\t\r]/.test(text)) text = `'${text}`;
+  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+}
+
+export function leaderboardCsv(board: Leaderboard): string {
+  const header = ["rank", "team", "score", "submissions", "budget_remaining", "budget_initial", "last_submission_at"];
+  const lines = board.entries.map((e) => [e.rank, e.team.name, e.score === null ? null : Number(e.score.toFixed(board.displayPrecision)), e.submissions, e.budget.remaining, e.budget.initial, e.lastSubmissionAt].map(csvCell).join(","));
+  return [header.join(","), ...lines].join("\r\n") + "\r\n";
+}
+
+export type TeamHistory = {
+  team: { id: string; name: string; members: string[]; budget: { remaining: number; initial: number }; rank: number | null };
+  metric: Leaderboard["metric"];
+  displayPrecision: number;
+  /** every query in time order: the released answer (null when the budget was spent) and the budget after */
+  history: { at: string; kind: "public" | "holdout" | "exhausted"; score: number | null; budget: number }[];
+};
+
+/** A team's public page: members, and its answers and budget over time. */
+export async function getTeamHistory(viewer: PublicUser | null, slug: string, teamId: string): Promise<TeamHistory> {
+  const { competition } = await getVisibleCompetition(viewer, slug);
+  const metric = metricOf(competition);
+  if (!isUuid(teamId)) throw new AppError("not_found", "no such team in this competition");
+  const team = await db.team.findFirst({
+    where: { id: teamId, competitionId: competition.id },
+    select: { id: true, name: true, budgetRemaining: true, initialBudget: true, mergedIntoId: true, members: { select: { user: { select: { name: true } } } } },
+  });
+  if (!team) throw new AppError("not_found", "no such team in this competition");
+  if (team.mergedIntoId) throw new AppError("not_found", "this team was merged into another");
+  const [subs, board] = await Promise.all([
+    db.submission.findMany({ where: { teamId: team.id }, orderBy: { createdAt: "asc" }, select: { createdAt: true, kind: true, answer: true, budgetAfter: true } }),
+    getLeaderboard(viewer, slug, { q: team.name, pageSize: 50 }),
+  ]);
+  return {
+    team: { id: team.id, name: team.name, members: team.members.map((m) => m.user.name), budget: { remaining: team.budgetRemaining, initial: team.initialBudget }, rank: board.entries.find((e) => e.team.id === team.id)?.rank ?? null },
+    metric: { name: metric.name, title: metric.title, direction: metric.direction },
+    displayPrecision: competition.displayPrecision,
+    history: subs.map((s) => ({ at: s.createdAt.toISOString(), kind: s.kind, score: s.answer === null ? null : metric.toDisplay(s.answer), budget: s.budgetAfter })),
+  };
+}
+
+export type FinalStanding = { rank: number; team: { id: string; name: string }; score: number; liveRank: number | null; shakeUp: number | null };
+
+/**
+ * Closes a published competition and computes the final standings once: each team's final
+ * submissions (its selection, or by default its best answered one) scored exactly on the holdout,
+ * the best of them counting; ties go to the earlier submission. The live rank is kept beside it
+ * for the shake-up.
+ */
+export async function closeCompetition(user: PublicUser, slug: string): Promise<CompetitionRow> {
+  const competition = await requireOrganizer(user, slug);
+  if (competition.status !== "published") throw new AppError("conflict", `only a published competition can be closed; this one is ${competition.status}`);
+  const metric = metricOf(competition);
+  const live = await getLeaderboard(user, slug);
+  const liveRank = new Map(live.entries.map((e) => [e.team.id, e.rank]));
+  const submissions = await db.submission.findMany({
+    where: { competitionId: competition.id },
+    select: { id: true, teamId: true, createdAt: true, answer: true, selected: true, holdoutScore: true },
+  });
+  const byTeam = new Map<string, typeof submissions>();
+  for (const s of submissions) byTeam.set(s.teamId, [...(byTeam.get(s.teamId) ?? []), s]);
+  const finals: { teamId: string; score: number; at: Date }[] = [];
+  for (const [teamId, rows] of byTeam) {
+    const ids = new Set(finalSubmissionIds(metric, rows));
+    let best: { score: number; at: Date } | null = null;
+    for (const r of rows) {
+      if (!ids.has(r.id)) continue;
+      if (!best || isBetter(metric, r.holdoutScore, best.score) || (r.holdoutScore === best.score && r.createdAt < best.at)) best = { score: r.holdoutScore, at: r.createdAt };
+    }
+    if (best) finals.push({ teamId, ...best });
+  }
+  finals.sort((a, b) => (a.score === b.score ? a.at.getTime() - b.at.getTime() : isBetter(metric, a.score, b.score) ? -1 : 1));
+  return db.$transaction(async (tx) => {
+    if (finals.length) {
+      await tx.$executeRaw`UPDATE teams AS t SET final_score = v.score, final_rank = v.rank, live_rank = v.live
+        FROM unnest(${finals.map((f) => f.teamId)}::uuid[], ${finals.map((f) => f.score)}::float8[], ${finals.map((_, i) => i + 1)}::int[], ${finals.map((f) => liveRank.get(f.teamId) ?? null)}::int[]) AS v(id, score, rank, live)
+        WHERE t.id = v.id`;
+    }
+    return tx.competition.update({ where: { id: competition.id }, data: { status: "closed", closedAt: new Date() }, select: COMPETITION_SELECT });
+  });
+}
+
+/** The final standings of a closed competition (SPEC §7 GET …/final); 409 before it closes. */
+export async function getFinalStandings(viewer: PublicUser | null, slug: string): Promise<{ metric: Leaderboard["metric"]; displayPrecision: number; entries: FinalStanding[] }> {
+  const { competition } = await getVisibleCompetition(viewer, slug);
+  if (competition.status !== "closed") throw new AppError("conflict", "the final standings are revealed when the competition closes");
+  const metric = metricOf(competition);
+  const teams = await db.team.findMany({
+    where: { competitionId: competition.id, finalRank: { not: null } },
+    orderBy: { finalRank: "asc" },
+    select: { id: true, name: true, finalScore: true, finalRank: true, liveRank: true },
+  });
+  return {
+    metric: { name: metric.name, title: metric.title, direction: metric.direction },
+    displayPrecision: competition.displayPrecision,
+    entries: teams.map((t) => ({ rank: t.finalRank!, team: { id: t.id, name: t.name }, score: metric.toDisplay(t.finalScore!), liveRank: t.liveRank, shakeUp: t.liveRank === null ? null : t.liveRank - t.finalRank! })),
+  };
+}
