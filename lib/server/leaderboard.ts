@@ -11,7 +11,9 @@ import { isUuid } from "@/lib/validation/ids";
 
 export type LeaderboardEntry = {
   rank: number;
-  team: { id: string; name: string };
+  /** the team's name (SPEC §7), and its id for links */
+  team: string;
+  teamId: string;
   score: number | null;
   submissions: number;
   budget: { remaining: number; initial: number };
@@ -74,7 +76,8 @@ export async function getLeaderboard(viewer: PublicUser | null, slug: string, op
     pageSize,
     entries: rows.map((r) => ({
       rank: Number(r.rank),
-      team: { id: r.id, name: r.name },
+      team: r.name,
+      teamId: r.id,
       score: r.best_score === null ? null : metric.toDisplay(r.best_score),
       submissions: r.submission_count,
       budget: { remaining: r.budget_remaining, initial: r.initial_budget },
@@ -93,7 +96,7 @@ export function csvCell(value: string | number | null): string {
 
 export function leaderboardCsv(board: Leaderboard): string {
   const header = ["rank", "team", "score", "submissions", "budget_remaining", "budget_initial", "last_submission_at"];
-  const lines = board.entries.map((e) => [e.rank, e.team.name, e.score === null ? null : Number(e.score.toFixed(board.displayPrecision)), e.submissions, e.budget.remaining, e.budget.initial, e.lastSubmissionAt].map(csvCell).join(","));
+  const lines = board.entries.map((e) => [e.rank, e.team, e.score === null ? null : Number(e.score.toFixed(board.displayPrecision)), e.submissions, e.budget.remaining, e.budget.initial, e.lastSubmissionAt].map(csvCell).join(","));
   return [header.join(","), ...lines].join("\r\n") + "\r\n";
 }
 
@@ -121,14 +124,14 @@ export async function getTeamHistory(viewer: PublicUser | null, slug: string, te
     getLeaderboard(viewer, slug, { q: team.name, pageSize: 50 }),
   ]);
   return {
-    team: { id: team.id, name: team.name, members: team.members.map((m) => m.user.name), budget: { remaining: team.budgetRemaining, initial: team.initialBudget }, rank: board.entries.find((e) => e.team.id === team.id)?.rank ?? null },
+    team: { id: team.id, name: team.name, members: team.members.map((m) => m.user.name), budget: { remaining: team.budgetRemaining, initial: team.initialBudget }, rank: board.entries.find((e) => e.teamId === team.id)?.rank ?? null },
     metric: { name: metric.name, title: metric.title, direction: metric.direction },
     displayPrecision: competition.displayPrecision,
     history: subs.map((s) => ({ at: s.createdAt.toISOString(), kind: s.kind, score: s.answer === null ? null : metric.toDisplay(s.answer), budget: s.budgetAfter })),
   };
 }
 
-export type FinalStanding = { rank: number; team: { id: string; name: string }; score: number; liveRank: number | null; shakeUp: number | null };
+export type FinalStanding = { rank: number; team: string; teamId: string; score: number; liveRank: number | null; shakeUp: number | null };
 
 /**
  * Closes a published competition and computes the final standings once: each team's final
@@ -141,7 +144,7 @@ export async function closeCompetition(user: PublicUser, slug: string): Promise<
   if (competition.status !== "published") throw new AppError("conflict", `only a published competition can be closed; this one is ${competition.status}`);
   const metric = metricOf(competition);
   const live = await getLeaderboard(user, slug);
-  const liveRank = new Map(live.entries.map((e) => [e.team.id, e.rank]));
+  const liveRank = new Map(live.entries.map((e) => [e.teamId, e.rank]));
   const submissions = await db.submission.findMany({
     where: { competitionId: competition.id },
     select: { id: true, teamId: true, createdAt: true, answer: true, selected: true, holdoutScore: true },
@@ -182,6 +185,6 @@ export async function getFinalStandings(viewer: PublicUser | null, slug: string)
   return {
     metric: { name: metric.name, title: metric.title, direction: metric.direction },
     displayPrecision: competition.displayPrecision,
-    entries: teams.map((t) => ({ rank: t.finalRank!, team: { id: t.id, name: t.name }, score: metric.toDisplay(t.finalScore!), liveRank: t.liveRank, shakeUp: t.liveRank === null ? null : t.liveRank - t.finalRank! })),
+    entries: teams.map((t) => ({ rank: t.finalRank!, team: t.name, teamId: t.id, score: metric.toDisplay(t.finalScore!), liveRank: t.liveRank, shakeUp: t.liveRank === null ? null : t.liveRank - t.finalRank! })),
   };
 }

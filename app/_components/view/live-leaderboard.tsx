@@ -99,11 +99,11 @@ export function LiveLeaderboard({ slug, initial }: { slug: string; initial: Lead
           </thead>
           <tbody className="divide-y divide-slate-100">
             {board.entries.map((e) => (
-              <tr key={e.team.id} data-testid="leaderboard-row">
+              <tr key={e.teamId} data-testid="leaderboard-row">
                 <td className="px-3 py-2 text-right tabular-nums">{e.rank}</td>
                 <td className="px-3 py-2 font-medium">
-                  <Link href={`/competitions/${slug}/teams/${e.team.id}`} className="hover:underline">
-                    {e.team.name}
+                  <Link href={`/competitions/${slug}/teams/${e.teamId}`} className="hover:underline">
+                    {e.team}
                   </Link>
                 </td>
                 <td className="px-3 py-2 text-right font-mono tabular-nums">{e.score === null ? "—" : e.score.toFixed(board.displayPrecision)}</td>

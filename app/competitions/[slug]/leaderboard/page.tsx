@@ -53,11 +53,11 @@ export default async function LeaderboardPage({ params }: { params: Promise<{ sl
               </thead>
               <tbody className="divide-y divide-slate-100">
                 {final.entries.map((e) => (
-                  <tr key={e.team.id}>
+                  <tr key={e.teamId}>
                     <td className="px-3 py-2 text-right tabular-nums">{e.rank}</td>
                     <td className="px-3 py-2 font-medium">
-                      <Link href={`/competitions/${slug}/teams/${e.team.id}`} className="hover:underline">
-                        {e.team.name}
+                      <Link href={`/competitions/${slug}/teams/${e.teamId}`} className="hover:underline">
+                        {e.team}
                       </Link>
                     </td>
                     <td className="px-3 py-2 text-right font-mono tabular-nums">{e.score.toFixed(final.displayPrecision)}</td>

@@ -1,0 +1,138 @@
+import { randomBytes } from "node:crypto";
+import { describe, expect, it } from "vitest";
+import { publishCompetition, setMechanism } from "@/lib/server/calibration";
+import { createCompetition } from "@/lib/server/competitions";
+import { db } from "@/lib/server/db";
+import { closeCompetition, csvCell, getFinalStandings, getLeaderboard, getTeamHistory, leaderboardCsv } from "@/lib/server/leaderboard";
+import { uploadSolution } from "@/lib/server/solutions";
+import { selectFinal, submit } from "@/lib/server/submissions";
+import { createTeam } from "@/lib/server/teams";
+import { createUser, type PublicUser } from "@/lib/server/users";
+
+const tag = () => randomBytes(5).toString("hex");
+const user = (): Promise<PublicUser> => createUser({ email: `lb-${tag()}@example.com`, password: "viewer password", name: `Viewer ${tag()}` });
+const stream = (text: string) => new Response(text).body;
+
+// 8 public rows and 8 holdout rows; a prediction string gets row i right when its char is "1".
+const IDS = Array.from({ length: 16 }, (_, i) => `r${i}`);
+const SOLUTION = ["id,label,split", ...IDS.map((id, i) => `${id},yes,${i < 8 ? "public" : "holdout"}`)].join("\n");
+const predict = (pattern: string) => ["id,prediction", ...IDS.map((id, i) => `${id},${pattern[i] === "1" ? "yes" : "no"}`)].join("\n");
+
+async function competition(metric = "accuracy") {
+  const owner = await user();
+  const slug = `lb-${tag()}`;
+  await createCompetition(owner, { slug, title: "Board", metric: { name: metric }, endsAt: new Date(Date.now() + 86_400_000).toISOString(), dailySubmissionLimit: 50 });
+  await uploadSolution(owner, slug, stream(SOLUTION));
+  // A huge threshold: every answer is the public score, so ranks are predictable.
+  await setMechanism(owner, slug, { mode: "practical", sigma: 1e-6, threshold: 0.9, budget: 3 });
+  await publishCompetition(owner, slug);
+  return { owner, slug };
+}
+
+async function team(slug: string, name: string) {
+  const u = await user();
+  await createTeam(u, slug, { name, acceptRules: true });
+  return u;
+}
+
+describe("live leaderboard", () => {
+  it("ranks by best answered score, breaking ties by the earlier best, and keeps overall ranks when searching", async () => {
+    const { slug } = await competition();
+    const a = await team(slug, "Alpha");
+    const b = await team(slug, "Bravo");
+    const c = await team(slug, "Charlie");
+    await team(slug, "Idle"); // no submission: not on the board
+    // Public and holdout agree (gap below T), so each answer is the public score.
+    await submit(a, slug, stream(predict("1111110011111100")), null); // 6/8
+    await submit(b, slug, stream(predict("1111111111111111")), null); // 8/8
+    await submit(c, slug, stream(predict("1111110011111100")), null); // 6/8, later than Alpha
+    await submit(a, slug, stream(predict("1100000011000000")), null); // worse: best stays 6/8
+    const board = await getLeaderboard(null, slug);
+    expect(board.entries.map((e) => [e.rank, e.team, e.score, e.submissions])).toEqual([
+      [1, "Bravo", 1, 1],
+      [2, "Alpha", 0.75, 2],
+      [3, "Charlie", 0.75, 1],
+    ]);
+    expect(board.metric).toEqual({ name: "accuracy", title: "Accuracy", direction: "higher" });
+    const search = await getLeaderboard(null, slug, { q: "char" });
+    expect(search.entries.map((e) => [e.rank, e.team])).toEqual([[3, "Charlie"]]);
+    expect(search.total).toBe(1);
+    const paged = await getLeaderboard(null, slug, { page: 2, pageSize: 2 });
+    expect(paged.entries.map((e) => e.rank)).toEqual([3]);
+    expect(paged.total).toBe(3);
+    expect(JSON.stringify(board)).not.toMatch(/holdoutScore|publicScore|noisy|secret/);
+  });
+
+  it("ranks lower-is-better metrics ascending", async () => {
+    const { slug } = await competition("error-rate");
+    const a = await team(slug, "Worse");
+    const b = await team(slug, "Better");
+    await submit(a, slug, stream(predict("1100000011000000")), null);
+    await submit(b, slug, stream(predict("1111111111111111")), null);
+    expect((await getLeaderboard(null, slug)).entries.map((e) => [e.team, e.score])).toEqual([["Better", 0], ["Worse", 0.75]]);
+  });
+
+  it("treats a search as text, not a pattern", async () => {
+    const { slug } = await competition();
+    const a = await team(slug, "100% sure");
+    const b = await team(slug, "100 percent");
+    await submit(a, slug, stream(predict("1")), null).catch(() => null);
+    await submit(a, slug, stream(predict("1111111111111111")), null);
+    await submit(b, slug, stream(predict("1111111111111111")), null);
+    expect((await getLeaderboard(null, slug, { q: "100%" })).entries.map((e) => e.team)).toEqual(["100% sure"]);
+    expect((await getLeaderboard(null, slug, { q: "_" })).entries).toEqual([]);
+  });
+
+  it("exports CSV with formula-looking names defused", async () => {
+    const { slug } = await competition();
+    const evil = await team(slug, '=HYPERLINK("http://x","click")');
+    await submit(evil, slug, stream(predict("1111111111111111")), null);
+    const csv = leaderboardCsv(await getLeaderboard(null, slug));
+    expect(csv.split("\r\n")[0]).toBe("rank,team,score,submissions,budget_remaining,budget_initial,last_submission_at");
+    expect(csv.split("\r\n")[1]).toMatch(/^1,"'=HYPERLINK\(""http:\/\/x"",""click""\)",1,1,3,3,\d{4}-/);
+    expect(csvCell("-2+3")).toBe("'-2+3");
+    expect(csvCell("plain, with comma")).toBe('"plain, with comma"');
+    expect(csvCell(-2)).toBe("-2");
+  });
+
+  it("a team page shows the answers over time", async () => {
+    const { slug } = await competition();
+    const a = await team(slug, "Historic");
+    await submit(a, slug, stream(predict("1100000000000000")), null);
+    await submit(a, slug, stream(predict("1111000000000000")), null);
+    const id = (await db.team.findFirstOrThrow({ where: { name: "Historic", competition: { slug } } })).id;
+    const history = await getTeamHistory(null, slug, id);
+    expect(history.history.map((h) => [h.kind, h.score, h.budget])).toEqual([
+      ["public", 0.25, 3],
+      ["public", 0.5, 3],
+    ]);
+    expect(history.team).toMatchObject({ name: "Historic", rank: 1, budget: { remaining: 3, initial: 3 } });
+    await expect(getTeamHistory(null, slug, "not-a-uuid")).rejects.toThrow("no such team");
+  });
+});
+
+describe("final standings", () => {
+  it("score the final submissions exactly on the holdout and report the shake-up", async () => {
+    const { owner, slug } = await competition();
+    // Overfitter: perfect on public, poor on holdout, but the gap (0.875) stays under T = 0.9, so
+    // the leaderboard shows its public score. Honest: decent on both.
+    const over = await team(slug, "Overfitter");
+    const honest = await team(slug, "Honest");
+    const picky = await team(slug, "Picky");
+    await submit(over, slug, stream(predict("1111111110000000")), null);
+    await submit(honest, slug, stream(predict("1111110011111100")), null);
+    const p1 = (await submit(picky, slug, stream(predict("1111111000000000")), null)).result.id;
+    await submit(picky, slug, stream(predict("1000000011111111")), null);
+    await selectFinal(picky, slug, p1, { selected: true }); // picks its better-looking public score
+    await expect(getFinalStandings(null, slug)).rejects.toThrow("revealed when the competition closes");
+    const live = (await getLeaderboard(null, slug)).entries.map((e) => e.team);
+    expect(live).toEqual(["Overfitter", "Picky", "Honest"]);
+    await closeCompetition(owner, slug);
+    const final = await getFinalStandings(null, slug);
+    expect(final.entries.map((e) => [e.rank, e.team, e.score, e.liveRank, e.shakeUp])).toEqual([
+      [1, "Honest", 0.75, 3, 2],
+      [2, "Overfitter", 0.125, 1, -1],
+      [3, "Picky", 0, 2, -1],
+    ]);
+  });
+});
