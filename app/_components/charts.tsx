@@ -106,14 +106,14 @@ export function HistoryChart({ points, initialBudget, precision }: { points: His
   const top = 150;
   const sx = (t: number) => PAD.left + ((t - t0) / (t1 - t0 || 1)) * (W - PAD.left - PAD.right);
   const sy = (y: number) => top - 10 - ((y - (y0 - pad)) / (y1 - y0 + 2 * pad)) * (top - 20);
-  const by = (b: number) => top + 60 - (b / Math.max(1, initialBudget)) * 45;
+  const by = (b: number) => top + 80 - (b / Math.max(1, initialBudget)) * 40;
   let steps = `M${sx(times[0])},${by(initialBudget)}`;
   points.forEach((p, i) => (steps += ` L${sx(times[i])},${by(i === 0 ? initialBudget : points[i - 1].budget)} L${sx(times[i])},${by(p.budget)}`));
   steps += ` L${W - PAD.right},${by(points[points.length - 1].budget)}`;
   const alt = points.map((p, i) => `#${i + 1} ${p.kind}${p.score === null ? "" : ` ${p.score.toFixed(precision)}`}, budget ${p.budget}`).join("; ");
   return (
     <figure className="space-y-2">
-      <svg viewBox={`0 0 ${W} ${top + 70}`} role="img" aria-label={`Score history: ${alt}`} className="w-full max-w-2xl">
+      <svg viewBox={`0 0 ${W} ${top + 90}`} role="img" aria-label={`Score history: ${alt}`} className="w-full max-w-2xl">
         {ticks(y0 - pad, y1 + pad, 3).map((t) => (
           <g key={t}>
             <line x1={PAD.left} x2={W - PAD.right} y1={sy(t)} y2={sy(t)} stroke="#e2e8f0" />
@@ -129,10 +129,14 @@ export function HistoryChart({ points, initialBudget, precision }: { points: His
             <circle key={i} cx={sx(times[i])} cy={sy(p.score)} r="4" fill="#4f46e5" />
           ),
         )}
-        <text x={PAD.left - 6} y={top + 18} textAnchor="end" fontSize="10" fill="#64748b">
+        <line x1={PAD.left} x2={W - PAD.right} y1={top + 25} y2={top + 25} stroke="#cbd5e1" strokeDasharray="2 3" />
+        <text x={PAD.left} y={top + 36} fontSize="9" fill="#64748b">
+          budget left
+        </text>
+        <text x={PAD.left - 6} y={by(initialBudget) + 4} textAnchor="end" fontSize="10" fill="#64748b">
           {initialBudget}
         </text>
-        <text x={PAD.left - 6} y={top + 63} textAnchor="end" fontSize="10" fill="#64748b">
+        <text x={PAD.left - 6} y={by(0) + 4} textAnchor="end" fontSize="10" fill="#64748b">
           0
         </text>
         <path d={steps} fill="none" stroke="#10b981" strokeWidth="2" />

@@ -20,6 +20,7 @@ export function LiveLeaderboard({ slug, initial }: { slug: string; initial: Lead
   const [updatedAt, setUpdatedAt] = useState<Date | null>(null);
   const [error, setError] = useState<string>();
   const request = useRef(0);
+  const mounted = useRef(false);
 
   useEffect(() => {
     let timer: ReturnType<typeof setTimeout>;
@@ -40,7 +41,10 @@ export function LiveLeaderboard({ slug, initial }: { slug: string; initial: Lead
       }
       timer = setTimeout(load, REFRESH_MS);
     };
-    timer = setTimeout(load, q || page !== 1 ? 250 : REFRESH_MS);
+    // The server rendered the first page already: wait a full period then. Any change of search or
+    // page loads at once (debounced for typing).
+    timer = setTimeout(load, mounted.current ? 250 : REFRESH_MS);
+    mounted.current = true;
     const onVisible = () => document.visibilityState === "visible" && (clearTimeout(timer), load());
     document.addEventListener("visibilitychange", onVisible);
     return () => {

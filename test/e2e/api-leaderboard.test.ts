@@ -1,0 +1,31 @@
+import { describe, expect, it } from "vitest";
+import { demoPredictionsCsv } from "@/prisma/demo-solution";
+import { api, APP_URL, newApiUser, postCsv, publishedCompetition } from "./helpers";
+
+describe("leaderboard API (SPEC §7)", () => {
+  it("serves JSON and CSV with the contract's fields and nothing secret", async () => {
+    const { slug, organizer } = await publishedCompetition();
+    const { auth } = await newApiUser("board");
+    await api(`/api/v1/competitions/${slug}/teams`, { headers: auth, body: { name: "=cmd|' /C calc'!A0", acceptRules: true } });
+    await postCsv(APP_URL, slug, demoPredictionsCsv({ skill: 0.7, seed: "b" }), auth);
+
+    const board = await (await api(`/api/v1/competitions/${slug}/leaderboard`)).json();
+    expect(board.metric).toMatchObject({ name: "accuracy", direction: "higher" });
+    expect(board.entries).toEqual([
+      { rank: 1, team: "=cmd|' /C calc'!A0", teamId: expect.any(String), score: expect.any(Number), submissions: 1, budget: { remaining: expect.any(Number), initial: 5 }, lastSubmissionAt: expect.any(String) },
+    ]);
+    const csv = await api(`/api/v1/competitions/${slug}/leaderboard?format=csv`);
+    expect(csv.headers.get("content-type")).toContain("text/csv");
+    const lines = (await csv.text()).trim().split("\r\n");
+    expect(lines[1]).toMatch(/^1,'=cmd\|' \/C calc'!A0,0\.\d+,1,\d,5,/);
+
+    const team = await (await api(`/api/v1/competitions/${slug}/teams/${board.entries[0].teamId}`)).json();
+    expect(team.history).toHaveLength(1);
+    expect((await api(`/api/v1/competitions/${slug}/final`)).status).toBe(409);
+    await api(`/api/v1/competitions/${slug}/close`, { method: "POST", headers: organizer });
+    const final = await (await api(`/api/v1/competitions/${slug}/final`)).json();
+    expect(final.entries).toEqual([{ rank: 1, team: "=cmd|' /C calc'!A0", teamId: board.entries[0].teamId, score: expect.any(Number), liveRank: 1, shakeUp: 0 }]);
+    for (const body of [board, team, final]) expect(JSON.stringify(body)).not.toMatch(/holdoutScore|publicScore|noisyThreshold|secret|streamTeamId/);
+    expect((await api(`/api/v1/competitions/${slug}/teams/not-a-team`)).status).toBe(404);
+  });
+});

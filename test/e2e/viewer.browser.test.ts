@@ -1,0 +1,83 @@
+import path from "node:path";
+import type { BrowserContext } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { demoPredictionsCsv } from "@/prisma/demo-solution";
+import { api, APP_URL, CHROMIUM_PATH, launchBrowser, newApiUser, postCsv, publishedCompetition, SCREENSHOTS } from "./helpers";
+
+describe.skipIf(!CHROMIUM_PATH)("a viewer in a real browser", () => {
+  let browser: BrowserContext;
+  let slug = "";
+  let organizer: Record<string, string> = {};
+  const teams = ["Aurora", "Borealis", "Cumulus", "Drizzle", "Eclipse"];
+
+  beforeAll(async () => {
+    ({ slug, organizer } = await publishedCompetition({ budget: 5 }));
+    for (const [i, name] of teams.entries()) {
+      const { auth } = await newApiUser(name.toLowerCase());
+      await api(`/api/v1/competitions/${slug}/teams`, { headers: auth, body: { name, acceptRules: true } });
+      for (let k = 0; k < 2; k++) await postCsv(APP_URL, slug, demoPredictionsCsv({ skill: 0.55 + i * 0.05 + k * 0.02, seed: `${name}-${k}` }), auth);
+    }
+    browser = await launchBrowser({ width: 1280, height: 900 });
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  it("browses the live leaderboard, searches it and sees it update without a reload", async () => {
+    const page = await browser.newPage();
+    await page.goto(`/competitions/${slug}`);
+    await page.getByRole("heading", { name: "How this leaderboard works" }).waitFor();
+    await page.getByRole("link", { name: "Leaderboard" }).click();
+    await page.waitForURL(`**/competitions/${slug}/leaderboard`);
+    const rows = page.getByTestId("leaderboard-row");
+    await expect.poll(() => rows.count()).toBe(5);
+    expect(await rows.first().locator("td").first().textContent()).toBe("1");
+    await page.screenshot({ path: path.join(SCREENSHOTS, "leaderboard.png"), fullPage: true });
+
+    await page.getByLabel("Search teams").fill("clip");
+    await expect.poll(() => rows.count()).toBe(1);
+    expect(await rows.first().textContent()).toContain("Eclipse");
+    await page.getByLabel("Search teams").fill("");
+    await expect.poll(() => rows.count()).toBe(5);
+
+    // A new team submits while the viewer watches: it appears without a reload.
+    const { auth } = await newApiUser("late");
+    await api(`/api/v1/competitions/${slug}/teams`, { headers: auth, body: { name: "Latecomer", acceptRules: true } });
+    await postCsv(APP_URL, slug, demoPredictionsCsv({ skill: 0.9, seed: "late" }), auth);
+    await page.evaluate(() => document.dispatchEvent(new Event("visibilitychange")));
+    await expect.poll(() => rows.count(), { timeout: 15_000 }).toBe(6);
+    await page.close();
+  });
+
+  it("opens a team page with its score history", async () => {
+    const page = await browser.newPage();
+    await page.goto(`/competitions/${slug}/leaderboard`);
+    await page.getByRole("link", { name: "Cumulus" }).click();
+    await page.getByRole("heading", { name: "Cumulus", level: 1 }).waitFor();
+    await page.getByRole("img", { name: /Score history: #1/ }).waitFor();
+    expect(await page.getByText(/of 2 answers came from the holdout/).count()).toBe(1);
+    await page.screenshot({ path: path.join(SCREENSHOTS, "team.png"), fullPage: true });
+    await page.close();
+  });
+
+  it("shows the final standings with the shake-up after the close", async () => {
+    expect((await api(`/api/v1/competitions/${slug}/close`, { method: "POST", headers: organizer })).status).toBe(200);
+    const page = await browser.newPage();
+    await page.goto(`/competitions/${slug}/leaderboard`);
+    const final = page.getByTestId("final-standings");
+    await final.waitFor();
+    expect(await final.locator("tbody tr").count()).toBe(6);
+    await page.screenshot({ path: path.join(SCREENSHOTS, "final-standings.png"), fullPage: true });
+    await page.close();
+  });
+
+  it("works on a phone without horizontal scrolling", async () => {
+    const phone = await launchBrowser({ width: 390, height: 844 });
+    const page = await phone.newPage();
+    await page.goto(`/competitions/${slug}/leaderboard`);
+    await page.getByTestId("leaderboard").waitFor();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await page.screenshot({ path: path.join(SCREENSHOTS, "leaderboard-phone.png"), fullPage: true });
+    await phone.close();
+  });
+});
