@@ -1,10 +1,12 @@
 // npm run bench -- [name…] – runs the benchmarks, prints each figure and one JSON report.
 import { benchMechanism, type Figure } from "./bench/mechanism";
+import { benchLeaderboard } from "./bench/leaderboard";
 import { benchScoring } from "./bench/scoring";
 
 const BENCHES: Record<string, () => Figure[] | Promise<Figure[]>> = {
   mechanism: benchMechanism,
   scoring: benchScoring,
+  leaderboard: benchLeaderboard,
 };
 
 const names = process.argv.slice(2).length ? process.argv.slice(2) : Object.keys(BENCHES);

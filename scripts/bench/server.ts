@@ -14,6 +14,7 @@ export async function startBenchServer(instances = 1) {
   for (let i = 0; i < instances; i++) apps.push(await startApp({ port: await freePort(), env, quiet: true }));
   return {
     urls: apps.map((a) => a.url),
+    databaseUrl: database.url,
     stop: async () => {
       await Promise.all(apps.map((a) => a.stop()));
       await database.stop();
