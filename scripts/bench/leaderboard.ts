@@ -1,6 +1,6 @@
 import pg from "pg";
 import type { Figure } from "./mechanism";
-import { benchUser, startBenchServer, syntheticSolution } from "./server";
+import { harnessUser, startHarness, syntheticSolution } from "../harness";
 
 const TEAMS = 10_000;
 const SUBMISSIONS = 1_000_000;
@@ -30,11 +30,11 @@ async function timeRequests(url: string, count: number): Promise<{ p50: number; 
  * sequential requests each, and the query plan showing that only the teams table is read.
  */
 export async function benchLeaderboard(): Promise<Figure[]> {
-  const server = await startBenchServer();
+  const server = await startHarness();
   const [base] = server.urls;
   const figures: Figure[] = [];
   try {
-    const organizer = await benchUser(base, "organizer");
+    const organizer = await harnessUser(base, "organizer");
     const slug = "bench-board";
     await organizer("/api/v1/competitions", { json: { slug, title: slug, metric: { name: "accuracy" }, endsAt: new Date(Date.now() + 86_400_000).toISOString() } });
     await organizer(`/api/v1/competitions/${slug}/solution`, { method: "PUT", csv: syntheticSolution(1000) });

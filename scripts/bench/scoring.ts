@@ -1,6 +1,6 @@
 import { createServer } from "node:http";
 import type { Figure } from "./mechanism";
-import { benchUser, startBenchServer, syntheticPredictions, syntheticSolution } from "./server";
+import { harnessUser, startHarness, syntheticPredictions, syntheticSolution } from "../harness";
 
 /** Sends `body` to a bare Node server that only reads it: the transfer cost, the baseline. */
 async function readOnlyBaseline(body: string): Promise<number> {
@@ -23,11 +23,11 @@ async function readOnlyBaseline(body: string): Promise<number> {
  * duplicated).
  */
 export async function benchScoring(): Promise<Figure[]> {
-  const server = await startBenchServer();
+  const server = await startHarness();
   const [base] = server.urls;
   const figures: Figure[] = [];
   try {
-    const organizer = await benchUser(base, "organizer");
+    const organizer = await harnessUser(base, "organizer");
     const publish = async (slug: string, n: number, daily: number) => {
       await organizer("/api/v1/competitions", { json: { slug, title: slug, metric: { name: "accuracy" }, endsAt: new Date(Date.now() + 86_400_000).toISOString(), dailySubmissionLimit: daily } });
       await organizer(`/api/v1/competitions/${slug}/solution`, { method: "PUT", csv: syntheticSolution(n) });
@@ -38,7 +38,7 @@ export async function benchScoring(): Promise<Figure[]> {
     // One 10⁶-row submission.
     const big = 1_000_000;
     await publish("bench-big", big, 100);
-    const player = await benchUser(base, "player");
+    const player = await harnessUser(base, "player");
     await player("/api/v1/competitions/bench-big/teams", { json: { name: "Big", acceptRules: true } });
     const body = syntheticPredictions(big, 1);
     await player("/api/v1/competitions/bench-big/submissions", { csv: syntheticPredictions(big, 2) }); // warm: decode + index the solution once
@@ -57,7 +57,7 @@ export async function benchScoring(): Promise<Figure[]> {
     await publish("bench-crowd", small, 10);
     const teams = await Promise.all(
       Array.from({ length: 50 }, async (_, t) => {
-        const u = await benchUser(base, `t${t}`);
+        const u = await harnessUser(base, `t${t}`);
         await u("/api/v1/competitions/bench-crowd/teams", { json: { name: `Team ${t}`, acceptRules: true } });
         return u;
       }),

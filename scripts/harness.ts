@@ -1,11 +1,11 @@
 import { randomBytes } from "node:crypto";
-import { ensureBuilt, type RunningApp, startApp } from "../app";
-import { freePort } from "../db/admin";
-import { startTestDatabase } from "../db/database";
-import { migrate } from "../db/migrate";
+import { ensureBuilt, type RunningApp, startApp } from "./app";
+import { freePort } from "./db/admin";
+import { startTestDatabase } from "./db/database";
+import { migrate } from "./db/migrate";
 
-/** A throwaway database and `instances` app instances on it, for benchmarks over HTTP. */
-export async function startBenchServer(instances = 1) {
+/** A throwaway database and `instances` app instances on it, for benchmarks and experiments over HTTP. */
+export async function startHarness(instances = 1) {
   const database = await startTestDatabase(() => {});
   await migrate(database.url);
   ensureBuilt(() => {});
@@ -37,8 +37,8 @@ export function client(base: string, auth: Record<string, string> = {}) {
 }
 
 /** Signs up a user and returns a Bearer-authenticated client. */
-export async function benchUser(base: string, name: string) {
-  const email = `${name}-${randomBytes(4).toString("hex")}@bench.test`;
+export async function harnessUser(base: string, name: string) {
+  const email = `${name}-${randomBytes(4).toString("hex")}@harness.test`;
   const password = "benchmark password";
   await client(base)("/api/v1/users", { json: { email, password, name } });
   const { token } = await client(base, { authorization: `Basic ${Buffer.from(`${email}:${password}`).toString("base64")}` })("/api/v1/tokens", { json: { name: "bench" } });
