@@ -1,5 +1,5 @@
 // npm run experiment -- <dwork-no-signal | boosting-attack | correlated> [--n N] [--d D] [--k 10,50,…]
-//   [--submissions S] [--stay p] [--eps ε] [--seed s]
+//   [--submissions S] [--stay p] [--eps ε] [--seed s] [--verbose true]
 // Starts Quiltboard on a throwaway embedded database, plays the experiment through the REST API,
 // writes experiments/out/<name>.csv and .svg and prints a summary.
 import { mkdirSync, writeFileSync } from "node:fs";
@@ -9,6 +9,7 @@ import { DEFAULTS, type ExperimentOptions, runExperiment } from "./experiments/r
 
 const [name, ...rest] = process.argv.slice(2);
 const options: ExperimentOptions = { ...DEFAULTS };
+let verbose = false;
 for (let i = 0; i < rest.length; i += 2) {
   const [flag, value] = [rest[i], rest[i + 1]];
   if (value === undefined) throw new Error(`${flag} needs a value`);
@@ -19,12 +20,13 @@ for (let i = 0; i < rest.length; i += 2) {
   else if (flag === "--stay") options.stay = Number(value);
   else if (flag === "--eps") options.epsBdp = Number(value);
   else if (flag === "--seed") options.seed = value;
+  else if (flag === "--verbose") verbose = value === "true";
   else throw new Error(`unknown flag ${flag}`);
 }
 if (name === "boosting-attack" && !rest.includes("--n")) options.n = 4000;
 
 const started = performance.now();
-const harness = await startHarness();
+const harness = await startHarness(1, verbose);
 try {
   const reports = await runExperiment(name, harness.urls[0], options);
   const out = path.resolve("experiments/out");

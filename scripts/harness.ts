@@ -5,13 +5,13 @@ import { startTestDatabase } from "./db/database";
 import { migrate } from "./db/migrate";
 
 /** A throwaway database and `instances` app instances on it, for benchmarks and experiments over HTTP. */
-export async function startHarness(instances = 1) {
+export async function startHarness(instances = 1, verbose = false) {
   const database = await startTestDatabase(() => {});
   await migrate(database.url);
   ensureBuilt(() => {});
   const env = { DATABASE_URL: database.url, NEXTAUTH_SECRET: randomBytes(32).toString("base64url") };
   const apps: RunningApp[] = [];
-  for (let i = 0; i < instances; i++) apps.push(await startApp({ port: await freePort(), env, quiet: true }));
+  for (let i = 0; i < instances; i++) apps.push(await startApp({ port: await freePort(), env, quiet: !verbose }));
   return {
     urls: apps.map((a) => a.url),
     databaseUrl: database.url,
@@ -22,17 +22,30 @@ export async function startHarness(instances = 1) {
   };
 }
 
-/** A small client for the REST API. */
+/**
+ * A small client for the REST API. A request that carries an Idempotency-Key, or a GET, is retried
+ * (up to 3 times) when the connection drops before an answer: the key makes the retry return the
+ * first result instead of a second answer. (A client busy computing for longer than the server's
+ * keep-alive timeout otherwise sends its next request on a socket the server has closed.)
+ */
 export function client(base: string, auth: Record<string, string> = {}) {
   return async (path: string, init: { method?: string; json?: unknown; csv?: string; headers?: Record<string, string> } = {}) => {
-    const response = await fetch(`${base}${path}`, {
-      method: init.method ?? (init.json !== undefined || init.csv !== undefined ? "POST" : "GET"),
-      headers: { ...auth, ...(init.json !== undefined ? { "content-type": "application/json" } : {}), ...(init.csv !== undefined ? { "content-type": "text/csv" } : {}), ...init.headers },
-      body: init.json !== undefined ? JSON.stringify(init.json) : init.csv,
-    });
-    const body = await response.json();
-    if (!response.ok) throw new Error(`${init.method ?? "POST"} ${path} → ${response.status}: ${JSON.stringify(body)}`);
-    return body;
+    const method = init.method ?? (init.json !== undefined || init.csv !== undefined ? "POST" : "GET");
+    const retryable = method === "GET" || Object.keys(init.headers ?? {}).some((h) => h.toLowerCase() === "idempotency-key");
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const response = await fetch(`${base}${path}`, {
+          method,
+          headers: { ...auth, ...(init.json !== undefined ? { "content-type": "application/json" } : {}), ...(init.csv !== undefined ? { "content-type": "text/csv" } : {}), ...init.headers },
+          body: init.json !== undefined ? JSON.stringify(init.json) : init.csv,
+        });
+        const body = await response.json();
+        if (!response.ok) throw new Error(`${method} ${path} → ${response.status}: ${JSON.stringify(body)}`);
+        return body;
+      } catch (error) {
+        if (!(retryable && attempt < 3 && error instanceof TypeError && /fetch failed/.test(error.message))) throw error;
+      }
+    }
   };
 }
 

@@ -22,17 +22,20 @@ function fmt(v: number): string {
   return v.toExponential(1);
 }
 
-export function LineChart({ title, points, xLabel, yLabel, marker }: { title: string; points: Point[]; xLabel: string; yLabel: string; marker?: number }) {
-  if (points.length === 0) return <p className="text-sm text-slate-500">{title}: nothing to plot yet.</p>;
-  const xs = points.map((p) => p.x);
-  const ys = points.map((p) => p.y);
+type Line = { label: string; color: string; points: { x: number; y: number | null }[] };
+
+export function LineChart({ title, points, series, xLabel, yLabel, marker, yRange }: { title: string; points?: Point[]; series?: Line[]; xLabel: string; yLabel: string; marker?: number; yRange?: [number, number] }) {
+  const lines: Line[] = series ?? [{ label: yLabel, color: "#4f46e5", points: points ?? [] }];
+  const all = lines.flatMap((l) => l.points).filter((p): p is Point => p.y !== null);
+  if (all.length === 0) return <p className="text-sm text-slate-500">{title}: nothing to plot yet.</p>;
+  const xs = all.map((p) => p.x);
+  const ys = all.map((p) => p.y);
   const [x0, x1] = [Math.min(...xs), Math.max(...xs)];
   const top = Math.max(...ys);
-  const [y0, y1] = [Math.min(0, ...ys), top > 0 ? top : 1];
+  const [y0, y1] = yRange ?? [Math.min(0, ...ys), top > 0 ? top : 1];
   const sx = (x: number) => PAD.left + ((x - x0) / (x1 - x0 || 1)) * (W - PAD.left - PAD.right);
   const sy = (y: number) => H - PAD.bottom - ((y - y0) / (y1 - y0 || 1)) * (H - PAD.top - PAD.bottom);
-  const path = points.map((p, i) => `${i ? "L" : "M"}${sx(p.x).toFixed(1)},${sy(p.y).toFixed(1)}`).join(" ");
-  const alt = `${title}. ${points.map((p) => `${xLabel} ${fmt(p.x)}: ${fmt(p.y)}`).join("; ")}.`;
+  const alt = `${title}. ${lines.map((l) => `${lines.length > 1 ? `${l.label}: ` : ""}${l.points.map((p) => `${xLabel} ${fmt(p.x)}: ${p.y === null ? "none" : fmt(p.y)}`).join("; ")}`).join(". ")}.`;
   return (
     <figure className="space-y-1">
       <figcaption className="text-sm font-medium text-slate-700">{title}</figcaption>
@@ -57,11 +60,28 @@ export function LineChart({ title, points, xLabel, yLabel, marker }: { title: st
           {yLabel}
         </text>
         {marker !== undefined && marker >= x0 && marker <= x1 && <line x1={sx(marker)} x2={sx(marker)} y1={PAD.top} y2={H - PAD.bottom} stroke="#f59e0b" strokeDasharray="4 3" />}
-        <path d={path} fill="none" stroke="#4f46e5" strokeWidth="2" />
-        {points.map((p) => (
-          <circle key={p.x} cx={sx(p.x)} cy={sy(p.y)} r="2.5" fill="#4f46e5" />
-        ))}
+        {lines.map((l) => {
+          const pts = l.points.filter((p): p is Point => p.y !== null);
+          return (
+            <g key={l.label}>
+              <path d={pts.map((p, i) => `${i ? "L" : "M"}${sx(p.x).toFixed(1)},${sy(p.y).toFixed(1)}`).join(" ")} fill="none" stroke={l.color} strokeWidth="2" />
+              {pts.map((p) => (
+                <circle key={p.x} cx={sx(p.x)} cy={sy(p.y)} r="2.5" fill={l.color} />
+              ))}
+            </g>
+          );
+        })}
       </svg>
+      {lines.length > 1 && (
+        <ul className="flex flex-wrap gap-4 text-xs text-slate-600">
+          {lines.map((l) => (
+            <li key={l.label}>
+              <span className="mr-1 inline-block h-0.5 w-4 align-middle" style={{ background: l.color }} />
+              {l.label}
+            </li>
+          ))}
+        </ul>
+      )}
     </figure>
   );
 }

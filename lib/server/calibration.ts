@@ -1,13 +1,15 @@
 import "server-only";
+import { randomBytes } from "node:crypto";
 import { db } from "./db";
 import { AppError } from "./errors";
 import { COMPETITION_SELECT, type CompetitionRow, defaultMaxQueries, requireDraft, requireOrganizer } from "./competitions";
-import { loadSolution } from "./solutions";
+import { getSolutionSummary, loadSolution } from "./solutions";
 import type { PublicUser } from "./users";
 import { answerCalibration, planMechanism } from "@/lib/calibration/calibrate";
 import { budgetByCalibration, budgetByTolerance, epsBdpByNoise, type BudgetByCalibration, type Point } from "@/lib/calibration/curves";
 import type { Plan } from "@/lib/calibration/planner";
 import { type CorrelationInput, type CorrelationSummary, resolveCorrelation } from "@/lib/calibration/resolve";
+import { type AttackPreview, previewBoostingAttack } from "@/lib/experiments/preview";
 import { calibrationRequestSchema, correlationModelSchema, mechanismSchema, type MechanismInput } from "@/lib/validation/calibration";
 
 /** POST /api/v1/calibrate: the same planner as `npm run calibrate`. */
@@ -92,6 +94,30 @@ export async function previewMechanism(user: PublicUser, slug: string, input: un
       tolerance,
     },
   };
+}
+
+/**
+ * The attack preview of the manage page: the boosting attack against the draft's mechanism on
+ * synthetic labels of the holdout's size and correlation (lib/experiments/preview.ts).
+ */
+export async function previewAttack(user: PublicUser, slug: string, input: unknown): Promise<AttackPreview & { budget: number }> {
+  const competition = await requireOrganizer(user, slug);
+  const mechanism = mechanismSchema.parse(input);
+  const { plan, summary } = await planOn(competition, mechanism);
+  if (plan.budget < 1) throw new AppError("conflict", "the mechanism's budget is 0; there is nothing to attack");
+  const solution = (await getSolutionSummary(competition.id))!;
+  const preview = await previewBoostingAttack({
+    holdoutRows: solution.holdout,
+    publicRows: solution.public,
+    nEff: summary.nEff,
+    sigma: plan.sigma,
+    threshold: plan.threshold,
+    budget: plan.budget,
+    submissions: 400,
+    seed: competition.id,
+    newSecret: () => randomBytes(32),
+  });
+  return { ...preview, budget: plan.budget };
 }
 
 /**

@@ -1,5 +1,5 @@
 // The experiments of issue 7, played through the REST API exactly as an outside client would.
-import { randomBytes } from "node:crypto";
+import { randomBytes, randomUUID } from "node:crypto";
 import seedrandom from "seedrandom";
 import { boostingAttack, type Leaderboard } from "@/lib/experiments/boosting";
 import { accuracy, randomLabels } from "@/lib/experiments/data";
@@ -46,7 +46,7 @@ async function leaderboards(base: string, labels: Int8Array, options: Experiment
     await analyst(`/api/v1/competitions/${slug}/teams`, { json: { name: "Analyst", acceptRules: true } });
     const leaderboard: Leaderboard = async (predictions) => {
       const csv = ["id,prediction", ...Array.from(predictions, (p, i) => `r${i},${p}`)].join("\n");
-      const answer = await analyst(`/api/v1/competitions/${slug}/submissions`, { csv });
+      const answer = await analyst(`/api/v1/competitions/${slug}/submissions`, { csv, headers: { "idempotency-key": randomUUID() } });
       return answer.answer.kind === "exhausted" ? null : answer.answer.score;
     };
     return { key, label: `${label} (B = ${budget})`, color: COLORS[key], budget, leaderboard };

@@ -52,6 +52,9 @@ describe.skipIf(!CHROMIUM_PATH)("an organizer in a real browser", () => {
     await page.getByTestId("plan-guarantee").waitFor();
     await page.getByRole("button", { name: "Save mechanism" }).click();
     await page.getByRole("status").filter({ hasText: "Saved." }).waitFor();
+    await page.getByRole("button", { name: "Run attack preview" }).click();
+    await page.getByTestId("attack-preview").getByText(/Simulated on 1,4\d\d holdout rows/).waitFor({ timeout: 60_000 });
+    await page.getByRole("img", { name: /Reported accuracy of the attacker's majority vote/ }).waitFor();
     await panel.screenshot({ path: path.join(SCREENSHOTS, "mechanism-panel.png") });
 
     // The page's numbers are the planner's: the same as `npm run calibrate` for the same inputs.

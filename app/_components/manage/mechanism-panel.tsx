@@ -2,6 +2,7 @@
 
 import { useRouter } from "next/navigation";
 import { useEffect, useState } from "react";
+import type { AttackPreview } from "@/lib/experiments/preview";
 import type { MechanismPreview } from "@/lib/server/calibration";
 import { callApi } from "../api-client";
 import { BarChart, LineChart } from "../charts";
@@ -25,6 +26,17 @@ export function MechanismPanel({ slug, initial, locked }: { slug: string; initia
   const [preview, setPreview] = useState<MechanismPreview>();
   const [error, setError] = useState<string>();
   const [saved, setSaved] = useState<string>();
+  const [attack, setAttack] = useState<(AttackPreview & { budget: number }) | "running">();
+
+  async function runAttack() {
+    setAttack("running");
+    const result = await callApi<AttackPreview & { budget: number }>(`/api/v1/competitions/${slug}/attack-preview`, { method: "POST", json: toBody(input) });
+    if (!result.ok) {
+      setAttack(undefined);
+      return setError(result.error.message);
+    }
+    setAttack(result.data);
+  }
 
   useEffect(() => {
     const timer = setTimeout(async () => {
@@ -116,6 +128,37 @@ export function MechanismPanel({ slug, initial, locked }: { slug: string; initia
               bars={preview!.curves.budgetByCalibration.map((b) => ({ label: b.label, value: b.epsDp, text: `${b.epsDp.toExponential(2)} · B ${b.budget}` }))}
             />
           </div>
+        </div>
+      )}
+      {plan && plan.budget > 0 && (
+        <div className="space-y-3 rounded-md border border-slate-200 p-4" data-testid="attack-preview">
+          <div className="flex flex-wrap items-center justify-between gap-3">
+            <p className="text-sm text-slate-700">
+              <strong>Attack preview.</strong> Blum &amp; Hardt&apos;s boosting attack (random submissions, keep those that beat chance, submit their majority vote) on synthetic labels with
+              this holdout&apos;s size and correlation. The truth is 0.5: anything above is overfitting the leaderboard.
+            </p>
+            <button type="button" onClick={runAttack} disabled={attack === "running"} className="rounded-md border border-slate-300 px-4 py-2 text-sm font-medium hover:bg-slate-100 disabled:opacity-60">
+              {attack === "running" ? "Attacking…" : "Run attack preview"}
+            </button>
+          </div>
+          {attack && attack !== "running" && (
+            <>
+              <LineChart
+                title="Reported accuracy of the attacker's majority vote"
+                xLabel="attack submissions"
+                yLabel="reported accuracy"
+                yRange={[0.4, 0.8]}
+                series={[
+                  { label: "Plain holdout (other platforms)", color: "#dc2626", points: attack.plain },
+                  { label: "This mechanism", color: "#4f46e5", points: attack.protected },
+                ]}
+              />
+              <p className="text-xs text-slate-600">
+                Simulated on {attack.rows.toLocaleString("en")} holdout rows; the full attack spent {attack.budgetSpent} of {attack.budget} holdout answers. A missing point means the budget was
+                spent and no score was released.
+              </p>
+            </>
+          )}
         </div>
       )}
       {!locked && (

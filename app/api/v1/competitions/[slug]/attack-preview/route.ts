@@ -1,0 +1,9 @@
+// POST /api/v1/competitions/[slug]/attack-preview – the boosting attack against a mechanism setting (organizers)
+import { handleApi, json, readJson } from "@/lib/server/api";
+import { requireApiUser } from "@/lib/server/auth";
+import { previewAttack } from "@/lib/server/calibration";
+
+export const POST = handleApi(async (request, { params }: { params: Promise<{ slug: string }> }) => {
+  const user = await requireApiUser(request);
+  return json(await previewAttack(user, (await params).slug, await readJson(request)));
+});
