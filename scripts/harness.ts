@@ -26,7 +26,8 @@ export async function startHarness(instances = 1, verbose = false) {
  * A small client for the REST API. A request that carries an Idempotency-Key, or a GET, is retried
  * (up to 3 times) when the connection drops before an answer: the key makes the retry return the
  * first result instead of a second answer. (A client busy computing for longer than the server's
- * keep-alive timeout otherwise sends its next request on a socket the server has closed.)
+ * keep-alive timeout otherwise sends its next request on a socket the server has closed.) A 429
+ * that names a wait is retried after it.
  */
 export function client(base: string, auth: Record<string, string> = {}) {
   return async (path: string, init: { method?: string; json?: unknown; csv?: string; headers?: Record<string, string> } = {}) => {
@@ -40,6 +41,12 @@ export function client(base: string, auth: Record<string, string> = {}) {
           body: init.json !== undefined ? JSON.stringify(init.json) : init.csv,
         });
         const body = await response.json();
+        // A burst limit (not the daily cap) says when to come back: a polite client waits.
+        const wait = response.status === 429 ? /try again in (\d+) s/.exec(body.error?.message ?? "") : null;
+        if (wait && attempt < 5) {
+          await new Promise((r) => setTimeout(r, (Number(wait[1]) + 1) * 1000));
+          continue;
+        }
         if (!response.ok) throw new Error(`${method} ${path} → ${response.status}: ${JSON.stringify(body)}`);
         return body;
       } catch (error) {

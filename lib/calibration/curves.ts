@@ -15,7 +15,8 @@ export function epsBdpByNoise(setting: Setting, budget: number, sigmas: number[]
   return sigmas.map((sigma) => ({ x: sigma, y: calibrateEpsBdp(setting.model, setting.n, budget * epsPerHoldoutAnswer(sigma, setting.n)).value }));
 }
 
-export type BudgetByCalibration = { label: string; budget: number; epsDp: number }[];
+/** epsDp is null where a calibration does not apply (Lemma 4 needs a reversible chain and n ≥ 2d). */
+export type BudgetByCalibration = { label: string; budget: number; epsDp: number | null }[];
 
 /**
  * B_max at the organizer's τ under each calibration side by side: as if rows were independent,
@@ -32,6 +33,6 @@ export function budgetByCalibration(setting: Setting, input: GuaranteeInput): Bu
   if (setting.model.kind === "independent") return rows;
   const { byMethod } = calibrateEpsDp(setting.model, setting.n, eps);
   const labels: Record<string, string> = { closedForm: "Lemma 4 (closed form)", exactQuilts: "Exact quilts", groups: "Groups", maxInfluence: "Max-influence bound" };
-  for (const [method, epsDp] of Object.entries(byMethod)) rows.push({ label: labels[method] ?? method, epsDp: epsDp ?? 0, budget: budget(epsDp) });
+  for (const [method, epsDp] of Object.entries(byMethod)) rows.push({ label: labels[method] ?? method, epsDp, budget: budget(epsDp) });
   return rows;
 }

@@ -54,9 +54,26 @@ async function findUserByBearer(request: Request): Promise<PublicUser | null> {
   return user;
 }
 
-/** The caller of an API request, if any: a Bearer token, or else the web session (401 for a bad token). */
+/**
+ * The caller of an API request, if any: a Bearer token, or else the web session (401 for a bad
+ * token). A session-authenticated write must come from this site: a browser sends Origin (and
+ * Sec-Fetch-Site) with every cross-origin write, so another site's page cannot act with the
+ * user's cookie (CSRF); clients without cookies use tokens and are unaffected.
+ */
 export async function findApiUser(request: Request): Promise<PublicUser | null> {
-  return (await findUserByBearer(request)) ?? (await getSessionUser());
+  const bearer = await findUserByBearer(request);
+  if (bearer) return bearer;
+  if (request.method !== "GET" && request.method !== "HEAD") checkSameOrigin(request);
+  return getSessionUser();
+}
+
+function checkSameOrigin(request: Request): void {
+  const origin = request.headers.get("origin");
+  const host = request.headers.get("x-forwarded-host") ?? request.headers.get("host");
+  const crossSite = request.headers.get("sec-fetch-site") === "cross-site";
+  if (crossSite || (origin && origin !== "null" && new URL(origin).host !== host) || origin === "null") {
+    throw new AppError("forbidden", "cross-site request refused: use an API token, or this site's own pages");
+  }
 }
 
 /** The caller of an API request; 401 when there is none (and for a revoked token). */

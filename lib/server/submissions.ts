@@ -3,6 +3,7 @@ import { createHash } from "node:crypto";
 import { db } from "./db";
 import { AppError } from "./errors";
 import { loadSolution } from "./solutions";
+import { consumeRateLimit } from "./rate-limit";
 import { requireOpenCompetition } from "./teams";
 import type { PublicUser } from "./users";
 import { getVisibleCompetition, type CompetitionRow } from "./competitions";
@@ -113,6 +114,7 @@ export async function submit(user: PublicUser, slug: string, body: ReadableStrea
   }
   const member = await db.teamMember.findUnique({ where: { competitionId_userId: { competitionId: competition.id, userId: user.id } }, select: { teamId: true } });
   if (!member) throw new AppError("forbidden", "join or create a team in this competition before submitting");
+  await consumeRateLimit("submissions", user.id);
   if (!body) throw new AppError("unprocessable_entity", "send the predictions CSV as the request body or as the multipart field \"file\"");
 
   const data = await scoringData(competition.id);

@@ -2,6 +2,7 @@ import "server-only";
 import { createHash, randomBytes } from "node:crypto";
 import { db } from "./db";
 import { AppError } from "./errors";
+import { consumeRateLimit } from "./rate-limit";
 import type { PublicUser } from "./users";
 import { tokenNameSchema } from "@/lib/validation/accounts";
 import { isUuid } from "@/lib/validation/ids";
@@ -18,6 +19,7 @@ export type TokenSummary = { id: string; name: string; prefix: string; createdAt
 /** Creates a personal API token; the token itself is returned once and never stored. */
 export async function createToken(userId: string, input: unknown): Promise<{ id: string; name: string; token: string }> {
   const { name } = tokenNameSchema.parse(input);
+  await consumeRateLimit("tokens", userId);
   const token = PREFIX + randomBytes(32).toString("base64url");
   const created = await db.apiToken.create({
     data: { userId, name, tokenHash: hashToken(token), prefix: token.slice(0, PREFIX.length + 6) },

@@ -2,6 +2,7 @@ import "server-only";
 import { db } from "./db";
 import { AppError } from "./errors";
 import { dummyPasswordHash, hashPassword, verifyPassword } from "./passwords";
+import { consumeRateLimit } from "./rate-limit";
 import { signUpSchema } from "@/lib/validation/accounts";
 import { Prisma } from "@/lib/generated/prisma/client";
 
@@ -22,8 +23,12 @@ export async function createUser(input: unknown, role: "admin" | "user" = "user"
   }
 }
 
-/** The user with these credentials, or null; takes the same time whether or not the email exists. */
+/**
+ * The user with these credentials, or null; takes the same time whether or not the email exists.
+ * Attempts are rate-limited per email (429), which stops password guessing across instances.
+ */
 export async function authenticate(email: string, password: string): Promise<PublicUser | null> {
+  await consumeRateLimit("signIn", email.trim().toLowerCase());
   const user = await db.user.findUnique({ where: { email: email.trim().toLowerCase() }, select: { ...PUBLIC, passwordHash: true } });
   const ok = await verifyPassword(password, user?.passwordHash ?? (await dummyPasswordHash()));
   if (!user || !ok) return null;

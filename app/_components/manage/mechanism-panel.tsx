@@ -125,7 +125,7 @@ export function MechanismPanel({ slug, initial, locked }: { slug: string; initia
             <BarChart
               title={`What the correlation costs at τ = ${n4(preview!.curves.tolerance)}: the ε_DP each calibration allows, and the budget it buys`}
               unit="ε_DP"
-              bars={preview!.curves.budgetByCalibration.map((b) => ({ label: b.label, value: b.epsDp, text: `${b.epsDp.toExponential(2)} · B ${b.budget}` }))}
+              bars={preview!.curves.budgetByCalibration.map((b) => ({ label: b.label, value: b.epsDp ?? 0, text: b.epsDp === null ? "does not apply" : `${b.epsDp.toExponential(2)} · B ${b.budget}` }))}
             />
           </div>
         </div>
