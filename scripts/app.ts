@@ -1,6 +1,6 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { createHash, randomBytes } from "node:crypto";
-import { existsSync, readdirSync, readFileSync, statSync, writeFileSync, mkdirSync, chmodSync } from "node:fs";
+import { appendFileSync, chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 
 const ROOT = process.cwd();
@@ -55,17 +55,21 @@ export type RunningApp = { url: string; child: ChildProcess; stop: () => Promise
 
 /**
  * Starts `next start` on `port` with the given environment and waits until it answers.
- * `stop` sends SIGTERM and, after 10 s, SIGKILL.
+ * `stop` sends SIGTERM and, after 10 s, SIGKILL. Quiet output can be appended to `logFile`.
  */
-export async function startApp(options: { port: number; env: Record<string, string>; quiet?: boolean }): Promise<RunningApp> {
+export async function startApp(options: { port: number; env: Record<string, string>; quiet?: boolean; logFile?: string }): Promise<RunningApp> {
   const url = `http://localhost:${options.port}`;
   const child = spawn(process.execPath, [NEXT_BIN, "start", "-p", String(options.port)], {
     stdio: options.quiet ? ["ignore", "pipe", "pipe"] : "inherit",
     env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1", NEXTAUTH_URL: url, ...options.env },
   });
   let output = "";
-  child.stdout?.on("data", (d) => (output += d));
-  child.stderr?.on("data", (d) => (output += d));
+  const capture = (d: Buffer) => {
+    output += d;
+    if (options.logFile) appendFileSync(options.logFile, d);
+  };
+  child.stdout?.on("data", capture);
+  child.stderr?.on("data", capture);
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
   const stop = async () => {
     if (child.exitCode !== null || child.signalCode !== null) return;

@@ -58,13 +58,15 @@ try {
 
   ensureBuilt((line) => log(line));
   // Two app instances on one database, as behind a load balancer (SPEC §6).
-  const app = await startApp({ port: await freePort(), env, quiet: true });
-  const second = await startApp({ port: await freePort(), env, quiet: true }).catch(async (error) => {
+  const logFile = path.resolve("test-results/app.log");
+  rmSync(logFile, { force: true });
+  const app = await startApp({ port: await freePort(), env, quiet: true, logFile });
+  const second = await startApp({ port: await freePort(), env, quiet: true, logFile }).catch(async (error) => {
     await app.stop();
     throw error;
   });
   try {
-    vitest("e2e", { ...env, APP_URL: app.url, APP_URL_2: second.url, ...(hasChromium ? { CHROMIUM_PATH: CHROMIUM } : {}) });
+    vitest("e2e", { ...env, APP_URL: app.url, APP_URL_2: second.url, APP_LOG: logFile, ...(hasChromium ? { CHROMIUM_PATH: CHROMIUM } : {}) });
   } finally {
     await Promise.all([app.stop(), second.stop()]);
   }

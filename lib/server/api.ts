@@ -12,7 +12,7 @@ export function handleApi<C>(handler: (request: Request, context: C) => Promise<
       return await handler(request, context);
     } catch (error) {
       const { status, body } = toErrorResponse(error);
-      return NextResponse.json(body, { status });
+      return NextResponse.json(body, { status, headers: status === 503 ? { "retry-after": "5" } : {} });
     }
   };
 }

@@ -62,6 +62,22 @@ export function toErrorResponse(error: unknown): { status: number; body: ErrorBo
   if (error instanceof MathInputError) {
     return { status: 422, body: { error: { code: "unprocessable_entity", message: error.message } } };
   }
+  if (isDatabaseUnavailable(error)) {
+    console.error("[quiltboard] database unavailable:", error instanceof Error ? error.message : String(error));
+    return { status: 503, body: { error: { code: "unavailable", message: "the database is unavailable; nothing was changed, try again in a few seconds" } } };
+  }
   console.error("[quiltboard] unhandled error:", error instanceof Error ? error.stack : String(error));
   return { status: 500, body: { error: { code: "internal_error", message: "Something went wrong on our side. Please try again." } } };
+}
+
+/** A lost or refused database connection (as opposed to a bug): answered with 503 and a retry. */
+function isDatabaseUnavailable(error: unknown): boolean {
+  for (let e: unknown = error, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    const code = (e as { code?: unknown }).code;
+    const message = e instanceof Error ? e.message : "";
+    if (typeof code === "string" && ["ECONNREFUSED", "ECONNRESET", "EPIPE", "P1001", "P1002", "P1017", "57P01", "57P02", "57P03", "08006", "08001", "08003"].includes(code)) return true;
+    if (/ECONNREFUSED|Connection terminated|terminating connection|Can't reach database|connection is insecure|Client has encountered a connection error|the database system is (starting up|shutting down)/i.test(message)) return true;
+    if (e instanceof Error && e.name === "PrismaClientInitializationError") return true;
+  }
+  return false;
 }

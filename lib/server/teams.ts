@@ -27,6 +27,12 @@ export async function requireOpenCompetition(user: PublicUser | null, slug: stri
   return competition;
 }
 
+/** Organizers see raw scores, so they may not compete in their own competition. */
+async function refuseOrganizer(user: PublicUser, competitionId: string): Promise<void> {
+  const organizes = user.role === "admin" || (await db.competitionOrganizer.count({ where: { competitionId, userId: user.id } })) > 0;
+  if (organizes) throw new AppError("forbidden", "organizers and admins see raw scores, so they cannot compete in this competition");
+}
+
 async function membership(userId: string, competitionId: string) {
   return db.teamMember.findUnique({ where: { competitionId_userId: { competitionId, userId } }, select: { teamId: true } });
 }
@@ -35,6 +41,7 @@ async function membership(userId: string, competitionId: string) {
 export async function createTeam(user: PublicUser, slug: string, input: unknown): Promise<{ id: string; name: string; inviteCode: string }> {
   const competition = await requireOpenCompetition(user, slug);
   const { name } = createTeamSchema.parse(input);
+  await refuseOrganizer(user, competition.id);
   if (await membership(user.id, competition.id)) throw new AppError("conflict", "you are already in a team in this competition");
   try {
     return await db.team.create({
@@ -66,6 +73,7 @@ async function teamByCode(competitionId: string, inviteCode: string) {
 export async function joinTeam(user: PublicUser, slug: string, input: unknown): Promise<{ id: string; name: string }> {
   const competition = await requireOpenCompetition(user, slug);
   const { inviteCode } = inviteCodeSchema.parse(input);
+  await refuseOrganizer(user, competition.id);
   if (await membership(user.id, competition.id)) throw new AppError("conflict", "you are already in a team in this competition");
   const team = await teamByCode(competition.id, inviteCode);
   if (team._count.members >= competition.maxTeamSize) throw new AppError("conflict", `the team is full (at most ${competition.maxTeamSize} members)`);
