@@ -1,12 +1,15 @@
 // npm run bench -- [name…] – runs the benchmarks, prints each figure and one JSON report.
 import { benchMechanism, type Figure } from "./bench/mechanism";
 import { benchLeaderboard } from "./bench/leaderboard";
+import { benchFaults, benchLoad } from "./bench/reliability";
 import { benchScoring } from "./bench/scoring";
 
 const BENCHES: Record<string, () => Figure[] | Promise<Figure[]>> = {
   mechanism: benchMechanism,
   scoring: benchScoring,
   leaderboard: benchLeaderboard,
+  load: benchLoad,
+  faults: benchFaults,
 };
 
 const names = process.argv.slice(2).length ? process.argv.slice(2) : Object.keys(BENCHES);

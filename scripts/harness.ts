@@ -5,8 +5,8 @@ import { startTestDatabase } from "./db/database";
 import { migrate } from "./db/migrate";
 
 /** A throwaway database and `instances` app instances on it, for benchmarks and experiments over HTTP. */
-export async function startHarness(instances = 1, verbose = false) {
-  const database = await startTestDatabase(() => {});
+export async function startHarness(instances = 1, verbose = false, options: { embedded?: boolean } = {}) {
+  const database = await startTestDatabase(() => {}, options);
   await migrate(database.url);
   ensureBuilt(() => {});
   const env = { DATABASE_URL: database.url, NEXTAUTH_SECRET: randomBytes(32).toString("base64url") };
@@ -15,6 +15,9 @@ export async function startHarness(instances = 1, verbose = false) {
   return {
     urls: apps.map((a) => a.url),
     databaseUrl: database.url,
+    database,
+    apps,
+    env,
     stop: async () => {
       await Promise.all(apps.map((a) => a.stop()));
       await database.stop();
@@ -56,13 +59,14 @@ export function client(base: string, auth: Record<string, string> = {}) {
   };
 }
 
-/** Signs up a user and returns a Bearer-authenticated client. */
+/** Signs up a user and returns a Bearer-authenticated client, with its Authorization header. */
 export async function harnessUser(base: string, name: string) {
   const email = `${name}-${randomBytes(4).toString("hex")}@harness.test`;
   const password = "benchmark password";
   await client(base)("/api/v1/users", { json: { email, password, name } });
   const { token } = await client(base, { authorization: `Basic ${Buffer.from(`${email}:${password}`).toString("base64")}` })("/api/v1/tokens", { json: { name: "bench" } });
-  return client(base, { authorization: `Bearer ${token}` });
+  const authorization = `Bearer ${token}`;
+  return Object.assign(client(base, { authorization }), { authorization });
 }
 
 /** A solution of n rows, half public, with binary class labels; and a predictions file for it. */

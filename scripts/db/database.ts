@@ -17,10 +17,11 @@ export async function startAppDatabase(dataDir: string, log: (line: string) => v
 
 /**
  * A throwaway database for tests, never the data of `npm start`: a fresh database on the server of
- * DATABASE_URL when set, else an embedded PostgreSQL in a temporary directory. `stop` removes it.
+ * DATABASE_URL when set (unless `embedded` is asked for, e.g. to stop it in a fault test), else an
+ * embedded PostgreSQL in a temporary directory. `stop` removes it.
  */
-export async function startTestDatabase(log: (line: string) => void): Promise<RunningDatabase> {
-  if (process.env.DATABASE_URL) {
+export async function startTestDatabase(log: (line: string) => void, options: { embedded?: boolean } = {}): Promise<RunningDatabase> {
+  if (process.env.DATABASE_URL && !options.embedded) {
     const name = `quiltboard_test_${randomBytes(6).toString("hex")}`;
     const admin = new URL(process.env.DATABASE_URL);
     admin.pathname = "/postgres";
@@ -31,9 +32,9 @@ export async function startTestDatabase(log: (line: string) => void): Promise<Ru
   }
   const dir = mkdtempSync(path.join(tmpdir(), "quiltboard-test-"));
   chmodSync(dir, 0o755); // the postgres system user must reach its data directory
-  const db = await startEmbeddedPostgres({ dataDir: path.join(dir, "pg"), database: "quiltboard_test", persistent: false, log });
+  const db = await startEmbeddedPostgres({ dataDir: path.join(dir, "pg"), database: "quiltboard_test", persistent: true, log });
   return {
-    url: db.url,
+    ...db,
     stop: async () => {
       await db.stop();
       rmSync(dir, { recursive: true, force: true });

