@@ -1,11 +1,10 @@
 import "server-only";
-import { createHash } from "node:crypto";
 import { db } from "./db";
 import { AppError } from "./errors";
 import { requireDraft, requireOrganizer } from "./competitions";
+import { readCsvUpload } from "./csv-upload";
 import type { PublicUser } from "./users";
 import { createSolutionParser, type Solution } from "@/lib/csv/solution";
-import { CsvValidationError } from "@/lib/csv/reader";
 import { getMetric } from "@/lib/metrics/registry";
 import type { MetricParams } from "@/lib/metrics/types";
 
@@ -24,32 +23,7 @@ export async function uploadSolution(user: PublicUser, slug: string, body: Reada
   requireDraft(competition, "the solution");
   if (!body) throw new AppError("unprocessable_entity", "send the solution CSV as the request body (Content-Type: text/csv)");
   const metric = getMetric(competition.metric, competition.metricParams as MetricParams);
-  const parser = createSolutionParser(metric.input);
-  const hash = createHash("sha256");
-  const decoder = new TextDecoder("utf-8", { fatal: true });
-  let bytes = 0;
-  let solution: Solution;
-  try {
-    const reader = body.getReader();
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      bytes += value.byteLength;
-      if (bytes > MAX_SOLUTION_BYTES) {
-        await reader.cancel();
-        throw new AppError("payload_too_large", `the solution file is larger than ${MAX_SOLUTION_BYTES / 1024 / 1024} MiB`);
-      }
-      hash.update(value);
-      parser.push(decoder.decode(value, { stream: true }));
-    }
-    parser.push(decoder.decode());
-    solution = parser.end();
-  } catch (error) {
-    if (error instanceof CsvValidationError) throw new AppError("unprocessable_entity", `the solution file was rejected: ${error.message}`, error.issues);
-    if (error instanceof TypeError && /encoded data was not valid/i.test(error.message)) throw new AppError("unprocessable_entity", "the solution file is not valid UTF-8 text");
-    throw error;
-  }
-  const sha256 = hash.digest("hex");
+  const { result: solution, sha256 } = await readCsvUpload(body, { maxBytes: MAX_SOLUTION_BYTES, what: "the solution file", parser: createSolutionParser(metric.input) });
   const encoded = encodeSolution(solution);
   const holdout = solution.split.reduce((a, b) => a + b, 0);
   const data = { ...encoded, rows: solution.ids.length, publicRows: solution.ids.length - holdout, holdoutRows: holdout, sha256, uploadedAt: new Date() };

@@ -1,5 +1,5 @@
 import "server-only";
-import { createHash } from "node:crypto";
+import { readCsvUpload } from "./csv-upload";
 import { db } from "./db";
 import { AppError } from "./errors";
 import { loadSolution } from "./solutions";
@@ -7,7 +7,6 @@ import { consumeRateLimit } from "./rate-limit";
 import { requireOpenCompetition } from "./teams";
 import type { PublicUser } from "./users";
 import { getVisibleCompetition, type CompetitionRow } from "./competitions";
-import { CsvValidationError } from "@/lib/csv/reader";
 import type { Solution } from "@/lib/csv/solution";
 import { createSubmissionParser, type SubmissionKey } from "@/lib/csv/submission";
 import { Prisma } from "@/lib/generated/prisma/client";
@@ -60,34 +59,6 @@ function present(metric: Metric, kind: AnswerKind, answer: number | null) {
   return { kind, score: answer === null ? null : metric.toDisplay(answer) };
 }
 
-/** Reads and validates a predictions CSV; nothing is spent until it passes. */
-async function readPredictions(body: ReadableStream<Uint8Array>, data: ScoringData, metric: Metric) {
-  const parser = createSubmissionParser(data.key, metric.input);
-  const hash = createHash("sha256");
-  const decoder = new TextDecoder("utf-8", { fatal: true });
-  let bytes = 0;
-  try {
-    const reader = body.getReader();
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      bytes += value.byteLength;
-      if (bytes > MAX_SUBMISSION_BYTES) {
-        await reader.cancel();
-        throw new AppError("payload_too_large", `the submission is larger than ${MAX_SUBMISSION_BYTES / 1024 / 1024} MiB`);
-      }
-      hash.update(value);
-      parser.push(decoder.decode(value, { stream: true }));
-    }
-    parser.push(decoder.decode());
-    return { predictions: parser.end(), sha256: hash.digest("hex") };
-  } catch (error) {
-    if (error instanceof CsvValidationError) throw new AppError("unprocessable_entity", `the submission was rejected: ${error.message}`, error.issues);
-    if (error instanceof TypeError && /encoded data was not valid/i.test(error.message)) throw new AppError("unprocessable_entity", "the submission is not valid UTF-8 text");
-    throw error;
-  }
-}
-
 async function findByIdempotencyKey(userId: string, key: string, metric: Metric): Promise<SubmissionResult | null> {
   const s = await db.submission.findUnique({
     where: { userId_idempotencyKey: { userId, idempotencyKey: key } },
@@ -118,7 +89,8 @@ export async function submit(user: PublicUser, slug: string, body: ReadableStrea
   if (!body) throw new AppError("unprocessable_entity", "send the predictions CSV as the request body or as the multipart field \"file\"");
 
   const data = await scoringData(competition.id);
-  const { predictions, sha256 } = await readPredictions(body, data, metric);
+  // Read and validated in full before anything is spent.
+  const { result: predictions, sha256 } = await readCsvUpload(body, { maxBytes: MAX_SUBMISSION_BYTES, what: "the submission", parser: createSubmissionParser(data.key, metric.input) });
   const labels = data.solution.labels;
   const holdoutValue = evaluateSplit(metric, { predictions, labels, rows: data.holdoutRows });
   const publicValue = evaluateSplit(metric, { predictions, labels, rows: data.publicRows });

@@ -1,7 +1,7 @@
 import path from "node:path";
 import type { BrowserContext } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { api, basic, CHROMIUM_PATH, launchBrowser, SCREENSHOTS, uniqueEmail } from "./helpers";
+import { api, basic, CHROMIUM_PATH, launchBrowser, SCREENSHOTS, signUpInBrowser } from "./helpers";
 
 const PASSWORD = "browser password 1";
 
@@ -16,14 +16,7 @@ describe.skipIf(!CHROMIUM_PATH)("accounts in a real browser", () => {
 
   it("signs up, out and in; creates, uses and revokes an API token", async () => {
     const page = await browser.newPage();
-    const email = uniqueEmail("browser");
-
-    await page.goto("/signup");
-    await page.getByLabel("Name").fill("Browser User");
-    await page.getByLabel("Email").fill(email);
-    await page.getByLabel("Password").fill(PASSWORD);
-    await page.getByRole("button", { name: "Create account" }).click();
-    await page.waitForURL("**/account");
+    const email = await signUpInBrowser(page, "Browser User", PASSWORD);
     await expect.poll(() => page.getByTestId("account-link").textContent()).toBe("Browser User");
 
     await page.getByRole("button", { name: "Sign out" }).click();

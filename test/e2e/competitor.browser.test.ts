@@ -2,7 +2,7 @@ import path from "node:path";
 import type { BrowserContext } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { demoPredictionsCsv } from "@/prisma/demo-solution";
-import { CHROMIUM_PATH, launchBrowser, publishedCompetition, SCREENSHOTS, uniqueEmail } from "./helpers";
+import { CHROMIUM_PATH, launchBrowser, publishedCompetition, SCREENSHOTS, signUpInBrowser } from "./helpers";
 
 describe.skipIf(!CHROMIUM_PATH)("a competitor in a real browser", () => {
   let browser: BrowserContext;
@@ -16,12 +16,7 @@ describe.skipIf(!CHROMIUM_PATH)("a competitor in a real browser", () => {
   it("signs up, forms a team, submits, sees the answer and picks final submissions", async () => {
     const { slug } = await publishedCompetition();
     const page = await browser.newPage();
-    await page.goto("/signup");
-    await page.getByLabel("Name").fill("Carla Competitor");
-    await page.getByLabel("Email").fill(uniqueEmail("carla"));
-    await page.getByLabel("Password").fill("competitor password");
-    await page.getByRole("button", { name: "Create account" }).click();
-    await page.waitForURL("**/account");
+    await signUpInBrowser(page, "Carla Competitor");
 
     await page.goto(`/competitions/${slug}`);
     await page.getByLabel("Team name").fill("Carla's Crew");

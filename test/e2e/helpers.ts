@@ -95,3 +95,15 @@ export async function publishedCompetition(options: { daily?: number; budget?: n
 export function postCsv(url: string, slug: string, csv: string, headers: Record<string, string>) {
   return fetch(`${url}/api/v1/competitions/${slug}/submissions`, { method: "POST", headers: { "content-type": "text/csv", ...headers }, body: csv });
 }
+
+/** Signs a new account up through the sign-up page and waits for the account page. */
+export async function signUpInBrowser(page: import("playwright-core").Page, name: string, password = "browser password 1"): Promise<string> {
+  const email = uniqueEmail(name.split(" ")[0].toLowerCase());
+  await page.goto("/signup");
+  await page.getByLabel("Name").fill(name);
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password").fill(password);
+  await page.getByRole("button", { name: "Create account" }).click();
+  await page.waitForURL("**/account");
+  return email;
+}

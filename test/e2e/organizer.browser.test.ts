@@ -3,7 +3,7 @@ import path from "node:path";
 import type { BrowserContext } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { demoSolutionCsv } from "@/prisma/demo-solution";
-import { CHROMIUM_PATH, launchBrowser, runCalibrateCli, SCREENSHOTS, uniqueEmail } from "./helpers";
+import { CHROMIUM_PATH, launchBrowser, runCalibrateCli, SCREENSHOTS, signUpInBrowser } from "./helpers";
 
 const n4 = (x: number) => Number(x.toPrecision(4)).toString();
 
@@ -21,12 +21,7 @@ describe.skipIf(!CHROMIUM_PATH)("an organizer in a real browser", () => {
     page.on("dialog", (dialog) => dialog.accept());
     const slug = `browser-${randomBytes(4).toString("hex")}`;
 
-    await page.goto("/signup");
-    await page.getByLabel("Name").fill("Olga Organizer");
-    await page.getByLabel("Email").fill(uniqueEmail("olga"));
-    await page.getByLabel("Password").fill("organizer password");
-    await page.getByRole("button", { name: "Create account" }).click();
-    await page.waitForURL("**/account");
+    await signUpInBrowser(page, "Olga Organizer");
 
     await page.goto("/competitions");
     await page.getByRole("link", { name: "New competition" }).click();
@@ -75,12 +70,7 @@ describe.skipIf(!CHROMIUM_PATH)("an organizer in a real browser", () => {
 
   it("shows the line of each problem when a solution is rejected", async () => {
     const page = await browser.newPage();
-    await page.goto("/signup");
-    await page.getByLabel("Name").fill("Rita Rejected");
-    await page.getByLabel("Email").fill(uniqueEmail("rita"));
-    await page.getByLabel("Password").fill("organizer password");
-    await page.getByRole("button", { name: "Create account" }).click();
-    await page.waitForURL("**/account");
+    await signUpInBrowser(page, "Rita Rejected");
     const slug = `reject-${randomBytes(4).toString("hex")}`;
     const created = await page.request.post("/api/v1/competitions", { data: { slug, title: "Rejections", metric: { name: "accuracy" }, endsAt: "2030-01-01T00:00:00Z" } });
     expect(created.status()).toBe(201);
