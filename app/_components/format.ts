@@ -1,12 +1,6 @@
+import { METRIC_TITLES } from "@/lib/metrics/types";
+
 const DATE = new Intl.DateTimeFormat("en-GB", { day: "numeric", month: "short", year: "numeric", timeZone: "UTC" });
-const METRICS: Record<string, string> = {
-  accuracy: "Accuracy",
-  "error-rate": "Error rate",
-  brier: "Brier score",
-  "log-loss": "Log-loss",
-  "absolute-error": "Mean absolute error",
-  "squared-error": "Mean squared error",
-};
 
 /** "21 Nov 2026" in UTC, the platform's day boundary. */
 export function formatDate(iso: string | Date): string {
@@ -14,5 +8,11 @@ export function formatDate(iso: string | Date): string {
 }
 
 export function metricTitle(name: string): string {
-  return METRICS[name] ?? name;
+  return METRIC_TITLES[name as keyof typeof METRIC_TITLES] ?? name;
+}
+
+/** A number to `digits` significant figures ("—" for none, "∞" for infinity). */
+export function significant(x: number | null | undefined, digits = 4): string {
+  if (x === null || x === undefined) return "—";
+  return Number.isFinite(x) ? Number(x.toPrecision(digits)).toString() : "∞";
 }

@@ -1,4 +1,4 @@
-import type { Metric } from "./types";
+import { type Metric, METRIC_TITLES } from "./types";
 import { checkRange } from "./range";
 
 /** Absolute error over the declared range: min(1, |ŷ − y| / (hi − lo)); displayed in label units. */
@@ -7,7 +7,7 @@ export function absoluteError(lo?: number, hi?: number): Metric {
   const width = range.hi - range.lo;
   return {
     name: "absolute-error",
-    title: "Mean absolute error",
+    title: METRIC_TITLES["absolute-error"],
     direction: "lower",
     input: "number",
     perRow: (prediction, label) => Math.min(1, Math.abs(prediction - label) / width),

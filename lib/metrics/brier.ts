@@ -1,10 +1,10 @@
-import type { Metric } from "./types";
+import { type Metric, METRIC_TITLES } from "./types";
 
 /** Brier score for binary labels: (p − y)², p ∈ [0, 1], y ∈ {0, 1} (Brier 1950). */
 export function brier(): Metric {
   return {
     name: "brier",
-    title: "Brier score",
+    title: METRIC_TITLES["brier"],
     direction: "lower",
     input: "probability",
     perRow: (p, y) => (p - y) * (p - y),

@@ -1,5 +1,5 @@
 import { check } from "../mechanism/errors";
-import type { Metric } from "./types";
+import { type Metric, METRIC_TITLES } from "./types";
 
 /**
  * Binary log-loss with p clipped to [p_min, 1 − p_min], divided by −ln p_min so that each row lies
@@ -11,7 +11,7 @@ export function logLoss(pMin = 1e-3): Metric {
   const scale = -Math.log(pMin);
   return {
     name: "log-loss",
-    title: "Log-loss",
+    title: METRIC_TITLES["log-loss"],
     direction: "lower",
     input: "probability",
     perRow: (prediction, y) => {

@@ -1,4 +1,4 @@
-import type { Metric } from "./types";
+import { type Metric, METRIC_TITLES } from "./types";
 import { checkRange } from "./range";
 
 /** Squared error over the declared range: min(1, ((ŷ − y) / (hi − lo))²); displayed in label units². */
@@ -7,7 +7,7 @@ export function squaredError(lo?: number, hi?: number): Metric {
   const width = range.hi - range.lo;
   return {
     name: "squared-error",
-    title: "Mean squared error",
+    title: METRIC_TITLES["squared-error"],
     direction: "lower",
     input: "number",
     perRow: (prediction, label) => Math.min(1, ((prediction - label) / width) ** 2),

@@ -21,4 +21,14 @@ export type Metric = {
 
 export type MetricName = "accuracy" | "error-rate" | "brier" | "log-loss" | "absolute-error" | "squared-error";
 
+/** Each metric's name for people: the one place it is written (metric files and pages read it). */
+export const METRIC_TITLES: Record<MetricName, string> = {
+  accuracy: "Accuracy",
+  "error-rate": "Error rate",
+  brier: "Brier score",
+  "log-loss": "Log-loss",
+  "absolute-error": "Mean absolute error",
+  "squared-error": "Mean squared error",
+};
+
 export type MetricParams = { pMin?: number; lo?: number; hi?: number };

@@ -6,6 +6,7 @@ import type { AttackPreview } from "@/lib/experiments/preview";
 import type { MechanismPreview } from "@/lib/server/calibration";
 import { callApi } from "../api-client";
 import { BarChart, LineChart } from "../charts";
+import { significant } from "../format";
 
 type Mode = "guarantee" | "practical";
 type Input = { mode: Mode; tolerance: string; beta: string; maxQueries: string; split: string; sigma: string; threshold: string; budget: string };
@@ -17,7 +18,7 @@ function toBody(i: Input) {
     : { mode: i.mode, sigma: Number(i.sigma), threshold: Number(i.threshold), budget: Number(i.budget), beta: opt(i.beta), maxQueries: opt(i.maxQueries) };
 }
 
-const n4 = (x: number) => (Number.isFinite(x) ? Number(x.toPrecision(4)).toString() : "∞");
+const n4 = (x: number) => significant(x);
 
 /** Guarantee or practical mode with the planner's live answer in words and plots. */
 export function MechanismPanel({ slug, initial, locked }: { slug: string; initial: Partial<Input>; locked: boolean }) {

@@ -5,7 +5,7 @@ import { getSessionUser } from "@/lib/server/auth";
 import { listAttachments } from "@/lib/server/attachments";
 import { getVisibleCompetition, toPublicDetails } from "@/lib/server/competitions";
 import { AppError } from "@/lib/server/errors";
-import { formatDate, metricTitle } from "../../_components/format";
+import { formatDate, metricTitle, significant } from "../../_components/format";
 import { Markdown } from "../../_components/markdown";
 import { StatusBadge } from "../../_components/status-badge";
 import { MySubmissions } from "../../_components/compete/my-submissions";
@@ -37,7 +37,7 @@ export default async function CompetitionPage({ params }: { params: Promise<{ sl
     viewer && competition.status !== "draft" ? listMySubmissions(viewer, slug) : null,
     getCurrentPlan(competition),
   ]);
-  const n4 = (x: number) => Number(x.toPrecision(3)).toString();
+  const n4 = (x: number) => significant(x, 3);
   return (
     <article className="space-y-6">
       <header className="flex flex-wrap items-start justify-between gap-4">

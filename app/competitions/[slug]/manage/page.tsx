@@ -10,7 +10,7 @@ import { listOrganizers, requireOrganizer } from "@/lib/server/competitions";
 import { AppError } from "@/lib/server/errors";
 import { getSolutionSummary, loadSolution } from "@/lib/server/solutions";
 import { BarChart } from "../../../_components/charts";
-import { formatDate, metricTitle } from "../../../_components/format";
+import { formatDate, metricTitle, significant } from "../../../_components/format";
 import { Attachments } from "../../../_components/manage/attachments";
 import { CorrelationEditor } from "../../../_components/manage/correlation-editor";
 import { InviteOrganizer, Lifecycle } from "../../../_components/manage/lifecycle";
@@ -34,7 +34,7 @@ function Section({ id, title, children, description }: { id: string; title: stri
   );
 }
 
-const n4 = (x: number | null | undefined) => (x === null || x === undefined ? "—" : Number(x.toPrecision(4)).toString());
+const n4 = (x: number | null | undefined) => significant(x);
 
 export default async function ManagePage({ params }: { params: Promise<{ slug: string }> }) {
   const { slug } = await params;
