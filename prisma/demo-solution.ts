@@ -1,5 +1,7 @@
 // The demo competition's solution: hourly readings of 60 households whose consumption state
-// (low, mid, high) follows a Markov chain; a spike is likelier in a high state. Deterministic.
+// (low, mid, high) follows a Markov chain; a spike is likelier in a high state. Each household lies
+// wholly in the public or the holdout split, so public scores reveal nothing of a holdout household
+// (docs/mechanism.md §2.6). Deterministic.
 import seedrandom from "seedrandom";
 
 export const HOUSEHOLDS = 60;
@@ -16,6 +18,7 @@ export function demoSolutionCsv(): string {
   const rng = seedrandom("quiltboard-demo");
   const lines = ["id,label,split,order,group,state"];
   for (let h = 0; h < HOUSEHOLDS; h++) {
+    const split = rng() < 0.5 ? "public" : "holdout";
     let state = Math.floor(rng() * 3);
     for (let t = 0; t < HOURS; t++) {
       if (t > 0) {
@@ -23,7 +26,6 @@ export function demoSolutionCsv(): string {
         state = u < P[state][0] ? 0 : u < P[state][0] + P[state][1] ? 1 : 2;
       }
       const spike = rng() < (state === 2 ? 0.7 : state === 1 ? 0.2 : 0.05);
-      const split = rng() < 0.5 ? "public" : "holdout";
       lines.push(`hh${String(h).padStart(3, "0")}-t${String(t).padStart(2, "0")},${spike ? "spike" : "none"},${split},${t},hh${h},${STATES[state]}`);
     }
   }

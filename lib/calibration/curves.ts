@@ -1,6 +1,6 @@
-import { epsPerHoldoutAnswer } from "../mechanism/accounting";
-import { calibrateEpsBdp, calibrateEpsDp, type CorrelationModel, effectiveSize } from "./models";
-import { concentrationN, maxBudget, theorem2Parameters, type GuaranteeInput } from "./planner";
+import { epsDpForBudget } from "../mechanism/accounting";
+import { calibrateEpsBdp, calibrateEpsDp, type CorrelationModel } from "./models";
+import { concentrationN, maxBudget, targetEpsBdp, theorem2Parameters, type GuaranteeInput } from "./planner";
 
 type Setting = { n: number; model: CorrelationModel };
 export type Point = { x: number; y: number };
@@ -10,9 +10,9 @@ export function budgetByTolerance(setting: Setting, input: Omit<GuaranteeInput, 
   return taus.map((tau) => ({ x: tau, y: maxBudget(setting, { ...input, tolerance: tau }).budget }));
 }
 
-/** ε_BDP that a budget B₀ costs at noise σ (forward map of ε_DP = 9 B₀ (Δ + g)/(4σ)). */
+/** ε_BDP that a budget B₀ costs at noise σ (forward map of ε_DP = 10 B₀ (Δ + g)/(4σ), accounting.ts). */
 export function epsBdpByNoise(setting: Setting, budget: number, sigmas: number[]): Point[] {
-  return sigmas.map((sigma) => ({ x: sigma, y: calibrateEpsBdp(setting.model, setting.n, budget * epsPerHoldoutAnswer(sigma, setting.n)).value }));
+  return sigmas.map((sigma) => ({ x: sigma, y: calibrateEpsBdp(setting.model, setting.n, epsDpForBudget(budget, sigma, setting.n)).value }));
 }
 
 /** epsDp is null where a calibration does not apply (Lemma 4 needs a reversible chain and n ≥ 2d). */
@@ -25,14 +25,15 @@ export type BudgetByCalibration = { label: string; budget: number; epsDp: number
  */
 export function budgetByCalibration(setting: Setting, input: GuaranteeInput): BudgetByCalibration {
   const t = theorem2Parameters(input);
-  const eps = t.tauPrime / 3;
-  const perAnswer = epsPerHoldoutAnswer(t.sigma, setting.n);
-  const affordable = effectiveSize(setting.model, setting.n) >= concentrationN(t.tauPrime, t.betaPrime);
-  const budget = (epsDp: number | null) => (epsDp === null || !affordable ? 0 : Math.min(input.maxQueries, Math.floor(epsDp / perAnswer)));
-  const rows: BudgetByCalibration = [{ label: "As if independent", epsDp: eps, budget: budget(eps) }];
+  const perBudget = epsDpForBudget(1, t.sigma, setting.n);
+  const budget = (epsDp: number | null, affordable: boolean) => (epsDp === null || !affordable ? 0 : Math.min(input.maxQueries, Math.floor(epsDp / perBudget)));
+  const independent = t.tauPrime / 3;
+  const rows: BudgetByCalibration = [{ label: "As if independent", epsDp: independent, budget: budget(independent, setting.n >= concentrationN(t.tauPrime, t.betaPrime)) }];
   if (setting.model.kind === "independent") return rows;
-  const { byMethod } = calibrateEpsDp(setting.model, setting.n, eps);
+  const { epsBdp, nEff } = targetEpsBdp(setting, t.tauPrime);
+  const affordable = nEff >= concentrationN(t.tauPrime, t.betaPrime);
+  const { byMethod } = calibrateEpsDp(setting.model, setting.n, epsBdp);
   const labels: Record<string, string> = { closedForm: "Lemma 4 (closed form)", exactQuilts: "Exact quilts", groups: "Groups", maxInfluence: "Max-influence bound" };
-  for (const [method, epsDp] of Object.entries(byMethod)) rows.push({ label: labels[method] ?? method, epsDp, budget: budget(epsDp) });
+  for (const [method, epsDp] of Object.entries(byMethod)) rows.push({ label: labels[method] ?? method, epsDp, budget: budget(epsDp, affordable) });
   return rows;
 }

@@ -281,8 +281,12 @@ type Objective = (m: number, influence: number) => number;
  * ε_DP = min(interior, nodes before the law settles), and every node is evaluated one by one only
  * for a chain shorter than about 2H.
  *
- * Work guard: a node's search stops after a fixed amount of work (a very slowly mixing chain); the
- * quilts searched so far still give a valid, more conservative answer, reported as not exhaustive.
+ * Work guard: the whole search (powers of P, factor matrices, quilts) stops after a fixed amount of
+ * work (a very slowly mixing chain, or a start far from stationarity that leaves many early nodes to
+ * evaluate). Every node starts from its empty quilt (no quilt rows, all n − 1 other rows nearby,
+ * b = 0), which is always valid, and any subset of quilts gives a valid, more conservative answer;
+ * nodes the search did not reach count with their empty quilt. Such an answer is reported as not
+ * exhaustive, and is never below the empty-quilt bound ε/n.
  * @param eps the BDP level ε > 0
  */
 export function exactQuiltEpsDp(chain: QuiltChain, eps: number, influenceFactor = 4): QuiltSearchResult {
@@ -306,20 +310,34 @@ export function exactQuiltEpsBdp(chain: QuiltChain, epsDp: number): QuiltSearchR
 export function quiltInfluence(chain: QuiltChain, node: number, a: number | null, b: number | null): number {
   check(a === null || (a >= 1 && node - a >= 1), `left quilt row ${node} − ${a} is outside the chain`);
   check(b === null || (b >= 1 && node + b <= chain.length), `right quilt row ${node} + ${b} is outside the chain`);
-  const factors = new QuiltFactors(chain);
+  const factors = new QuiltFactors(chain, QUILT_SEARCH_WORK);
   return factors.influence(node, a === null ? null : factors.left(node, a), b === null ? null : factors.right(node, b));
 }
+
+/** Work allowed for one search, in multiply-adds (about a second here). */
+export const QUILT_SEARCH_WORK = 3e8;
+/** What a factor look-up or a quilt costs beyond its arithmetic (keys, calls), in multiply-adds. */
+const OVERHEAD = 200;
 
 function searchQuilts(chain: QuiltChain, objective: Objective, report: (v: number) => number): QuiltSearchResult {
   const n = chain.length;
   check(Number.isInteger(n) && n >= 1, `chain length must be a whole number ≥ 1, got ${n}`);
-  const factors = new QuiltFactors(chain);
-  const interior = searchNode(factors, objective, { node: Infinity, left: Infinity, right: Infinity, maxNearby: n - 1 });
+  const factors = new QuiltFactors(chain, QUILT_SEARCH_WORK / 4);
+  const empty: NodeResult = { value: objective(n, 0), quilt: { node: 1, a: null, b: null, nearby: n - 1, influence: 0 }, horizon: n + 1, exhaustive: true };
   const settled = factors.settledIndex();
-  const hasInterior = n >= settled + 2 * interior.horizon;
+  const interior = settled === null ? null : searchNode(factors, objective, { node: Infinity, left: Infinity, right: Infinity, maxNearby: n - 1 }, QUILT_SEARCH_WORK / 2);
+  const hasInterior = interior !== null && n >= settled! + 2 * interior.horizon;
   const results = hasInterior ? [interior] : [];
-  const lastEach = hasInterior ? settled - 1 : n;
-  for (let i = 1; i <= lastEach; i++) results.push(searchNode(factors, objective, { node: i, left: i - 1, right: n - i, maxNearby: n - 1 }));
+  const lastEach = hasInterior ? settled! - 1 : n;
+  // An unsettled law is known only as far as it was computed.
+  const evaluable = settled === null ? Math.min(lastEach, factors.knownLaws) : lastEach;
+  let reached = 0;
+  for (let i = 1; i <= evaluable && factors.work < QUILT_SEARCH_WORK; i++, reached++) {
+    // What is left is shared by the nodes still to come; each at least tries its nearest quilt.
+    const share = (QUILT_SEARCH_WORK - factors.work) / (evaluable - i + 1);
+    results.push(searchNode(factors, objective, { node: i, left: i - 1, right: n - i, maxNearby: n - 1 }, factors.work + share));
+  }
+  if (reached < lastEach) results.push({ ...empty, quilt: { ...empty.quilt, node: reached + 1 }, exhaustive: false });
   const worst = results.reduce((w, r) => (r.value < w.value ? r : w));
   const node = Number.isFinite(worst.quilt.node) ? worst.quilt.node : Math.floor((n + 1) / 2);
   return {
@@ -332,24 +350,20 @@ function searchQuilts(chain: QuiltChain, objective: Objective, report: (v: numbe
 type NodeSpec = { node: number; left: number; right: number; maxNearby: number };
 type NodeResult = { value: number; quilt: Quilt; horizon: number; exhaustive: boolean };
 
-/** Work allowed per node, in multiply-adds of S×S factor products (~0.3 s). */
-const WORK_PER_NODE = 2e8;
-
 /**
- * The best quilt of one node. Left cost cl ∈ [0, left] (cl = left: no left quilt row, all `left`
- * rows nearby; otherwise a = cl + 1), likewise on the right, |N| = cl + cr ≤ maxNearby.
+ * The best quilt of one node, starting from its empty quilt. Left cost cl ∈ [0, left] (cl = left:
+ * no left quilt row, all `left` rows nearby; otherwise a = cl + 1), likewise on the right,
+ * |N| = cl + cr ≤ maxNearby. Stops, not exhaustive, once the factors' work passes `workLimit`.
  */
-function searchNode(factors: QuiltFactors, objective: Objective, spec: NodeSpec): NodeResult {
-  let best = -Infinity;
-  let quilt: Quilt = { node: spec.node, a: null, b: null, nearby: 0, influence: 0 };
+function searchNode(factors: QuiltFactors, objective: Objective, spec: NodeSpec, workLimit: number): NodeResult {
   const maxNearby = Math.min(spec.left + spec.right, spec.maxNearby);
-  const pairCost = factors.size * factors.size;
-  let work = 0;
+  let best = objective(maxNearby + 1, 0);
+  let quilt: Quilt = { node: spec.node, a: null, b: null, nearby: maxNearby, influence: 0 };
   let t = 0;
-  for (; t <= maxNearby; t++) {
+  for (; t < maxNearby; t++) {
     const m = t + 1;
     if (objective(m, 0) <= best) break;
-    if (work > WORK_PER_NODE) return { value: best, quilt, horizon: m, exhaustive: false };
+    if (factors.work > workLimit) return { value: best, quilt, horizon: m, exhaustive: false };
     for (let cl = Math.max(0, t - spec.right); cl <= Math.min(t, spec.left); cl++) {
       const cr = t - cl;
       const a = cl === spec.left ? null : cl + 1;
@@ -358,7 +372,6 @@ function searchNode(factors: QuiltFactors, objective: Objective, spec: NodeSpec)
       const right = b === null ? null : factors.right(spec.node, b);
       const lower = Math.max(left?.logMax ?? 0, right?.logMax ?? 0);
       if (objective(m, lower) <= best) continue;
-      work += pairCost;
       const influence = factors.influence(spec.node, left, right);
       const value = objective(m, influence);
       if (value > best) {
@@ -381,27 +394,42 @@ class QuiltFactors {
   private readonly marginals: Float64Array[];
   private readonly stationary: Float64Array;
   private readonly cache = new Map<string, Factor>();
+  private readonly settled: boolean;
+  /** multiply-adds spent so far (marginals, powers, factors, quilts) */
+  work = 0;
 
-  constructor(chain: QuiltChain) {
+  /** @param marginalWork the most work spent on the laws q_1, q_2, … of a non-stationary start */
+  constructor(chain: QuiltChain, marginalWork: number) {
     this.p = chain.transition;
     this.size = chain.transition.size;
     this.stationary = stationaryDistribution(this.p);
-    // q_1, q_2, … until the law stops changing in floating point (then it is π).
+    // q_1, q_2, … until the law stops changing in floating point (then it is π), or the work runs out.
     this.marginals = [];
+    this.settled = !chain.initial;
     if (chain.initial) {
       let q = chain.initial;
-      for (let i = 0; i < Math.min(chain.length, 1_000_000); i++) {
+      const steps = Math.min(chain.length, Math.floor(marginalWork / this.size ** 2));
+      for (let i = 0; i < steps; i++) {
         this.marginals.push(q);
         const next = vectorTimes(q, this.p);
-        if (next.every((x, j) => Math.abs(x - q[j]) <= 1e-16 * Math.max(1, q[j]))) break;
+        this.work += this.size ** 2;
+        if (next.every((x, j) => Math.abs(x - q[j]) <= 1e-16 * Math.max(1, q[j]))) {
+          this.settled = true;
+          break;
+        }
         q = next;
       }
     }
   }
 
-  /** First node index whose law is the settled one (1 for a stationary start). */
-  settledIndex(): number {
-    return Math.max(1, this.marginals.length);
+  /** How many of the laws q_1, q_2, … are known (all, for a stationary start) */
+  get knownLaws(): number {
+    return this.marginals.length === 0 ? Infinity : this.marginals.length;
+  }
+
+  /** First node index whose law is the settled one (1 for a stationary start); null if it did not settle within the work allowed. */
+  settledIndex(): number | null {
+    return this.settled ? Math.max(1, this.marginals.length) : null;
   }
 
   private marginal(i: number): { q: Float64Array; key: string } {
@@ -414,6 +442,7 @@ class QuiltFactors {
     while (this.powers.length < k) {
       const last = this.powers.length === 0 ? null : this.powers[this.powers.length - 1];
       this.powers.push(last ? multiply(last, this.p) : this.p);
+      this.work += this.size ** 3;
     }
     return this.powers[k - 1];
   }
@@ -457,6 +486,7 @@ class QuiltFactors {
 
   /** b = ln max_{x≠x' in supp q_i} L(x, x') R(x, x'), a missing side being 1. */
   influence(node: number, left: Factor | null, right: Factor | null): number {
+    this.work += this.size ** 2 + OVERHEAD;
     if (!left && !right) return 0;
     if (!left || !right) return (left ?? right)!.logMax;
     const { q } = this.marginal(node);
@@ -474,8 +504,10 @@ class QuiltFactors {
   }
 
   private memo(key: string, make: () => Factor): Factor {
+    this.work += OVERHEAD;
     let f = this.cache.get(key);
     if (!f) {
+      this.work += this.size ** 3;
       f = make();
       this.cache.set(key, f);
     }

@@ -28,10 +28,14 @@ export type CorrelationModel =
 /** Per-method answers; for a Markov chain both are valid and the better one is used. */
 export type ByMethod = Record<string, number | null>;
 
-export type Calibration = { value: number; byMethod: ByMethod };
+/**
+ * `exhaustive` is false when a quilt search stopped at its work guard: the value is still valid
+ * (a subset of quilts gives a more conservative answer), only not the best the model allows.
+ */
+export type Calibration = { value: number; byMethod: ByMethod; exhaustive: boolean };
 
 /**
- * The inverse map of SPEC §3: the ε_DP that implies ε-BDP under `model` for a holdout of n rows.
+ * The inverse map of docs/mechanism.md §3: the ε_DP that implies ε-BDP under `model` for a holdout of n rows.
  */
 export function calibrateEpsDp(model: CorrelationModel, n: number, epsBdp: number): Calibration {
   checkSize(n);
@@ -44,14 +48,15 @@ export function calibrateEpsDp(model: CorrelationModel, n: number, epsBdp: numbe
       return single("maxInfluence", maxInfluenceEpsDp(epsBdp, model.bound));
     case "markov": {
       const chain = prepareMarkov(model, n);
-      const exact = Math.min(...chain.lengths.map((length) => exactQuiltEpsDp({ ...chain, length }, epsBdp).value));
+      const searches = chain.lengths.map((length) => exactQuiltEpsDp({ ...chain, length }, epsBdp));
+      const exact = Math.min(...searches.map((r) => r.value));
       const closed = chain.summary.spectralGap === null ? null : closedFormForLengths(chain, epsBdp);
-      return { value: Math.max(exact, closed ?? -Infinity), byMethod: { closedForm: closed, exactQuilts: exact } };
+      return { value: Math.max(exact, closed ?? -Infinity), byMethod: { closedForm: closed, exactQuilts: exact }, exhaustive: searches.every((r) => r.exhaustive) };
     }
   }
 }
 
-/** The forward map of SPEC §3: the BDP level that ε_DP-DP buys under `model`. */
+/** The forward map of docs/mechanism.md §3: the BDP level that ε_DP-DP buys under `model`. */
 export function calibrateEpsBdp(model: CorrelationModel, n: number, epsDp: number): Calibration {
   checkSize(n);
   switch (model.kind) {
@@ -63,14 +68,15 @@ export function calibrateEpsBdp(model: CorrelationModel, n: number, epsDp: numbe
       return single("maxInfluence", maxInfluenceEpsBdp(epsDp, model.bound));
     case "markov": {
       const chain = prepareMarkov(model, n);
-      const exact = Math.max(...chain.lengths.map((length) => exactQuiltEpsBdp({ ...chain, length }, epsDp).value));
+      const searches = chain.lengths.map((length) => exactQuiltEpsBdp({ ...chain, length }, epsDp));
+      const exact = Math.max(...searches.map((r) => r.value));
       const closed = chain.summary.spectralGap === null ? null : invertIncreasing((e) => closedFormForLengths(chain, e) ?? 0, epsDp);
-      return { value: Math.min(exact, closed ?? Infinity), byMethod: { closedForm: closed, exactQuilts: exact } };
+      return { value: Math.min(exact, closed ?? Infinity), byMethod: { closedForm: closed, exactQuilts: exact }, exhaustive: searches.every((r) => r.exhaustive) };
     }
   }
 }
 
-/** n_eff of SPEC §2.5: the sample size the concentration step may count on. */
+/** n_eff of docs/mechanism.md §2.5: the sample size the concentration step may count on. */
 export function effectiveSize(model: CorrelationModel, n: number): number {
   checkSize(n);
   switch (model.kind) {
@@ -127,7 +133,7 @@ export function invertIncreasing(f: (x: number) => number, target: number): numb
 }
 
 function single(method: string, value: number): Calibration {
-  return { value, byMethod: { [method]: value } };
+  return { value, byMethod: { [method]: value }, exhaustive: true };
 }
 
 function checkSize(n: number): void {

@@ -1,5 +1,5 @@
 import { check } from "../mechanism/errors";
-import { holdoutChains, type Solution } from "../csv/solution";
+import { groupsAcrossSplits, holdoutChains, type Solution } from "../csv/solution";
 import { describeChain, checkTransitionMatrix, fitTransitionMatrix, type ChainSummary } from "./markov";
 import { type CorrelationModel, effectiveSize } from "./models";
 
@@ -68,4 +68,22 @@ export function resolveCorrelation(input: CorrelationInput, n: number, solution:
       };
     }
   }
+}
+
+/**
+ * Why the solution's split cuts correlated rows under this model, or null (docs/mechanism.md §2.6).
+ * Under the groups and Markov models every group (chain) must lie in one split: public scores are
+ * released exactly, so public rows would reveal their correlated holdout neighbours. Without a group
+ * column a Markov model is one chain over all rows, which always has rows in both splits.
+ */
+export function splitIntegrityProblem(kind: CorrelationInput["kind"], solution: Solution): string | null {
+  if (kind !== "groups" && kind !== "markov") return null;
+  const crossing = groupsAcrossSplits(solution);
+  if (crossing === null) {
+    return kind === "markov" ? "without a group column all rows form one Markov chain, which has rows in both splits: add a group column that keeps public and holdout rows in different chains" : null;
+  }
+  if (crossing.count === 0) return null;
+  const more = crossing.count > crossing.examples.length ? ", …" : "";
+  const groups = crossing.count === 1 ? "1 group has" : `${crossing.count} groups have`;
+  return `${groups} rows in both the public and the holdout split (${crossing.examples.join(", ")}${more}): public scores are released exactly, so they would reveal those groups' holdout rows. Put every row of a group in the same split.`;
 }

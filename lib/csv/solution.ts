@@ -166,6 +166,20 @@ export function parseSolution(text: string, labelKind: LabelKind): Solution {
  * Holdout rows in chain order, split into independent chains: one per group when there is a group
  * column, ordered by `order` when there is one, else by file order (SPEC §3).
  */
+/**
+ * The groups with rows in both splits (docs/mechanism.md §2.6): public scores are released exactly,
+ * so a public row reveals what its correlated holdout neighbours hold, and the tolerance check cannot
+ * see it. `examples` are up to `limit` such groups in name order. Null without a group column.
+ */
+export function groupsAcrossSplits(solution: Solution, limit = 5): { count: number; examples: string[] } | null {
+  if (!solution.groups) return null;
+  const { codes, names } = solution.groups;
+  const seen = new Uint8Array(names.length); // bit 1: a public row, bit 2: a holdout row
+  for (let r = 0; r < codes.length; r++) seen[codes[r]] |= solution.split[r] === 1 ? 2 : 1;
+  const crossing = names.filter((_, g) => seen[g] === 3);
+  return { count: crossing.length, examples: crossing.sort().slice(0, limit) };
+}
+
 export function holdoutChains(solution: Solution): number[][] {
   const rows: number[] = [];
   for (let r = 0; r < solution.split.length; r++) if (solution.split[r] === 1) rows.push(r);

@@ -2,38 +2,66 @@ import { check } from "./errors";
 import { gridFor } from "./noise";
 
 /**
- * DP cost of one holdout answer of Algorithm 1 (Zhao 2017 §4; Dwork et al. 2015):
- * Δ (1/σ + 1/(4σ) + 2/(2σ)) = 9Δ / (4σ), with Δ = Δ_Q + g for the grid g of SPEC §2.3 (snapping to
- * the grid can move a statistic by up to g/2 on each of two neighbouring datasets).
- * Below-threshold answers cost nothing.
- * @param sigma σ in metric units; @param holdoutSize n rows (Δ_Q = 1/n)
+ * Privacy accounting of Algorithm 1 (Zhao 2017 §4; Dwork et al. 2015) with the leaderboard's
+ * re-measurement (docs/mechanism.md §2.6), in units of u = Δ/(4σ), Δ = Δ_Q + g for the grid g of
+ * docs/mechanism.md §2.3 (snapping to the grid can move a statistic by up to g/2 on each of two
+ * neighbouring datasets):
+ *   - one threshold epoch (T̂ ~ Lap(σ) and the comparisons γ ~ Lap(2σ)):  Δ/σ + 2Δ/(2σ) = 8u,
+ *   - the holdout answer that ends it (Lap(4σ)):                             Δ/(4σ)       = 1u,
+ *   - one re-measurement of a team's new best (Lap(4σ)):                     Δ/(4σ)       = 1u.
+ * So a holdout answer costs 9u (the classic 9Δ/(4σ)), and a team allowed B₀ holdout answers and at
+ * most B₀ re-measurements spends at most 10·B₀·u. Below-threshold answers cost nothing beyond the
+ * epoch they fall in.
  */
-export function epsPerHoldoutAnswer(sigma: number, holdoutSize: number): number {
+export const UNITS = { epoch: 8, answer: 1, remeasure: 1 } as const;
+
+/**
+ * u = (Δ_Q + g)/(4σ): the cost of one Lap(4σ) release.
+ * @param sigma σ in metric units (> 0); @param holdoutSize n rows (Δ_Q = 1/n)
+ */
+export function epsUnit(sigma: number, holdoutSize: number): number {
   check(sigma > 0, `sigma must be positive, got ${sigma}`);
   check(holdoutSize >= 1, `holdout size must be ≥ 1, got ${holdoutSize}`);
   const sensitivity = 1 / holdoutSize;
-  return (9 * (sensitivity + gridFor(sensitivity))) / (4 * sigma);
+  return (sensitivity + gridFor(sensitivity)) / (4 * sigma);
 }
 
-/** ε_DP of the whole mechanism for a team with budget B₀: B₀ · 9(Δ_Q + g)/(4σ) (SPEC §2.2). */
-export function epsDpForBudget(budget: number, sigma: number, holdoutSize: number): number {
-  return budget * epsPerHoldoutAnswer(sigma, holdoutSize);
+/** DP cost of one holdout answer with its threshold epoch: 9(Δ_Q + g)/(4σ). */
+export function epsPerHoldoutAnswer(sigma: number, holdoutSize: number): number {
+  return (UNITS.epoch + UNITS.answer) * epsUnit(sigma, holdoutSize);
 }
+
+/**
+ * ε_DP of the whole mechanism for one team with budget B₀: B₀ holdout answers and up to B₀
+ * re-measurements, B₀ · 10(Δ_Q + g)/(4σ).
+ */
+export function epsDpForBudget(budget: number, sigma: number, holdoutSize: number): number {
+  return budget * (UNITS.epoch + UNITS.answer + UNITS.remeasure) * epsUnit(sigma, holdoutSize);
+}
+
+/** What one team has received so far. */
+export type TeamReleases = {
+  holdoutAnswers: number;
+  remeasures: number;
+  /** true when the team's current threshold epoch has answered at least one query (its last answer was public) */
+  openEpoch: boolean;
+};
 
 export type PrivacySpent = { perTeam: Map<string, number>; total: number };
 
 /**
- * Privacy spent so far: a team that received k holdout answers spent k · 9(Δ_Q + g)/(4σ).
- * All teams query the same holdout, so by basic composition the total is the sum over teams.
- * @param holdoutAnswers team id → number of holdout answers released to it
+ * Privacy spent so far: (9k + r + 8·[open epoch]) (Δ_Q + g)/(4σ) for a team with k holdout
+ * answers and r re-measurements. All teams query the same holdout, so by basic composition the
+ * total is the sum over teams.
  */
-export function privacySpent(holdoutAnswers: Map<string, number>, sigma: number, holdoutSize: number): PrivacySpent {
-  const each = epsPerHoldoutAnswer(sigma, holdoutSize);
+export function privacySpent(teams: Map<string, TeamReleases>, sigma: number, holdoutSize: number): PrivacySpent {
+  const unit = epsUnit(sigma, holdoutSize);
   const perTeam = new Map<string, number>();
   let total = 0;
-  for (const [team, k] of holdoutAnswers) {
-    perTeam.set(team, k * each);
-    total += k * each;
+  for (const [team, t] of teams) {
+    const eps = ((UNITS.epoch + UNITS.answer) * t.holdoutAnswers + UNITS.remeasure * t.remeasures + (t.openEpoch ? UNITS.epoch : 0)) * unit;
+    perTeam.set(team, eps);
+    total += eps;
   }
   return { perTeam, total };
 }

@@ -2,7 +2,7 @@ import { check } from "./errors";
 import type { Rng } from "./rng";
 
 /**
- * The release grid g = 2^⌊log2(Δ_Q / 1024)⌋ (SPEC §2.3): a power of two far below one row's effect,
+ * The release grid g = 2^⌊log2(Δ_Q / 1024)⌋ (docs/mechanism.md §2.3): a power of two far below one row's effect,
  * so that sums of grid values are exact in floating point and no low bits of the input are released
  * (Mironov 2012, "On significance of the least significant bits for differential privacy").
  * @param sensitivity Δ_Q, 1/n for a statistical query on n rows
@@ -41,7 +41,20 @@ export function discreteLaplaceCdf(k: number, scale: number, grid: number): numb
   return k < 0 ? r ** -k / (1 + r) : 1 - r ** (k + 1) / (1 + r);
 }
 
-/** Clamps a release to [0, 1], the range of every metric's mean (SPEC §2.3). */
+/**
+ * The smallest grid point w = k·g ≥ 0 with P[Z ≤ w] ≥ p, for p ∈ (½, 1): from the closed form above,
+ * 1 − r^{k+1}/(1 + r) ≥ p ⇔ k ≥ ln((1 − p)(1 + r)) / ln r − 1, with r = e^{−g/scale}.
+ */
+export function discreteLaplaceQuantile(p: number, scale: number, grid: number): number {
+  check(p > 0.5 && p < 1, `quantile level must be in (0.5, 1), got ${p}`);
+  const r = Math.exp(-grid / scale);
+  let k = Math.max(0, Math.ceil(Math.log((1 - p) * (1 + r)) / Math.log(r) - 1));
+  while (k > 0 && discreteLaplaceCdf(k - 1, scale, grid) >= p) k--;
+  while (discreteLaplaceCdf(k, scale, grid) < p) k++;
+  return k * grid;
+}
+
+/** Clamps a release to [0, 1], the range of every metric's mean (docs/mechanism.md §2.3). */
 export function clampUnit(value: number): number {
   return Math.min(1, Math.max(0, value));
 }

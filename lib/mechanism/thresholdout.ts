@@ -1,5 +1,5 @@
 import { check } from "./errors";
-import { clampUnit, gridFor, sampleDiscreteLaplace, snapToGrid } from "./noise";
+import { clampUnit, discreteLaplaceQuantile, gridFor, sampleDiscreteLaplace, snapToGrid } from "./noise";
 import type { Streams } from "./rng";
 
 /**
@@ -11,10 +11,12 @@ import type { Streams } from "./rng";
  *             if |Q(X) − Q(D)| + γ > T̂:  B ← B − 1;  T̂ ← T + Lap(σ);  answer Q(X) + Lap(4σ)
  *             else:                      answer Q(D)
  *
- * Noise is discrete Laplace on the grid of SPEC §2.3; statistics are snapped to the grid first and
- * released answers are clamped to [0, 1]. Each draw has its own stream (rng.ts): the threshold of
- * query index 0 is the initial T̂; query i ≥ 1 draws "gamma", then on a charge "answer" and
- * "threshold" (the refreshed T̂).
+ * Noise is discrete Laplace on the grid of docs/mechanism.md §2.3; statistics are snapped to the grid
+ * first and released answers are clamped to [0, 1]. Each draw has its own stream (rng.ts): the
+ * threshold of query index 0 is the initial T̂; query i ≥ 1 draws "gamma", then on a charge "answer"
+ * and "threshold" (the refreshed T̂); a re-measurement of query i draws "remeasure".
+ *
+ * The guarantee covers m queries per team (Theorem 2): from query m + 1 on, the answer is ⊥.
  *
  * `plain` mode is the unprotected baseline other platforms use: it answers the exact holdout value
  * and spends nothing. It exists for comparisons only.
@@ -29,6 +31,8 @@ export type ThresholdoutParams = {
   budget: number;
   /** n, the number of holdout rows; Δ_Q = 1/n */
   holdoutSize: number;
+  /** m, the number of queries the guarantee covers; later queries are answered ⊥ (none: no limit) */
+  maxQueries?: number;
 };
 
 /** JSON-serialisable per-team state. `noisyThreshold` is T̂: secret, never shown to a competitor. */
@@ -52,6 +56,8 @@ export function checkThresholdoutParams(params: ThresholdoutParams): void {
   check(Number.isFinite(threshold) && threshold >= 0, `threshold must be ≥ 0, got ${threshold}`);
   check(Number.isInteger(budget) && budget >= 0, `budget must be a whole number ≥ 0, got ${budget}`);
   check(Number.isInteger(holdoutSize) && holdoutSize >= 1, `holdout size must be a whole number ≥ 1, got ${holdoutSize}`);
+  const m = params.maxQueries;
+  check(m === undefined || (Number.isInteger(m) && m >= 1), `maxQueries must be a whole number ≥ 1, got ${m}`);
 }
 
 /** Algorithm 1, line 2: the initial state, with T̂ ← T + Lap(σ) drawn from stream (0, "threshold"). */
@@ -78,7 +84,7 @@ export function stepThresholdout(
   if (params.mode === "plain") {
     return { answer: { kind: "holdout", value: query.holdoutValue }, state: next };
   }
-  if (state.budget < 1) {
+  if (state.budget < 1 || index > (params.maxQueries ?? Infinity)) {
     return { answer: { kind: "exhausted", value: null }, state: next };
   }
   const gamma = sampleDiscreteLaplace(2 * params.sigma, grid, streams(index, "gamma"));
@@ -90,6 +96,31 @@ export function stepThresholdout(
     };
   }
   return { answer: { kind: "public", value: clampUnit(publicValue) }, state: next };
+}
+
+/**
+ * Re-measures the holdout value of query `index` for the leaderboard (docs/mechanism.md §2.6): a
+ * fresh Q(X) + Lap(4σ) from the stream (index, "remeasure"), clamped to [0, 1]. A team's best
+ * answer is *selected* by its released answers; the leaderboard *shows* this value, whose noise is
+ * independent of the selection, so the shown score is not the maximum of the noise (no winner's
+ * curse). Costs (Δ_Q + g)/(4σ) (accounting.ts).
+ */
+export function remeasureHoldout(params: ThresholdoutParams, index: number, holdoutValue: number, streams: Streams): number {
+  checkQueryValue("holdout", holdoutValue);
+  check(Number.isInteger(index) && index >= 1, `query index must be a whole number ≥ 1, got ${index}`);
+  const grid = gridFor(1 / params.holdoutSize);
+  return clampUnit(snapToGrid(holdoutValue, grid) + sampleDiscreteLaplace(4 * params.sigma, grid, streams(index, "remeasure")));
+}
+
+/**
+ * Half-width w of the 95 % interval of a released holdout value: the smallest grid multiple with
+ * P[|Z| ≤ w] ≥ 0.95 for Z the discrete Laplace of scale 4σ (noise.ts). For a fine grid this is
+ * 4σ ln 20 ≈ 12σ. In [0, 1] units, like σ.
+ */
+export function answerHalfWidth(params: Pick<ThresholdoutParams, "sigma" | "holdoutSize">, level = 0.95): number {
+  check(level > 0 && level < 1, `level must be in (0, 1), got ${level}`);
+  const grid = gridFor(1 / params.holdoutSize);
+  return discreteLaplaceQuantile((1 + level) / 2, 4 * params.sigma, grid);
 }
 
 function drawThreshold(params: ThresholdoutParams, streams: Streams, index: number): number {

@@ -2,24 +2,25 @@ import "server-only";
 import { db } from "./db";
 import { requireOrganizer } from "./competitions";
 import type { PublicUser } from "./users";
-import { epsPerHoldoutAnswer } from "@/lib/mechanism/accounting";
+import { thresholdoutParams } from "./submissions";
+import { epsPerHoldoutAnswer, privacySpent, type TeamReleases } from "@/lib/mechanism/accounting";
 import { createStreams } from "@/lib/mechanism/rng";
-import { initThresholdout, stepThresholdout, type ThresholdoutParams } from "@/lib/mechanism/thresholdout";
+import { initThresholdout, remeasureHoldout, stepThresholdout } from "@/lib/mechanism/thresholdout";
 
 export type AuditReport = { queries: number; mismatches: number; examples: { submissionId: string; problem: string }[] };
 
 /**
- * Replays every answer from the stored secret (SPEC §5): for each team's stream, query by query,
- * Algorithm 1 is stepped again on the stored raw scores with the budget the team had, and the
- * kind, the released value and the budget after must match exactly; query indices must run
- * 1, 2, 3, … with none reused or skipped.
+ * Replays every answer from the stored secret (docs/mechanism.md §5): for each team's stream, query
+ * by query, Algorithm 1 is stepped again on the stored raw scores with the budget the team had, and
+ * the kind, the released value, the budget after and any re-measured leaderboard value must match
+ * exactly; query indices must run 1, 2, 3, … with none reused or skipped.
  */
 export async function auditCompetition(user: PublicUser, slug: string): Promise<AuditReport> {
   const competition = await requireOrganizer(user, slug);
   const report: AuditReport = { queries: 0, mismatches: 0, examples: [] };
   if (competition.budget === null) return report;
   const { secret, solution } = await db.competition.findUniqueOrThrow({ where: { id: competition.id }, select: { secret: true, solution: { select: { holdoutRows: true } } } });
-  const params: ThresholdoutParams = { mode: "thresholdout", sigma: competition.sigma!, threshold: competition.threshold!, budget: competition.budget, holdoutSize: solution!.holdoutRows };
+  const params = thresholdoutParams(competition, solution!.holdoutRows);
   const mismatch = (submissionId: string, problem: string) => {
     report.mismatches++;
     if (report.examples.length < 10) report.examples.push({ submissionId, problem });
@@ -27,11 +28,11 @@ export async function auditCompetition(user: PublicUser, slug: string): Promise<
   let cursor: { streamTeamId: string; queryIndex: number } | null = null;
   let stream: { team: string; threshold: number; next: number; streams: ReturnType<typeof createStreams> } | null = null;
   for (;;) {
-    const batch: { id: string; streamTeamId: string; queryIndex: number; kind: string; answer: number | null; budgetBefore: number; budgetAfter: number; publicScore: number; holdoutScore: number }[] = await db.submission.findMany({
+    const batch: { id: string; streamTeamId: string; queryIndex: number; kind: string; answer: number | null; budgetBefore: number; budgetAfter: number; remeasure: number | null; publicScore: number; holdoutScore: number }[] = await db.submission.findMany({
       where: { competitionId: competition.id, ...(cursor ? { OR: [{ streamTeamId: { gt: cursor.streamTeamId } }, { streamTeamId: cursor.streamTeamId, queryIndex: { gt: cursor.queryIndex } }] } : {}) },
       orderBy: [{ streamTeamId: "asc" }, { queryIndex: "asc" }],
       take: 10_000,
-      select: { id: true, streamTeamId: true, queryIndex: true, kind: true, answer: true, budgetBefore: true, budgetAfter: true, publicScore: true, holdoutScore: true },
+      select: { id: true, streamTeamId: true, queryIndex: true, kind: true, answer: true, budgetBefore: true, budgetAfter: true, remeasure: true, publicScore: true, holdoutScore: true },
     });
     if (batch.length === 0) break;
     for (const s of batch) {
@@ -46,6 +47,8 @@ export async function auditCompetition(user: PublicUser, slug: string): Promise<
       stream.threshold = step.state.noisyThreshold;
       if (step.answer.kind !== s.kind || step.answer.value !== s.answer || step.state.budget !== s.budgetAfter) {
         mismatch(s.id, `stored ${s.kind} ${s.answer} (budget ${s.budgetAfter}), replay gives ${step.answer.kind} ${step.answer.value} (budget ${step.state.budget})`);
+      } else if (s.remeasure !== null && remeasureHoldout(params, s.queryIndex, s.holdoutScore, stream.streams) !== s.remeasure) {
+        mismatch(s.id, `stored re-measurement ${s.remeasure} differs from its replay`);
       }
     }
     const last = batch[batch.length - 1];
@@ -57,28 +60,29 @@ export async function auditCompetition(user: PublicUser, slug: string): Promise<
 export type HealthReport = {
   perHoldoutAnswer: number;
   total: number;
-  teams: { name: string; holdoutAnswers: number; epsDp: number; remaining: number; initial: number; exhausted: boolean }[];
+  teams: { name: string; holdoutAnswers: number; remeasures: number; openEpoch: boolean; epsDp: number; remaining: number; initial: number; exhausted: boolean }[];
   exhausted: number;
 };
 
 /**
- * The holdout's health (SPEC §1): the DP privacy each team has spent, k · 9(Δ + g)/(4σ) for k
- * holdout answers, the total over teams (basic composition: every team queries the same holdout),
- * and the teams that exhausted their budget.
+ * The holdout's health: the DP privacy each team has spent (accounting.ts: its holdout answers,
+ * its re-measured leaderboard scores and its open threshold epoch), the total over teams (basic
+ * composition: every team queries the same holdout), and the teams that exhausted their budget.
  */
 export async function holdoutHealth(user: PublicUser, slug: string): Promise<HealthReport> {
   const competition = await requireOrganizer(user, slug);
   const solution = await db.solution.findUnique({ where: { competitionId: competition.id }, select: { holdoutRows: true } });
   if (!solution || competition.sigma === null) return { perHoldoutAnswer: 0, total: 0, teams: [], exhausted: 0 };
-  const per = epsPerHoldoutAnswer(competition.sigma, solution.holdoutRows);
-  const teams = await db.team.findMany({
-    where: { competitionId: competition.id, mergedIntoId: null },
-    orderBy: { name: "asc" },
-    select: { name: true, initialBudget: true, budgetRemaining: true },
-  });
+  const teams = await db.$queryRaw<{ id: string; name: string; initial_budget: number; budget_remaining: number; remeasures: number; last_kind: string | null }[]>`
+    SELECT t.id, t.name, t.initial_budget, t.budget_remaining, t.remeasures,
+           (SELECT s.kind::text FROM submissions s WHERE s.team_id = t.id ORDER BY s.created_at DESC, s.query_index DESC LIMIT 1) AS last_kind
+    FROM teams t WHERE t.competition_id = ${competition.id}::uuid AND t.merged_into_id IS NULL ORDER BY t.name`;
+  // A threshold epoch is open (its cost incurred) once it has answered a query below the threshold.
+  const releases = new Map<string, TeamReleases>(teams.map((t) => [t.id, { holdoutAnswers: t.initial_budget - t.budget_remaining, remeasures: t.remeasures, openEpoch: t.last_kind === "public" && t.budget_remaining > 0 }]));
+  const spent = privacySpent(releases, competition.sigma, solution.holdoutRows);
   const rows = teams.map((t) => {
-    const holdoutAnswers = t.initialBudget - t.budgetRemaining;
-    return { name: t.name, holdoutAnswers, epsDp: holdoutAnswers * per, remaining: t.budgetRemaining, initial: t.initialBudget, exhausted: t.budgetRemaining === 0 };
+    const r = releases.get(t.id)!;
+    return { name: t.name, ...r, epsDp: spent.perTeam.get(t.id)!, remaining: t.budget_remaining, initial: t.initial_budget, exhausted: t.budget_remaining === 0 };
   });
-  return { perHoldoutAnswer: per, total: rows.reduce((a, r) => a + r.epsDp, 0), teams: rows, exhausted: rows.filter((r) => r.exhausted).length };
+  return { perHoldoutAnswer: epsPerHoldoutAnswer(competition.sigma, solution.holdoutRows), total: spent.total, teams: rows, exhausted: rows.filter((r) => r.exhausted).length };
 }

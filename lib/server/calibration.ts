@@ -8,7 +8,7 @@ import type { PublicUser } from "./users";
 import { answerCalibration, planMechanism } from "@/lib/calibration/calibrate";
 import { budgetByCalibration, budgetByTolerance, epsBdpByNoise, type BudgetByCalibration, type Point } from "@/lib/calibration/curves";
 import type { Plan } from "@/lib/calibration/planner";
-import { type CorrelationInput, type CorrelationSummary, resolveCorrelation } from "@/lib/calibration/resolve";
+import { type CorrelationInput, type CorrelationSummary, resolveCorrelation, splitIntegrityProblem } from "@/lib/calibration/resolve";
 import { type AttackPreview, previewBoostingAttack } from "@/lib/experiments/preview";
 import { calibrationRequestSchema, correlationModelSchema, mechanismSchema, type MechanismInput } from "@/lib/validation/calibration";
 
@@ -22,7 +22,11 @@ export async function getCorrelationSummary(competition: CompetitionRow): Promis
   const solution = await loadSolution(competition.id);
   if (!solution) return null;
   const n = solution.split.reduce((a, b) => a + b, 0);
-  return resolveCorrelation((competition.correlation as CorrelationInput | null) ?? { kind: "independent" }, n, solution);
+  return resolveCorrelation(correlationInput(competition), n, solution);
+}
+
+function correlationInput(competition: CompetitionRow): CorrelationInput {
+  return (competition.correlation as CorrelationInput | null) ?? { kind: "independent" };
 }
 
 /** PUT …/correlation: validates the model against the solution, stores it, returns the summary. */
@@ -121,21 +125,27 @@ export async function previewAttack(user: PublicUser, slug: string, input: unkno
 }
 
 /**
- * Publishes a draft: needs a solution and mechanism settings whose budget is at least 1; the plan is
- * recomputed from the stored settings so σ, T and B₀ match the final solution. Competitors may
- * join from then on; the solution, correlation and mechanism are locked.
+ * Publishes a draft: needs a solution whose split keeps correlated rows together (under the groups
+ * and Markov models) and mechanism settings whose budget is at least 1; the plan is recomputed from
+ * the stored settings so σ, T, B₀ and m match the final solution and the publishing date. Competitors
+ * may join from then on; the solution, correlation and mechanism are locked.
  */
 export async function publishCompetition(user: PublicUser, slug: string): Promise<CompetitionRow> {
   const competition = await requireOrganizer(user, slug);
   if (competition.status !== "draft") throw new AppError("conflict", `the competition is already ${competition.status}`);
   if (competition.endsAt <= new Date()) throw new AppError("conflict", "the end date has passed; move it to the future before publishing");
   if (!competition.mechanism) throw new AppError("conflict", "configure the mechanism before publishing");
-  const plan = await getCurrentPlan(competition);
-  if (!plan) throw new AppError("conflict", "upload the solution before publishing");
+  const now = new Date();
+  const solution = await loadSolution(competition.id);
+  if (!solution) throw new AppError("conflict", "upload the solution before publishing");
+  const crossing = splitIntegrityProblem(correlationInput(competition).kind, solution);
+  if (crossing) throw new AppError("conflict", `the split cuts correlated rows: ${crossing}`);
+  const live = { ...competition, publishedAt: now };
+  const { plan } = await planOn(live, competition.mechanism as MechanismInput);
   if (plan.budget < 1) throw new AppError("conflict", "the mechanism's budget is 0: no team could get a holdout answer; loosen the tolerance or use practical mode");
   return db.competition.update({
     where: { id: competition.id },
-    data: { status: "published", publishedAt: new Date(), sigma: plan.sigma, threshold: plan.threshold, budget: plan.budget },
+    data: { status: "published", publishedAt: now, sigma: plan.sigma, threshold: plan.threshold, budget: plan.budget, maxQueries: plan.guarantee.maxQueries },
     select: COMPETITION_SELECT,
   });
 }

@@ -28,6 +28,9 @@ export const COMPETITION_SELECT = {
   sigma: true,
   threshold: true,
   budget: true,
+  maxQueries: true,
+  holdoutCap: true,
+  holdoutAnswers: true,
   publishedAt: true,
   closedAt: true,
   createdAt: true,
@@ -63,8 +66,10 @@ export function toPublicDetails(c: CompetitionRow) {
     displayPrecision: c.displayPrecision,
     publishedAt: c.publishedAt?.toISOString() ?? null,
     closedAt: c.closedAt?.toISOString() ?? null,
-    // σ, T and B₀ are public parameters (T̂, the noisy threshold, is the secret one).
-    mechanism: c.status === "draft" || c.budget === null ? null : { sigma: c.sigma, threshold: c.threshold, budget: c.budget },
+    // σ, T, B₀ and m are public parameters (T̂, the noisy threshold, is the secret one).
+    mechanism: c.status === "draft" || c.budget === null ? null : { sigma: c.sigma, threshold: c.threshold, budget: c.budget, maxQueries: c.maxQueries },
+    // Holdout answers released over all teams, and the organizer's cap on them (docs/mechanism.md §2.6).
+    holdout: { answersReleased: c.holdoutAnswers, cap: c.holdoutCap },
   };
 }
 
@@ -147,6 +152,7 @@ export async function createCompetition(user: PublicUser, input: unknown): Promi
         dailySubmissionLimit: data.dailySubmissionLimit,
         maxTeamSize: data.maxTeamSize,
         displayPrecision: data.displayPrecision,
+        holdoutCap: data.holdoutCap,
         createdById: user.id,
         secret: randomBytes(32),
         organizers: { create: { userId: user.id } },
@@ -197,9 +203,14 @@ export async function listOrganizers(competitionId: string): Promise<{ name: str
   return rows.map((r) => r.user);
 }
 
-/** The default m of SPEC §2.4: the daily cap times the number of days the competition runs. */
-export function defaultMaxQueries(competition: Pick<CompetitionRow, "dailySubmissionLimit" | "startsAt" | "endsAt" | "createdAt">): number {
-  const start = competition.startsAt ?? competition.createdAt;
-  const days = Math.max(1, Math.ceil((competition.endsAt.getTime() - start.getTime()) / 86_400_000));
-  return competition.dailySubmissionLimit * days;
+/**
+ * The default m of docs/mechanism.md §2.4: the daily cap times the number of UTC dates on which a
+ * team can submit, from the start (startsAt, else the publishing date, else now for a draft) to the
+ * last instant before endsAt, both dates counted.
+ */
+export function defaultMaxQueries(competition: Pick<CompetitionRow, "dailySubmissionLimit" | "startsAt" | "endsAt" | "publishedAt">, now = new Date()): number {
+  const start = competition.startsAt ?? competition.publishedAt ?? now;
+  const utcDate = (t: number) => Math.floor(t / 86_400_000);
+  const dates = Math.max(1, utcDate(competition.endsAt.getTime() - 1) - utcDate(start.getTime()) + 1);
+  return competition.dailySubmissionLimit * dates;
 }

@@ -5,6 +5,7 @@ import { COMPETITION_SELECT, type CompetitionRow, getVisibleCompetition, require
 import { finalSubmissionIds } from "./submissions";
 import type { PublicUser } from "./users";
 import { Prisma } from "@/lib/generated/prisma/client";
+import { answerHalfWidth } from "@/lib/mechanism/thresholdout";
 import { getMetric, isBetter, type Metric } from "@/lib/metrics/registry";
 import type { MetricParams } from "@/lib/metrics/types";
 import { isUuid } from "@/lib/validation/ids";
@@ -14,7 +15,10 @@ export type LeaderboardEntry = {
   /** the team's name (SPEC §7), and its id for links */
   team: string;
   teamId: string;
+  /** the team's best answer, re-measured with fresh noise (docs/mechanism.md §2.6), display units */
   score: number | null;
+  /** half-width of the score's 95 % interval from the mechanism's noise, display units */
+  uncertainty: number | null;
   submissions: number;
   budget: { remaining: number; initial: number };
   lastSubmissionAt: string | null;
@@ -33,6 +37,16 @@ function metricOf(c: CompetitionRow): Metric {
   return getMetric(c.metric, c.metricParams as MetricParams);
 }
 
+/**
+ * The 95 % half-width of a released holdout value (thresholdout.ts answerHalfWidth) in the metric's
+ * display units (every metric's toDisplay is linear); null before the mechanism is fixed.
+ */
+export async function displayHalfWidth(competition: CompetitionRow, metric: Metric): Promise<number | null> {
+  if (competition.sigma === null) return null;
+  const solution = await db.solution.findUnique({ where: { competitionId: competition.id }, select: { holdoutRows: true } });
+  return solution && metric.toDisplay(answerHalfWidth({ sigma: competition.sigma, holdoutSize: solution.holdoutRows }));
+}
+
 /** ORDER BY for the live ranking: best answer first in the metric's direction, ties to the earlier best. */
 function liveOrder(metric: Metric): Prisma.Sql {
   return metric.direction === "higher"
@@ -46,8 +60,9 @@ function likePattern(q: string): string {
 }
 
 /**
- * The live leaderboard (SPEC §7): every team that has submitted, ranked by its best answered
- * score. Reads only the teams table (each team's leaderboard row is kept current by the scoring
+ * The live leaderboard: every team that has submitted, ranked by its shown score, the fresh
+ * re-measurement of its best answer (selection by the answer, display of the re-measurement, so
+ * the shown score carries no winner's curse; docs/mechanism.md §2.6). Reads only the teams table (each team's leaderboard row is kept current by the scoring
  * transaction), through an index per metric direction. `q` filters by team name; ranks stay the
  * overall ranks. `pageSize` 0 means all entries.
  */
@@ -68,6 +83,7 @@ export async function getLeaderboard(viewer: PublicUser | null, slug: string, op
     ) ranked
     WHERE ${q === "" ? Prisma.sql`TRUE` : Prisma.sql`name ILIKE ${likePattern(q)}`}
     ORDER BY rank ${limit}`;
+  const uncertainty = await displayHalfWidth(competition, metric);
   return {
     metric: { name: metric.name, title: metric.title, direction: metric.direction },
     displayPrecision: competition.displayPrecision,
@@ -79,6 +95,7 @@ export async function getLeaderboard(viewer: PublicUser | null, slug: string, op
       team: r.name,
       teamId: r.id,
       score: r.best_score === null ? null : metric.toDisplay(r.best_score),
+      uncertainty: r.best_score === null ? null : uncertainty,
       submissions: r.submission_count,
       budget: { remaining: r.budget_remaining, initial: r.initial_budget },
       lastSubmissionAt: r.last_submission_at?.toISOString() ?? null,
@@ -95,8 +112,9 @@ export function csvCell(value: string | number | null): string {
 }
 
 export function leaderboardCsv(board: Leaderboard): string {
-  const header = ["rank", "team", "score", "submissions", "budget_remaining", "budget_initial", "last_submission_at"];
-  const lines = board.entries.map((e) => [e.rank, e.team, e.score === null ? null : Number(e.score.toFixed(board.displayPrecision)), e.submissions, e.budget.remaining, e.budget.initial, e.lastSubmissionAt].map(csvCell).join(","));
+  const header = ["rank", "team", "score", "uncertainty", "submissions", "budget_remaining", "budget_initial", "last_submission_at"];
+  const round = (x: number | null) => (x === null ? null : Number(x.toFixed(board.displayPrecision)));
+  const lines = board.entries.map((e) => [e.rank, e.team, round(e.score), round(e.uncertainty), e.submissions, e.budget.remaining, e.budget.initial, e.lastSubmissionAt].map(csvCell).join(","));
   return [header.join(","), ...lines].join("\r\n") + "\r\n";
 }
 
@@ -104,6 +122,8 @@ export type TeamHistory = {
   team: { id: string; name: string; members: string[]; budget: { remaining: number; initial: number }; rank: number | null };
   metric: Leaderboard["metric"];
   displayPrecision: number;
+  /** half-width of a holdout answer's 95 % interval (display units); public answers are exact public scores */
+  uncertainty: number | null;
   /** every query in time order: the released answer (null when the budget was spent) and the budget after */
   history: { at: string; kind: "public" | "holdout" | "exhausted"; score: number | null; budget: number }[];
 };
@@ -127,6 +147,7 @@ export async function getTeamHistory(viewer: PublicUser | null, slug: string, te
     team: { id: team.id, name: team.name, members: team.members.map((m) => m.user.name), budget: { remaining: team.budgetRemaining, initial: team.initialBudget }, rank: board.entries.find((e) => e.teamId === team.id)?.rank ?? null },
     metric: { name: metric.name, title: metric.title, direction: metric.direction },
     displayPrecision: competition.displayPrecision,
+    uncertainty: board.entries[0]?.uncertainty ?? (await displayHalfWidth(competition, metric)),
     history: subs.map((s) => ({ at: s.createdAt.toISOString(), kind: s.kind, score: s.answer === null ? null : metric.toDisplay(s.answer), budget: s.budgetAfter })),
   };
 }

@@ -4,6 +4,7 @@ import { AppError } from "./errors";
 import { requireDraft, requireOrganizer } from "./competitions";
 import { readCsvUpload } from "./csv-upload";
 import type { PublicUser } from "./users";
+import { splitIntegrityProblem } from "@/lib/calibration/resolve";
 import { createSolutionParser, type Solution } from "@/lib/csv/solution";
 import { getMetric } from "@/lib/metrics/registry";
 import type { MetricParams } from "@/lib/metrics/types";
@@ -16,9 +17,11 @@ export type SolutionSummary = { rows: number; public: number; holdout: number; s
 /**
  * Streams a solution CSV from the request body through the validating parser and stores it as
  * column blobs, replacing the previous one (drafts only). Rejected files change nothing; the error
- * lists the problems with their lines (422), 413 past MAX_SOLUTION_BYTES.
+ * lists the problems with their lines (422), 413 past MAX_SOLUTION_BYTES. `warnings` says at once
+ * when groups have rows in both splits (such a solution cannot be published under the groups or
+ * Markov model).
  */
-export async function uploadSolution(user: PublicUser, slug: string, body: ReadableStream<Uint8Array> | null): Promise<SolutionSummary> {
+export async function uploadSolution(user: PublicUser, slug: string, body: ReadableStream<Uint8Array> | null): Promise<SolutionSummary & { warnings: string[] }> {
   const competition = await requireOrganizer(user, slug);
   requireDraft(competition, "the solution");
   if (!body) throw new AppError("unprocessable_entity", "send the solution CSV as the request body (Content-Type: text/csv)");
@@ -28,7 +31,9 @@ export async function uploadSolution(user: PublicUser, slug: string, body: Reada
   const holdout = solution.split.reduce((a, b) => a + b, 0);
   const data = { ...encoded, rows: solution.ids.length, publicRows: solution.ids.length - holdout, holdoutRows: holdout, sha256, uploadedAt: new Date() };
   await db.solution.upsert({ where: { competitionId: competition.id }, create: { competitionId: competition.id, ...data }, update: data });
-  return { rows: data.rows, public: data.publicRows, holdout, sha256, uploadedAt: data.uploadedAt };
+  const crossing = splitIntegrityProblem("groups", solution);
+  const warnings = crossing ? [`${crossing.charAt(0).toUpperCase()}${crossing.slice(1)} Under the groups or Markov model this solution cannot be published.`] : [];
+  return { rows: data.rows, public: data.publicRows, holdout, sha256, uploadedAt: data.uploadedAt, warnings };
 }
 
 export async function getSolutionSummary(competitionId: string): Promise<SolutionSummary | null> {

@@ -11,7 +11,7 @@ import type { Solution } from "@/lib/csv/solution";
 import { createSubmissionParser, type SubmissionKey } from "@/lib/csv/submission";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { createStreams } from "@/lib/mechanism/rng";
-import { initThresholdout, stepThresholdout, type AnswerKind, type ThresholdoutParams } from "@/lib/mechanism/thresholdout";
+import { initThresholdout, remeasureHoldout, stepThresholdout, type AnswerKind, type ThresholdoutParams } from "@/lib/mechanism/thresholdout";
 import { evaluateSplit, getMetric, isBetter, type Metric } from "@/lib/metrics/registry";
 import type { MetricParams } from "@/lib/metrics/types";
 import { isUuid } from "@/lib/validation/ids";
@@ -50,6 +50,11 @@ async function scoringData(competitionId: string): Promise<ScoringData> {
   return data;
 }
 
+/** Algorithm 1's parameters for a published competition: σ, T, B₀ and m as fixed at publishing. */
+export function thresholdoutParams(competition: CompetitionRow, holdoutSize: number): ThresholdoutParams {
+  return { mode: "thresholdout", sigma: competition.sigma!, threshold: competition.threshold!, budget: competition.budget!, holdoutSize, maxQueries: competition.maxQueries ?? undefined };
+}
+
 function metricOf(competition: CompetitionRow): Metric {
   return getMetric(competition.metric, competition.metricParams as MetricParams);
 }
@@ -68,9 +73,10 @@ async function findByIdempotencyKey(userId: string, key: string, metric: Metric)
 }
 
 /**
- * Scores a submission through the team's Thresholdout (SPEC §2, §5). Everything that can reject
- * the file happens first and spends nothing. Then, in one transaction holding a row lock on the
- * team: the daily cap is checked, the next query index taken, Algorithm 1 stepped, and the
+ * Scores a submission through the team's Thresholdout (docs/mechanism.md §2). Everything that can
+ * reject the file happens first and spends nothing. Then, in one transaction holding a row lock on
+ * the team: the daily cap is checked (and a competition-wide holdout cap, under the competition's
+ * row lock), the next query index taken, Algorithm 1 stepped, a new best answer re-measured, and the
  * submission, the team's mechanism state and its leaderboard row written together. Concurrent
  * submissions of one team (on any number of app instances) are thereby serialised, and a crash
  * before the commit leaves nothing behind. A repeated Idempotency-Key returns the first result.
@@ -96,7 +102,7 @@ export async function submit(user: PublicUser, slug: string, body: ReadableStrea
   const publicValue = evaluateSplit(metric, { predictions, labels, rows: data.publicRows });
 
   const { secret } = await db.competition.findUniqueOrThrow({ where: { id: competition.id }, select: { secret: true } });
-  const params: ThresholdoutParams = { mode: "thresholdout", sigma: competition.sigma!, threshold: competition.threshold!, budget: competition.budget!, holdoutSize: data.holdoutRows.length };
+  const params = thresholdoutParams(competition, data.holdoutRows.length);
   const dayStart = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
 
   try {
@@ -109,13 +115,25 @@ export async function submit(user: PublicUser, slug: string, body: ReadableStrea
         if (today >= competition.dailySubmissionLimit) {
           throw new AppError("rate_limited", `your team has used its ${competition.dailySubmissionLimit} submissions for today (UTC); the count resets at midnight UTC`);
         }
+        // A competition-wide cap on holdout answers is checked under a lock on the competition row,
+        // so that teams scoring at once cannot pass it together; once it is reached, no team has budget.
+        let capReached = false;
+        if (competition.holdoutCap !== null) {
+          const [row] = await tx.$queryRaw<{ holdout_answers: number }[]>`SELECT holdout_answers FROM competitions WHERE id = ${competition.id}::uuid FOR UPDATE`;
+          capReached = row.holdout_answers >= competition.holdoutCap;
+        }
         const streams = createStreams(secret, team.id);
         const before = {
-          budget: team.budgetRemaining,
+          budget: capReached ? 0 : team.budgetRemaining,
           noisyThreshold: team.noisyThreshold ?? initThresholdout(params, streams).noisyThreshold,
           queries: team.queryCount,
         };
         const step = stepThresholdout(params, before, { holdoutValue, publicValue }, streams);
+        const spent = before.budget - step.state.budget;
+        const value = step.answer.value;
+        // Selection by the released answer, display of a fresh re-measurement (docs/mechanism.md §2.6).
+        const improves = value !== null && (team.selectionScore === null || isBetter(metric, value, team.selectionScore));
+        const remeasure = improves && team.remeasures < team.initialBudget ? remeasureHoldout(params, step.state.queries, holdoutValue, streams) : null;
         const created = await tx.submission.create({
           data: {
             competitionId: competition.id,
@@ -127,28 +145,28 @@ export async function submit(user: PublicUser, slug: string, body: ReadableStrea
             streamTeamId: team.id,
             queryIndex: step.state.queries,
             kind: step.answer.kind,
-            answer: step.answer.value,
+            answer: value,
             budgetBefore: before.budget,
             budgetAfter: step.state.budget,
+            remeasure,
             publicScore: publicValue,
             holdoutScore: holdoutValue,
           },
           select: { id: true, createdAt: true },
         });
-        const value = step.answer.value;
-        const improves = value !== null && (team.bestScore === null || isBetter(metric, value, team.bestScore));
         await tx.team.update({
           where: { id: team.id },
           data: {
-            budgetRemaining: step.state.budget,
+            budgetRemaining: team.budgetRemaining - spent,
             noisyThreshold: step.state.noisyThreshold,
             queryCount: step.state.queries,
             submissionCount: { increment: 1 },
             lastSubmissionAt: now,
-            ...(improves ? { bestScore: value, bestAt: now } : {}),
+            ...(remeasure !== null ? { selectionScore: value, bestScore: remeasure, bestAt: now, remeasures: { increment: 1 } } : {}),
           },
         });
-        return { id: created.id, createdAt: created.createdAt.toISOString(), answer: present(metric, step.answer.kind, value), budget: { remaining: step.state.budget, initial: team.initialBudget } };
+        if (spent > 0) await tx.competition.update({ where: { id: competition.id }, data: { holdoutAnswers: { increment: spent } } });
+        return { id: created.id, createdAt: created.createdAt.toISOString(), answer: present(metric, step.answer.kind, value), budget: { remaining: team.budgetRemaining - spent, initial: team.initialBudget } };
       },
       { timeout: 30_000, maxWait: 30_000 },
     );

@@ -97,9 +97,11 @@ export async function leaveTeam(user: PublicUser, slug: string): Promise<void> {
 
 /**
  * Merges the team with `inviteCode` into the caller's team. Allowed while the merged team's
- * submissions do not exceed daily cap × days elapsed and its size stays within the limit. The
- * merged team has learned what both learned, so its remaining budget is the initial budget minus
- * what both spent, floored at 0. Both rows are locked (in id order) for the change.
+ * submissions do not exceed daily cap × days elapsed, its size stays within the limit, and together
+ * the two teams received no more holdout answers (and re-measured scores) than the B₀ the guarantee
+ * was calibrated for (docs/mechanism.md §2.6): the merged team has learned what both learned, so its
+ * remaining budget is B₀ minus what both spent. Its leaderboard row is the better of the two (by
+ * the answers that selected them). Both rows are locked (in id order) for the change.
  */
 export async function mergeTeams(user: PublicUser, slug: string, input: unknown, now = new Date()): Promise<TeamView> {
   const competition = await requireOpenCompetition(user, slug, now);
@@ -114,7 +116,7 @@ export async function mergeTeams(user: PublicUser, slug: string, input: unknown,
     for (const id of [member.teamId, other.id].sort()) await tx.$queryRaw`SELECT id FROM teams WHERE id = ${id}::uuid FOR UPDATE`;
     const [a, b] = await Promise.all(
       [member.teamId, other.id].map((id) =>
-        tx.team.findUniqueOrThrow({ where: { id }, select: { id: true, mergedIntoId: true, initialBudget: true, budgetRemaining: true, submissionCount: true, bestScore: true, bestAt: true, lastSubmissionAt: true, _count: { select: { members: true } } } }),
+        tx.team.findUniqueOrThrow({ where: { id }, select: { id: true, mergedIntoId: true, initialBudget: true, budgetRemaining: true, submissionCount: true, selectionScore: true, bestScore: true, bestAt: true, remeasures: true, lastSubmissionAt: true, _count: { select: { members: true } } } }),
       ),
     );
     if (a.mergedIntoId || b.mergedIntoId) throw new AppError("conflict", "one of the teams was merged meanwhile; reload and try again");
@@ -123,19 +125,26 @@ export async function mergeTeams(user: PublicUser, slug: string, input: unknown,
     if (submissions > competition.dailySubmissionLimit * days) {
       throw new AppError("conflict", `the merged team would have ${submissions} submissions, more than the daily cap × days elapsed (${competition.dailySubmissionLimit} × ${days})`);
     }
-    const spent = a.initialBudget - a.budgetRemaining + (b.initialBudget - b.budgetRemaining);
+    const [spentA, spentB] = [a, b].map((t) => t.initialBudget - t.budgetRemaining);
+    if (spentA + spentB > a.initialBudget) {
+      throw new AppError("conflict", `the two teams received ${spentA} + ${spentB} = ${spentA + spentB} holdout answers, more than the budget of ${a.initialBudget} one team may hold; they cannot merge`);
+    }
+    if (a.remeasures + b.remeasures > a.initialBudget) {
+      throw new AppError("conflict", `the two teams' leaderboard scores were re-measured ${a.remeasures} + ${b.remeasures} = ${a.remeasures + b.remeasures} times, more than the ${a.initialBudget} one team may receive; they cannot merge`);
+    }
     const metric = getMetric(competition.metric, competition.metricParams as MetricParams);
-    const better = (x: number | null, y: number | null) => (x === null ? y : y === null ? x : isBetter(metric, x, y) ? x : y);
-    const best = better(a.bestScore, b.bestScore);
+    const bestTeam = b.selectionScore !== null && (a.selectionScore === null || isBetter(metric, b.selectionScore, a.selectionScore)) ? b : a;
     await tx.teamMember.updateMany({ where: { teamId: b.id }, data: { teamId: a.id } });
     await tx.submission.updateMany({ where: { teamId: b.id }, data: { teamId: a.id } });
     await tx.team.update({
       where: { id: a.id },
       data: {
-        budgetRemaining: Math.max(0, a.initialBudget - spent),
+        budgetRemaining: a.initialBudget - spentA - spentB,
         submissionCount: submissions,
-        bestScore: best,
-        bestAt: best === a.bestScore ? a.bestAt : b.bestAt,
+        selectionScore: bestTeam.selectionScore,
+        bestScore: bestTeam.bestScore,
+        bestAt: bestTeam.bestAt,
+        remeasures: a.remeasures + b.remeasures,
         lastSubmissionAt: [a.lastSubmissionAt, b.lastSubmissionAt].filter(Boolean).sort((x, y) => y!.getTime() - x!.getTime())[0] ?? null,
       },
     });

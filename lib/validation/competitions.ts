@@ -30,6 +30,8 @@ export const createCompetitionSchema = z
     dailySubmissionLimit: z.number().int().min(1).max(1000).default(5),
     maxTeamSize: z.number().int().min(1).max(100).default(4),
     displayPrecision: z.number().int().min(1).max(10).default(5),
+    /** optional cap on holdout answers over all teams together (docs/mechanism.md §2.6) */
+    holdoutCap: z.number().int().min(1).max(10_000_000).optional(),
   })
   .strict()
   .refine((c) => !c.startsAt || c.startsAt < c.endsAt, { message: "the end must come after the start", path: ["endsAt"] });
@@ -48,6 +50,7 @@ export const updateCompetitionSchema = z
     dailySubmissionLimit: z.number().int().min(1).max(1000),
     maxTeamSize: z.number().int().min(1).max(100),
     displayPrecision: z.number().int().min(1).max(10),
+    holdoutCap: z.number().int().min(1).max(10_000_000).nullable(),
   })
   .strict()
   .partial();

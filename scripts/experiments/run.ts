@@ -32,7 +32,8 @@ async function leaderboards(base: string, labels: Int8Array, options: Experiment
   const perAnswer = (await anyone("/api/v1/calibrate", { json: { n: holdout, model: { kind: "independent" }, mechanism: { mode: "practical", sigma: options.sigma, threshold: options.threshold, budget: 1 } } })).epsDp as number;
   const epsDpFor = async (model: object) => (await anyone("/api/v1/calibrate", { json: { n: holdout, model, epsBdp: options.epsBdp } })).epsDp as number;
   const holdoutRows = Uint32Array.from({ length: holdout }, (_, i) => holdout + i);
-  const solution = ["id,label,split,order", ...Array.from(labels, (y, i) => `r${i},${y},${i < holdout ? "public" : "holdout"},${i}`)].join("\n");
+  // The group column keeps the public rows and the holdout rows in separate chains (a split must not cut a chain).
+  const solution = ["id,label,split,order,group", ...Array.from(labels, (y, i) => `r${i},${y},${i < holdout ? "public" : "holdout"},${i},${i < holdout ? "public" : "holdout"}`)].join("\n");
 
   const make = async (key: "independent" | "bdp", label: string, model: object): Promise<Variant> => {
     const budget = Math.max(1, Math.floor((await epsDpFor(model)) / perAnswer));

@@ -88,8 +88,9 @@ describe("live leaderboard", () => {
     const evil = await team(slug, '=HYPERLINK("http://x","click")');
     await submit(evil, slug, stream(predict("1111111111111111")), null);
     const csv = leaderboardCsv(await getLeaderboard(null, slug));
-    expect(csv.split("\r\n")[0]).toBe("rank,team,score,submissions,budget_remaining,budget_initial,last_submission_at");
-    expect(csv.split("\r\n")[1]).toMatch(/^1,"'=HYPERLINK\(""http:\/\/x"",""click""\)",1,1,3,3,\d{4}-/);
+    expect(csv.split("\r\n")[0]).toBe("rank,team,score,uncertainty,submissions,budget_remaining,budget_initial,last_submission_at");
+    // σ = 10⁻⁶ is far below the grid 2⁻¹³ of an 8-row holdout: the re-measurement is exact and its interval ±0.
+    expect(csv.split("\r\n")[1]).toMatch(/^1,"'=HYPERLINK\(""http:\/\/x"",""click""\)",1,0,1,3,3,\d{4}-/);
     expect(csvCell("-2+3")).toBe("'-2+3");
     expect(csvCell("plain, with comma")).toBe('"plain, with comma"');
     expect(csvCell(-2)).toBe("-2");
@@ -112,10 +113,11 @@ describe("live leaderboard", () => {
 });
 
 describe("final standings", () => {
-  it("score the final submissions exactly on the holdout and report the shake-up", async () => {
+  it("score the final submissions exactly on the holdout; the live board already showed holdout values, so nothing shakes up", async () => {
     const { owner, slug } = await competition();
     // Overfitter: perfect on public, poor on holdout, but the gap (0.875) stays under T = 0.9, so
-    // the leaderboard shows its public score. Honest: decent on both.
+    // the team is answered with its public score, 1. The board ranks the re-measured holdout value
+    // of that best answer (0.125 at this tiny σ) instead. Honest: decent on both.
     const over = await team(slug, "Overfitter");
     const honest = await team(slug, "Honest");
     const picky = await team(slug, "Picky");
@@ -125,14 +127,14 @@ describe("final standings", () => {
     await submit(picky, slug, stream(predict("1000000011111111")), null);
     await selectFinal(picky, slug, p1, { selected: true }); // picks its better-looking public score
     await expect(getFinalStandings(null, slug)).rejects.toThrow("revealed when the competition closes");
-    const live = (await getLeaderboard(null, slug)).entries.map((e) => e.team);
-    expect(live).toEqual(["Overfitter", "Picky", "Honest"]);
+    const live = (await getLeaderboard(null, slug)).entries.map((e) => [e.team, e.score]);
+    expect(live).toEqual([["Honest", 0.75], ["Overfitter", 0.125], ["Picky", 0]]);
     await closeCompetition(owner, slug);
     const final = await getFinalStandings(null, slug);
     expect(final.entries.map((e) => [e.rank, e.team, e.score, e.liveRank, e.shakeUp])).toEqual([
-      [1, "Honest", 0.75, 3, 2],
-      [2, "Overfitter", 0.125, 1, -1],
-      [3, "Picky", 0, 2, -1],
+      [1, "Honest", 0.75, 1, 0],
+      [2, "Overfitter", 0.125, 2, 0],
+      [3, "Picky", 0, 3, 0],
     ]);
   });
 });

@@ -72,7 +72,10 @@ describe("correlation, mechanism, publish", () => {
     await uploadSolution(owner, c.slug, body(demoSolutionCsv()));
     const summary = await setCorrelation(owner, c.slug, { model: { kind: "markov", fit: { alpha: 1 } } });
     expect("chain" in summary && summary.chain?.stateNames).toEqual(["high", "low", "mid"]);
-    expect("chain" in summary && summary.chain?.chains).toBe(60);
+    // One chain per household in the holdout (the demo splits by household).
+    const holdoutHouseholds = new Set(demoSolutionCsv().trim().split("\n").slice(1).map((l) => l.split(",")).filter((r) => r[2] === "holdout").map((r) => r[4]));
+    expect("chain" in summary && summary.chain?.chains).toBe(holdoutHouseholds.size);
+    expect(holdoutHouseholds.size).toBe(32);
     const plan = await setMechanism(owner, c.slug, { mode: "practical", sigma: 0.02, threshold: 0.05, budget: 10 });
     expect(plan.budget).toBe(10);
     expect(plan.epsBdp).toBeGreaterThan(plan.epsDp);
@@ -92,6 +95,59 @@ describe("correlation, mechanism, publish", () => {
     const c = await draft(owner);
     expect((await rejection(publishCompetition(owner, c.slug))).message).toBe("configure the mechanism before publishing");
     expect((await rejection(setMechanism(owner, c.slug, { mode: "practical", sigma: 0.02, threshold: 0.05, budget: 10 }))).message).toContain("upload the solution first");
+  });
+});
+
+describe("split integrity (docs/mechanism.md §2.6)", () => {
+  // Households h0…h9 of 4 hourly rows; h0…h6 have rows in both splits, h7…h9 lie in one split.
+  const cut = ["id,label,split,order,group,state", ...Array.from({ length: 40 }, (_, i) => {
+    const h = Math.floor(i / 4);
+    const split = h < 7 ? (i % 2 ? "public" : "holdout") : h % 2 ? "public" : "holdout";
+    return `r${i},${i % 3 ? "yes" : "no"},${split},${i % 4},h${h},${i % 5 ? "a" : "b"}`;
+  })].join("\n");
+
+  it("warns at upload and refuses to publish under the groups and Markov models, naming how many groups and a few", async () => {
+    const owner = await user();
+    const c = await draft(owner);
+    const uploaded = await uploadSolution(owner, c.slug, body(cut));
+    expect(uploaded.warnings).toEqual([
+      "7 groups have rows in both the public and the holdout split (h0, h1, h2, h3, h4, …): public scores are released exactly, so they would reveal those groups' holdout rows. Put every row of a group in the same split. Under the groups or Markov model this solution cannot be published.",
+    ]);
+    await setMechanism(owner, c.slug, { mode: "practical", sigma: 0.02, threshold: 0.05, budget: 1 });
+    for (const model of [{ kind: "groups" }, { kind: "markov", fit: { alpha: 1 } }]) {
+      await setCorrelation(owner, c.slug, { model });
+      const refused = await rejection(publishCompetition(owner, c.slug));
+      expect(refused.status).toBe(409);
+      expect(refused.message).toMatch(/^the split cuts correlated rows: 7 groups have rows in both the public and the holdout split \(h0, h1, h2, h3, h4, …\)/);
+    }
+    expect((await db.competition.findUniqueOrThrow({ where: { id: c.id } })).status).toBe("draft");
+    // A split by group publishes.
+    const byGroup = cut.replace(/,(public|holdout),(\d),h(\d)/g, (_, _s, o, h) => `,${Number(h) % 2 ? "public" : "holdout"},${o},h${h}`);
+    expect((await uploadSolution(owner, c.slug, body(byGroup))).warnings).toEqual([]);
+    expect((await publishCompetition(owner, c.slug)).status).toBe("published");
+  });
+
+  it("a Markov model without a group column is one chain over both splits: refused", async () => {
+    const owner = await user();
+    const c = await draft(owner);
+    await uploadSolution(owner, c.slug, body(cut.replace(/,h\d+,/g, ",").replace("order,group,state", "order,state")));
+    await setCorrelation(owner, c.slug, { model: { kind: "markov", fit: { alpha: 1 } } });
+    await setMechanism(owner, c.slug, { mode: "practical", sigma: 0.02, threshold: 0.05, budget: 1 });
+    expect((await rejection(publishCompetition(owner, c.slug))).message).toContain("without a group column all rows form one Markov chain");
+  });
+});
+
+describe("the query cap m", () => {
+  it("defaults to the daily cap × every UTC date a team can submit on, fixed at publishing", async () => {
+    const owner = await user();
+    const now = new Date();
+    const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
+    // From today (now) to 09:00 UTC the day after tomorrow: three dates, whatever the hour now.
+    const c = await createCompetition(owner, { slug: `m-${tag()}`, title: "Three dates", metric: { name: "accuracy" }, endsAt: new Date(today + 2 * 86_400_000 + 9 * 3_600_000).toISOString(), dailySubmissionLimit: 4 });
+    await uploadSolution(owner, c.slug, body(demoSolutionCsv()));
+    await setMechanism(owner, c.slug, { mode: "practical", sigma: 0.02, threshold: 0.05, budget: 10 });
+    const published = await publishCompetition(owner, c.slug);
+    expect(published.maxQueries).toBe(12);
   });
 });
 

@@ -9,6 +9,7 @@ import {
   fitTransitionMatrix,
   stationaryDistribution,
 } from "@/lib/calibration/markov";
+import { matrixFromRows } from "@/lib/calibration/linalg";
 
 describe("chain checks name the problem", () => {
   it("a row that does not sum to 1", () => {
@@ -157,5 +158,29 @@ describe("exact quilt search", () => {
     expect(skewed).toBeLessThan(stationary);
     const pi = stationaryDistribution(transition);
     expect(exactQuiltEpsDp({ transition, initial: pi, length: 2000 }, 0.5).value).toBeCloseTo(stationary, 10);
+  });
+});
+
+describe("the quilt search's work guard (docs/mechanism.md §2.6)", () => {
+  const S = 64;
+  const stay = 1 - 1e-6;
+  const sticky = Array.from({ length: S }, (_, i) => Array.from({ length: S }, (_, j) => (i === j ? stay : (1 - stay) / (S - 1))));
+
+  it("a near-deterministic 64-state chain: stops at the guard with a valid bound, never below the empty quilt's ε/n", () => {
+    const n = 1_000_000;
+    const r = exactQuiltEpsDp({ transition: matrixFromRows(sticky), length: n }, 1);
+    expect(r.exhaustive).toBe(false);
+    expect(r.value).toBeGreaterThanOrEqual(1 / n);
+    const forward = exactQuiltEpsBdp({ transition: matrixFromRows(sticky), length: n }, 1e-6);
+    expect(forward.exhaustive).toBe(false);
+    expect(forward.value).toBeLessThanOrEqual(n * 1e-6); // the empty quilt: (|N| + 1)·ε_DP with |N| = n − 1
+  });
+
+  it("a start far from stationarity (P[stay] = 0.999) does not evaluate every early node without bound", () => {
+    const started = performance.now();
+    const r = exactQuiltEpsDp({ transition: matrixFromRows([[0.999, 0.001], [0.001, 0.999]]), initial: Float64Array.from([1, 0]), length: 100_000 }, 1);
+    console.log(`P[stay] = 0.999 from state 0, n = 10⁵: ${(performance.now() - started).toFixed(0)} ms, exhaustive ${r.exhaustive}`);
+    expect(r.value).toBeGreaterThanOrEqual(1e-5);
+    expect(r.exhaustive).toBe(false);
   });
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { epsPerHoldoutAnswer } from "@/lib/mechanism/accounting";
 import { calibrateEpsBdp, calibrateEpsDp, effectiveSize, type CorrelationModel } from "@/lib/calibration/models";
-import { maxBudget, planGuarantee, planPractical, requiredN, smallestTolerance, theorem2Parameters } from "@/lib/calibration/planner";
+import { maxBudget, planGuarantee, planPractical, requiredN, smallestTolerance, targetEpsBdp, theorem2Parameters } from "@/lib/calibration/planner";
 
 const INDEPENDENT: CorrelationModel = { kind: "independent" };
 const markov = (p: number): CorrelationModel => ({ kind: "markov", transition: [[p, 1 - p], [1 - p, p]] });
@@ -80,7 +80,8 @@ describe("plans", () => {
 
   it("practical mode at Dwork et al.'s T = 0.04, σ = 0.01 has no formal guarantee on a small holdout", () => {
     const plan = planPractical({ n: 10_000, model: INDEPENDENT }, { sigma: 0.01, threshold: 0.04, budget: 100, beta: 0.05, maxQueries: 100 });
-    expect(plan.epsDp).toBeCloseTo(100 * epsPerHoldoutAnswer(0.01, 10_000), 12);
+    // 100 holdout answers (9 units each) and up to 100 re-measurements (1 unit each).
+    expect(plan.epsDp).toBeCloseTo(100 * epsPerHoldoutAnswer(0.01, 10_000) * (10 / 9), 12);
     expect(plan.guarantee.holds).toBe(false);
     expect(plan.guarantee.explanation).toMatch(/^No formal \(τ, β\) guarantee at these settings/);
   });
@@ -92,6 +93,32 @@ describe("plans", () => {
     expect(plan.guarantee.tolerance).toBeCloseTo(0.2, 12);
     expect(plan.guarantee.split).toBeCloseTo(0.5, 12);
     expect(plan.guarantee.holds).toBe(true);
+  });
+});
+
+describe("a Markov holdout (docs/mechanism.md §2.5)", () => {
+  // P = [[0.9, 0.1], [0.1, 0.9]]: λ = 0.8, n_eff = n/9. Lemma 1 joins e^{2ε²n} (max-information, true n)
+  // with 2e^{−2 n_eff τ'²} (concentration, effective rows). Substituting n_eff into the concentration
+  // term alone (ε = τ'/3) leaves 2·e^{2τ'²n(1/9 − n_eff/n)} ≥ 2 for every n: no guarantee at all.
+  const model = markov(0.9);
+  const logLeading = (epsBdp: number, n: number, nEff: number, tauPrime: number) => 2 * epsBdp ** 2 * n + Math.log(2) - 2 * nEff * tauPrime ** 2;
+
+  it("where it claims the guarantee, the explicit Lemma 1 bound is below β'", () => {
+    const t = theorem2Parameters(GUARANTEE);
+    const need = requiredN({ n: 1e6, model }, GUARANTEE, 1);
+    for (const n of [need, 2 * need]) {
+      const plan = planGuarantee({ n, model }, GUARANTEE);
+      expect(plan.guarantee.holds, `n = ${n}`).toBe(true);
+      // The whole mechanism's BDP level (forward map of its ε_DP) must make the bound small.
+      expect(logLeading(plan.epsBdp, n, plan.nEff, t.tauPrime), `n = ${n}`).toBeLessThanOrEqual(Math.log(t.betaPrime));
+    }
+  });
+
+  it("calibrates at ε = (τ'/3)·√(n_eff/n), not τ'/3", () => {
+    const t = theorem2Parameters(GUARANTEE);
+    expect(targetEpsBdp({ n: 9e6, model }, t.tauPrime).epsBdp).toBeCloseTo(t.tauPrime / 9, 9);
+    expect(targetEpsBdp({ n: 9e6, model: INDEPENDENT }, t.tauPrime).epsBdp).toBe(t.tauPrime / 3);
+    expect(targetEpsBdp({ n: 9e6, model: { kind: "groups", maxGroupSize: 9 } }, t.tauPrime).epsBdp).toBe(t.tauPrime / 3);
   });
 });
 

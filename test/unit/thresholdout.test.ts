@@ -4,7 +4,9 @@ import { epsDpForBudget, epsPerHoldoutAnswer, privacySpent } from "@/lib/mechani
 import { discreteLaplaceCdf, gridFor, snapToGrid } from "@/lib/mechanism/noise";
 import { createStreams } from "@/lib/mechanism/rng";
 import {
+  answerHalfWidth,
   initThresholdout,
+  remeasureHoldout,
   stepThresholdout,
   type ThresholdoutParams,
   type ThresholdoutQuery,
@@ -140,17 +142,101 @@ describe("Thresholdout (Zhao 2017, Algorithm 1)", () => {
 });
 
 describe("privacy accounting", () => {
-  it("one holdout answer costs 9(Δ + g)/(4σ)", () => {
-    const delta = 1 / 1000;
-    expect(epsPerHoldoutAnswer(0.01, 1000)).toBeCloseTo((9 * (delta + 2 ** -20)) / 0.04, 15);
-    expect(epsDpForBudget(5, 0.01, 1000)).toBeCloseTo(5 * epsPerHoldoutAnswer(0.01, 1000), 15);
+  const unit = (1 / 1000 + 2 ** -20) / 0.04; // (Δ_Q + g)/(4σ) at σ = 0.01, n = 1000 (g = 2^⌊log2(1/1024000)⌋ = 2^-20)
+
+  it("one holdout answer costs 9(Δ + g)/(4σ); a budget of B₀ with its B₀ re-measurements 10·B₀ units", () => {
+    expect(epsPerHoldoutAnswer(0.01, 1000)).toBeCloseTo(9 * unit, 15);
+    expect(epsDpForBudget(5, 0.01, 1000)).toBeCloseTo(50 * unit, 15);
   });
 
-  it("sums over teams", () => {
-    const spent = privacySpent(new Map([["a", 2], ["b", 3], ["c", 0]]), 0.01, 1000);
-    const each = epsPerHoldoutAnswer(0.01, 1000);
-    expect(spent.perTeam.get("a")).toBeCloseTo(2 * each, 15);
+  it("sums over teams: 9 units per holdout answer, 1 per re-measurement, 8 for an open threshold epoch", () => {
+    const spent = privacySpent(
+      new Map([
+        ["a", { holdoutAnswers: 2, remeasures: 1, openEpoch: false }],
+        ["b", { holdoutAnswers: 3, remeasures: 2, openEpoch: true }],
+        ["c", { holdoutAnswers: 0, remeasures: 0, openEpoch: false }],
+      ]),
+      0.01,
+      1000,
+    );
+    expect(spent.perTeam.get("a")).toBeCloseTo(19 * unit, 15);
+    expect(spent.perTeam.get("b")).toBeCloseTo(37 * unit, 15);
     expect(spent.perTeam.get("c")).toBe(0);
-    expect(spent.total).toBeCloseTo(5 * each, 15);
+    expect(spent.total).toBeCloseTo(56 * unit, 15);
+  });
+});
+
+describe("the query cap m", () => {
+  it("answers ⊥ from query m + 1 on, spending nothing", () => {
+    const params = { ...PARAMS, budget: 100, maxQueries: 3 };
+    const { answers, state } = run(params, "team-m", QUERIES.slice(0, 6));
+    expect(answers.slice(0, 3).every((a) => a.kind !== "exhausted")).toBe(true);
+    expect(answers.slice(3).map((a) => a.kind)).toEqual(["exhausted", "exhausted", "exhausted"]);
+    expect(state.queries).toBe(6);
+    const spentInFirstThree = answers.slice(0, 3).filter((a) => a.kind === "holdout").length;
+    expect(state.budget).toBe(100 - spentInFirstThree);
+  });
+});
+
+describe("re-measurement (no winner's curse)", () => {
+  const params = { ...PARAMS, budget: 100_000, holdoutSize: 10_000 };
+
+  it("is Q(X) + Lap(4σ) from its own stream: replayable, and independent of the answer's noise", () => {
+    const streams = createStreams(SECRET, "team-r");
+    expect(remeasureHoldout(params, 7, 0.5, streams)).toBe(remeasureHoldout(params, 7, 0.5, createStreams(SECRET, "team-r")));
+    // Mean and correlation over 20,000 queries whose holdout answers and re-measurements both carry Lap(4σ) noise.
+    const count = 20_000;
+    const answerNoise: number[] = [];
+    const remeasureNoise: number[] = [];
+    let state = initThresholdout(params, streams);
+    for (let i = 0; i < count; i++) {
+      const step = stepThresholdout(params, state, { holdoutValue: 0.5, publicValue: 0.9 }, streams);
+      state = step.state;
+      if (step.answer.kind !== "holdout") continue;
+      answerNoise.push(step.answer.value! - 0.5);
+      remeasureNoise.push(remeasureHoldout(params, state.queries, 0.5, streams) - 0.5);
+    }
+    const mean = (v: number[]) => v.reduce((a, b) => a + b, 0) / v.length;
+    const k = remeasureNoise.length;
+    expect(k).toBeGreaterThan(count * 0.99);
+    // Var of Lap(b) is 2b² (b = 4σ = 0.04): the mean's standard error is 0.04·√2/√k; |z| < 4.5 fails with probability 7e-6.
+    expect(Math.abs(mean(remeasureNoise)) / ((0.04 * Math.SQRT2) / Math.sqrt(k))).toBeLessThan(4.5);
+    const cov = mean(answerNoise.map((a, i) => a * remeasureNoise[i])) - mean(answerNoise) * mean(remeasureNoise);
+    const corr = cov / (0.04 * 0.04 * 2);
+    expect(Math.abs(corr) * Math.sqrt(k)).toBeLessThan(4.5);
+  });
+
+  it("the best of 20 answers of equal truth sits ~+0.11 above it; the re-measurement of that best does not", () => {
+    // Zhao's σ = 0.01, 2,000 teams of 20 holdout answers each at truth 0.5.
+    const teams = 2000;
+    let selected = 0;
+    let shown = 0;
+    for (let t = 0; t < teams; t++) {
+      const streams = createStreams(SECRET, `curse-${t}`);
+      let state = initThresholdout(params, streams);
+      let best = -Infinity;
+      let bestIndex = 0;
+      for (let q = 0; q < 20; q++) {
+        const step = stepThresholdout(params, state, { holdoutValue: 0.5, publicValue: 1 }, streams);
+        state = step.state;
+        if (step.answer.value! > best) [best, bestIndex] = [step.answer.value!, state.queries];
+      }
+      selected += best - 0.5;
+      shown += remeasureHoldout(params, bestIndex, 0.5, streams) - 0.5;
+    }
+    // E[max of 20 Lap(0.04)] = 0.04·(H-like sum) ≈ 0.106 (reference: ∫ of 1 − F^20, computed numerically).
+    expect(selected / teams).toBeGreaterThan(0.09);
+    expect(selected / teams).toBeLessThan(0.12);
+    // The shown mean is unbiased; its standard error is 0.0566/√2000 = 0.00127, so |bias| < 0.006 fails with p < 1e-5.
+    expect(Math.abs(shown / teams)).toBeLessThan(0.006);
+  });
+
+  it("95 % half-width: 4σ ln 20 on a fine grid, exact for the discrete Laplace", () => {
+    const w = answerHalfWidth({ sigma: 0.01, holdoutSize: 10_000 });
+    expect(w).toBeCloseTo(0.04 * Math.log(20), 5); // 0.119829…
+    const grid = gridFor(1 / 10_000);
+    const inside = (x: number) => discreteLaplaceCdf(Math.round(x / grid), 0.04, grid) - discreteLaplaceCdf(-Math.round(x / grid) - 1, 0.04, grid);
+    expect(inside(w)).toBeGreaterThanOrEqual(0.95);
+    expect(inside(w - grid)).toBeLessThan(0.95);
   });
 });

@@ -6,5 +6,5 @@ import { uploadSolution } from "@/lib/server/solutions";
 export const PUT = handleApi(async (request, { params }: { params: Promise<{ slug: string }> }) => {
   const user = await requireApiUser(request);
   const summary = await uploadSolution(user, (await params).slug, request.body);
-  return json({ rows: summary.rows, public: summary.public, holdout: summary.holdout, sha256: summary.sha256 });
+  return json({ rows: summary.rows, public: summary.public, holdout: summary.holdout, sha256: summary.sha256, warnings: summary.warnings });
 });
