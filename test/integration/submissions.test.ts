@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { auditCompetition, holdoutHealth } from "@/lib/server/audit";
 import { publishCompetition, setMechanism } from "@/lib/server/calibration";
-import { createCompetition } from "@/lib/server/competitions";
+import { createCompetition, getVisibleCompetition, toPublicDetails } from "@/lib/server/competitions";
 import { closeCompetition } from "@/lib/server/leaderboard";
 import { db } from "@/lib/server/db";
 import { AppError } from "@/lib/server/errors";
@@ -25,12 +25,12 @@ function predictions(skill: number, seed = 1): string {
   return ["id,prediction", ...ROWS.map(([id, label]) => `${id},${rnd() < skill ? label : label === "spike" ? "none" : "spike"}`)].join("\n");
 }
 
-async function liveCompetition(options: { daily?: number; budget?: number; sigma?: number; threshold?: number } = {}) {
+async function liveCompetition(options: { daily?: number; budget?: number; sigma?: number; threshold?: number; maxQueries?: number; holdoutCap?: number } = {}) {
   const owner = await user();
   const slug = `live-${tag()}`;
-  await createCompetition(owner, { slug, title: "Live", metric: { name: "accuracy" }, endsAt: new Date(Date.now() + 86_400_000 * 10).toISOString(), dailySubmissionLimit: options.daily ?? 1000, maxTeamSize: 3 });
+  await createCompetition(owner, { slug, title: "Live", metric: { name: "accuracy" }, endsAt: new Date(Date.now() + 86_400_000 * 10).toISOString(), dailySubmissionLimit: options.daily ?? 1000, maxTeamSize: 3, holdoutCap: options.holdoutCap });
   await uploadSolution(owner, slug, stream(SOLUTION));
-  await setMechanism(owner, slug, { mode: "practical", sigma: options.sigma ?? 0.01, threshold: options.threshold ?? 0.04, budget: options.budget ?? 5 });
+  await setMechanism(owner, slug, { mode: "practical", sigma: options.sigma ?? 0.01, threshold: options.threshold ?? 0.04, budget: options.budget ?? 5, maxQueries: options.maxQueries });
   await publishCompetition(owner, slug);
   const competition = await db.competition.findUniqueOrThrow({ where: { slug }, select: { id: true } });
   return { owner, slug, id: competition.id };
@@ -170,6 +170,35 @@ describe("scoring through the mechanism", () => {
     const remeasured = await db.submission.findFirstOrThrow({ where: { competitionId: c.id, remeasure: { not: null } } });
     await db.submission.update({ where: { id: remeasured.id }, data: { remeasure: remeasured.remeasure! + 2 ** -20 } });
     expect((await auditCompetition(c.owner, c.slug)).examples).toEqual([{ submissionId: remeasured.id, problem: `stored re-measurement ${remeasured.remeasure! + 2 ** -20} differs from its replay` }]);
+  });
+});
+
+describe("limits of the guarantee (docs/mechanism.md §2.6)", () => {
+  const overfit = (seed: string) => stream(demoPredictionsCsv({ skill: 0, seed, overfit: true }));
+
+  it("m: after m queries a team's answers are ⊥ and spend nothing", async () => {
+    const c = await liveCompetition({ maxQueries: 2, budget: 5 });
+    const player = await user();
+    await createTeam(player, c.slug, { name: "Counted", acceptRules: true });
+    const kinds = [];
+    for (let i = 0; i < 4; i++) kinds.push((await submit(player, c.slug, overfit(`m-${i}`), null)).result);
+    expect(kinds.map((r) => r.answer.kind)).toEqual(["holdout", "holdout", "exhausted", "exhausted"]);
+    expect(kinds.map((r) => r.budget.remaining)).toEqual([4, 3, 3, 3]);
+    expect(await auditCompetition(c.owner, c.slug)).toEqual({ queries: 4, mismatches: 0, examples: [] });
+  });
+
+  it("a competition-wide cap on holdout answers holds with teams submitting at once, and the details show it", async () => {
+    const c = await liveCompetition({ holdoutCap: 3, budget: 5 });
+    const players = await Promise.all(Array.from({ length: 4 }, () => user()));
+    await Promise.all(players.map((p, i) => createTeam(p, c.slug, { name: `Capped ${i}`, acceptRules: true })));
+    const results = await Promise.all(players.flatMap((p, i) => [0, 1].map((k) => submit(p, c.slug, overfit(`cap-${i}-${k}`), null))));
+    expect(results.filter((r) => r.result.answer.kind === "holdout")).toHaveLength(3);
+    expect(results.filter((r) => r.result.answer.kind === "exhausted")).toHaveLength(5);
+    const { competition } = await getVisibleCompetition(null, c.slug);
+    expect(toPublicDetails(competition).holdout).toEqual({ answersReleased: 3, cap: 3 });
+    expect(await auditCompetition(c.owner, c.slug)).toEqual({ queries: 8, mismatches: 0, examples: [] });
+    const budgets = await db.team.findMany({ where: { competitionId: c.id }, select: { budgetRemaining: true } });
+    expect(budgets.reduce((a, t) => a + (5 - t.budgetRemaining), 0)).toBe(3);
   });
 });
 
