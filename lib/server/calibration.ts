@@ -45,7 +45,7 @@ export async function setCorrelation(user: PublicUser, slug: string, input: unkn
 async function planOn(competition: CompetitionRow, mechanism: MechanismInput): Promise<{ plan: Plan; summary: CorrelationSummary }> {
   const summary = await getCorrelationSummary(competition);
   if (!summary) throw new AppError("conflict", "upload the solution first: the mechanism is planned for its holdout rows");
-  const withDefaults = { ...mechanism, maxQueries: mechanism.maxQueries ?? defaultMaxQueries(competition) };
+  const withDefaults = { ...mechanism, maxQueries: mechanism.maxQueries ?? competition.maxQueries ?? defaultMaxQueries(competition) };
   return { plan: planMechanism({ n: summary.n, model: summary.model }, withDefaults), summary };
 }
 

@@ -119,7 +119,8 @@ export function leaderboardCsv(board: Leaderboard): string {
 }
 
 export type TeamHistory = {
-  team: { id: string; name: string; members: string[]; budget: { remaining: number; initial: number }; rank: number | null };
+  /** rank and shown score (the re-measured best) as on the leaderboard */
+  team: { id: string; name: string; members: string[]; budget: { remaining: number; initial: number }; rank: number | null; score: number | null };
   metric: Leaderboard["metric"];
   displayPrecision: number;
   /** half-width of a holdout answer's 95 % interval (display units); public answers are exact public scores */
@@ -143,11 +144,12 @@ export async function getTeamHistory(viewer: PublicUser | null, slug: string, te
     db.submission.findMany({ where: { teamId: team.id }, orderBy: { createdAt: "asc" }, select: { createdAt: true, kind: true, answer: true, budgetAfter: true } }),
     getLeaderboard(viewer, slug, { q: team.name, pageSize: 50 }),
   ]);
+  const entry = board.entries.find((e) => e.teamId === team.id);
   return {
-    team: { id: team.id, name: team.name, members: team.members.map((m) => m.user.name), budget: { remaining: team.budgetRemaining, initial: team.initialBudget }, rank: board.entries.find((e) => e.teamId === team.id)?.rank ?? null },
+    team: { id: team.id, name: team.name, members: team.members.map((m) => m.user.name), budget: { remaining: team.budgetRemaining, initial: team.initialBudget }, rank: entry?.rank ?? null, score: entry?.score ?? null },
     metric: { name: metric.name, title: metric.title, direction: metric.direction },
     displayPrecision: competition.displayPrecision,
-    uncertainty: board.entries[0]?.uncertainty ?? (await displayHalfWidth(competition, metric)),
+    uncertainty: entry?.uncertainty ?? (await displayHalfWidth(competition, metric)),
     history: subs.map((s) => ({ at: s.createdAt.toISOString(), kind: s.kind, score: s.answer === null ? null : metric.toDisplay(s.answer), budget: s.budgetAfter })),
   };
 }

@@ -21,7 +21,7 @@ function toBody(i: Input) {
 const n4 = (x: number) => significant(x);
 
 /** Guarantee or practical mode with the planner's live answer in words and plots. */
-export function MechanismPanel({ slug, initial, locked }: { slug: string; initial: Partial<Input>; locked: boolean }) {
+export function MechanismPanel({ slug, initial, locked, metric }: { slug: string; initial: Partial<Input>; locked: boolean; metric: { title: string; displayScale: number } }) {
   const router = useRouter();
   const [input, setInput] = useState<Input>({ mode: "practical", tolerance: "0.2", beta: "0.05", maxQueries: "", split: "0.5", sigma: "0.01", threshold: "0.04", budget: "20", ...initial });
   const [preview, setPreview] = useState<MechanismPreview>();
@@ -113,9 +113,20 @@ export function MechanismPanel({ slug, initial, locked }: { slug: string; initia
               Privacy per team: ε<sub>DP</sub> = <span data-testid="plan-epsdp">{n4(plan.epsDp)}</span>, which under your correlation model is ε<sub>BDP</sub> = <span data-testid="plan-epsbdp">{n4(plan.epsBdp)}</span>. Effective
               holdout size n<sub>eff</sub> = {n4(plan.nEff)}.
             </p>
+            <p className="mt-1" data-testid="plan-units">
+              σ, T and τ are entered in [0, 1] per-row units. In {metric.title.toLowerCase()} units, as scores are shown: σ = {n4(plan.sigma * metric.displayScale)}, T ={" "}
+              {n4(plan.threshold * metric.displayScale)}
+              {plan.guarantee.tolerance !== null && <>, τ = {n4(plan.guarantee.tolerance * metric.displayScale)}</>}; holdout answers and leaderboard scores carry ±{" "}
+              {n4(4 * Math.log(20) * plan.sigma * metric.displayScale)} (95 %: 4σ ln 20).
+            </p>
             <p className={`mt-2 font-medium ${plan.guarantee.holds ? "text-emerald-700" : "text-amber-700"}`} data-testid="plan-guarantee">
               {plan.guarantee.explanation}
             </p>
+            {!plan.exhaustive && (
+              <p className="mt-2 text-amber-700" data-testid="plan-not-exhaustive">
+                The exact quilt search stopped at its work limit (a very slowly mixing chain): these numbers are valid but more conservative than the model allows.
+              </p>
+            )}
           </div>
           <div className="grid gap-6 lg:grid-cols-3">
             <div className="space-y-1">

@@ -13,13 +13,15 @@ export function SolutionUpload({ slug, locked }: { slug: string; locked: boolean
   const [phase, setPhase] = useState<"idle" | "uploading" | "validating">("idle");
   const [error, setError] = useState<ApiError>();
   const [done, setDone] = useState<string>();
+  const [warnings, setWarnings] = useState<string[]>([]);
 
   async function upload(file: File) {
     setError(undefined);
     setDone(undefined);
+    setWarnings([]);
     setPhase("uploading");
     setProgress(0);
-    const result = await uploadWithProgress<{ rows: number; public: number; holdout: number }>({
+    const result = await uploadWithProgress<{ rows: number; public: number; holdout: number; warnings: string[] }>({
       method: "PUT",
       url: `/api/v1/competitions/${slug}/solution`,
       body: file,
@@ -33,6 +35,7 @@ export function SolutionUpload({ slug, locked }: { slug: string; locked: boolean
     setProgress(null);
     if (!result.ok) return setError(result.error);
     setDone(`Stored ${result.data.rows.toLocaleString("en")} rows: ${result.data.public.toLocaleString("en")} public, ${result.data.holdout.toLocaleString("en")} holdout.`);
+    setWarnings(result.data.warnings);
     router.refresh();
   }
 
@@ -63,6 +66,11 @@ export function SolutionUpload({ slug, locked }: { slug: string; locked: boolean
           {done}
         </p>
       )}
+      {warnings.map((w) => (
+        <p key={w} role="alert" className="rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-800" data-testid="solution-warning">
+          {w}
+        </p>
+      ))}
       {error && (
         <div role="alert" className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-800">
           <p className="font-medium">{issues.length ? "The file was rejected; nothing was changed:" : error.message}</p>

@@ -4,6 +4,7 @@ import Link from "next/link";
 import { useEffect, useRef, useState } from "react";
 import type { Leaderboard } from "@/lib/server/leaderboard";
 import { BudgetBar } from "../budget-bar";
+import { significant } from "../format";
 
 const PAGE_SIZE = 50;
 const REFRESH_MS = 10_000;
@@ -90,7 +91,7 @@ export function LiveLeaderboard({ slug, initial }: { slug: string; initial: Lead
       )}
       <div className="overflow-x-auto rounded-xl border border-slate-200 bg-white">
         <table className="w-full text-left text-sm" data-testid="leaderboard">
-          <caption className="sr-only">Live leaderboard, ranked by best answered score</caption>
+          <caption className="sr-only">Live leaderboard, ranked by a fresh measurement of each team&apos;s best submission</caption>
           <thead className="bg-slate-50 text-slate-600">
             <tr>
               <th scope="col" className="px-3 py-2 text-right font-medium">#</th>
@@ -102,15 +103,25 @@ export function LiveLeaderboard({ slug, initial }: { slug: string; initial: Lead
             </tr>
           </thead>
           <tbody className="divide-y divide-slate-100">
-            {board.entries.map((e) => (
+            {board.entries.map((e, i) => (
               <tr key={e.teamId} data-testid="leaderboard-row">
-                <td className="px-3 py-2 text-right tabular-nums">{e.rank}</td>
+                <td className="px-3 py-2 text-right tabular-nums whitespace-nowrap">
+                  {tiedWithAbove(board, i) && (
+                    <span title="Statistically tied with the team above: the difference is within the ± of the scores" className="mr-1 text-slate-400">
+                      ≈
+                    </span>
+                  )}
+                  {e.rank}
+                </td>
                 <td className="px-3 py-2 font-medium">
                   <Link href={`/competitions/${slug}/teams/${e.teamId}`} className="hover:underline">
                     {e.team}
                   </Link>
                 </td>
-                <td className="px-3 py-2 text-right font-mono tabular-nums">{e.score === null ? "—" : e.score.toFixed(board.displayPrecision)}</td>
+                <td className="px-3 py-2 text-right font-mono tabular-nums whitespace-nowrap">
+                  {e.score === null ? "—" : e.score.toFixed(board.displayPrecision)}
+                  {e.uncertainty !== null && <span className="ml-1 text-xs text-slate-500">± {significant(e.uncertainty, 2)}</span>}
+                </td>
                 <td className="hidden px-3 py-2 text-right tabular-nums sm:table-cell">{e.submissions}</td>
                 <td className="hidden px-3 py-2 whitespace-nowrap text-slate-600 md:table-cell">{e.lastSubmissionAt ? TIME.format(new Date(e.lastSubmissionAt)) : "—"}</td>
                 <td className="px-3 py-2">
@@ -128,6 +139,10 @@ export function LiveLeaderboard({ slug, initial }: { slug: string; initial: Lead
           </tbody>
         </table>
       </div>
+      <p className="text-xs text-slate-500">
+        Each score is a fresh holdout measurement of the team&apos;s best submission, not its luckiest answer; ± is the 95 % interval of the noise. ≈ marks a team whose score lies within the
+        ± of the team above: their order could swap on another measurement.
+      </p>
       {pages > 1 && (
         <nav aria-label="Leaderboard pages" className="flex items-center justify-between text-sm">
           <button type="button" disabled={page <= 1} onClick={() => setPage(page - 1)} className="rounded-md border border-slate-300 px-3 py-1.5 disabled:opacity-40">
@@ -143,4 +158,11 @@ export function LiveLeaderboard({ slug, initial }: { slug: string; initial: Lead
       )}
     </div>
   );
+}
+
+/** True when entry i's score lies within the ± of the entry ranked just above it (same page). */
+function tiedWithAbove(board: Leaderboard, i: number): boolean {
+  const [above, entry] = [board.entries[i - 1], board.entries[i]];
+  if (!above || above.rank !== entry.rank - 1 || above.score === null || entry.score === null || entry.uncertainty === null) return false;
+  return Math.abs(above.score - entry.score) <= entry.uncertainty;
 }

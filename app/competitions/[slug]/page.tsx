@@ -15,6 +15,8 @@ import { listMySubmissions } from "@/lib/server/submissions";
 import { getCurrentPlan } from "@/lib/server/calibration";
 import { Countdown } from "../../_components/view/countdown";
 import { getMyTeam } from "@/lib/server/teams";
+import { displayHalfWidth } from "@/lib/server/leaderboard";
+import { getMetric, type MetricParams } from "@/lib/metrics/registry";
 
 export const metadata: Metadata = { title: "Competition" };
 
@@ -38,6 +40,11 @@ export default async function CompetitionPage({ params }: { params: Promise<{ sl
     getCurrentPlan(competition),
   ]);
   const n4 = (x: number) => significant(x, 3);
+  const details = toPublicDetails(competition);
+  const metric = getMetric(competition.metric, competition.metricParams as MetricParams);
+  // σ, T and the ± live in [0, 1] per-row means; beside scores they are shown in the metric's units.
+  const units = (x: number | null) => (x === null ? "—" : n4(metric.toDisplay(x)));
+  const halfWidth = await displayHalfWidth(competition, metric);
   return (
     <article className="space-y-6">
       <header className="flex flex-wrap items-start justify-between gap-4">
@@ -49,7 +56,7 @@ export default async function CompetitionPage({ params }: { params: Promise<{ sl
             <div className="flex gap-1">
               <dt>Metric:</dt>
               <dd className="font-medium text-slate-800">
-                {metricTitle(competition.metric)} ({toPublicDetails(competition).metric.direction} is better)
+                {metricTitle(competition.metric)} ({details.metric.direction} is better)
               </dd>
             </div>
             {competition.startsAt && (
@@ -86,16 +93,29 @@ export default async function CompetitionPage({ params }: { params: Promise<{ sl
           </h2>
           <p>
             Every submission is scored on a hidden <strong>holdout</strong> as well as on the public rows. If the two scores agree (within a noisy threshold of about{" "}
-            {n4(plan.threshold)}), you see your public score and spend nothing. If they disagree — the sign that a model is fitting the leaderboard rather than the problem — you see the
-            holdout score with a little noise added, and your team spends one unit of its <strong>overfitting budget</strong>.
+            {units(plan.threshold)}), you see your public score and spend nothing. If they disagree — the sign that a model is fitting the leaderboard rather than the problem — you see the
+            holdout score with a little noise added (±{units(halfWidth)}, 95 %), and your team spends one unit of its <strong>overfitting budget</strong>.
           </p>
           <p className="mt-2">
-            Each team has <strong>{plan.budget}</strong> such holdout answers. When they are spent, submissions are still accepted but no more scores are released. This is what keeps the
-            scores here honest: no team can learn enough about the holdout to overfit it.
+            Each team has <strong>{plan.budget}</strong> such holdout answers and at most <strong>{details.mechanism?.maxQueries ?? plan.guarantee.maxQueries}</strong> submissions in
+            all. When they are spent, submissions are still accepted but no more scores are released. This is what keeps the scores here honest: no team can learn enough about the
+            holdout to overfit it.
+          </p>
+          <p className="mt-2">
+            <strong>The leaderboard shows a fresh measurement, not your luckiest answer.</strong> When an answer becomes your team&apos;s best, the server scores that submission on the
+            holdout once more with new noise and shows that value, ±{units(halfWidth)} (95 %). The best of several noisy answers sits above the truth (the winner&apos;s curse); a fresh
+            measurement is as likely below it as above. Teams whose scores lie within each other&apos;s ± are statistically tied: the leaderboard marks them with ≈.
+          </p>
+          <p className="mt-2">
+            The promise holds <strong>per independent team</strong>: one person with several accounts holds several budgets on the same holdout.{" "}
+            {details.holdout.cap !== null
+              ? `To bound what all teams together learn, this competition releases at most ${details.holdout.cap} holdout answers in total (${details.holdout.answersReleased} so far).`
+              : `${details.holdout.answersReleased} holdout answers have been released so far, over all teams.`}
           </p>
           <p className="mt-2 text-slate-700">
-            In numbers: noise σ = {n4(plan.sigma)}, threshold T = {n4(plan.threshold)}; a team&apos;s whole budget costs ε<sub>DP</sub> = {n4(plan.epsDp)}, which under the organizer&apos;s model of how
-            the holdout rows are correlated is ε<sub>BDP</sub> = {n4(plan.epsBdp)} (Bayesian differential privacy). {plan.guarantee.explanation}
+            In numbers ({metricTitle(competition.metric).toLowerCase()} units): noise σ = {units(plan.sigma)}, threshold T = {units(plan.threshold)}; a team&apos;s whole budget costs
+            ε<sub>DP</sub> = {n4(plan.epsDp)}, which under the organizer&apos;s model of how the holdout rows are correlated is ε<sub>BDP</sub> = {n4(plan.epsBdp)} (Bayesian differential
+            privacy). {plan.guarantee.explanation}
           </p>
         </section>
       )}

@@ -6,6 +6,7 @@ import { AppError } from "@/lib/server/errors";
 import { getTeamHistory } from "@/lib/server/leaderboard";
 import { BudgetBar } from "../../../../_components/budget-bar";
 import { HistoryChart } from "../../../../_components/charts";
+import { significant } from "../../../../_components/format";
 
 export const metadata: Metadata = { title: "Team" };
 
@@ -18,7 +19,8 @@ export default async function TeamPage({ params }: { params: Promise<{ slug: str
     if (error instanceof AppError && error.status === 404) notFound();
     throw error;
   }
-  const { team, history, displayPrecision, metric } = data;
+  const { team, history, displayPrecision, metric, uncertainty } = data;
+  const pm = uncertainty === null ? "" : ` ± ${significant(uncertainty, 2)}`;
   const holdout = history.filter((h) => h.kind === "holdout").length;
   return (
     <div className="space-y-6">
@@ -38,6 +40,13 @@ export default async function TeamPage({ params }: { params: Promise<{ slug: str
             <dd className="text-lg font-semibold">{team.rank ?? "—"}</dd>
           </div>
           <div>
+            <dt className="text-slate-500">Leaderboard score</dt>
+            <dd className="text-lg font-semibold tabular-nums">
+              {team.score === null ? "—" : team.score.toFixed(displayPrecision)}
+              {team.score !== null && <span className="ml-1 text-sm font-normal text-slate-500">{pm}</span>}
+            </dd>
+          </div>
+          <div>
             <dt className="text-slate-500">Submissions</dt>
             <dd className="text-lg font-semibold">{history.length}</dd>
           </div>
@@ -54,7 +63,8 @@ export default async function TeamPage({ params }: { params: Promise<{ slug: str
           Score history
         </h2>
         <p className="text-sm text-slate-600">
-          {metric.title} of each released answer over time; {holdout} of {history.length} answers came from the holdout and spent budget.
+          {metric.title} of each released answer over time; {holdout} of {history.length} answers came from the holdout and spent budget. Holdout answers carry noise ({pm.trim() || "±"},
+          95 %); public answers are exact scores on the public rows. The leaderboard score is a separate, fresh measurement of the team&apos;s best submission.
         </p>
         <HistoryChart points={history} initialBudget={team.budget.initial} precision={displayPrecision} />
       </section>
