@@ -1,4 +1,4 @@
-// The experiments of issue 7, played through the REST API exactly as an outside client would.
+// The experiments, played through the REST API exactly as an outside client would.
 import { randomBytes, randomUUID } from "node:crypto";
 import seedrandom from "seedrandom";
 import { boostingAttack, type Leaderboard } from "@/lib/experiments/boosting";
@@ -128,8 +128,131 @@ async function runBoosting(base: string, options: ExperimentOptions, correlated:
   return { name, csv: csvRows.join("\n") + "\n", svgs: [{ file: `${name}.svg`, svg }], summary: [`after ${options.submissions} submissions (truth: 0.5)`, ...summary], budgets: Object.fromEntries(variants.map((v) => [v.key, v.budget])) };
 }
 
+export type CurseOptions = { teams: number; rows: number; budget: number; sigma: number; threshold: number; copied: number; seed: string };
+
+/** The demo's settings (σ = 0.01, T = 0.04, B₀ = 20) with 100 teams of equal true quality. */
+export const CURSE_DEFAULTS: CurseOptions = { teams: 100, rows: 4000, budget: 20, sigma: 0.01, threshold: 0.04, copied: 0.1, seed: "quiltboard" };
+
+/** A published competition of ±1 labels: the organizer's solution, through the REST API. */
+async function publishCompetition(base: string, options: { title: string; solution: string; model: object; mechanism: object; daily: number }) {
+  const organizer = await harnessUser(base, "organizer");
+  const slug = `exp-${randomBytes(4).toString("hex")}`;
+  await organizer("/api/v1/competitions", { json: { slug, title: options.title, metric: { name: "accuracy" }, endsAt: new Date(Date.now() + 86_400_000).toISOString(), dailySubmissionLimit: options.daily } });
+  await organizer(`/api/v1/competitions/${slug}/solution`, { method: "PUT", csv: options.solution });
+  await organizer(`/api/v1/competitions/${slug}/correlation`, { method: "PUT", json: { model: options.model } });
+  await organizer(`/api/v1/competitions/${slug}/mechanism`, { method: "PUT", json: options.mechanism });
+  await organizer(`/api/v1/competitions/${slug}/publish`, { method: "POST" });
+  return slug;
+}
+
+/**
+ * The winner's curse (docs/mechanism.md §2.6): many teams whose every submission is worth exactly 0.5
+ * on new data (random predictions for the holdout rows, a fraction of the public labels copied), each
+ * submitting until its budget is spent. "Best answer" is what a leaderboard of best released answers
+ * shows (each team sees its own answers, so the client computes it); "shown" is what Quiltboard's
+ * leaderboard shows, the fresh re-measurement of that best. Truth: 0.5.
+ */
+async function runWinnersCurse(base: string, options: CurseOptions): Promise<ExperimentReport> {
+  const rows = options.rows;
+  const labels = randomLabels(rows, seedrandom(`${options.seed}:curse-labels`));
+  const solution = ["id,label,split", ...Array.from(labels, (y, i) => `r${i},${y},${i % 2 ? "public" : "holdout"}`)].join("\n");
+  const slug = await publishCompetition(base, { title: "Winner's curse", solution, model: { kind: "independent" }, mechanism: { mode: "practical", sigma: options.sigma, threshold: options.threshold, budget: options.budget }, daily: 1000 });
+  const rng = seedrandom(`${options.seed}:curse-predictions`);
+  const best: number[] = [];
+  const submissions: number[] = [];
+  const names: string[] = [];
+  for (let t = 0; t < options.teams; t++) {
+    const analyst = await harnessUser(base, "analyst");
+    const name = `Team ${String(t + 1).padStart(3, "0")}`;
+    names.push(name);
+    await analyst(`/api/v1/competitions/${slug}/teams`, { json: { name, acceptRules: true } });
+    let top = -Infinity;
+    let count = 0;
+    for (let remaining = options.budget; remaining > 0 && count < 20 * options.budget; count++) {
+      const csv = ["id,prediction", ...Array.from(labels, (y, i) => `r${i},${i % 2 && rng() < options.copied ? y : rng() < 0.5 ? 1 : -1}`)].join("\n");
+      const answer = await analyst(`/api/v1/competitions/${slug}/submissions`, { csv, headers: { "idempotency-key": randomUUID() } });
+      remaining = answer.budget.remaining;
+      if (answer.answer.score !== null) top = Math.max(top, answer.answer.score);
+    }
+    best.push(top);
+    submissions.push(count);
+  }
+  const board = await client(base)(`/api/v1/competitions/${slug}/leaderboard`);
+  const shownOf = new Map<string, { score: number; uncertainty: number }>(board.entries.map((e: { team: string; score: number; uncertainty: number }) => [e.team, e]));
+  const shown = names.map((n) => shownOf.get(n)!.score);
+  const mean = (v: number[]) => v.reduce((a, b) => a + b, 0) / v.length;
+  const top = board.entries[0];
+  const topBest = best[names.indexOf(top.team)];
+  const uncertainty = top.uncertainty as number;
+  const csv = ["team,submissions,best_answer,shown,uncertainty,truth", ...names.map((n, i) => [n, submissions[i], f(best[i]), f(shown[i]), f(uncertainty), "0.5"].join(","))].join("\n") + "\n";
+  const order = names.map((_, i) => i).sort((a, b) => best[b] - best[a]);
+  const series: Series[] = [
+    { label: "Best released answer (old display)", color: COLORS.plain, points: order.map((i, k) => ({ x: k + 1, y: best[i] })) },
+    { label: "Shown: fresh re-measurement", color: COLORS.bdp, points: order.map((i, k) => ({ x: k + 1, y: shown[i] })) },
+    { label: "Truth on new data", color: COLORS.fresh, dashed: true, points: [{ x: 1, y: 0.5 }, { x: names.length, y: 0.5 }] },
+  ];
+  const svg = linePlotSvg({ title: `Winner's curse: ${options.teams} teams of true accuracy 0.5 (σ = ${options.sigma}, T = ${options.threshold}, B₀ = ${options.budget})`, xLabel: "teams, by best released answer", yLabel: "accuracy", series, yRange: [0.3, 0.9] });
+  const summary = [
+    `${options.teams} teams, ${mean(submissions).toFixed(1)} submissions each until a budget of ${options.budget} was spent; truth 0.5 on new data; shown scores carry ±${f(uncertainty)} (95 %)`,
+    `  mean (best released answer − truth): ${(mean(best) - 0.5).toFixed(4)}   (what a board of best answers would show)`,
+    `  mean (shown − truth):                ${(mean(shown) - 0.5).toFixed(4)}   (Quiltboard's board; standard error ${(Math.sqrt(2) * 4 * options.sigma / Math.sqrt(options.teams)).toFixed(4)})`,
+    `  top team on Quiltboard's board: shown ${f(top.score)} (bias ${(top.score - 0.5).toFixed(4)}), its best answer ${f(topBest)} (bias ${(topBest - 0.5).toFixed(4)})`,
+    `  top of the best-answer board: ${f(Math.max(...best))} (bias ${(Math.max(...best) - 0.5).toFixed(4)})`,
+  ];
+  return { name: "winners-curse", csv, svgs: [{ file: "winners-curse.svg", svg }], summary, budgets: { bdp: options.budget } };
+}
+
+export type LeakOptions = { households: number; hours: number; stay: number; seed: string };
+export const LEAK_DEFAULTS: LeakOptions = { households: 200, hours: 24, stay: 0.9, seed: "quiltboard" };
+
+/**
+ * Splits that cut correlated rows (docs/mechanism.md §2.6): households of hourly ±1 labels that
+ * follow a sticky chain. The analyst knows the public rows' labels (the worst case of what exact
+ * public scores reveal) and predicts every row by its nearest other public row in the same
+ * household, a coin flip where there is none; on new households it can only guess (truth 0.5).
+ * A split that cuts households (accepted under the independent model) lets the public neighbours
+ * predict holdout rows: the leaderboard reports the leak and no budget is spent. A split by
+ * household (the groups model) leaves the holdout untouched: the gap shows and the holdout answers.
+ */
+async function runSplitLeak(base: string, options: LeakOptions): Promise<ExperimentReport> {
+  const { households, hours } = options;
+  const labels = randomLabels(households * hours, seedrandom(`${options.seed}:leak-labels`), options.stay);
+  // Restart the chain at each household so households are independent.
+  const restart = seedrandom(`${options.seed}:leak-starts`);
+  for (let h = 0; h < households; h++) if (restart() < 0.5) for (let t = 0; t < hours; t++) labels[h * hours + t] *= -1;
+  const splitRng = seedrandom(`${options.seed}:leak-split`);
+  const cutSplit = Array.from({ length: households * hours }, () => (splitRng() < 0.5 ? 1 : 0));
+  const groupSplit = Array.from({ length: households * hours }, (_, i) => Math.floor(i / hours) % 2);
+  const results: { key: string; label: string; kind: string; reported: number | null; holdoutAccuracy: number; budget: number }[] = [];
+  for (const [key, label, split, model] of [
+    ["cut", "Rows split at random (independent model)", cutSplit, { kind: "independent" }],
+    ["group", "Households split whole (groups model)", groupSplit, { kind: "groups" }],
+  ] as const) {
+    const solution = ["id,label,split,order,group", ...Array.from(labels, (y, i) => `r${i},${y},${split[i] ? "holdout" : "public"},${i % hours},h${Math.floor(i / hours)}`)].join("\n");
+    const slug = await publishCompetition(base, { title: label, solution, model, mechanism: { mode: "practical", sigma: 0.01, threshold: 0.04, budget: 20 }, daily: 100 });
+    const guess = seedrandom(`${options.seed}:leak-guess`);
+    const predictions = Array.from(labels, (_, i) => {
+      const h = Math.floor(i / hours);
+      for (let d = 1; d < hours; d++)
+        for (const j of [i - d, i + d]) if (j >= h * hours && j < (h + 1) * hours && !split[j]) return labels[j];
+      return guess() < 0.5 ? 1 : -1;
+    });
+    const analyst = await harnessUser(base, "analyst");
+    await analyst(`/api/v1/competitions/${slug}/teams`, { json: { name: "Neighbours", acceptRules: true } });
+    const answer = await analyst(`/api/v1/competitions/${slug}/submissions`, { csv: ["id,prediction", ...predictions.map((p, i) => `r${i},${p}`)].join("\n"), headers: { "idempotency-key": randomUUID() } });
+    const holdoutRows = Uint32Array.from(split.flatMap((s, i) => (s ? [i] : [])));
+    results.push({ key, label, kind: answer.answer.kind, reported: answer.answer.score, holdoutAccuracy: accuracy(Int8Array.from(predictions), labels, holdoutRows), budget: answer.budget.remaining });
+  }
+  const csv = ["split,answer_kind,reported,holdout_accuracy,budget_remaining,truth", ...results.map((r) => [r.key, r.kind, f(r.reported), f(r.holdoutAccuracy), r.budget, "0.5"].join(","))].join("\n") + "\n";
+  const summary = [
+    `${households} households × ${hours} hours, labels a sticky chain (P[stay] = ${options.stay}); predictions from public neighbours; truth on new households 0.5`,
+    ...results.map((r) => `  ${r.label.padEnd(44)} ${r.kind} answer ${f(r.reported)} (holdout accuracy ${f(r.holdoutAccuracy)}), budget left ${r.budget}`),
+  ];
+  return { name: "split-leak", csv, svgs: [], summary, budgets: {} };
+}
+
 /** Runs one named experiment against the app at `base`. */
-export async function runExperiment(name: string, base: string, options: ExperimentOptions): Promise<ExperimentReport[]> {
+export async function runExperiment(name: string, base: string, options: ExperimentOptions, curse: Partial<CurseOptions> = {}, leak: Partial<LeakOptions> = {}): Promise<ExperimentReport[]> {
   switch (name) {
     case "dwork-no-signal":
       return [await runNoSignal(base, options, false, name)];
@@ -137,7 +260,11 @@ export async function runExperiment(name: string, base: string, options: Experim
       return [await runBoosting(base, options, false, name)];
     case "correlated":
       return [await runNoSignal(base, options, true, "correlated-no-signal"), await runBoosting(base, options, true, "correlated-boosting")];
+    case "winners-curse":
+      return [await runWinnersCurse(base, { ...CURSE_DEFAULTS, ...curse, seed: options.seed })];
+    case "split-leak":
+      return [await runSplitLeak(base, { ...LEAK_DEFAULTS, ...leak, seed: options.seed })];
     default:
-      throw new Error(`unknown experiment "${name}"; choose dwork-no-signal, boosting-attack or correlated`);
+      throw new Error(`unknown experiment "${name}"; choose dwork-no-signal, boosting-attack, correlated, winners-curse or split-leak`);
   }
 }

@@ -12,12 +12,17 @@ describe("leaderboard API (SPEC §7)", () => {
     const board = await (await api(`/api/v1/competitions/${slug}/leaderboard`)).json();
     expect(board.metric).toMatchObject({ name: "accuracy", direction: "higher" });
     expect(board.entries).toEqual([
-      { rank: 1, team: "=cmd|' /C calc'!A0", teamId: expect.any(String), score: expect.any(Number), submissions: 1, budget: { remaining: expect.any(Number), initial: 5 }, lastSubmissionAt: expect.any(String) },
+      { rank: 1, team: "=cmd|' /C calc'!A0", teamId: expect.any(String), score: expect.any(Number), uncertainty: expect.any(Number), submissions: 1, budget: { remaining: expect.any(Number), initial: 5 }, lastSubmissionAt: expect.any(String) },
     ]);
+    // The demo competition's σ (helpers: publishedCompetition) over its holdout: ± 4σ ln 20 on a fine grid.
+    const details = await (await api(`/api/v1/competitions/${slug}`)).json();
+    expect(board.entries[0].uncertainty).toBeCloseTo(4 * details.mechanism.sigma * Math.log(20), 4);
+    expect(details.holdout).toEqual({ answersReleased: expect.any(Number), cap: null });
     const csv = await api(`/api/v1/competitions/${slug}/leaderboard?format=csv`);
     expect(csv.headers.get("content-type")).toContain("text/csv");
     const lines = (await csv.text()).trim().split("\r\n");
-    expect(lines[1]).toMatch(/^1,'=cmd\|' \/C calc'!A0,0\.\d+,1,\d,5,/);
+    expect(lines[0]).toBe("rank,team,score,uncertainty,submissions,budget_remaining,budget_initial,last_submission_at");
+    expect(lines[1]).toMatch(/^1,'=cmd\|' \/C calc'!A0,[01](\.\d+)?,0\.\d+,1,\d,5,/);
 
     const team = await (await api(`/api/v1/competitions/${slug}/teams/${board.entries[0].teamId}`)).json();
     expect(team.history).toHaveLength(1);

@@ -48,4 +48,34 @@ describe("the papers' attacks against the live mechanism", () => {
       expect(plainFinal.reported as number).toBeGreaterThan(plainFinal.fresh as number);
     }
   }, 300_000);
+
+  it("the winner's curse: the best released answer sits far above the truth, the shown re-measurement does not", async () => {
+    // 20 teams of true accuracy 0.5 spending budgets of 10 at σ = 0.01, T = 0.04. The shown score is
+    // the team's selected submission re-measured with Lap(4σ): unbiased up to the holdout's own
+    // sampling (±0.016 for 2,000 rows), mean standard error 0.0566/√20 = 0.0127; |mean| < 0.06 fails
+    // with probability < 1e-5. The best of ≥ 10 answers sits ≥ +0.08 above the truth on average.
+    const [report] = await runExperiment("winners-curse", APP_URL, small, { teams: 20, budget: 10, rows: 4000 });
+    const rows = rowsOf(report.csv);
+    const mean = (key: string) => rows.reduce((a, r) => a + (r[key] as number), 0) / rows.length - 0.5;
+    expect(rows).toHaveLength(20);
+    expect(mean("best_answer")).toBeGreaterThan(0.06);
+    expect(Math.abs(mean("shown"))).toBeLessThan(0.06);
+    expect(mean("shown")).toBeLessThan(mean("best_answer") - 0.03);
+    expect(rows[0].uncertainty).toBeCloseTo(0.04 * Math.log(20), 4);
+  }, 300_000);
+
+  it("a split that cuts households leaks through exact public scores; a split by household does not", async () => {
+    const [report] = await runExperiment("split-leak", APP_URL, small, {}, { households: 60, hours: 24 });
+    const [cut, group] = rowsOf(report.csv);
+    // Cut: holdout rows are predicted from public neighbours (P[stay] = 0.9: about 0.9 right), the
+    // gap to the public score stays under T, so the inflated public score is released, no budget spent.
+    expect(cut).toMatchObject({ split: "cut", answer_kind: "public", budget_remaining: 20 });
+    expect(cut.reported as number).toBeGreaterThan(0.75);
+    expect(cut.holdout_accuracy as number).toBeGreaterThan(0.75);
+    // By household: the holdout has no public neighbours (a coin flip, 720 rows: 0.5 ± 0.075 at 4 SD),
+    // the gap shows, and the answer is the holdout score with noise (+6·4σ at most, P < e^-6).
+    expect(group).toMatchObject({ split: "group", answer_kind: "holdout", budget_remaining: 19 });
+    expect(Math.abs((group.holdout_accuracy as number) - 0.5)).toBeLessThan(0.075);
+    expect(Math.abs((group.reported as number) - (group.holdout_accuracy as number))).toBeLessThan(0.24);
+  }, 300_000);
 });
