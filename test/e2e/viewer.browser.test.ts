@@ -32,6 +32,9 @@ describe.skipIf(!CHROMIUM_PATH)("a viewer in a real browser", () => {
     const rows = page.getByTestId("leaderboard-row");
     await expect.poll(() => rows.count()).toBe(5);
     expect(await rows.first().locator("td").first().textContent()).toBe("1");
+    // Every score carries its 95 % interval: σ = 0.01 gives ± 4σ ln 20 = 0.12.
+    for (const text of await rows.allTextContents()) expect(text).toMatch(/0\.\d{5}± 0\.12/);
+    expect(await page.getByText("not its luckiest answer").count()).toBe(1);
     await page.screenshot({ path: path.join(SCREENSHOTS, "leaderboard.png"), fullPage: true });
 
     await page.getByLabel("Search teams").fill("clip");
