@@ -21,7 +21,8 @@ export type CalibrationQuestion =
   | { n: number; model: ApiModel; epsDp: number }
   | { n: number; model: ApiModel; mechanism: ApiMechanism };
 
-export type CalibrationAnswer = { epsDp: number; byMethod: ByMethod } | { epsBdp: number; byMethod: ByMethod } | Plan;
+/** `exhaustive: false` when a quilt search stopped at its work guard (the value is valid but conservative). */
+export type CalibrationAnswer = { epsDp: number; byMethod: ByMethod; exhaustive: boolean } | { epsBdp: number; byMethod: ByMethod; exhaustive: boolean } | Plan;
 
 /**
  * Answers a calibration question of SPEC §7 (`POST /api/v1/calibrate`, `npm run calibrate`):
@@ -34,11 +35,11 @@ export function answerCalibration(question: CalibrationQuestion): CalibrationAns
   const n = question.n;
   if ("epsBdp" in question) {
     const r = calibrateEpsDp(model, n, question.epsBdp);
-    return { epsDp: r.value, byMethod: r.byMethod };
+    return { epsDp: r.value, byMethod: r.byMethod, exhaustive: r.exhaustive };
   }
   if ("epsDp" in question) {
     const r = calibrateEpsBdp(model, n, question.epsDp);
-    return { epsBdp: r.value, byMethod: r.byMethod };
+    return { epsBdp: r.value, byMethod: r.byMethod, exhaustive: r.exhaustive };
   }
   return planMechanism({ n, model }, question.mechanism);
 }

@@ -40,7 +40,7 @@ describe.skipIf(!CHROMIUM_PATH)("an organizer in a real browser", () => {
     await page.getByRole("radio", { name: /Markov chain/ }).check();
     await page.getByRole("radio", { name: /Fit P from the state column/ }).check();
     await page.getByRole("button", { name: "Save correlation model" }).click();
-    await page.getByTestId("correlation-summary").filter({ hasText: "60 independent chains" }).waitFor();
+    await page.getByTestId("correlation-summary").filter({ hasText: "32 independent chains" }).waitFor();
 
     const panel = page.getByTestId("mechanism-panel");
     await panel.scrollIntoViewIfNeeded();
@@ -48,7 +48,7 @@ describe.skipIf(!CHROMIUM_PATH)("an organizer in a real browser", () => {
     await page.getByRole("button", { name: "Save mechanism" }).click();
     await page.getByRole("status").filter({ hasText: "Saved." }).waitFor();
     await page.getByRole("button", { name: "Run attack preview" }).click();
-    await page.getByTestId("attack-preview").getByText(/Simulated on 1,4\d\d holdout rows/).waitFor({ timeout: 60_000 });
+    await page.getByTestId("attack-preview").getByText(/Simulated on 1,536 holdout rows/).waitFor({ timeout: 60_000 });
     await page.getByRole("img", { name: /Reported accuracy of the attacker's majority vote/ }).waitFor();
     await panel.screenshot({ path: path.join(SCREENSHOTS, "mechanism-panel.png") });
 
@@ -79,6 +79,12 @@ describe.skipIf(!CHROMIUM_PATH)("an organizer in a real browser", () => {
     const errors = page.getByTestId("solution-errors");
     await errors.waitFor();
     expect(await errors.locator("li").allTextContents()).toEqual(['Line 3: duplicate id "a" (first on line 2)', 'Line 4: split must be public or holdout, found "later"']);
+
+    // A solution whose households have rows in both splits is stored, with a warning at once.
+    const cut = "id,label,split,group\na,x,public,h1\nb,y,holdout,h1\nc,x,holdout,h2\n";
+    await page.getByLabel(/Solution CSV/).setInputFiles({ name: "cut.csv", mimeType: "text/csv", buffer: Buffer.from(cut) });
+    await page.getByTestId("solution-warning").waitFor();
+    expect(await page.getByTestId("solution-warning").textContent()).toMatch(/^1 group has rows in both the public and the holdout split \(h1\).*cannot be published\.$/);
     await page.close();
   });
 });
