@@ -67,11 +67,15 @@ describe("the papers' attacks against the live mechanism", () => {
   it("a split that cuts households leaks through exact public scores; a split by household does not", async () => {
     const [report] = await runExperiment("split-leak", APP_URL, small, {}, { households: 60, hours: 24 });
     const [cut, group] = rowsOf(report.csv);
-    // Cut: holdout rows are predicted from public neighbours (P[stay] = 0.9: about 0.9 right), the
-    // gap to the public score stays under T, so the inflated public score is released, no budget spent.
-    expect(cut).toMatchObject({ split: "cut", answer_kind: "public", budget_remaining: 20 });
-    expect(cut.reported as number).toBeGreaterThan(0.75);
+    // Cut: holdout rows are predicted from public neighbours (P[stay] = 0.9: about 0.87 right on the
+    // holdout itself, no mechanism noise in that figure). Public and holdout move together, so the
+    // answer is usually the public score (γ crosses T̂ about 1 time in 10, then a holdout answer
+    // Q(X) + Lap(0.04) is released). Either way the release is inflated: below 0.65 needs noise
+    // under −0.22, probability ½e^{−5.5} < 0.3 %.
+    expect(cut.split).toBe("cut");
     expect(cut.holdout_accuracy as number).toBeGreaterThan(0.75);
+    expect(cut.reported as number).toBeGreaterThan(0.65);
+    expect(cut.budget_remaining as number).toBeGreaterThanOrEqual(19);
     // By household: the holdout has no public neighbours (a coin flip, 720 rows: 0.5 ± 0.075 at 4 SD),
     // the gap shows, and the answer is the holdout score with noise (+6·4σ at most, P < e^-6).
     expect(group).toMatchObject({ split: "group", answer_kind: "holdout", budget_remaining: 19 });
