@@ -53,14 +53,16 @@ describe("the papers' attacks against the live mechanism", () => {
     // 20 teams of true accuracy 0.5 spending budgets of 10 at σ = 0.01, T = 0.04. The shown score is
     // the team's selected submission re-measured with Lap(4σ): unbiased up to the holdout's own
     // sampling (±0.016 for 2,000 rows), mean standard error 0.0566/√20 = 0.0127; |mean| < 0.06 fails
-    // with probability < 1e-5. The best of ≥ 10 answers sits ≥ +0.08 above the truth on average.
+    // with probability < 1e-5. The best of ~20 answers (half of them public, ≈ 0.55) sits about +0.077
+    // above the truth on average (measured: 10 teams), standard error about 0.007 over 20 teams, so
+    // the bounds below sit 5 standard deviations away.
     const [report] = await runExperiment("winners-curse", APP_URL, small, { teams: 20, budget: 10, rows: 4000 });
     const rows = rowsOf(report.csv);
     const mean = (key: string) => rows.reduce((a, r) => a + (r[key] as number), 0) / rows.length - 0.5;
     expect(rows).toHaveLength(20);
-    expect(mean("best_answer")).toBeGreaterThan(0.06);
+    expect(mean("best_answer")).toBeGreaterThan(0.04);
     expect(Math.abs(mean("shown"))).toBeLessThan(0.06);
-    expect(mean("shown")).toBeLessThan(mean("best_answer") - 0.03);
+    expect(mean("shown")).toBeLessThan(mean("best_answer") - 0.01);
     expect(rows[0].uncertainty).toBeCloseTo(0.04 * Math.log(20), 4);
   }, 300_000);
 
