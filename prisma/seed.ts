@@ -1,7 +1,8 @@
 // The demo data of `npm start`, created through the same services as the app: an admin, two
 // competitors with a team each and scored submissions, and a published competition whose holdout
 // (hourly readings of 60 households) is a Markov chain fitted from the solution's state column.
-// Runs once, on an empty database.
+// Runs once, on an empty database, and only where `demoRequested` says so: the demo's passwords are
+// published in the README, so a deployment never gets them unless it asks.
 import { publishCompetition, setCorrelation, setMechanism } from "@/lib/server/calibration";
 import { createCompetition } from "@/lib/server/competitions";
 import { db } from "@/lib/server/db";
@@ -32,6 +33,19 @@ your team's overfitting budget.`;
 const RULES = `1. One account per person; teams of up to 4.
 2. At most 5 submissions per team per UTC day.
 3. No hand-labelling of the test rows.`;
+
+/**
+ * Whether `npm start` creates the demo: always with QUILTBOARD_DEMO=1, never with QUILTBOARD_DEMO=0,
+ * and otherwise only for the one-command demo on the embedded database. With DATABASE_URL (an outside
+ * PostgreSQL, docker-compose) or NODE_ENV=production no demo accounts are created.
+ */
+export function demoRequested(env: Record<string, string | undefined>): boolean {
+  const flag = env.QUILTBOARD_DEMO;
+  if (flag !== undefined && flag !== "" && flag !== "0" && flag !== "1") throw new Error(`QUILTBOARD_DEMO must be 1 or 0, found "${flag}"`);
+  if (flag === "1") return true;
+  if (flag === "0") return false;
+  return !env.DATABASE_URL && env.NODE_ENV !== "production";
+}
 
 /** True when the database has no users yet (first start). */
 export async function needsSeed(): Promise<boolean> {

@@ -7,6 +7,8 @@ import { migrate } from "./db/migrate";
 
 const log = (line: string) => console.log(`[quiltboard] ${line}`);
 const port = Number(process.env.PORT ?? 3000);
+const { demoRequested } = await import("@/prisma/seed");
+const demo = demoRequested(process.env); // read before DATABASE_URL is filled in below
 
 mkdirSync(DATA_DIR, { recursive: true });
 const pgLog = path.join(DATA_DIR, "postgres.log");
@@ -14,7 +16,6 @@ log(process.env.DATABASE_URL ? "using DATABASE_URL" : "starting the embedded Pos
 const database = await startAppDatabase(DATA_DIR, (line) => appendFileSync(pgLog, line.endsWith("\n") ? line : `${line}\n`));
 
 let app: Awaited<ReturnType<typeof startApp>> | undefined;
-let accounts: { email: string; password: string; role: string }[] = [];
 let stopping = false;
 async function shutdown(code: number) {
   if (stopping) return;
@@ -35,20 +36,25 @@ try {
   // The seed goes through the app's own services, which read their configuration from the environment.
   Object.assign(process.env, { DATABASE_URL: database.url, NEXTAUTH_SECRET: nextAuthSecret() });
   const { DEMO_ACCOUNTS, needsSeed, seed } = await import("@/prisma/seed");
-  if (await needsSeed()) {
+  if (demo && (await needsSeed())) {
     log("seeding demo data");
     await seed();
   }
+  const { countAdmins } = await import("@/lib/server/users");
+  const admins = await countAdmins();
 
   ensureBuilt(log);
   app = await startApp({ port, env: { DATABASE_URL: database.url, NEXTAUTH_SECRET: nextAuthSecret(), ...(process.env.NEXTAUTH_URL ? { NEXTAUTH_URL: process.env.NEXTAUTH_URL } : {}) } });
-  accounts = DEMO_ACCOUNTS;
   app.child.once("exit", (code) => void shutdown(code ?? 1));
+  const accounts = demo
+    ? `  Demo accounts (email / password):\n${DEMO_ACCOUNTS.map((a) => `    ${a.role === "admin" ? "admin     " : "competitor"}  ${a.email.padEnd(24)} ${a.password}`).join("\n")}`
+    : admins === 0
+      ? "  No administrator yet: create one with  npm run admin -- create you@example.org"
+      : "  No demo data (set QUILTBOARD_DEMO=1 to create it on an empty database).";
   console.log(`
   Quiltboard is running at ${app.url}
 
-  Demo accounts (email / password):
-${accounts.map((a) => `    ${a.role === "admin" ? "admin     " : "competitor"}  ${a.email.padEnd(24)} ${a.password}`).join("\n")}
+${accounts}
 
   Press Ctrl-C to stop.
 `);

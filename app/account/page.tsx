@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import { redirect } from "next/navigation";
 import { getSessionUser } from "@/lib/server/auth";
 import { listTokens } from "@/lib/server/tokens";
+import { ChangePasswordForm } from "../_components/change-password-form";
 import { CreateTokenForm } from "../_components/create-token-form";
 import { formatDate } from "../_components/format";
 import { revokeTokenAction } from "./actions";
@@ -63,6 +64,12 @@ export default async function AccountPage() {
             </tbody>
           </table>
         )}
+      </section>
+      <section aria-labelledby="password-heading" className="space-y-4 rounded-xl border border-slate-200 bg-white p-6 shadow-sm">
+        <h2 id="password-heading" className="text-lg font-semibold">
+          Password
+        </h2>
+        <ChangePasswordForm />
       </section>
     </div>
   );

@@ -3,7 +3,7 @@ import { db } from "./db";
 import { AppError } from "./errors";
 import { dummyPasswordHash, hashPassword, verifyPassword } from "./passwords";
 import { consumeRateLimit } from "./rate-limit";
-import { signUpSchema } from "@/lib/validation/accounts";
+import { passwordChangeSchema, signUpSchema } from "@/lib/validation/accounts";
 import { Prisma } from "@/lib/generated/prisma/client";
 
 export type PublicUser = { id: string; email: string; name: string; role: "admin" | "user" };
@@ -35,6 +35,24 @@ export async function authenticate(email: string, password: string): Promise<Pub
   return { id: user.id, email: user.email, name: user.name, role: user.role };
 }
 
+/** How many administrators exist (`npm start` says how to create the first). */
+export async function countAdmins(): Promise<number> {
+  return db.user.count({ where: { role: "admin" } });
+}
+
 export async function getUser(id: string): Promise<PublicUser | null> {
   return db.user.findUnique({ where: { id }, select: PUBLIC });
+}
+
+/**
+ * PUT /api/v1/me/password: a new password for a signed-in user who knows the current one. Counted
+ * with the sign-in attempts of the account, so it cannot be used to guess the current password.
+ */
+export async function changePassword(user: PublicUser, input: unknown): Promise<void> {
+  const { currentPassword, newPassword } = passwordChangeSchema.parse(input);
+  await consumeRateLimit("signIn", user.email);
+  const { passwordHash } = await db.user.findUniqueOrThrow({ where: { id: user.id }, select: { passwordHash: true } });
+  if (!(await verifyPassword(currentPassword, passwordHash))) throw new AppError("forbidden", "the current password is not right; nothing was changed");
+  if (currentPassword === newPassword) throw new AppError("unprocessable_entity", "the new password is the same as the current one", [{ path: "newPassword", message: "choose a different password" }]);
+  await db.user.update({ where: { id: user.id }, data: { passwordHash: await hashPassword(newPassword) } });
 }

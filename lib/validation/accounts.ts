@@ -1,8 +1,10 @@
 import { z } from "zod";
 
+const password = z.string().min(10, { message: "use at least 10 characters" }).max(200, { message: "use at most 200 characters" });
+
 export const signUpSchema = z.object({
   email: z.string().trim().toLowerCase().email({ message: "enter a valid email address" }).max(254),
-  password: z.string().min(10, { message: "use at least 10 characters" }).max(200, { message: "use at most 200 characters" }),
+  password,
   name: z.string().trim().min(1, { message: "enter your name" }).max(80, { message: "use at most 80 characters" }),
 });
 
@@ -10,4 +12,9 @@ export type SignUpInput = z.infer<typeof signUpSchema>;
 
 export const tokenNameSchema = z.object({
   name: z.string().trim().min(1, { message: "name the token, e.g. “laptop”" }).max(60, { message: "use at most 60 characters" }),
+});
+
+export const passwordChangeSchema = z.object({
+  currentPassword: z.string().min(1, { message: "enter your current password" }).max(200),
+  newPassword: password,
 });

@@ -1,18 +1,34 @@
-import { mkdtempSync, chmodSync, rmSync } from "node:fs";
+import { mkdtempSync, chmodSync, existsSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { randomBytes } from "node:crypto";
 import { createDatabaseIfMissing, dropDatabase } from "./admin";
-import { startEmbeddedPostgres, type RunningDatabase } from "./embedded";
+import { EMBEDDED_PASSWORD, startEmbeddedPostgres, type RunningDatabase } from "./embedded";
 
 /**
- * The database of `npm start`: DATABASE_URL when set, else the embedded PostgreSQL with its data
- * under .data/postgres (kept between runs).
+ * The database of `npm start` and `npm run admin`: DATABASE_URL when set, else the embedded
+ * PostgreSQL with its data under .data/postgres (kept between runs). When that server is already
+ * running (another command started it), it is used as it is and `stop` leaves it running.
  */
 export async function startAppDatabase(dataDir: string, log: (line: string) => void): Promise<RunningDatabase & { embedded: boolean }> {
   if (process.env.DATABASE_URL) return { url: process.env.DATABASE_URL, stop: async () => {}, embedded: false };
+  const running = runningEmbeddedPort(path.join(dataDir, "postgres"));
+  if (running) return { url: `postgresql://postgres:${EMBEDDED_PASSWORD}@127.0.0.1:${running}/quiltboard`, stop: async () => {}, embedded: true };
   const db = await startEmbeddedPostgres({ dataDir: path.join(dataDir, "postgres"), database: "quiltboard", persistent: true, log });
   return { ...db, embedded: true };
+}
+
+/** The port of a live PostgreSQL on `dataDir`, from its postmaster.pid (line 1: pid, line 4: port). */
+function runningEmbeddedPort(dataDir: string): number | null {
+  const file = path.join(dataDir, "postmaster.pid");
+  if (!existsSync(file)) return null;
+  const [pid, , , port] = readFileSync(file, "utf8").split("\n");
+  try {
+    process.kill(Number(pid), 0);
+  } catch {
+    return null; // left behind by a server that is gone
+  }
+  return Number(port) || null;
 }
 
 /**

@@ -18,6 +18,9 @@ async function loadEmbeddedPostgres() {
   return EmbeddedPostgres;
 }
 
+/** The embedded server's superuser password; it listens on 127.0.0.1 only. */
+export const EMBEDDED_PASSWORD = "quiltboard";
+
 /** A database; the embedded one can also be paused and resumed (for fault tests). */
 export type RunningDatabase = { url: string; stop: () => Promise<void>; pause?: () => Promise<void>; resume?: () => Promise<void> };
 
@@ -28,7 +31,7 @@ export type RunningDatabase = { url: string; stop: () => Promise<void>; pause?: 
  */
 export async function startEmbeddedPostgres(options: { dataDir: string; database: string; persistent: boolean; log?: (line: string) => void }): Promise<RunningDatabase> {
   const port = await freePort();
-  const password = "quiltboard";
+  const password = EMBEDDED_PASSWORD;
   const log = options.log ?? (() => {});
   const EmbeddedPostgres = await loadEmbeddedPostgres();
   const server = new EmbeddedPostgres({
