@@ -1,5 +1,4 @@
-/** One CSV record and the line (1-based) it starts on. */
-export type CsvRecord = { fields: string[]; line: number };
+import { isUtf8 } from "node:buffer";
 
 /** A problem in a CSV file, with the line it is on (0 when it concerns the whole file). */
 export type CsvIssue = { line: number; message: string };
@@ -12,114 +11,233 @@ export class CsvValidationError extends Error {
   }
 }
 
+/** What one record may hold: a longer record, or more fields, is rejected with its line. */
+export type CsvLimits = { maxRecordBytes: number; maxFields: number };
+
+/** Far above any real solution or submission line (an id, a label, a split, an order, a group, a state). */
+export const CSV_LIMITS: CsvLimits = { maxRecordBytes: 16 * 1024, maxFields: 16 };
+
+/**
+ * One record as the reader hands it over: its fields are byte ranges `[starts[i], ends[i])` of
+ * `bytes`, valid only during the callback (the buffers are the reader's). Parsers that compare bytes
+ * (submission ids) use the ranges; the others ask for `text`.
+ */
+export class CsvRecord {
+  /** the line (1-based) the record starts on */
+  line = 1;
+  /** the number of fields */
+  count = 0;
+  bytes: Buffer = Buffer.alloc(0);
+  readonly starts: Int32Array;
+  readonly ends: Int32Array;
+  /** 1 for a quoted field holding "" pairs: its bytes are not unescaped, its text is */
+  readonly escaped: Uint8Array;
+  /** 1 for a quoted field */
+  readonly quoted: Uint8Array;
+
+  constructor(maxFields: number) {
+    this.starts = new Int32Array(maxFields);
+    this.ends = new Int32Array(maxFields);
+    this.escaped = new Uint8Array(maxFields);
+    this.quoted = new Uint8Array(maxFields);
+  }
+
+  text(field: number): string {
+    const s = this.bytes.toString("utf8", this.starts[field], this.ends[field]);
+    return this.escaped[field] ? s.replaceAll('""', '"') : s;
+  }
+
+  fields(): string[] {
+    return Array.from({ length: this.count }, (_, i) => this.text(i));
+  }
+}
+
 const QUOTE = 34; // "
 const COMMA = 44; // ,
 const LF = 10;
 const CR = 13;
 
+// Scanner states: at the start of a field, inside an unquoted field, inside a quoted field, and just
+// after a quote inside a quoted field (either the closing quote or the first of a "" pair).
+const FIELD = 0;
+const PLAIN = 1;
+const QUOTED = 2;
+const QUOTE_SEEN = 3;
+const BOM = [0xef, 0xbb, 0xbf];
+
 /**
- * A streaming RFC 4180 reader: push text chunks as they arrive, get back the complete records.
- * Handles quoted fields (with "" escapes and embedded newlines), LF and CRLF endings, a leading
- * byte-order mark, and skips blank lines. Only the unfinished tail of the input is kept between
- * chunks, so memory stays bounded by the longest record.
+ * A streaming RFC 4180 reader over bytes. Push the body's chunks as they arrive; each complete
+ * record is handed to `onRecord`. Handles quoted fields (with "" escapes and embedded newlines), LF,
+ * CRLF and CR endings, a leading UTF-8 byte-order mark, and skips blank lines.
+ *
+ * Linear time: every byte is scanned once, and the scan resumes where the previous chunk ended (only
+ * the unfinished record is carried over, copied once). A record longer than `maxRecordBytes` or with
+ * more than `maxFields` fields is an error naming its line as soon as it is seen, so memory stays
+ * bounded by the longest record allowed whatever is sent. The text must be UTF-8; it is checked once
+ * per chunk, natively.
  */
 export class CsvReader {
-  private buffer = "";
-  private line = 1;
+  private readonly record: CsvRecord;
+  private carry: Uint8Array | null = null;
+  private state = FIELD;
+  private recordStart = 0;
+  private fieldStart = 0;
+  private fieldEscaped = false;
+  private afterCR = false;
+  private scanLine = 1;
   private first = true;
 
-  push(chunk: string): CsvRecord[] {
-    if (this.first && chunk.length > 0) {
-      if (chunk.charCodeAt(0) === 0xfeff) chunk = chunk.slice(1);
+  constructor(
+    private readonly onRecord: (record: CsvRecord) => void,
+    private readonly limits: CsvLimits = CSV_LIMITS,
+  ) {
+    this.record = new CsvRecord(limits.maxFields);
+  }
+
+  push(chunk: Uint8Array): void {
+    let buf = chunk;
+    let from = 0;
+    if (this.carry) {
+      buf = new Uint8Array(this.carry.length + chunk.length);
+      buf.set(this.carry);
+      buf.set(chunk, this.carry.length);
+      from = this.first ? 0 : this.carry.length;
+      this.carry = null;
+    }
+    if (this.first) {
+      if (buf.length < 3 && buf.every((b, i) => b === BOM[i])) {
+        this.carry = buf.slice(); // could still become a byte-order mark
+        return;
+      }
       this.first = false;
+      if (buf[0] === BOM[0] && buf[1] === BOM[1] && buf[2] === BOM[2]) buf = buf.subarray(3);
     }
-    this.buffer += chunk;
-    return this.drain(false);
+    this.scan(buf, from);
   }
 
-  end(): CsvRecord[] {
-    return this.drain(true);
+  /** Ends the input: the last record may lack its line break; an open quote is an error. */
+  end(): void {
+    this.push(Uint8Array.of(LF));
+    if (this.state === QUOTED) throw new CsvValidationError([{ line: this.record.line, message: "a quoted field is never closed" }]);
   }
 
-  private drain(final: boolean): CsvRecord[] {
-    const records: CsvRecord[] = [];
-    const s = this.buffer;
-    let pos = 0;
-    while (pos < s.length) {
-      const parsed = parseRecord(s, pos, final, this.line);
-      if (!parsed) break;
-      if (!(parsed.fields.length === 1 && parsed.fields[0] === "" && !parsed.quoted)) records.push({ fields: parsed.fields, line: this.line });
-      this.line += parsed.newlines;
-      pos = parsed.next;
-    }
-    this.buffer = s.slice(pos);
-    return records;
-  }
-}
-
-/** Parses one record starting at `start`; null when the text ends before the record does. */
-function parseRecord(s: string, start: number, final: boolean, line: number): { fields: string[]; next: number; newlines: number; quoted: boolean } | null {
-  const fields: string[] = [];
-  let i = start;
-  let newlines = 0;
-  let quoted = false;
-  for (;;) {
-    if (i < s.length && s.charCodeAt(i) === QUOTE) {
-      quoted = true;
-      let value = "";
-      let from = i + 1;
-      i = from;
-      for (;;) {
-        if (i >= s.length) {
-          if (!final) return null;
-          throw new CsvValidationError([{ line, message: "a quoted field is never closed" }]);
+  private scan(buf: Uint8Array, from: number): void {
+    const n = buf.length;
+    const firstLine = this.record.line;
+    this.record.bytes = Buffer.from(buf.buffer, buf.byteOffset, buf.byteLength);
+    let i = from;
+    let state = this.state;
+    while (i < n) {
+      if (this.afterCR) {
+        this.afterCR = false;
+        if (buf[i] === LF) {
+          this.recordStart = ++i;
+          continue;
         }
-        const c = s.charCodeAt(i);
-        if (c === QUOTE) {
-          if (i + 1 >= s.length && !final) return null;
-          if (s.charCodeAt(i + 1) === QUOTE) {
-            value += s.slice(from, i + 1);
-            i += 2;
-            from = i;
-            continue;
-          }
-          value += s.slice(from, i);
-          i += 1;
-          break;
+      }
+      if (state === PLAIN) {
+        let j = i;
+        while (j < n) {
+          const d = buf[j];
+          if (d === COMMA || d === LF || d === CR) break;
+          j++;
         }
-        if (c === LF) newlines++;
+        i = j;
+        if (j === n) break;
+        this.addField(this.fieldStart, j, false);
+        state = this.separator(buf, j);
+        i++;
+      } else if (state === QUOTED) {
+        let j = i;
+        while (j < n) {
+          const d = buf[j];
+          if (d === QUOTE) break;
+          if (d === LF) this.scanLine++;
+          j++;
+        }
+        i = j;
+        if (j === n) break;
+        state = QUOTE_SEEN;
+        i++;
+      } else {
+        const c = buf[i];
+        if (state === FIELD && c === QUOTE) {
+          state = QUOTED;
+          this.fieldStart = i + 1;
+          this.fieldEscaped = false;
+        } else if (state === QUOTE_SEEN && c === QUOTE) {
+          this.fieldEscaped = true; // "" inside quotes
+          state = QUOTED;
+        } else if (c === COMMA || c === LF || c === CR) {
+          if (state === FIELD) this.addField(i, i, false);
+          else this.addField(this.fieldStart, i - 1, true);
+          state = this.separator(buf, i);
+        } else if (state === FIELD) {
+          state = PLAIN;
+          this.fieldStart = i;
+          continue;
+        } else {
+          throw new CsvValidationError([{ line: this.scanLine, message: "unexpected text after a closing quote" }]);
+        }
         i++;
       }
-      fields.push(value);
-      if (i < s.length && s.charCodeAt(i) !== COMMA && s.charCodeAt(i) !== LF && s.charCodeAt(i) !== CR) {
-        throw new CsvValidationError([{ line: line + newlines, message: "unexpected text after a closing quote" }]);
-      }
-    } else {
-      let j = i;
-      while (j < s.length) {
-        const c = s.charCodeAt(j);
-        if (c === COMMA || c === LF || c === CR) break;
-        j++;
-      }
-      if (j >= s.length && !final) return null;
-      fields.push(s.slice(i, j));
-      i = j;
     }
-    if (i >= s.length) {
-      if (!final) return null;
-      return { fields, next: i, newlines, quoted };
+    this.state = state;
+    this.checkLength(n);
+    this.checkUtf8(buf, this.recordStart, firstLine);
+    // Carry the unfinished record into the next chunk, its offsets rebased.
+    const offset = this.recordStart;
+    this.carry = offset < n ? buf.slice(offset) : null;
+    const r = this.record;
+    for (let f = 0; f < r.count; f++) {
+      r.starts[f] -= offset;
+      r.ends[f] -= offset;
     }
-    const c = s.charCodeAt(i);
-    if (c === COMMA) {
-      i++;
-      continue;
+    this.fieldStart -= offset;
+    this.recordStart = 0;
+  }
+
+  private addField(start: number, end: number, quoted: boolean): void {
+    const r = this.record;
+    if (r.count === this.limits.maxFields) throw new CsvValidationError([{ line: r.line, message: `more than ${this.limits.maxFields} fields: is this the right file?` }]);
+    r.starts[r.count] = start;
+    r.ends[r.count] = end;
+    r.escaped[r.count] = quoted && this.fieldEscaped ? 1 : 0;
+    r.quoted[r.count] = quoted ? 1 : 0;
+    r.count++;
+  }
+
+  /** A field ended at `i` on a comma or a line break; a line break ends the record. The next state. */
+  private separator(buf: Uint8Array, i: number): number {
+    const c = buf[i];
+    if (c === COMMA) return FIELD;
+    this.checkLength(i);
+    const r = this.record;
+    const blank = r.count === 1 && r.starts[0] === r.ends[0] && !r.quoted[0];
+    if (!blank) this.onRecord(r);
+    r.count = 0;
+    r.line = ++this.scanLine;
+    this.recordStart = i + 1;
+    if (c === CR) this.afterCR = true;
+    return FIELD;
+  }
+
+  private checkLength(upTo: number): void {
+    if (upTo - this.recordStart > this.limits.maxRecordBytes) {
+      throw new CsvValidationError([{ line: this.record.line, message: `the line is longer than ${this.limits.maxRecordBytes} bytes: is this the right file?` }]);
     }
-    if (c === CR) {
-      if (i + 1 >= s.length && !final) return null;
-      i += s.charCodeAt(i + 1) === LF ? 2 : 1;
-    } else {
-      i++;
+  }
+
+  /** Complete records are checked for UTF-8 once, natively; on failure the line is looked for. */
+  private checkUtf8(buf: Uint8Array, upTo: number, firstLine: number): void {
+    if (upTo === 0 || isUtf8(buf.subarray(0, upTo))) return;
+    let line = firstLine;
+    for (let s = 0; s < upTo; line++) {
+      const lf = buf.indexOf(LF, s);
+      const e = lf < 0 || lf >= upTo ? upTo : lf;
+      if (!isUtf8(buf.subarray(s, e))) throw new CsvValidationError([{ line, message: "the text is not valid UTF-8 (save the file as UTF-8)" }]);
+      s = e + 1;
     }
-    return { fields, next: i, newlines: newlines + 1, quoted };
+    throw new CsvValidationError([{ line: 0, message: "the text is not valid UTF-8 (save the file as UTF-8)" }]);
   }
 }

@@ -1,4 +1,4 @@
-import { CsvReader, type CsvIssue, CsvValidationError } from "./reader";
+import { CsvReader, type CsvIssue, type CsvRecord, CsvValidationError } from "./reader";
 
 /**
  * The organizer's solution file (SPEC §7): header `id,label,split` plus optional `order`, `group`
@@ -22,6 +22,8 @@ export type LabelKind = "class" | "probability" | "number";
 const REQUIRED = ["id", "label", "split"] as const;
 const OPTIONAL = ["order", "group", "state"] as const;
 const MAX_ISSUES = 20;
+/** The most rows a solution may have: twice the largest holdout the platform is built for (10⁶). */
+export const MAX_SOLUTION_ROWS = 2_000_000;
 
 /** Interns strings as dense integer codes. */
 class Codes {
@@ -42,10 +44,10 @@ class Codes {
  * A streaming parser and validator for solution files. Feed it text with `push`, then `end` returns
  * the columns or throws a CsvValidationError listing up to 20 problems, each with its line: missing
  * or unknown columns, empty or duplicate ids, a split that is not public/holdout, a label that is
- * not a number (number metrics) or not 0/1 (probability metrics), a non-numeric order, an empty split.
+ * not a number (number metrics) or not 0/1 (probability metrics), a non-numeric order, an empty split,
+ * more than MAX_SOLUTION_ROWS rows.
  */
 export function createSolutionParser(labelKind: LabelKind) {
-  const reader = new CsvReader();
   const issues: CsvIssue[] = [];
   let columns: Record<string, number> | null = null;
   let width = 0;
@@ -79,6 +81,7 @@ export function createSolutionParser(labelKind: LabelKind) {
 
   function row(fields: string[], line: number) {
     const c = columns!;
+    if (ids.length === MAX_SOLUTION_ROWS) throw new CsvValidationError([{ line, message: `more than ${MAX_SOLUTION_ROWS.toLocaleString("en")} rows: a solution may have at most that many` }]);
     if (fields.length !== width) return problem(line, `expected ${width} fields, found ${fields.length}`);
     const id = fields[c.id];
     if (id === "") return problem(line, "empty id");
@@ -116,24 +119,22 @@ export function createSolutionParser(labelKind: LabelKind) {
     split.push(s === "holdout" ? 1 : 0);
   }
 
-  function consume(records: { fields: string[]; line: number }[]) {
-    for (const r of records) {
-      if (!columns) header(r.fields, r.line);
-      else row(r.fields, r.line);
-      if (issues.length >= MAX_ISSUES) throw new CsvValidationError(issues);
-    }
-  }
+  const reader = new CsvReader((record: CsvRecord) => {
+    if (!columns) header(record.fields(), record.line);
+    else row(record.fields(), record.line);
+    if (issues.length >= MAX_ISSUES) throw new CsvValidationError(issues);
+  });
 
   return {
-    push(text: string) {
-      consume(reader.push(text));
+    push(chunk: Uint8Array) {
+      reader.push(chunk);
     },
     /** The number of data rows read so far (for progress). */
     get rows() {
       return ids.length;
     },
     end(): Solution {
-      consume(reader.end());
+      reader.end();
       if (!columns) throw new CsvValidationError([{ line: 0, message: "the file is empty: expected a header id,label,split and one row per test example" }]);
       if (issues.length === 0) {
         const holdout = split.reduce((a, b) => a + b, 0);
@@ -158,14 +159,10 @@ export function createSolutionParser(labelKind: LabelKind) {
 /** Parses a whole solution file held in memory (tests, the seed). */
 export function parseSolution(text: string, labelKind: LabelKind): Solution {
   const parser = createSolutionParser(labelKind);
-  parser.push(text);
+  parser.push(new TextEncoder().encode(text));
   return parser.end();
 }
 
-/**
- * Holdout rows in chain order, split into independent chains: one per group when there is a group
- * column, ordered by `order` when there is one, else by file order (SPEC §3).
- */
 /**
  * The groups with rows in both splits (docs/mechanism.md §2.6): public scores are released exactly,
  * so a public row reveals what its correlated holdout neighbours hold, and the tolerance check cannot
@@ -180,6 +177,10 @@ export function groupsAcrossSplits(solution: Solution, limit = 5): { count: numb
   return { count: crossing.length, examples: crossing.sort().slice(0, limit) };
 }
 
+/**
+ * Holdout rows in chain order, split into independent chains: one per group when there is a group
+ * column, ordered by `order` when there is one, else by file order (docs/mechanism.md §3).
+ */
 export function holdoutChains(solution: Solution): number[][] {
   const rows: number[] = [];
   for (let r = 0; r < solution.split.length; r++) if (solution.split[r] === 1) rows.push(r);

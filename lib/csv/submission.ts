@@ -1,20 +1,159 @@
 import type { Metric } from "../metrics/types";
-import { CsvReader, type CsvIssue, CsvValidationError } from "./reader";
-
-/** What a submission is checked against: the solution's ids (→ row) and class names (→ code). */
-export type SubmissionKey = { ids: Map<string, number>; classes: Map<string, number> | null };
+import { CsvReader, type CsvIssue, type CsvRecord, CsvValidationError } from "./reader";
+import type { Solution } from "./solution";
 
 const MAX_ISSUES = 20;
+const SPACE = 32;
+const TAB = 9;
 
 /**
- * A streaming parser and validator for submission files (SPEC §7): header `id,prediction` (any
- * order, any case), exactly one row for every solution id. Problems are reported with their line:
- * unknown or duplicate ids, a missing or non-numeric prediction, a probability outside [0, 1], and
- * at the end any ids that got no prediction. Returns predictions indexed by solution row: class
- * codes (−1 for a class the solution never uses, which simply scores as wrong) or numbers.
+ * The solution's ids → rows, looked up by the bytes of a CSV field, so that reading a submission
+ * makes no string per row: an open-addressing table on an FNV-1a hash of the UTF-8 bytes. A lookup
+ * first tries the row after the previous match, so a file in the solution's order never hashes.
+ */
+export class IdIndex {
+  readonly size: number;
+  private readonly bytes: Uint8Array;
+  private readonly offsets: Int32Array;
+  private readonly table: Int32Array; // row + 1, 0 = empty
+  private readonly mask: number;
+
+  constructor(private readonly ids: string[]) {
+    this.size = ids.length;
+    this.offsets = new Int32Array(ids.length + 1);
+    for (let r = 0; r < ids.length; r++) this.offsets[r + 1] = this.offsets[r] + Buffer.byteLength(ids[r]);
+    const bytes = Buffer.allocUnsafe(this.offsets[ids.length]);
+    for (let r = 0; r < ids.length; r++) bytes.write(ids[r], this.offsets[r]);
+    this.bytes = bytes;
+    let slots = 1;
+    while (slots < 2 * ids.length) slots *= 2;
+    this.table = new Int32Array(slots);
+    this.mask = slots - 1;
+    for (let r = 0; r < ids.length; r++) {
+      let h = fnv1a(bytes, this.offsets[r], this.offsets[r + 1]) & this.mask;
+      while (this.table[h] !== 0) h = (h + 1) & this.mask;
+      this.table[h] = r + 1;
+    }
+  }
+
+  /** The row of the id held in `buf[start, end)`, or −1; `hint` is the row expected (e.g. the next). */
+  find(buf: Uint8Array, start: number, end: number, hint: number): number {
+    if (hint < this.size && this.equals(hint, buf, start, end)) return hint;
+    let h = fnv1a(buf, start, end) & this.mask;
+    for (;;) {
+      const r = this.table[h] - 1;
+      if (r < 0) return -1;
+      if (this.equals(r, buf, start, end)) return r;
+      h = (h + 1) & this.mask;
+    }
+  }
+
+  name(row: number): string {
+    return this.ids[row];
+  }
+
+  private equals(row: number, buf: Uint8Array, start: number, end: number): boolean {
+    const from = this.offsets[row];
+    const length = this.offsets[row + 1] - from;
+    if (length !== end - start) return false;
+    for (let k = 0; k < length; k++) if (this.bytes[from + k] !== buf[start + k]) return false;
+    return true;
+  }
+}
+
+function fnv1a(buf: Uint8Array, start: number, end: number): number {
+  let h = 0x811c9dc5;
+  for (let i = start; i < end; i++) h = Math.imul(h ^ buf[i], 0x01000193);
+  return h >>> 0;
+}
+
+/**
+ * The solution's classes. When every class is a number ("0", "1", "2.5"), predictions compare as
+ * numbers, so "1.0" is the class "1"; otherwise as exact text (surrounding spaces aside).
+ */
+export class ClassIndex {
+  private readonly byName: Map<string, number>;
+  private readonly byValue: Map<number, number> | null;
+  private readonly encoded: Uint8Array[];
+
+  constructor(readonly names: string[]) {
+    this.byName = new Map(names.map((c, i) => [c, i]));
+    this.encoded = names.map((c) => new TextEncoder().encode(c));
+    const values = names.map((c) => (c.trim() === "" ? NaN : Number(c)));
+    const numeric = values.every(Number.isFinite) && new Set(values).size === values.length;
+    this.byValue = numeric ? new Map(values.map((v, i) => [v, i])) : null;
+  }
+
+  /** The class code of a (trimmed) prediction, or −1 when it is none of the classes. */
+  find(record: CsvRecord, field: number, start: number, end: number): number {
+    if (this.byValue) return this.byValue.get(readNumber(record, field, start, end)) ?? -1;
+    if (record.escaped[field] || this.encoded.length > 8) return this.byName.get(record.text(field).trim()) ?? -1;
+    const b = record.bytes;
+    for (let c = 0; c < this.encoded.length; c++) {
+      const name = this.encoded[c];
+      if (name.length !== end - start) continue;
+      let k = 0;
+      while (k < name.length && name[k] === b[start + k]) k++;
+      if (k === name.length) return c;
+    }
+    return -1;
+  }
+}
+
+/** What a submission is checked against: the solution's ids and, for class metrics, its classes. */
+export type SubmissionKey = { ids: IdIndex; classes: ClassIndex | null };
+
+export function submissionKey(solution: Pick<Solution, "ids" | "classes">): SubmissionKey {
+  return { ids: new IdIndex(solution.ids), classes: solution.classes ? new ClassIndex(solution.classes) : null };
+}
+
+/**
+ * A number from the bytes `[start, end)` of a field, exactly as `Number(text)` reads it (NaN when it
+ * is not one). Plain decimals of at most 15 digits take a fast path that is exact: the digits form an
+ * integer m < 2⁵³ and 10^k (k ≤ 22) is a double, so m / 10^k is the correctly rounded value (Clinger
+ * 1990, "How to read floating point numbers accurately"). Anything else goes through `Number`.
+ */
+function readNumber(record: CsvRecord, field: number, start: number, end: number): number {
+  const b = record.bytes;
+  let i = start;
+  const negative = b[i] === 45; // -
+  if (negative || b[i] === 43) i++; // +
+  let mantissa = 0;
+  let digits = 0;
+  let fraction = -1;
+  for (; i < end; i++) {
+    const c = b[i];
+    if (c >= 48 && c <= 57) {
+      mantissa = mantissa * 10 + (c - 48);
+      digits++;
+      if (fraction >= 0) fraction++;
+    } else if (c === 46 && fraction < 0) fraction = 0; // .
+    else break;
+  }
+  if (i === end && digits > 0 && digits <= 15 && !record.escaped[field]) {
+    const value = fraction > 0 ? mantissa / POWERS_OF_TEN[fraction] : mantissa;
+    return negative ? -value : value;
+  }
+  const text = record.text(field).trim();
+  return text === "" ? NaN : Number(text);
+}
+
+const POWERS_OF_TEN = Array.from({ length: 23 }, (_, k) => 10 ** k);
+
+/** A value quoted for a message, cut short when long. */
+function quote(text: string): string {
+  return JSON.stringify(text.length > 60 ? `${text.slice(0, 60)}…` : text);
+}
+
+/**
+ * A streaming parser and validator for submission files (docs/mechanism.md): header `id,prediction`
+ * (any order, any case), exactly one row for every solution id. Problems are reported with their
+ * line: unknown or duplicate ids, a missing or non-numeric prediction, a probability outside [0, 1],
+ * a class the solution does not have, and at the end the ids that got no prediction (a few, in
+ * alphabetical order: the solution's own order could tell which rows are held out). Returns the
+ * predictions indexed by solution row: class codes or numbers.
  */
 export function createSubmissionParser(key: SubmissionKey, input: Metric["input"]) {
-  const reader = new CsvReader();
   const rows = key.ids.size;
   const issues: CsvIssue[] = [];
   const seen = new Int32Array(rows); // line of the row's prediction, 0 = none yet
@@ -22,66 +161,81 @@ export function createSubmissionParser(key: SubmissionKey, input: Metric["input"
   let idColumn = -1;
   let predictionColumn = -1;
   let width = 0;
+  let next = 0; // the row expected next: files in the solution's order are read without hashing
 
   const problem = (line: number, message: string) => {
     if (issues.length < MAX_ISSUES) issues.push({ line, message });
   };
 
-  function header(fields: string[], line: number) {
-    const names = fields.map((f) => f.trim().toLowerCase());
+  function header(record: CsvRecord) {
+    const names = record.fields().map((f) => f.trim().toLowerCase());
     idColumn = names.indexOf("id");
     predictionColumn = names.indexOf("prediction");
     width = names.length;
     const missing = ["id", "prediction"].filter((c) => !names.includes(c));
-    if (missing.length) problem(line, `missing column${missing.length > 1 ? "s" : ""} ${missing.join(", ")}: the header must be id,prediction`);
+    if (missing.length) problem(record.line, `missing column${missing.length > 1 ? "s" : ""} ${missing.join(", ")}: the header must be id,prediction`);
     const unknown = names.filter((n) => n !== "id" && n !== "prediction");
-    if (unknown.length) problem(line, `unknown column${unknown.length > 1 ? "s" : ""} ${unknown.join(", ")}: the header must be id,prediction`);
+    if (unknown.length) problem(record.line, `unknown column${unknown.length > 1 ? "s" : ""} ${unknown.map((u) => quote(u)).join(", ")}: the header must be id,prediction`);
     if (issues.length) throw new CsvValidationError(issues);
   }
 
-  function row(fields: string[], line: number) {
-    if (fields.length !== width) return problem(line, `expected ${width} fields, found ${fields.length}`);
-    const id = fields[idColumn];
-    const r = key.ids.get(id);
-    if (r === undefined) return problem(line, `id "${id}" is not in the test set`);
-    if (seen[r]) return problem(line, `duplicate id "${id}" (first on line ${seen[r]})`);
+  function row(record: CsvRecord) {
+    const line = record.line;
+    if (record.count !== width) return problem(line, `expected ${width} fields, found ${record.count}`);
+    let r: number;
+    if (record.escaped[idColumn]) {
+      const id = Buffer.from(record.text(idColumn));
+      r = key.ids.find(id, 0, id.length, next);
+    } else {
+      r = key.ids.find(record.bytes, record.starts[idColumn], record.ends[idColumn], next);
+    }
+    if (r < 0) return problem(line, `id ${quote(record.text(idColumn))} is not in the test set`);
+    if (seen[r]) return problem(line, `duplicate id ${quote(key.ids.name(r))} (first on line ${seen[r]})`);
     seen[r] = line;
-    const raw = fields[predictionColumn].trim();
-    if (raw === "") return problem(line, `empty prediction for id "${id}"`);
-    if (input === "class") {
-      predictions[r] = key.classes!.get(raw) ?? -1;
+    next = r + 1;
+
+    const b = record.bytes;
+    let start = record.starts[predictionColumn];
+    let end = record.ends[predictionColumn];
+    while (start < end && (b[start] === SPACE || b[start] === TAB)) start++;
+    while (end > start && (b[end - 1] === SPACE || b[end - 1] === TAB)) end--;
+    if (start === end) return problem(line, `empty prediction for id ${quote(key.ids.name(r))}`);
+    if (key.classes) {
+      const code = key.classes.find(record, predictionColumn, start, end);
+      if (code < 0) return problem(line, `prediction ${quote(record.text(predictionColumn))} is not one of the classes ${key.classes.names.slice(0, 10).join(", ")}${key.classes.names.length > 10 ? ", …" : ""}`);
+      predictions[r] = code;
       return;
     }
-    const value = Number(raw);
-    if (!Number.isFinite(value)) return problem(line, `prediction must be a number, found "${fields[predictionColumn]}"`);
-    if (input === "probability" && (value < 0 || value > 1)) return problem(line, `prediction must be a probability in [0, 1], found "${fields[predictionColumn]}"`);
+    const value = readNumber(record, predictionColumn, start, end);
+    if (!Number.isFinite(value)) return problem(line, `prediction must be a number, found ${quote(record.text(predictionColumn))}`);
+    if (input === "probability" && (value < 0 || value > 1)) return problem(line, `prediction must be a probability in [0, 1], found ${quote(record.text(predictionColumn))}`);
     predictions[r] = value;
   }
 
-  function consume(records: { fields: string[]; line: number }[]) {
-    for (const rec of records) {
-      if (idColumn < 0 && predictionColumn < 0 && width === 0) header(rec.fields, rec.line);
-      else row(rec.fields, rec.line);
-      if (issues.length >= MAX_ISSUES) throw new CsvValidationError(issues);
-    }
-  }
+  const reader = new CsvReader((record) => {
+    if (width === 0) header(record);
+    else row(record);
+    if (issues.length >= MAX_ISSUES) throw new CsvValidationError(issues);
+  });
 
   return {
-    push(text: string) {
-      consume(reader.push(text));
+    push(chunk: Uint8Array) {
+      reader.push(chunk);
     },
     end(): Int32Array | Float64Array {
-      consume(reader.end());
+      reader.end();
       if (width === 0) throw new CsvValidationError([{ line: 0, message: "the file is empty: expected a header id,prediction and one row per test id" }]);
       if (issues.length === 0) {
         const missing: string[] = [];
         let count = 0;
-        for (const [id, r] of key.ids) {
+        for (let r = 0; r < rows; r++) {
           if (seen[r]) continue;
           count++;
-          if (missing.length < 3) missing.push(`"${id}"`);
+          missing.push(key.ids.name(r));
+          if (missing.length > 64) missing.sort().splice(3); // keep the alphabetically first few
         }
-        if (count) problem(0, `${count} test id${count > 1 ? "s have" : " has"} no prediction, e.g. ${missing.join(", ")}`);
+        const examples = missing.sort().slice(0, 3).map((id) => quote(id));
+        if (count) problem(0, `${count} test id${count > 1 ? "s have" : " has"} no prediction, e.g. ${examples.join(", ")}`);
       }
       if (issues.length) throw new CsvValidationError(issues);
       return predictions;

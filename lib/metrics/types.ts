@@ -1,7 +1,7 @@
 /**
  * A metric of SPEC §4: a per-row value f(prediction, label) ∈ [0, 1] whose mean over a split is the
- * query Q, so that Δ_Q = 1/n. Class metrics compare integer class codes (a prediction code of −1 is a
- * class the solution never uses); numeric metrics compare numbers.
+ * query Q, so that Δ_Q = 1/n. Class metrics compare integer class codes (a submission's classes are
+ * the solution's, lib/csv/submission.ts); numeric metrics compare numbers.
  */
 export type Metric = {
   name: MetricName;

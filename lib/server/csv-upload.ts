@@ -4,34 +4,30 @@ import { AppError } from "./errors";
 import { CsvValidationError } from "@/lib/csv/reader";
 
 /**
- * Streams an uploaded CSV body into a streaming parser: decoded as strict UTF-8 chunk by chunk,
- * hashed (SHA-256) on the way, 413 past `maxBytes`. A parser's CsvValidationError becomes a 422
+ * Streams an uploaded CSV body into a streaming parser (which checks it is UTF-8), hashing it
+ * (SHA-256) on the way; 413 as soon as more than `maxBytes` have been read, whatever the request
+ * declared, and nothing more is read. A parser's CsvValidationError becomes a 422
  * whose details list each problem with its line. Returns the parser's result and the file's hash.
  * @param what how the message names the file, e.g. "the solution file"
  */
-export async function readCsvUpload<T>(body: ReadableStream<Uint8Array>, options: { maxBytes: number; what: string; parser: { push(text: string): void; end(): T } }): Promise<{ result: T; sha256: string }> {
+export async function readCsvUpload<T>(body: ReadableStream<Uint8Array>, options: { maxBytes: number; what: string; parser: { push(chunk: Uint8Array): void; end(): T } }): Promise<{ result: T; sha256: string }> {
   const { maxBytes, what, parser } = options;
   const hash = createHash("sha256");
-  const decoder = new TextDecoder("utf-8", { fatal: true });
   let bytes = 0;
+  const reader = body.getReader();
   try {
-    const reader = body.getReader();
     for (;;) {
       const { done, value } = await reader.read();
       if (done) break;
       bytes += value.byteLength;
-      if (bytes > maxBytes) {
-        await reader.cancel();
-        throw new AppError("payload_too_large", `${what} is larger than ${maxBytes / 1024 / 1024} MiB`);
-      }
+      if (bytes > maxBytes) throw new AppError("payload_too_large", `${what} is larger than ${maxBytes / 1024 / 1024} MiB`);
       hash.update(value);
-      parser.push(decoder.decode(value, { stream: true }));
+      parser.push(value);
     }
-    parser.push(decoder.decode());
     return { result: parser.end(), sha256: hash.digest("hex") };
   } catch (error) {
+    await reader.cancel().catch(() => {}); // stop reading a body that is rejected
     if (error instanceof CsvValidationError) throw new AppError("unprocessable_entity", `${what} was rejected: ${error.message}`, error.issues);
-    if (error instanceof TypeError && /encoded data was not valid/i.test(error.message)) throw new AppError("unprocessable_entity", `${what} is not valid UTF-8 text`);
     throw error;
   }
 }

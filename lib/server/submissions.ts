@@ -8,7 +8,7 @@ import { requireOpenCompetition } from "./teams";
 import type { PublicUser } from "./users";
 import { getVisibleCompetition, type CompetitionRow } from "./competitions";
 import type { Solution } from "@/lib/csv/solution";
-import { createSubmissionParser, type SubmissionKey } from "@/lib/csv/submission";
+import { createSubmissionParser, submissionKey, type SubmissionKey } from "@/lib/csv/submission";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { createStreams } from "@/lib/mechanism/rng";
 import { initThresholdout, remeasureHoldout, stepThresholdout, type AnswerKind, type ThresholdoutParams } from "@/lib/mechanism/thresholdout";
@@ -38,13 +38,10 @@ async function scoringData(competitionId: string): Promise<ScoringData> {
   if (!solution) throw new AppError("conflict", "this competition has no solution");
   let data = scoringCache.get(solution);
   if (!data) {
-    const ids = new Map<string, number>();
-    solution.ids.forEach((id, r) => ids.set(id, r));
-    const classes = solution.classes ? new Map(solution.classes.map((c, i) => [c, i])) : null;
     const publicRows: number[] = [];
     const holdoutRows: number[] = [];
     solution.split.forEach((s, r) => (s ? holdoutRows : publicRows).push(r));
-    data = { solution, key: { ids, classes }, publicRows: Uint32Array.from(publicRows), holdoutRows: Uint32Array.from(holdoutRows) };
+    data = { solution, key: submissionKey(solution), publicRows: Uint32Array.from(publicRows), holdoutRows: Uint32Array.from(holdoutRows) };
     scoringCache.set(solution, data);
   }
   return data;

@@ -13,10 +13,12 @@ const tag = () => randomBytes(5).toString("hex");
 const user = (): Promise<PublicUser> => createUser({ email: `lb-${tag()}@example.com`, password: "viewer password", name: `Viewer ${tag()}` });
 const stream = (text: string) => new Response(text).body;
 
-// 8 public rows and 8 holdout rows; a prediction string gets row i right when its char is "1".
+// 8 public rows and 8 holdout rows, labelled yes and no in turn; a prediction string gets row i
+// right when its char is "1".
 const IDS = Array.from({ length: 16 }, (_, i) => `r${i}`);
-const SOLUTION = ["id,label,split", ...IDS.map((id, i) => `${id},yes,${i < 8 ? "public" : "holdout"}`)].join("\n");
-const predict = (pattern: string) => ["id,prediction", ...IDS.map((id, i) => `${id},${pattern[i] === "1" ? "yes" : "no"}`)].join("\n");
+const LABELS = IDS.map((_, i) => (i % 2 ? "no" : "yes"));
+const SOLUTION = ["id,label,split", ...IDS.map((id, i) => `${id},${LABELS[i]},${i < 8 ? "public" : "holdout"}`)].join("\n");
+const predict = (pattern: string) => ["id,prediction", ...IDS.map((id, i) => `${id},${(pattern[i] === "1") === (LABELS[i] === "yes") ? "yes" : "no"}`)].join("\n");
 
 async function competition(metric = "accuracy") {
   const owner = await user();

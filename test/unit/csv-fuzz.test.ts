@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { CsvReader, CsvValidationError } from "@/lib/csv/reader";
 import { createSolutionParser } from "@/lib/csv/solution";
-import { createSubmissionParser } from "@/lib/csv/submission";
+import { createSubmissionParser, submissionKey } from "@/lib/csv/submission";
 
 // Property-based fuzzing of the CSV layer (fast-check, seeded so a failure replays): any text is
 // either read or rejected with a CsvValidationError naming a line, however it is chunked.
@@ -10,15 +10,20 @@ import { createSubmissionParser } from "@/lib/csv/submission";
 const field = fc.oneof(fc.string(), fc.constantFrom("a,b", '"q"', "x\r\ny", "\uFEFF", "é̃", "🙂", "=1+1", "", " "));
 const encode = (f: string) => (/[",\r\n]/.test(f) || f.startsWith("\uFEFF") ? `"${f.replaceAll('"', '""')}"` : f);
 
+const utf8 = (text: string) => new TextEncoder().encode(text);
+
+/** The records of `text`, its UTF-8 bytes cut at `cuts` (byte offsets, so characters get split too). */
 function readChunked(text: string, cuts: number[]) {
-  const reader = new CsvReader();
-  const out = [];
+  const out: { fields: string[]; line: number }[] = [];
+  const reader = new CsvReader((r) => out.push({ fields: r.fields(), line: r.line }));
+  const bytes = utf8(text);
   let from = 0;
   for (const cut of [...cuts].sort((a, b) => a - b)) {
-    out.push(...reader.push(text.slice(from, cut)));
+    reader.push(bytes.subarray(from, Math.max(from, cut)));
     from = Math.max(from, cut);
   }
-  out.push(...reader.push(text.slice(from)), ...reader.end());
+  reader.push(bytes.subarray(from));
+  reader.end();
   return out;
 }
 
@@ -32,7 +37,7 @@ describe("CSV reader under fuzzing", () => {
         (rows, eol, cuts) => {
           const text = rows.map((r) => r.map(encode).join(",")).join(eol) + eol;
           const expected = rows.filter((r) => !(r.length === 1 && r[0] === ""));
-          const got = readChunked("x" + eol + text, cuts.map((c) => c % (text.length + 3))).slice(1).map((r) => r.fields);
+          const got = readChunked("x" + eol + text, cuts.map((c) => c % (utf8(text).length + 3))).slice(1).map((r) => r.fields);
           expect(got).toEqual(expected);
         },
       ),
@@ -46,17 +51,18 @@ describe("CSV reader under fuzzing", () => {
         for (const kind of ["class", "probability", "number"] as const) {
           const parser = createSolutionParser(kind);
           try {
-            parser.push(text.slice(0, cuts[0] ?? text.length));
-            parser.push(text.slice(cuts[0] ?? text.length));
+            const bytes = utf8(text);
+            parser.push(bytes.subarray(0, cuts[0] ?? bytes.length));
+            parser.push(bytes.subarray(cuts[0] ?? bytes.length));
             parser.end();
           } catch (error) {
             expect(error).toBeInstanceOf(CsvValidationError);
             expect((error as CsvValidationError).issues.length).toBeGreaterThan(0);
           }
         }
-        const submission = createSubmissionParser({ ids: new Map([["a", 0], ["b,c", 1]]), classes: new Map([["x", 0]]) }, "class");
+        const submission = createSubmissionParser(submissionKey({ ids: ["a", "b,c"], classes: ["x"] }), "class");
         try {
-          submission.push(text);
+          submission.push(utf8(text));
           submission.end();
         } catch (error) {
           expect(error).toBeInstanceOf(CsvValidationError);
@@ -66,15 +72,31 @@ describe("CSV reader under fuzzing", () => {
     );
   });
 
+  it("never throws anything but a line-numbered CsvValidationError on arbitrary bytes", () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 300 }), fc.nat(), (bytes, cut) => {
+        const submission = createSubmissionParser(submissionKey({ ids: ["a", "b"], classes: null }), "number");
+        try {
+          submission.push(bytes.subarray(0, cut % (bytes.length + 1)));
+          submission.push(bytes.subarray(cut % (bytes.length + 1)));
+          submission.end();
+        } catch (error) {
+          expect(error).toBeInstanceOf(CsvValidationError);
+        }
+      }),
+      { seed: 11, numRuns: 500 },
+    );
+  });
+
   it("accepts ids with commas, quotes, odd unicode, a BOM and CRLF endings", () => {
     const ids = ["a,b", 'say "hi"', "naïve", "🙂", "ܐ־‏rtl", "zero​width"];
     const solution = "\uFEFFid,label,split\r\n" + ids.map((id, i) => `${encode(id)},${i % 2},${i < 3 ? "public" : "holdout"}`).join("\r\n") + "\r\n";
     const parser = createSolutionParser("number");
-    parser.push(solution);
+    parser.push(utf8(solution));
     const parsed = parser.end();
     expect(parsed.ids).toEqual(ids);
-    const sub = createSubmissionParser({ ids: new Map(ids.map((id, i) => [id, i])), classes: null }, "number");
-    sub.push("\uFEFFid,prediction\r\n" + [...ids].reverse().map((id, i) => `${encode(id)},${i}`).join("\r\n"));
+    const sub = createSubmissionParser(submissionKey({ ids, classes: null }), "number");
+    sub.push(utf8("\uFEFFid,prediction\r\n" + [...ids].reverse().map((id, i) => `${encode(id)},${i}`).join("\r\n")));
     expect(Array.from(sub.end())).toEqual([5, 4, 3, 2, 1, 0]);
   });
 });

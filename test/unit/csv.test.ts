@@ -1,12 +1,15 @@
 import { describe, expect, it } from "vitest";
 import { CsvReader, CsvValidationError } from "@/lib/csv/reader";
 import { createSolutionParser, holdoutChains, parseSolution } from "@/lib/csv/solution";
+import { createSubmissionParser, submissionKey } from "@/lib/csv/submission";
 
+/** The records of `text`, fed to the reader in chunks of `chunk` bytes. */
 function readAll(text: string, chunk = 3) {
-  const reader = new CsvReader();
-  const out = [];
-  for (let i = 0; i < text.length; i += chunk) out.push(...reader.push(text.slice(i, i + chunk)));
-  out.push(...reader.end());
+  const out: { fields: string[]; line: number }[] = [];
+  const reader = new CsvReader((r) => out.push({ fields: r.fields(), line: r.line }));
+  const bytes = new TextEncoder().encode(text);
+  for (let i = 0; i < bytes.length; i += chunk) reader.push(bytes.subarray(i, i + chunk));
+  reader.end();
   return out;
 }
 
@@ -33,6 +36,78 @@ describe("CsvReader (RFC 4180)", () => {
   it("names the line of an unclosed quote or text after a closing quote", () => {
     expect(() => readAll('a\n"open\n')).toThrow("line 2: a quoted field is never closed");
     expect(() => readAll('a\n"x"y\n')).toThrow("line 2: unexpected text after a closing quote");
+  });
+});
+
+describe("CsvReader limits (hostile input)", () => {
+  it("rejects a line longer than the limit at that line, without reading to its end", () => {
+    const long = `ok,1\n${"x".repeat(20_000)}`;
+    expect(() => readAll(long, 4096)).toThrow("line 2: the line is longer than 16384 bytes");
+    // The error comes from the chunk that crosses the limit: the rest of the line is never needed.
+    const reader = new CsvReader(() => {});
+    reader.push(new TextEncoder().encode("a,b\n"));
+    expect(() => {
+      for (let i = 0; i < 1000; i++) reader.push(new Uint8Array(4096).fill(120));
+    }).toThrow("line 2: the line is longer than 16384 bytes");
+  });
+
+  it("rejects a record of commas at its field limit", () => {
+    expect(() => readAll(`a\n${",".repeat(1 << 20)}`, 65536)).toThrow("line 2: more than 16 fields");
+  });
+
+  it("names the line of bytes that are not UTF-8, even when a character is split across chunks", () => {
+    expect(readAll("id\nnaïve\n", 1)).toEqual([
+      { fields: ["id"], line: 1 },
+      { fields: ["naïve"], line: 2 },
+    ]);
+    const reader = new CsvReader(() => {});
+    expect(() => {
+      reader.push(new TextEncoder().encode("id\nok\n"));
+      reader.push(Uint8Array.of(0x61, 0xff, 0x0a));
+      reader.end();
+    }).toThrow("line 3: the text is not valid UTF-8");
+  });
+});
+
+describe("submission parser: exact keys and values", () => {
+  const parse = (ids: string[], classes: string[] | null, input: "class" | "number" | "probability", text: string) => {
+    const parser = createSubmissionParser(submissionKey({ ids, classes }), input);
+    parser.push(new TextEncoder().encode(text));
+    return Array.from(parser.end());
+  };
+
+  it("refuses a class the solution does not have, naming the line", () => {
+    expect(() => parse(["a", "b"], ["0", "1"], "class", "id,prediction\na,1\nb,abc\n")).toThrow('line 3: prediction "abc" is not one of the classes 0, 1');
+    expect(() => parse(["a", "b"], ["cat", "dog"], "class", "id,prediction\na,cat\nb,Dog\n")).toThrow('line 3: prediction "Dog" is not one of the classes cat, dog');
+  });
+
+  it("compares numeric classes as numbers", () => {
+    expect(parse(["a", "b", "c"], ["0", "1"], "class", "id,prediction\na,1.0\nb, 0 \nc,1e0\n")).toEqual([1, 0, 1]);
+    expect(() => parse(["a"], ["0", "1"], "class", "id,prediction\na,2\n")).toThrow("is not one of the classes");
+  });
+
+  it("reads numbers exactly as Number() does, on the fast path and off it", () => {
+    const values = ["0.1", "-0.25", "+3", "1.", ".5", "123456789012345", "0.1234567890123456789", "1e-3", " 2.5 ", "0x10", "-0", "007.50"];
+    const ids = values.map((_, i) => `r${i}`);
+    const got = parse(ids, null, "number", ["id,prediction", ...values.map((v, i) => `r${i},${v}`)].join("\n"));
+    expect(got).toEqual(values.map((v) => Number(v.trim())));
+    let seed = 1;
+    const random = () => ((seed = (seed * 48271) % 2147483647) / 2147483647);
+    const many = Array.from({ length: 2000 }, () => (random() * 10 ** Math.floor(random() * 8 - 4)).toFixed(Math.floor(random() * 16)));
+    const manyIds = many.map((_, i) => `m${i}`);
+    expect(parse(manyIds, null, "number", ["id,prediction", ...many.map((v, i) => `m${i},${v}`)].join("\n"))).toEqual(many.map(Number));
+  });
+
+  it("lists missing ids in alphabetical order, never in the solution's order", () => {
+    const ids = ["zeta", "eta", "alpha", "mu", "beta"];
+    expect(() => parse(ids, null, "number", "id,prediction\nmu,1\n")).toThrow('4 test ids have no prediction, e.g. "alpha", "beta", "eta"');
+    const many = Array.from({ length: 500 }, (_, i) => `id-${String(499 - i).padStart(3, "0")}`);
+    expect(() => parse(many, null, "number", "id,prediction\n")).toThrow('500 test ids have no prediction, e.g. "id-000", "id-001", "id-002"');
+  });
+
+  it("finds ids in any order, quoted or not", () => {
+    const ids = ["a", 'say "hi"', "c"];
+    expect(parse(ids, null, "number", 'id,prediction\nc,3\n"say ""hi""",2\na,1\n')).toEqual([1, 2, 3]);
   });
 });
 
@@ -79,7 +154,8 @@ describe("solution parser", () => {
     const text = lines.join("\n");
     const start = performance.now();
     const parser = createSolutionParser("class");
-    for (let i = 0; i < text.length; i += 64 * 1024) parser.push(text.slice(i, i + 64 * 1024));
+    const bytes = new TextEncoder().encode(text);
+    for (let i = 0; i < bytes.length; i += 64 * 1024) parser.push(bytes.subarray(i, i + 64 * 1024));
     const s = parser.end();
     const seconds = (performance.now() - start) / 1000;
     console.log(`solution parser: ${n} rows (${(text.length / 1e6).toFixed(1)} MB) in ${seconds.toFixed(2)} s`);
