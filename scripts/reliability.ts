@@ -44,7 +44,7 @@ export async function checkInvariants(databaseUrl: string, slug: string, organiz
     const q = async (sql: string) => Number((await db.query(sql, [slug])).rows[0].n);
     const scope = "competition_id = (SELECT id FROM competitions WHERE slug = $1)";
     const submissions = await q(`SELECT count(*) AS n FROM submissions WHERE ${scope}`);
-    const answersPerKey = await q(`SELECT coalesce(max(c), 0) AS n FROM (SELECT count(*) AS c FROM submissions WHERE ${scope} AND idempotency_key IS NOT NULL GROUP BY user_id, idempotency_key) k`);
+    const answersPerKey = await q(`SELECT coalesce(max(c), 0) AS n FROM (SELECT count(*) AS c FROM submissions WHERE ${scope} AND idempotency_key IS NOT NULL GROUP BY team_id, idempotency_key) k`);
     const budgetMismatches = await q(
       `SELECT count(*) AS n FROM teams t WHERE ${scope.replace("competition_id", "t.competition_id")} AND t.merged_into_id IS NULL
        AND t.initial_budget - t.budget_remaining <> (SELECT count(*) FROM submissions s WHERE s.team_id = t.id AND s.kind = 'holdout')`,

@@ -2,7 +2,7 @@ import "server-only";
 import { randomBytes } from "node:crypto";
 import { db } from "./db";
 import { AppError } from "./errors";
-import { COMPETITION_SELECT, type CompetitionRow, defaultMaxQueries, requireDraft, requireOrganizer } from "./competitions";
+import { COMPETITION_SELECT, type CompetitionRow, defaultMaxQueries, lockCompetition, lockDraft, requireDraft, requireOrganizer } from "./competitions";
 import { getSolutionSummary, loadSolution } from "./solutions";
 import type { PublicUser } from "./users";
 import { answerCalibration, planMechanism } from "@/lib/calibration/calibrate";
@@ -37,7 +37,10 @@ export async function setCorrelation(user: PublicUser, slug: string, input: unkn
   const model = correlationModelSchema.parse(body.model);
   const solution = await loadSolution(competition.id);
   const summary = solution ? resolveCorrelation(model, solution.split.reduce((a, b) => a + b, 0), solution) : null;
-  await db.competition.update({ where: { id: competition.id }, data: { correlation: model } });
+  await db.$transaction(async (tx) => {
+    await lockDraft(tx, competition.id, "the correlation model");
+    await tx.competition.update({ where: { id: competition.id }, data: { correlation: model } });
+  });
   return summary ?? { model };
 }
 
@@ -63,9 +66,9 @@ export async function setMechanism(user: PublicUser, slug: string, input: unknow
   requireDraft(competition, "the mechanism");
   const mechanism = mechanismSchema.parse(input);
   const { plan } = await planOn(competition, mechanism);
-  await db.competition.update({
-    where: { id: competition.id },
-    data: { mechanism, sigma: plan.sigma, threshold: plan.threshold, budget: plan.budget },
+  await db.$transaction(async (tx) => {
+    await lockDraft(tx, competition.id, "the mechanism");
+    await tx.competition.update({ where: { id: competition.id }, data: { mechanism, sigma: plan.sigma, threshold: plan.threshold, budget: plan.budget } });
   });
   return plan;
 }
@@ -137,15 +140,23 @@ export async function publishCompetition(user: PublicUser, slug: string): Promis
   if (!competition.mechanism) throw new AppError("conflict", "configure the mechanism before publishing");
   const now = new Date();
   const solution = await loadSolution(competition.id);
-  if (!solution) throw new AppError("conflict", "upload the solution before publishing");
+  const summary = await getSolutionSummary(competition.id);
+  if (!solution || !summary) throw new AppError("conflict", "upload the solution before publishing");
   const crossing = splitIntegrityProblem(correlationInput(competition).kind, solution);
   if (crossing) throw new AppError("conflict", `the split cuts correlated rows: ${crossing}`);
   const live = { ...competition, publishedAt: now };
   const { plan } = await planOn(live, competition.mechanism as MechanismInput);
   if (plan.budget < 1) throw new AppError("conflict", "the mechanism's budget is 0: no team could get a holdout answer; loosen the tolerance or use practical mode");
-  return db.competition.update({
-    where: { id: competition.id },
-    data: { status: "published", publishedAt: now, sigma: plan.sigma, threshold: plan.threshold, budget: plan.budget, maxQueries: plan.guarantee.maxQueries },
-    select: COMPETITION_SELECT,
+  // Under the row lock: still a draft, and the solution and settings planned on are the stored ones.
+  return db.$transaction(async (tx) => {
+    if ((await lockCompetition(tx, competition.id)) !== "draft") throw new AppError("conflict", "the competition was published meanwhile");
+    const current = await tx.competition.findUniqueOrThrow({ where: { id: competition.id }, select: { mechanism: true, correlation: true, endsAt: true, solution: { select: { sha256: true } } } });
+    const unchanged = current.solution?.sha256 === summary.sha256 && JSON.stringify([current.mechanism, current.correlation, current.endsAt]) === JSON.stringify([competition.mechanism, competition.correlation, competition.endsAt]);
+    if (!unchanged) throw new AppError("conflict", "the competition's settings changed while it was being published; publish again");
+    return tx.competition.update({
+      where: { id: competition.id },
+      data: { status: "published", publishedAt: now, sigma: plan.sigma, threshold: plan.threshold, budget: plan.budget, maxQueries: plan.guarantee.maxQueries },
+      select: COMPETITION_SELECT,
+    });
   });
 }

@@ -123,7 +123,21 @@ export async function getVisibleCompetition(viewer: PublicUser | null, slug: str
 
 /** Draft-only changes; 409 once published (the solution and mechanism are locked). */
 export function requireDraft(competition: CompetitionRow, what: string): void {
-  if (competition.status !== "draft") throw new AppError("conflict", `${what} is locked once the competition is published`);
+  if (competition.status !== "draft") throw new AppError("conflict", `${what} cannot change once the competition is published`);
+}
+
+/**
+ * Inside a transaction: locks the competition row (FOR UPDATE) and returns its status as it is now.
+ * Publishing and closing take this lock; scoring holds a key-share lock that closing waits for.
+ */
+export async function lockCompetition(tx: Prisma.TransactionClient, competitionId: string): Promise<CompetitionRow["status"]> {
+  const [row] = await tx.$queryRaw<{ status: CompetitionRow["status"] }[]>`SELECT status FROM competitions WHERE id = ${competitionId}::uuid FOR UPDATE`;
+  return row.status;
+}
+
+/** `requireDraft` under the competition's row lock, so a change cannot land after a publish that ran meanwhile. */
+export async function lockDraft(tx: Prisma.TransactionClient, competitionId: string, what: string): Promise<void> {
+  if ((await lockCompetition(tx, competitionId)) !== "draft") throw new AppError("conflict", `${what} cannot change once the competition is published`);
 }
 
 function notFound(slug: string): AppError {
@@ -170,7 +184,7 @@ export async function createCompetition(user: PublicUser, input: unknown): Promi
 /** Changes settings of a draft. */
 export async function updateCompetition(user: PublicUser, slug: string, input: unknown): Promise<CompetitionRow> {
   const competition = await requireOrganizer(user, slug);
-  requireDraft(competition, "the competition's settings are");
+  requireDraft(competition, "the competition's settings");
   const data = updateCompetitionSchema.parse(input);
   if (data.metric) checkMetric(data.metric.name, data.metric.params);
   const startsAt = data.startsAt === undefined ? competition.startsAt : data.startsAt;

@@ -1,7 +1,7 @@
 import "server-only";
 import { db } from "./db";
 import { AppError } from "./errors";
-import { COMPETITION_SELECT, type CompetitionRow, getVisibleCompetition, requireOrganizer } from "./competitions";
+import { COMPETITION_SELECT, type CompetitionRow, getVisibleCompetition, lockCompetition, requireOrganizer } from "./competitions";
 import { finalSubmissionIds } from "./submissions";
 import type { PublicUser } from "./users";
 import { Prisma } from "@/lib/generated/prisma/client";
@@ -164,35 +164,44 @@ export type FinalStanding = { rank: number; team: string; teamId: string; score:
  */
 export async function closeCompetition(user: PublicUser, slug: string): Promise<CompetitionRow> {
   const competition = await requireOrganizer(user, slug);
-  if (competition.status !== "published") throw new AppError("conflict", `only a published competition can be closed; this one is ${competition.status}`);
   const metric = metricOf(competition);
-  const live = await getLeaderboard(user, slug);
-  const liveRank = new Map(live.entries.map((e) => [e.teamId, e.rank]));
-  const submissions = await db.submission.findMany({
-    where: { competitionId: competition.id },
-    select: { id: true, teamId: true, createdAt: true, answer: true, selected: true, holdoutScore: true },
-  });
-  const byTeam = new Map<string, typeof submissions>();
-  for (const s of submissions) byTeam.set(s.teamId, [...(byTeam.get(s.teamId) ?? []), s]);
-  const finals: { teamId: string; score: number; at: Date }[] = [];
-  for (const [teamId, rows] of byTeam) {
-    const ids = new Set(finalSubmissionIds(metric, rows));
-    let best: { score: number; at: Date } | null = null;
-    for (const r of rows) {
-      if (!ids.has(r.id)) continue;
-      if (!best || isBetter(metric, r.holdoutScore, best.score) || (r.holdoutScore === best.score && r.createdAt < best.at)) best = { score: r.holdoutScore, at: r.createdAt };
-    }
-    if (best) finals.push({ teamId, ...best });
-  }
-  finals.sort((a, b) => (a.score === b.score ? a.at.getTime() - b.at.getTime() : isBetter(metric, a.score, b.score) ? -1 : 1));
-  return db.$transaction(async (tx) => {
-    if (finals.length) {
-      await tx.$executeRaw`UPDATE teams AS t SET final_score = v.score, final_rank = v.rank, live_rank = v.live
-        FROM unnest(${finals.map((f) => f.teamId)}::uuid[], ${finals.map((f) => f.score)}::float8[], ${finals.map((_, i) => i + 1)}::int[], ${finals.map((f) => liveRank.get(f.teamId) ?? null)}::int[]) AS v(id, score, rank, live)
-        WHERE t.id = v.id`;
-    }
-    return tx.competition.update({ where: { id: competition.id }, data: { status: "closed", closedAt: new Date() }, select: COMPETITION_SELECT });
-  });
+  return db.$transaction(
+    async (tx) => {
+      // Every scoring holds FOR KEY SHARE on the competition row until it commits (submissions.ts):
+      // this lock waits for those in flight, and later ones wait for it and then find the
+      // competition closed, so no answer lands after the final standings.
+      const status = await lockCompetition(tx, competition.id);
+      if (status !== "published") throw new AppError("conflict", `only a published competition can be closed; this one is ${status}`);
+      const ranked = await tx.$queryRaw<{ id: string; rank: bigint }[]>`
+        SELECT id, row_number() OVER (ORDER BY ${liveOrder(metric)}) AS rank FROM teams
+        WHERE competition_id = ${competition.id}::uuid AND merged_into_id IS NULL AND submission_count > 0`;
+      const liveRank = new Map(ranked.map((r) => [r.id, Number(r.rank)]));
+      const submissions = await tx.submission.findMany({
+        where: { competitionId: competition.id },
+        select: { id: true, teamId: true, createdAt: true, answer: true, selected: true, holdoutScore: true },
+      });
+      const byTeam = new Map<string, typeof submissions>();
+      for (const s of submissions) byTeam.set(s.teamId, [...(byTeam.get(s.teamId) ?? []), s]);
+      const finals: { teamId: string; score: number; at: Date }[] = [];
+      for (const [teamId, rows] of byTeam) {
+        const ids = new Set(finalSubmissionIds(metric, rows));
+        let best: { score: number; at: Date } | null = null;
+        for (const r of rows) {
+          if (!ids.has(r.id)) continue;
+          if (!best || isBetter(metric, r.holdoutScore, best.score) || (r.holdoutScore === best.score && r.createdAt < best.at)) best = { score: r.holdoutScore, at: r.createdAt };
+        }
+        if (best) finals.push({ teamId, ...best });
+      }
+      finals.sort((a, b) => (a.score === b.score ? a.at.getTime() - b.at.getTime() : isBetter(metric, a.score, b.score) ? -1 : 1));
+      if (finals.length) {
+        await tx.$executeRaw`UPDATE teams AS t SET final_score = v.score, final_rank = v.rank, live_rank = v.live
+          FROM unnest(${finals.map((f) => f.teamId)}::uuid[], ${finals.map((f) => f.score)}::float8[], ${finals.map((_, i) => i + 1)}::int[], ${finals.map((f) => liveRank.get(f.teamId) ?? null)}::int[]) AS v(id, score, rank, live)
+          WHERE t.id = v.id`;
+      }
+      return tx.competition.update({ where: { id: competition.id }, data: { status: "closed", closedAt: new Date() }, select: COMPETITION_SELECT });
+    },
+    { timeout: 120_000, maxWait: 30_000 },
+  );
 }
 
 /** The final standings of a closed competition (SPEC §7 GET …/final); 409 before it closes. */

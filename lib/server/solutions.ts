@@ -1,7 +1,7 @@
 import "server-only";
 import { db } from "./db";
 import { AppError } from "./errors";
-import { requireDraft, requireOrganizer } from "./competitions";
+import { lockDraft, requireDraft, requireOrganizer } from "./competitions";
 import { readCsvUpload } from "./csv-upload";
 import type { PublicUser } from "./users";
 import { splitIntegrityProblem } from "@/lib/calibration/resolve";
@@ -30,7 +30,10 @@ export async function uploadSolution(user: PublicUser, slug: string, body: Reada
   const encoded = encodeSolution(solution);
   const holdout = solution.split.reduce((a, b) => a + b, 0);
   const data = { ...encoded, rows: solution.ids.length, publicRows: solution.ids.length - holdout, holdoutRows: holdout, sha256, uploadedAt: new Date() };
-  await db.solution.upsert({ where: { competitionId: competition.id }, create: { competitionId: competition.id, ...data }, update: data });
+  await db.$transaction(async (tx) => {
+    await lockDraft(tx, competition.id, "the solution");
+    await tx.solution.upsert({ where: { competitionId: competition.id }, create: { competitionId: competition.id, ...data }, update: data });
+  });
   const crossing = splitIntegrityProblem("groups", solution);
   const warnings = crossing ? [`${crossing.charAt(0).toUpperCase()}${crossing.slice(1)} Under the groups or Markov model this solution cannot be published.`] : [];
   return { rows: data.rows, public: data.publicRows, holdout, sha256, uploadedAt: data.uploadedAt, warnings };

@@ -9,7 +9,6 @@ import type { PublicUser } from "./users";
 import { getVisibleCompetition, type CompetitionRow } from "./competitions";
 import type { Solution } from "@/lib/csv/solution";
 import { createSubmissionParser, submissionKey, type SubmissionKey } from "@/lib/csv/submission";
-import { Prisma } from "@/lib/generated/prisma/client";
 import { createStreams } from "@/lib/mechanism/rng";
 import { initThresholdout, remeasureHoldout, stepThresholdout, type AnswerKind, type ThresholdoutParams } from "@/lib/mechanism/thresholdout";
 import { evaluateSplit, getMetric, isBetter, type Metric } from "@/lib/metrics/registry";
@@ -61,31 +60,22 @@ function present(metric: Metric, kind: AnswerKind, answer: number | null) {
   return { kind, score: answer === null ? null : metric.toDisplay(answer) };
 }
 
-async function findByIdempotencyKey(userId: string, key: string, metric: Metric): Promise<SubmissionResult | null> {
-  const s = await db.submission.findUnique({
-    where: { userId_idempotencyKey: { userId, idempotencyKey: key } },
-    select: { id: true, createdAt: true, kind: true, answer: true, budgetAfter: true, team: { select: { initialBudget: true } } },
-  });
-  return s && { id: s.id, createdAt: s.createdAt.toISOString(), answer: present(metric, s.kind, s.answer), budget: { remaining: s.budgetAfter, initial: s.team.initialBudget } };
-}
-
 /**
  * Scores a submission through the team's Thresholdout (docs/mechanism.md §2). Everything that can
  * reject the file happens first and spends nothing. Then, in one transaction holding a row lock on
- * the team: the daily cap is checked (and a competition-wide holdout cap, under the competition's
- * row lock), the next query index taken, Algorithm 1 stepped, a new best answer re-measured, and the
- * submission, the team's mechanism state and its leaderboard row written together. Concurrent
- * submissions of one team (on any number of app instances) are thereby serialised, and a crash
- * before the commit leaves nothing behind. A repeated Idempotency-Key returns the first result.
+ * the team: the competition is re-checked (still published, before its deadline) under a key-share
+ * lock on its row that closing waits for; a repeated Idempotency-Key is answered (the first result
+ * for the same file, 409 for another); the daily cap is checked (and a competition-wide holdout
+ * cap, under the competition's row lock); the next query index is taken, Algorithm 1 stepped, a
+ * new best answer re-measured, and the submission, the team's mechanism state and its leaderboard
+ * row written together. Concurrent submissions of one team (on any number of app instances) are
+ * thereby serialised, and a crash before the commit leaves nothing behind. `now` fixes the
+ * submission's time (tests, the demo seed); by default it is the time the team's lock is held.
  */
-export async function submit(user: PublicUser, slug: string, body: ReadableStream<Uint8Array> | null, idempotencyKey: string | null, now = new Date()): Promise<{ result: SubmissionResult; replayed: boolean }> {
+export async function submit(user: PublicUser, slug: string, body: ReadableStream<Uint8Array> | null, idempotencyKey: string | null, now?: Date): Promise<{ result: SubmissionResult; replayed: boolean }> {
   const competition = await requireOpenCompetition(user, slug, now);
   const metric = metricOf(competition);
   if (idempotencyKey !== null && (idempotencyKey.length < 1 || idempotencyKey.length > 200)) throw new AppError("unprocessable_entity", "Idempotency-Key must be 1 to 200 characters");
-  if (idempotencyKey) {
-    const previous = await findByIdempotencyKey(user.id, idempotencyKey, metric);
-    if (previous) return { result: previous, replayed: true };
-  }
   const member = await db.teamMember.findUnique({ where: { competitionId_userId: { competitionId: competition.id, userId: user.id } }, select: { teamId: true } });
   if (!member) throw new AppError("forbidden", "join or create a team in this competition before submitting");
   await consumeRateLimit("submissions", user.id);
@@ -100,82 +90,89 @@ export async function submit(user: PublicUser, slug: string, body: ReadableStrea
 
   const { secret } = await db.competition.findUniqueOrThrow({ where: { id: competition.id }, select: { secret: true } });
   const params = thresholdoutParams(competition, data.holdoutRows.length);
-  const dayStart = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
 
-  try {
-    const result = await db.$transaction(
-      async (tx) => {
-        await tx.$queryRaw`SELECT id FROM teams WHERE id = ${member.teamId}::uuid FOR UPDATE`;
-        const team = await tx.team.findUniqueOrThrow({ where: { id: member.teamId } });
-        if (team.mergedIntoId) throw new AppError("conflict", "your team was just merged into another; submit again");
-        const today = await tx.submission.count({ where: { teamId: team.id, createdAt: { gte: dayStart } } });
-        if (today >= competition.dailySubmissionLimit) {
-          throw new AppError("rate_limited", `your team has used its ${competition.dailySubmissionLimit} submissions for today (UTC); the count resets at midnight UTC`);
-        }
-        // A competition-wide cap on holdout answers is checked under a lock on the competition row,
-        // so that teams scoring at once cannot pass it together; once it is reached, no team has budget.
-        let capReached = false;
-        if (competition.holdoutCap !== null) {
-          const [row] = await tx.$queryRaw<{ holdout_answers: number }[]>`SELECT holdout_answers FROM competitions WHERE id = ${competition.id}::uuid FOR UPDATE`;
-          capReached = row.holdout_answers >= competition.holdoutCap;
-        }
-        const streams = createStreams(secret, team.id);
-        const before = {
-          budget: capReached ? 0 : team.budgetRemaining,
-          noisyThreshold: team.noisyThreshold ?? initThresholdout(params, streams).noisyThreshold,
-          queries: team.queryCount,
-        };
-        const step = stepThresholdout(params, before, { holdoutValue, publicValue }, streams);
-        const spent = before.budget - step.state.budget;
-        const value = step.answer.value;
-        // Selection by the released answer, display of a fresh re-measurement (docs/mechanism.md §2.6).
-        const improves = value !== null && (team.selectionScore === null || isBetter(metric, value, team.selectionScore));
-        const remeasure = improves && team.remeasures < team.initialBudget ? remeasureHoldout(params, step.state.queries, holdoutValue, streams) : null;
-        const created = await tx.submission.create({
-          data: {
-            competitionId: competition.id,
-            teamId: team.id,
-            userId: user.id,
-            createdAt: now,
-            idempotencyKey,
-            fileSha256: sha256,
-            streamTeamId: team.id,
-            queryIndex: step.state.queries,
-            kind: step.answer.kind,
-            answer: value,
-            budgetBefore: before.budget,
-            budgetAfter: step.state.budget,
-            remeasure,
-            publicScore: publicValue,
-            holdoutScore: holdoutValue,
-          },
-          select: { id: true, createdAt: true },
+  return db.$transaction(
+    async (tx) => {
+      await tx.$queryRaw`SELECT id FROM teams WHERE id = ${member.teamId}::uuid FOR UPDATE`;
+      const at = now ?? new Date();
+      // With a competition-wide cap on holdout answers, scorings of all teams take turns on the
+      // competition row so that they cannot pass the cap together; otherwise they share it.
+      const [live] =
+        competition.holdoutCap === null
+          ? await tx.$queryRaw<{ status: string; ends_at: Date; holdout_answers: number }[]>`SELECT status, ends_at, holdout_answers FROM competitions WHERE id = ${competition.id}::uuid FOR KEY SHARE`
+          : await tx.$queryRaw<{ status: string; ends_at: Date; holdout_answers: number }[]>`SELECT status, ends_at, holdout_answers FROM competitions WHERE id = ${competition.id}::uuid FOR UPDATE`;
+      if (live.status !== "published" || at >= live.ends_at) throw new AppError("conflict", "this competition has closed; the submission was not scored");
+      const team = await tx.team.findUniqueOrThrow({ where: { id: member.teamId } });
+      if (team.mergedIntoId) throw new AppError("conflict", "your team was just merged into another; submit again");
+      if (idempotencyKey) {
+        const previous = await tx.submission.findFirst({
+          where: { teamId: team.id, idempotencyKey },
+          orderBy: { createdAt: "asc" },
+          select: { id: true, createdAt: true, kind: true, answer: true, budgetAfter: true, fileSha256: true },
         });
-        await tx.team.update({
-          where: { id: team.id },
-          data: {
-            budgetRemaining: team.budgetRemaining - spent,
-            noisyThreshold: step.state.noisyThreshold,
-            queryCount: step.state.queries,
-            submissionCount: { increment: 1 },
-            lastSubmissionAt: now,
-            ...(remeasure !== null ? { selectionScore: value, bestScore: remeasure, bestAt: now, remeasures: { increment: 1 } } : {}),
-          },
-        });
-        if (spent > 0) await tx.competition.update({ where: { id: competition.id }, data: { holdoutAnswers: { increment: spent } } });
-        return { id: created.id, createdAt: created.createdAt.toISOString(), answer: present(metric, step.answer.kind, value), budget: { remaining: team.budgetRemaining - spent, initial: team.initialBudget } };
-      },
-      { timeout: 30_000, maxWait: 30_000 },
-    );
-    return { result, replayed: false };
-  } catch (error) {
-    // Two requests with one Idempotency-Key raced: the second lost on the unique index; answer the first's result.
-    if (idempotencyKey && error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002") {
-      const previous = await findByIdempotencyKey(user.id, idempotencyKey, metric);
-      if (previous) return { result: previous, replayed: true };
-    }
-    throw error;
-  }
+        if (previous && previous.fileSha256 !== sha256) {
+          throw new AppError("conflict", "this Idempotency-Key was already used by your team for a different file; use a new key for a new submission");
+        }
+        if (previous) {
+          const result = { id: previous.id, createdAt: previous.createdAt.toISOString(), answer: present(metric, previous.kind, previous.answer), budget: { remaining: previous.budgetAfter, initial: team.initialBudget } };
+          return { result, replayed: true };
+        }
+      }
+      const dayStart = new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), at.getUTCDate()));
+      const today = await tx.submission.count({ where: { teamId: team.id, createdAt: { gte: dayStart } } });
+      if (today >= competition.dailySubmissionLimit) {
+        throw new AppError("rate_limited", `your team has used its ${competition.dailySubmissionLimit} submissions for today (UTC); the count resets at midnight UTC`);
+      }
+      const capReached = competition.holdoutCap !== null && live.holdout_answers >= competition.holdoutCap;
+      const streams = createStreams(secret, team.id);
+      const before = {
+        budget: capReached ? 0 : team.budgetRemaining,
+        noisyThreshold: team.noisyThreshold ?? initThresholdout(params, streams).noisyThreshold,
+        queries: team.queryCount,
+      };
+      const step = stepThresholdout(params, before, { holdoutValue, publicValue }, streams);
+      const spent = before.budget - step.state.budget;
+      const value = step.answer.value;
+      // Selection by the released answer, display of a fresh re-measurement (docs/mechanism.md §2.6).
+      const improves = value !== null && (team.selectionScore === null || isBetter(metric, value, team.selectionScore));
+      const remeasure = improves && team.remeasures < team.initialBudget ? remeasureHoldout(params, step.state.queries, holdoutValue, streams) : null;
+      const created = await tx.submission.create({
+        data: {
+          competitionId: competition.id,
+          teamId: team.id,
+          userId: user.id,
+          createdAt: at,
+          idempotencyKey,
+          fileSha256: sha256,
+          streamTeamId: team.id,
+          queryIndex: step.state.queries,
+          kind: step.answer.kind,
+          answer: value,
+          budgetBefore: before.budget,
+          budgetAfter: step.state.budget,
+          remeasure,
+          publicScore: publicValue,
+          holdoutScore: holdoutValue,
+        },
+        select: { id: true, createdAt: true },
+      });
+      await tx.team.update({
+        where: { id: team.id },
+        data: {
+          budgetRemaining: team.budgetRemaining - spent,
+          noisyThreshold: step.state.noisyThreshold,
+          queryCount: step.state.queries,
+          submissionCount: { increment: 1 },
+          lastSubmissionAt: at,
+          ...(remeasure !== null ? { selectionScore: value, bestScore: remeasure, bestAt: at, remeasures: { increment: 1 } } : {}),
+        },
+      });
+      if (spent > 0) await tx.competition.update({ where: { id: competition.id }, data: { holdoutAnswers: { increment: spent } } });
+      const result = { id: created.id, createdAt: created.createdAt.toISOString(), answer: present(metric, step.answer.kind, value), budget: { remaining: team.budgetRemaining - spent, initial: team.initialBudget } };
+      return { result, replayed: false };
+    },
+    { timeout: 30_000, maxWait: 30_000 },
+  );
 }
 
 export type MySubmission = {

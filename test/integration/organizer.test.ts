@@ -96,6 +96,23 @@ describe("correlation, mechanism, publish", () => {
     expect((await rejection(publishCompetition(owner, c.slug))).message).toBe("configure the mechanism before publishing");
     expect((await rejection(setMechanism(owner, c.slug, { mode: "practical", sigma: 0.02, threshold: 0.05, budget: 10 }))).message).toContain("upload the solution first");
   });
+
+  it("a solution upload racing the publish either lands before it or is refused, and publishing never uses a replaced file", async () => {
+    const rows = demoSolutionCsv().trim().split("\n");
+    for (let round = 0; round < 4; round++) {
+      const owner = await user();
+      const c = await draft(owner);
+      await uploadSolution(owner, c.slug, body(demoSolutionCsv()));
+      await setMechanism(owner, c.slug, { mode: "practical", sigma: 0.02, threshold: 0.05, budget: 10 });
+      const second = [...rows.slice(0, -1)].join("\n"); // one row fewer: a different file
+      const [upload, publish] = await Promise.allSettled([uploadSolution(owner, c.slug, body(second)), publishCompetition(owner, c.slug)]);
+      const after = await db.competition.findUniqueOrThrow({ where: { id: c.id }, select: { status: true } });
+      if (upload.status === "rejected") expect((upload.reason as AppError).message).toBe("the solution cannot change once the competition is published");
+      if (publish.status === "rejected") expect((publish.reason as AppError).message).toBe("the competition's settings changed while it was being published; publish again");
+      expect(after.status).toBe(publish.status === "fulfilled" ? "published" : "draft");
+      expect(upload.status === "fulfilled" || publish.status === "fulfilled").toBe(true);
+    }
+  });
 });
 
 describe("split integrity (docs/mechanism.md §2.6)", () => {

@@ -126,6 +126,43 @@ describe("scoring through the mechanism", () => {
     expect(await db.submission.count({ where: { competitionId: c.id } })).toBe(1);
   });
 
+  it("scopes an Idempotency-Key to the team in one competition, and refuses it for a different file (409)", async () => {
+    const c = await liveCompetition();
+    const other = await liveCompetition();
+    const player = await user();
+    const mate = await user();
+    const { inviteCode } = await createTeam(player, c.slug, { name: "Keyed", acceptRules: true });
+    await joinTeam(mate, c.slug, { inviteCode });
+    await createTeam(player, other.slug, { name: "Keyed too", acceptRules: true });
+    const first = await submit(player, c.slug, stream(predictions(0.7)), "try-1");
+    // The same key from a teammate for the same file is the same submission…
+    expect(await submit(mate, c.slug, stream(predictions(0.7)), "try-1")).toEqual({ result: first.result, replayed: true });
+    // …for a different file it is a 409 that stores and spends nothing…
+    const before = await snapshot(c.id);
+    const error = await rejection(submit(player, c.slug, stream(predictions(0.9)), "try-1"));
+    expect([error.status, error.message]).toEqual([409, "this Idempotency-Key was already used by your team for a different file; use a new key for a new submission"]);
+    expect(await snapshot(c.id)).toEqual(before);
+    // …and in another competition the key is free.
+    expect((await submit(player, other.slug, stream(predictions(0.9)), "try-1")).replayed).toBe(false);
+  });
+
+  it("never answers after closing: a submission racing the close is either in the final standings or refused", async () => {
+    for (let round = 0; round < 3; round++) {
+      const c = await liveCompetition();
+      const players = await Promise.all(Array.from({ length: 4 }, () => user()));
+      await Promise.all(players.map((p, i) => createTeam(p, c.slug, { name: `Racer ${i}`, acceptRules: true })));
+      const [submissions, closed] = await Promise.all([Promise.allSettled(players.map((p, i) => submit(p, c.slug, stream(predictions(0.6 + i / 10, round * 10 + i)), null))), closeCompetition(c.owner, c.slug)]);
+      const closedAt = closed.closedAt!;
+      const stored = await db.submission.findMany({ where: { competitionId: c.id }, select: { createdAt: true, teamId: true } });
+      // Everything stored was stored before the close, and each team that has a submission is ranked.
+      for (const s of stored) expect(s.createdAt.getTime()).toBeLessThanOrEqual(closedAt.getTime());
+      const ranked = await db.team.count({ where: { competitionId: c.id, finalRank: { not: null } } });
+      expect(ranked).toBe(new Set(stored.map((s) => s.teamId)).size);
+      for (const r of submissions) if (r.status === "rejected") expect((r.reason as AppError).message).toMatch(/has closed/);
+      expect(submissions.filter((r) => r.status === "fulfilled").length).toBe(stored.length);
+    }
+  });
+
   it("serialises concurrent submissions of one team: every query index once, budget never below 0", async () => {
     const c = await liveCompetition({ budget: 6, sigma: 0.001, threshold: 0.001 });
     const player = await user();
