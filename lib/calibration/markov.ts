@@ -288,19 +288,20 @@ type Objective = (m: number, influence: number) => number;
  * nodes the search did not reach count with their empty quilt. Such an answer is reported as not
  * exhaustive, and is never below the empty-quilt bound ε/n.
  * @param eps the BDP level ε > 0
+ * @param work the work allowed for the whole search (callers running several searches share theirs)
  */
-export function exactQuiltEpsDp(chain: QuiltChain, eps: number, influenceFactor = 4): QuiltSearchResult {
+export function exactQuiltEpsDp(chain: QuiltChain, eps: number, influenceFactor = 4, work = QUILT_SEARCH_WORK): QuiltSearchResult {
   check(eps > 0, `epsilon must be positive, got ${eps}`);
-  return searchQuilts(chain, (m, b) => (eps - influenceFactor * b) / m, (v) => v);
+  return searchQuilts(chain, (m, b) => (eps - influenceFactor * b) / m, (v) => v, work);
 }
 
 /**
  * The forward map (SPEC §3): the BDP level that ε_DP-DP buys, ε_BDP = max_i min_Q ((|N|+1) ε_DP + 4 b_i(Q)),
  * by the same exact search (a quilt with |N| + 1 = m costs at least m ε_DP).
  */
-export function exactQuiltEpsBdp(chain: QuiltChain, epsDp: number): QuiltSearchResult {
+export function exactQuiltEpsBdp(chain: QuiltChain, epsDp: number, work = QUILT_SEARCH_WORK): QuiltSearchResult {
   check(epsDp > 0, `epsilon must be positive, got ${epsDp}`);
-  return searchQuilts(chain, (m, b) => -(m * epsDp + 4 * b), (v) => -v);
+  return searchQuilts(chain, (m, b) => -(m * epsDp + 4 * b), (v) => -v, work);
 }
 
 /**
@@ -314,27 +315,27 @@ export function quiltInfluence(chain: QuiltChain, node: number, a: number | null
   return factors.influence(node, a === null ? null : factors.left(node, a), b === null ? null : factors.right(node, b));
 }
 
-/** Work allowed for one search, in multiply-adds (about a second here). */
+/** Work allowed for one calibration's searches, in multiply-adds (about a second here). */
 export const QUILT_SEARCH_WORK = 3e8;
 /** What a factor look-up or a quilt costs beyond its arithmetic (keys, calls), in multiply-adds. */
 const OVERHEAD = 200;
 
-function searchQuilts(chain: QuiltChain, objective: Objective, report: (v: number) => number): QuiltSearchResult {
+function searchQuilts(chain: QuiltChain, objective: Objective, report: (v: number) => number, work: number): QuiltSearchResult {
   const n = chain.length;
   check(Number.isInteger(n) && n >= 1, `chain length must be a whole number ≥ 1, got ${n}`);
-  const factors = new QuiltFactors(chain, QUILT_SEARCH_WORK / 4);
+  const factors = new QuiltFactors(chain, work / 4);
   const empty: NodeResult = { value: objective(n, 0), quilt: { node: 1, a: null, b: null, nearby: n - 1, influence: 0 }, horizon: n + 1, exhaustive: true };
   const settled = factors.settledIndex();
-  const interior = settled === null ? null : searchNode(factors, objective, { node: Infinity, left: Infinity, right: Infinity, maxNearby: n - 1 }, QUILT_SEARCH_WORK / 2);
+  const interior = settled === null ? null : searchNode(factors, objective, { node: Infinity, left: Infinity, right: Infinity, maxNearby: n - 1 }, work / 2);
   const hasInterior = interior !== null && n >= settled! + 2 * interior.horizon;
   const results = hasInterior ? [interior] : [];
   const lastEach = hasInterior ? settled! - 1 : n;
   // An unsettled law is known only as far as it was computed.
   const evaluable = settled === null ? Math.min(lastEach, factors.knownLaws) : lastEach;
   let reached = 0;
-  for (let i = 1; i <= evaluable && factors.work < QUILT_SEARCH_WORK; i++, reached++) {
+  for (let i = 1; i <= evaluable && factors.work < work; i++, reached++) {
     // What is left is shared by the nodes still to come; each at least tries its nearest quilt.
-    const share = (QUILT_SEARCH_WORK - factors.work) / (evaluable - i + 1);
+    const share = (work - factors.work) / (evaluable - i + 1);
     results.push(searchNode(factors, objective, { node: i, left: i - 1, right: n - i, maxNearby: n - 1 }, factors.work + share));
   }
   if (reached < lastEach) results.push({ ...empty, quilt: { ...empty.quilt, node: reached + 1 }, exhaustive: false });

@@ -9,6 +9,7 @@ import {
   effectiveSampleSize,
   exactQuiltEpsBdp,
   exactQuiltEpsDp,
+  QUILT_SEARCH_WORK,
 } from "./markov";
 import { maxInfluenceEpsBdp, maxInfluenceEpsDp } from "./max-influence";
 
@@ -48,7 +49,7 @@ export function calibrateEpsDp(model: CorrelationModel, n: number, epsBdp: numbe
       return single("maxInfluence", maxInfluenceEpsDp(epsBdp, model.bound));
     case "markov": {
       const chain = prepareMarkov(model, n);
-      const searches = chain.lengths.map((length) => exactQuiltEpsDp({ ...chain, length }, epsBdp));
+      const searches = chain.lengths.map((length) => exactQuiltEpsDp({ ...chain, length }, epsBdp, 4, chain.work));
       const exact = Math.min(...searches.map((r) => r.value));
       const closed = chain.summary.spectralGap === null ? null : closedFormForLengths(chain, epsBdp);
       return { value: Math.max(exact, closed ?? -Infinity), byMethod: { closedForm: closed, exactQuilts: exact }, exhaustive: searches.every((r) => r.exhaustive) };
@@ -68,7 +69,7 @@ export function calibrateEpsBdp(model: CorrelationModel, n: number, epsDp: numbe
       return single("maxInfluence", maxInfluenceEpsBdp(epsDp, model.bound));
     case "markov": {
       const chain = prepareMarkov(model, n);
-      const searches = chain.lengths.map((length) => exactQuiltEpsBdp({ ...chain, length }, epsDp));
+      const searches = chain.lengths.map((length) => exactQuiltEpsBdp({ ...chain, length }, epsDp, chain.work));
       const exact = Math.max(...searches.map((r) => r.value));
       const closed = chain.summary.spectralGap === null ? null : invertIncreasing((e) => closedFormForLengths(chain, e) ?? 0, epsDp);
       return { value: Math.min(exact, closed ?? Infinity), byMethod: { closedForm: closed, exactQuilts: exact }, exhaustive: searches.every((r) => r.exhaustive) };
@@ -92,13 +93,18 @@ export function effectiveSize(model: CorrelationModel, n: number): number {
   }
 }
 
+/** Chains of many different lengths are searched one length at a time: at most this many. */
+export const MAX_DISTINCT_LENGTHS = 1000;
+
 function prepareMarkov(model: Extract<CorrelationModel, { kind: "markov" }>, n: number) {
   const transition = checkTransitionMatrix(model.transition);
   const summary = describeChain(transition);
   const initial = Array.isArray(model.initial) ? checkDistribution(model.initial, transition.size) : undefined;
   const lengths = [...new Set(model.chains ?? [n])];
-  lengths.forEach((l) => check(Number.isInteger(l) && l >= 1, `chain lengths must be whole numbers ≥ 1, got ${l}`));
-  return { transition, summary, initial, lengths };
+  lengths.forEach((l) => check(Number.isInteger(l) && l >= 1 && l <= n, `chain lengths must be whole numbers from 1 to n = ${n}, got ${l}`));
+  check(lengths.length <= MAX_DISTINCT_LENGTHS, `at most ${MAX_DISTINCT_LENGTHS} different chain lengths, got ${lengths.length}`);
+  // One calibration has one work allowance, shared by the searches of its chain lengths.
+  return { transition, summary, initial, lengths, work: QUILT_SEARCH_WORK / lengths.length };
 }
 
 /** Lemma 4 for every chain length (min over chains); null if it applies to none. */

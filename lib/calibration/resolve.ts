@@ -1,5 +1,5 @@
 import { check } from "../mechanism/errors";
-import { groupsAcrossSplits, holdoutChains, type Solution } from "../csv/solution";
+import { groupsAcrossSplits, holdoutChains, type Solution, type SolutionColumns } from "../csv/solution";
 import { describeChain, checkTransitionMatrix, fitTransitionMatrix, type ChainSummary } from "./markov";
 import { type CorrelationModel, effectiveSize } from "./models";
 
@@ -27,7 +27,7 @@ export type CorrelationSummary = {
  * state column (add-α smoothing, transitions within each group's chain only), and the lengths of the
  * independent chains (one per group). Throws a MathInputError naming what is missing.
  */
-export function resolveCorrelation(input: CorrelationInput, n: number, solution: Solution | null): CorrelationSummary {
+export function resolveCorrelation(input: CorrelationInput, n: number, solution: SolutionColumns | null): CorrelationSummary {
   switch (input.kind) {
     case "independent":
       return { model: input, n, nEff: n };

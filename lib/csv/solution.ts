@@ -16,6 +16,9 @@ export type Solution = {
   states: { codes: Int32Array; names: string[] } | null;
 };
 
+/** The columns that describe the holdout's correlation (what calibration reads). */
+export type SolutionColumns = Pick<Solution, "split" | "order" | "groups" | "states">;
+
 /** How labels are read: class strings, 0/1 for probability metrics, or numbers (a Metric's `input`). */
 export type LabelKind = "class" | "probability" | "number";
 
@@ -181,7 +184,7 @@ export function groupsAcrossSplits(solution: Solution, limit = 5): { count: numb
  * Holdout rows in chain order, split into independent chains: one per group when there is a group
  * column, ordered by `order` when there is one, else by file order (docs/mechanism.md §3).
  */
-export function holdoutChains(solution: Solution): number[][] {
+export function holdoutChains(solution: SolutionColumns): number[][] {
   const rows: number[] = [];
   for (let r = 0; r < solution.split.length; r++) if (solution.split[r] === 1) rows.push(r);
   if (solution.order) {

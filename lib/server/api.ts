@@ -17,12 +17,53 @@ export function handleApi<C>(handler: (request: Request, context: C) => Promise<
   };
 }
 
-/** Reads a JSON body; 413 over 1 MiB, 400 for malformed JSON. */
+/**
+ * The request's body as a stream that fails with 413 as soon as more than `maxBytes` have been read,
+ * whatever Content-Length declared (a chunked body declares nothing); a declared length over the
+ * limit is refused before anything is read.
+ * @param what how the message names the body, e.g. "the submission"
+ */
+export function limitedBody(request: Request, maxBytes: number, what: string): ReadableStream<Uint8Array> | null {
+  const tooLarge = () => new AppError("payload_too_large", `${what} is larger than ${maxBytes >= 1024 * 1024 ? `${maxBytes / 1024 / 1024} MiB` : `${maxBytes} bytes`}`);
+  if (Number(request.headers.get("content-length") ?? 0) > maxBytes) throw tooLarge();
+  if (!request.body) return null;
+  let read = 0;
+  return request.body.pipeThrough(
+    new TransformStream<Uint8Array, Uint8Array>({
+      transform(chunk, controller) {
+        read += chunk.byteLength;
+        if (read > maxBytes) controller.error(tooLarge());
+        else controller.enqueue(chunk);
+      },
+    }),
+  );
+}
+
+/** Reads a whole limited body into memory (small bodies only: JSON, forms). */
+async function readLimited(request: Request, maxBytes: number, what: string): Promise<Uint8Array<ArrayBuffer>> {
+  const body = limitedBody(request, maxBytes, what);
+  if (!body) return new Uint8Array(0);
+  const chunks: Uint8Array[] = [];
+  const reader = body.getReader();
+  for (let r = await reader.read(); !r.done; r = await reader.read()) chunks.push(r.value);
+  return new Uint8Array(Buffer.concat(chunks));
+}
+
+/**
+ * The file in the multipart field `field`, read with the body limited to `maxBytes` (the parts are
+ * held in memory, so the limit bounds that too); 422 when the field is missing.
+ */
+export async function readMultipartFile(request: Request, maxBytes: number, what: string, field = "file"): Promise<File> {
+  const bytes = await readLimited(request, maxBytes, what);
+  const form = await new Response(bytes, { headers: { "content-type": request.headers.get("content-type") ?? "" } }).formData().catch(() => null);
+  const file = form?.get(field);
+  if (!(file instanceof File)) throw new AppError("unprocessable_entity", `send ${what} as multipart/form-data in the field "${field}"`);
+  return file;
+}
+
+/** Reads a JSON body; 413 over 1 MiB (counting the bytes read), 400 for malformed JSON. */
 export async function readJson(request: Request): Promise<unknown> {
-  const length = Number(request.headers.get("content-length") ?? 0);
-  if (length > MAX_JSON_BYTES) throw new AppError("payload_too_large", `request body is larger than ${MAX_JSON_BYTES} bytes`);
-  const text = await request.text();
-  if (text.length > MAX_JSON_BYTES) throw new AppError("payload_too_large", `request body is larger than ${MAX_JSON_BYTES} bytes`);
+  const text = new TextDecoder().decode(await readLimited(request, MAX_JSON_BYTES, "the request body"));
   if (!text.trim()) return {};
   try {
     return JSON.parse(text);

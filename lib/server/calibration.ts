@@ -1,28 +1,51 @@
 import "server-only";
-import { randomBytes } from "node:crypto";
+import { compute } from "./compute";
 import { db } from "./db";
 import { AppError } from "./errors";
 import { COMPETITION_SELECT, type CompetitionRow, defaultMaxQueries, lockCompetition, lockDraft, requireDraft, requireOrganizer } from "./competitions";
 import { getSolutionSummary, loadSolution } from "./solutions";
 import type { PublicUser } from "./users";
-import { answerCalibration, planMechanism } from "@/lib/calibration/calibrate";
-import { budgetByCalibration, budgetByTolerance, epsBdpByNoise, type BudgetByCalibration, type Point } from "@/lib/calibration/curves";
+import type { BudgetByCalibration, Point } from "@/lib/calibration/curves";
 import type { Plan } from "@/lib/calibration/planner";
-import { type CorrelationInput, type CorrelationSummary, resolveCorrelation, splitIntegrityProblem } from "@/lib/calibration/resolve";
-import { type AttackPreview, previewBoostingAttack } from "@/lib/experiments/preview";
+import { type CorrelationInput, type CorrelationSummary, splitIntegrityProblem } from "@/lib/calibration/resolve";
+import type { Solution } from "@/lib/csv/solution";
+import type { AttackPreview } from "@/lib/experiments/preview";
 import { calibrationRequestSchema, correlationModelSchema, mechanismSchema, type MechanismInput } from "@/lib/validation/calibration";
 
-/** POST /api/v1/calibrate: the same planner as `npm run calibrate`. */
-export function calibrate(input: unknown) {
-  return answerCalibration(calibrationRequestSchema.parse(input));
+/** POST /api/v1/calibrate: the same planner as `npm run calibrate`, on a worker thread. */
+export async function calibrate(input: unknown) {
+  return compute("answerCalibration", calibrationRequestSchema.parse(input));
+}
+
+// Summaries and plans are computed once per solution file and settings, not on every page view:
+// memoised per decoded solution (replaced when a new file is uploaded) by the settings they read.
+const memo = new WeakMap<Solution, Map<string, Promise<unknown>>>();
+
+function once<T>(solution: Solution, key: unknown, make: () => Promise<T>): Promise<T> {
+  let entries = memo.get(solution);
+  if (!entries) memo.set(solution, (entries = new Map()));
+  const k = JSON.stringify(key);
+  let value = entries.get(k) as Promise<T> | undefined;
+  if (!value) {
+    if (entries.size >= 200) entries.delete(entries.keys().next().value!);
+    value = make();
+    value.catch(() => entries.delete(k));
+    entries.set(k, value);
+  }
+  return value;
+}
+
+/** A correlation model resolved against the solution's columns (fitted, chains read), on a worker thread. */
+function resolveOn(solution: Solution, model: CorrelationInput): Promise<CorrelationSummary> {
+  const n = solution.split.reduce((a, b) => a + b, 0);
+  const { split, order, groups, states } = solution;
+  return once(solution, ["correlation", model], () => compute("resolveCorrelation", model, n, { split, order, groups, states }));
 }
 
 /** The stored correlation model resolved against the solution (independent when none is set). */
 export async function getCorrelationSummary(competition: CompetitionRow): Promise<CorrelationSummary | null> {
   const solution = await loadSolution(competition.id);
-  if (!solution) return null;
-  const n = solution.split.reduce((a, b) => a + b, 0);
-  return resolveCorrelation(correlationInput(competition), n, solution);
+  return solution && resolveOn(solution, correlationInput(competition));
 }
 
 function correlationInput(competition: CompetitionRow): CorrelationInput {
@@ -36,7 +59,7 @@ export async function setCorrelation(user: PublicUser, slug: string, input: unkn
   const body = (input ?? {}) as { model?: unknown };
   const model = correlationModelSchema.parse(body.model);
   const solution = await loadSolution(competition.id);
-  const summary = solution ? resolveCorrelation(model, solution.split.reduce((a, b) => a + b, 0), solution) : null;
+  const summary = solution && (await resolveOn(solution, model));
   await db.$transaction(async (tx) => {
     await lockDraft(tx, competition.id, "the correlation model");
     await tx.competition.update({ where: { id: competition.id }, data: { correlation: model } });
@@ -46,10 +69,13 @@ export async function setCorrelation(user: PublicUser, slug: string, input: unkn
 
 /** The planner's answer for a mechanism input on this competition's holdout and correlation. */
 async function planOn(competition: CompetitionRow, mechanism: MechanismInput): Promise<{ plan: Plan; summary: CorrelationSummary }> {
-  const summary = await getCorrelationSummary(competition);
-  if (!summary) throw new AppError("conflict", "upload the solution first: the mechanism is planned for its holdout rows");
+  const solution = await loadSolution(competition.id);
+  if (!solution) throw new AppError("conflict", "upload the solution first: the mechanism is planned for its holdout rows");
+  const correlation = correlationInput(competition);
+  const summary = await resolveOn(solution, correlation);
   const withDefaults = { ...mechanism, maxQueries: mechanism.maxQueries ?? competition.maxQueries ?? defaultMaxQueries(competition) };
-  return { plan: planMechanism({ n: summary.n, model: summary.model }, withDefaults), summary };
+  const plan = await once(solution, ["plan", correlation, withDefaults], () => compute("planMechanism", { n: summary.n, model: summary.model }, withDefaults));
+  return { plan, summary };
 }
 
 /** The plan of the stored mechanism settings, or null when none are set (or no solution yet). */
@@ -92,15 +118,8 @@ export async function previewMechanism(user: PublicUser, slug: string, input: un
   const split = mechanism.mode === "guarantee" ? mechanism.split : undefined;
   const tolerance = Math.min(1, mechanism.mode === "guarantee" ? mechanism.tolerance : (plan.guarantee.tolerance ?? 0.2));
   const sigmas = [0.25, 0.5, 0.75, 1, 1.5, 2, 3, 4].map((f) => f * plan.sigma);
-  return {
-    plan,
-    curves: {
-      budgetByTolerance: budgetByTolerance(setting, { beta, maxQueries, split }, TAUS),
-      epsBdpByNoise: plan.budget > 0 ? epsBdpByNoise(setting, plan.budget, sigmas) : [],
-      budgetByCalibration: budgetByCalibration(setting, { tolerance, beta, maxQueries, split }),
-      tolerance,
-    },
-  };
+  const curves = await compute("curves", setting, { beta, maxQueries, split, tolerance, budget: plan.budget, taus: TAUS, sigmas });
+  return { plan, curves: { ...curves, tolerance } };
 }
 
 /**
@@ -113,7 +132,7 @@ export async function previewAttack(user: PublicUser, slug: string, input: unkno
   const { plan, summary } = await planOn(competition, mechanism);
   if (plan.budget < 1) throw new AppError("conflict", "the mechanism's budget is 0; there is nothing to attack");
   const solution = (await getSolutionSummary(competition.id))!;
-  const preview = await previewBoostingAttack({
+  const preview = await compute("previewAttack", {
     holdoutRows: solution.holdout,
     publicRows: solution.public,
     nEff: summary.nEff,
@@ -122,7 +141,6 @@ export async function previewAttack(user: PublicUser, slug: string, input: unkno
     budget: plan.budget,
     submissions: 400,
     seed: competition.id,
-    newSecret: () => randomBytes(32),
   });
   return { ...preview, budget: plan.budget };
 }

@@ -83,7 +83,7 @@ export async function submit(user: PublicUser, slug: string, body: ReadableStrea
 
   const data = await scoringData(competition.id);
   // Read and validated in full before anything is spent.
-  const { result: predictions, sha256 } = await readCsvUpload(body, { maxBytes: MAX_SUBMISSION_BYTES, what: "the submission", parser: createSubmissionParser(data.key, metric.input) });
+  const { result: predictions, sha256 } = await readCsvUpload(body, { what: "the submission", parser: createSubmissionParser(data.key, metric.input) });
   const labels = data.solution.labels;
   const holdoutValue = evaluateSplit(metric, { predictions, labels, rows: data.holdoutRows });
   const publicValue = evaluateSplit(metric, { predictions, labels, rows: data.publicRows });

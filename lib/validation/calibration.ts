@@ -1,5 +1,8 @@
 import { z } from "zod";
 
+/** The largest holdout a calibration may describe, and the most chains it may list. */
+const MAX_ROWS = 10_000_000;
+
 /** Correlation models of SPEC §3 and §7 (`PUT …/correlation`, `POST /api/v1/calibrate`). */
 export const correlationModelSchema = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("independent") }).strict(),
@@ -7,10 +10,10 @@ export const correlationModelSchema = z.discriminatedUnion("kind", [
   z
     .object({
       kind: z.literal("markov"),
-      transition: z.array(z.array(z.number())).min(2).max(64).optional(),
-      initial: z.union([z.literal("stationary"), z.array(z.number())]).optional(),
+      transition: z.array(z.array(z.number()).max(64)).min(2).max(64).optional(),
+      initial: z.union([z.literal("stationary"), z.array(z.number()).max(64)]).optional(),
       fit: z.object({ alpha: z.number().positive() }).strict().optional(),
-      chains: z.array(z.number().int().min(1)).min(1).optional(),
+      chains: z.array(z.number().int().min(1)).min(1).max(MAX_ROWS).optional(),
     })
     .strict(),
   z.object({ kind: z.literal("max-influence"), bound: z.number().min(0) }).strict(),
@@ -46,7 +49,7 @@ export type MechanismInput = z.infer<typeof mechanismSchema>;
 /** `POST /api/v1/calibrate` and `npm run calibrate -- spec.json`: exactly one of epsBdp, epsDp, mechanism. */
 export const calibrationRequestSchema = z
   .object({
-    n: z.number().int().min(1).max(100_000_000),
+    n: z.number().int().min(1).max(MAX_ROWS, { message: `at most ${MAX_ROWS.toLocaleString("en")} rows (ten times the largest holdout Quiltboard serves)` }),
     model: correlationModelSchema,
     epsBdp: z.number().positive().optional(),
     epsDp: z.number().positive().optional(),

@@ -2,4 +2,4 @@
 import { handleApi, json, readJson } from "@/lib/server/api";
 import { calibrate } from "@/lib/server/calibration";
 
-export const POST = handleApi(async (request) => json(calibrate(await readJson(request))));
+export const POST = handleApi(async (request) => json(await calibrate(await readJson(request))));

@@ -1,10 +1,10 @@
 // PUT /api/v1/competitions/[slug]/solution – upload the solution CSV (organizers, drafts only)
-import { handleApi, json } from "@/lib/server/api";
+import { handleApi, json, limitedBody } from "@/lib/server/api";
 import { requireApiUser } from "@/lib/server/auth";
-import { uploadSolution } from "@/lib/server/solutions";
+import { MAX_SOLUTION_BYTES, uploadSolution } from "@/lib/server/solutions";
 
 export const PUT = handleApi(async (request, { params }: { params: Promise<{ slug: string }> }) => {
   const user = await requireApiUser(request);
-  const summary = await uploadSolution(user, (await params).slug, request.body);
+  const summary = await uploadSolution(user, (await params).slug, limitedBody(request, MAX_SOLUTION_BYTES, "the solution file"));
   return json({ rows: summary.rows, public: summary.public, holdout: summary.holdout, sha256: summary.sha256, warnings: summary.warnings });
 });

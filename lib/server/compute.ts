@@ -1,0 +1,78 @@
+import "server-only";
+import { availableParallelism } from "node:os";
+import { Worker } from "node:worker_threads";
+import { AppError } from "./errors";
+import type { TaskMessage, TaskReply, Tasks } from "./compute-worker";
+import { MathInputError } from "@/lib/mechanism/errors";
+
+/**
+ * A small pool of worker threads for the heavy math (compute-worker.ts), so that no calibration,
+ * however hostile, keeps the server from answering other requests. Each task may run for
+ * QUILTBOARD_COMPUTE_SECONDS (default 20); past that its worker is stopped and replaced and the
+ * caller gets a 422 saying the input asks for too much work. At most QUEUE_LIMIT tasks wait; beyond
+ * that the answer is a 503 with Retry-After. Workers start when first needed.
+ */
+const SIZE = Math.max(1, Math.min(4, availableParallelism() - 1));
+const QUEUE_LIMIT = 32;
+const TIME_LIMIT_MS = 1000 * Number(process.env.QUILTBOARD_COMPUTE_SECONDS ?? 20);
+
+type Job = { message: TaskMessage; resolve: (value: unknown) => void; reject: (error: unknown) => void };
+type Slot = { worker: Worker | null; job: Job | null; timer: NodeJS.Timeout | null };
+
+const slots: Slot[] = Array.from({ length: SIZE }, () => ({ worker: null, job: null, timer: null }));
+const queue: Job[] = [];
+
+/** Runs `task` of compute-worker.ts on a worker thread and resolves with its result. */
+export function compute<K extends keyof Tasks>(task: K, ...args: Parameters<Tasks[K]>): Promise<Awaited<ReturnType<Tasks[K]>>> {
+  if (queue.length >= QUEUE_LIMIT) return Promise.reject(new AppError("unavailable", "the calibration service is busy; try again in a few seconds"));
+  return new Promise((resolve, reject) => {
+    queue.push({ message: { task, args }, resolve: resolve as (value: unknown) => void, reject });
+    dispatch();
+  });
+}
+
+function dispatch(): void {
+  for (const slot of slots) {
+    if (slot.job || queue.length === 0) continue;
+    const job = queue.shift()!;
+    slot.job = job;
+    slot.worker ??= startWorker(slot);
+    slot.timer = setTimeout(() => {
+      finish(slot, () => job.reject(new AppError("unprocessable_entity", `this calibration needs more than ${TIME_LIMIT_MS / 1000} s of work: use fewer states, fewer different chain lengths or a smaller n`)));
+      void slot.worker?.terminate();
+      slot.worker = null;
+    }, TIME_LIMIT_MS);
+    slot.worker.postMessage(job.message);
+  }
+}
+
+function startWorker(slot: Slot): Worker {
+  const options = { resourceLimits: { maxOldGenerationSizeMb: 1024 } };
+  // Inside Next (NEXT_RUNTIME is set) the worker entry is bundled into JavaScript; run from source
+  // (tsx: the demo seed, the tests) the worker registers tsx itself, as Node 20 does not pass
+  // tsx's hooks on to worker threads.
+  const worker = process.env.NEXT_RUNTIME
+    ? new Worker(new URL("./compute-worker.ts", import.meta.url), options)
+    : new Worker(`import("tsx/esm/api").then((tsx) => { tsx.register(); return import(${JSON.stringify(new URL("compute-worker.ts", import.meta.url).href)}); });`, { ...options, eval: true });
+  worker.unref();
+  worker.on("message", (reply: TaskReply) => {
+    const job = slot.job;
+    if (!job) return;
+    finish(slot, () => (reply.ok ? job.resolve(reply.value) : job.reject(reply.name === "MathInputError" ? new MathInputError(reply.message) : new Error(`${reply.name}: ${reply.message}`))));
+  });
+  worker.on("error", (error) => {
+    if (slot.worker !== worker) return;
+    slot.worker = null;
+    const job = slot.job;
+    if (job) finish(slot, () => job.reject(error));
+  });
+  return worker;
+}
+
+function finish(slot: Slot, settle: () => void): void {
+  if (slot.timer) clearTimeout(slot.timer);
+  slot.timer = null;
+  slot.job = null;
+  settle();
+  dispatch();
+}
