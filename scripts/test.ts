@@ -8,6 +8,7 @@ import { ensureBuilt, startApp } from "./app";
 import { startTestDatabase } from "./db/database";
 import { freePort } from "./db/admin";
 import { migrate } from "./db/migrate";
+import { HARNESS_LIMITS } from "./harness";
 
 const log = (line: string) => console.log(`\n[test] ${line}`);
 const REPORTS = path.resolve("test-results/reports");
@@ -55,13 +56,14 @@ try {
   const secret = randomBytes(32).toString("base64url");
   const env = { DATABASE_URL: database.url, NEXTAUTH_SECRET: secret };
   vitest("integration", env);
+  const appEnv = { ...env, ...HARNESS_LIMITS };
 
   ensureBuilt((line) => log(line));
   // Two app instances on one database, as behind a load balancer (SPEC §6).
   const logFile = path.resolve("test-results/app.log");
   rmSync(logFile, { force: true });
-  const app = await startApp({ port: await freePort(), env, quiet: true, logFile });
-  const second = await startApp({ port: await freePort(), env, quiet: true, logFile }).catch(async (error) => {
+  const app = await startApp({ port: await freePort(), env: appEnv, quiet: true, logFile });
+  const second = await startApp({ port: await freePort(), env: appEnv, quiet: true, logFile }).catch(async (error) => {
     await app.stop();
     throw error;
   });

@@ -1,6 +1,8 @@
 "use server";
 
 import { revalidatePath } from "next/cache";
+import { headers } from "next/headers";
+import { clientAddress } from "@/lib/server/rate-limit";
 import { getSessionUser } from "@/lib/server/auth";
 import { createToken, revokeToken } from "@/lib/server/tokens";
 import { tokenNameSchema } from "@/lib/validation/accounts";
@@ -12,7 +14,7 @@ export async function createTokenAction(_: CreateTokenState, form: FormData): Pr
   if (!user) return { ok: false, fieldErrors: { name: "Your session has ended; sign in again." } };
   const parsed = tokenNameSchema.safeParse({ name: form.get("name") });
   if (!parsed.success) return { ok: false, fieldErrors: { name: parsed.error.issues[0].message } };
-  const { token } = await createToken(user.id, parsed.data);
+  const { token } = await createToken(user.id, parsed.data, clientAddress({ headers: await headers() }));
   revalidatePath("/account");
   return { ok: true, token };
 }

@@ -1,7 +1,9 @@
 "use server";
 
+import { headers } from "next/headers";
 import { AppError } from "@/lib/server/errors";
-import { createUser } from "@/lib/server/users";
+import { clientAddress } from "@/lib/server/rate-limit";
+import { registerUser } from "@/lib/server/users";
 import { signUpSchema } from "@/lib/validation/accounts";
 
 export type SignUpState = { ok: boolean; fieldErrors?: Record<string, string>; formError?: string };
@@ -12,7 +14,7 @@ export async function signUp(_: SignUpState, form: FormData): Promise<SignUpStat
     return { ok: false, fieldErrors: Object.fromEntries(parsed.error.issues.map((i) => [String(i.path[0]), i.message])) };
   }
   try {
-    await createUser(parsed.data);
+    await registerUser(parsed.data, clientAddress({ headers: await headers() }));
     return { ok: true };
   } catch (error) {
     if (error instanceof AppError && error.code === "conflict") return { ok: false, fieldErrors: { email: error.message } };

@@ -12,7 +12,8 @@ export function handleApi<C>(handler: (request: Request, context: C) => Promise<
       return await handler(request, context);
     } catch (error) {
       const { status, body } = toErrorResponse(error);
-      return NextResponse.json(body, { status, headers: status === 503 ? { "retry-after": "5" } : {} });
+      const retryAfter = status === 503 ? 5 : (body.error.details as { retryAfter?: number } | undefined)?.retryAfter;
+      return NextResponse.json(body, { status, headers: retryAfter ? { "retry-after": String(retryAfter) } : {} });
     }
   };
 }

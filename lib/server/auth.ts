@@ -3,6 +3,7 @@ import type { NextAuthOptions } from "next-auth";
 import { getServerSession } from "next-auth";
 import CredentialsProvider from "next-auth/providers/credentials";
 import { AppError } from "./errors";
+import { clientAddress } from "./rate-limit";
 import { findUserByToken } from "./tokens";
 import { authenticate, getUser, type PublicUser } from "./users";
 
@@ -14,9 +15,9 @@ export const authOptions: NextAuthOptions = {
     CredentialsProvider({
       name: "Email",
       credentials: { email: { label: "Email", type: "email" }, password: { label: "Password", type: "password" } },
-      async authorize(credentials) {
+      async authorize(credentials, request) {
         if (!credentials?.email || !credentials.password) return null;
-        return authenticate(credentials.email, credentials.password);
+        return authenticate(credentials.email, credentials.password, clientAddress({ headers: request.headers ?? {} }));
       },
     }),
   ],
@@ -90,7 +91,7 @@ export async function requireBasicUser(request: Request): Promise<PublicUser> {
   if (!match) throw new AppError("unauthorized", "send HTTP Basic credentials (email:password)");
   const decoded = Buffer.from(match[1], "base64").toString("utf8");
   const colon = decoded.indexOf(":");
-  const user = colon > 0 ? await authenticate(decoded.slice(0, colon), decoded.slice(colon + 1)) : null;
+  const user = colon > 0 ? await authenticate(decoded.slice(0, colon), decoded.slice(colon + 1), clientAddress(request)) : null;
   if (!user) throw new AppError("unauthorized", "wrong email or password");
   return user;
 }

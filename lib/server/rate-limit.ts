@@ -2,19 +2,47 @@ import "server-only";
 import { db } from "./db";
 import { AppError } from "./errors";
 
-/** The limits: attempts per window. Sign-in counts per email, tokens and submissions per user. */
-export const LIMITS = {
+/**
+ * The abuse limits: attempts per window, per account and per client address. Each can be changed
+ * with an environment variable QUILTBOARD_LIMIT_<NAME>=<count>/<seconds>, e.g.
+ * QUILTBOARD_LIMIT_SIGN_UP_IP=20/3600. The client address is the one scripts/client-address.mjs
+ * resolves (the socket's, or with TRUST_PROXY the proxy's X-Forwarded-For).
+ */
+const DEFAULTS = {
   signIn: { limit: 10, windowSeconds: 600, what: "sign-in attempts for this account" },
+  signInIp: { limit: 60, windowSeconds: 600, what: "sign-in attempts from your address" },
+  signUpIp: { limit: 20, windowSeconds: 3600, what: "new accounts from your address" },
   tokens: { limit: 20, windowSeconds: 3600, what: "new API tokens" },
+  tokensIp: { limit: 60, windowSeconds: 3600, what: "new API tokens from your address" },
+  calibrateIp: { limit: 60, windowSeconds: 60, what: "calibrations from your address" },
   submissions: { limit: 600, windowSeconds: 60, what: "submissions" },
-} as const;
+};
+
+export type LimitName = keyof typeof DEFAULTS;
+
+function configured(name: LimitName): (typeof DEFAULTS)[LimitName] {
+  const variable = `QUILTBOARD_LIMIT_${name.replace(/[A-Z]/g, (c) => `_${c}`).toUpperCase()}`;
+  const value = process.env[variable];
+  if (!value) return DEFAULTS[name];
+  const match = /^(\d+)\/(\d+)$/.exec(value.trim());
+  if (!match || Number(match[2]) === 0) throw new Error(`${variable} must be <count>/<seconds>, e.g. 20/3600; found "${value}"`);
+  return { ...DEFAULTS[name], limit: Number(match[1]), windowSeconds: Number(match[2]) };
+}
+
+export const LIMITS = Object.fromEntries(Object.keys(DEFAULTS).map((name) => [name, configured(name as LimitName)])) as typeof DEFAULTS;
+
+/** The client's address for per-address limits; "unknown" (one shared bucket) without the preload. */
+export function clientAddress(request: { headers: Headers | Record<string, string | string[] | undefined> }): string {
+  const value = request.headers instanceof Headers ? request.headers.get("x-quiltboard-client") : request.headers["x-quiltboard-client"];
+  return (Array.isArray(value) ? value[0] : value) || "unknown";
+}
 
 /**
- * Counts one attempt against `key` in a fixed window, atomically in one statement (so concurrent
+ * Counts one attempt against `subject` in a fixed window, atomically in one statement (so concurrent
  * requests on any number of app instances count exactly), and throws 429 past the limit with the
  * time to wait.
  */
-export async function consumeRateLimit(kind: keyof typeof LIMITS, subject: string): Promise<void> {
+export async function consumeRateLimit(kind: LimitName, subject: string): Promise<void> {
   const { limit, windowSeconds, what } = LIMITS[kind];
   const key = `${kind}:${subject}`;
   const [row] = await db.$queryRaw<{ count: number; window_start: Date }[]>`
@@ -25,6 +53,7 @@ export async function consumeRateLimit(kind: keyof typeof LIMITS, subject: strin
     RETURNING count, window_start`;
   if (row.count > limit) {
     const wait = Math.max(1, Math.ceil((row.window_start.getTime() + windowSeconds * 1000 - Date.now()) / 1000));
-    throw new AppError("rate_limited", `too many ${what}: at most ${limit} per ${windowSeconds / 60} minutes; try again in ${wait} s`);
+    const window = windowSeconds % 60 === 0 ? `${windowSeconds / 60} minutes` : `${windowSeconds} s`;
+    throw new AppError("rate_limited", `too many ${what}: at most ${limit} per ${window}; try again in ${wait} s`, { retryAfter: wait });
   }
 }

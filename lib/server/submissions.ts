@@ -121,7 +121,8 @@ export async function submit(user: PublicUser, slug: string, body: ReadableStrea
       const dayStart = new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), at.getUTCDate()));
       const today = await tx.submission.count({ where: { teamId: team.id, createdAt: { gte: dayStart } } });
       if (today >= competition.dailySubmissionLimit) {
-        throw new AppError("rate_limited", `your team has used its ${competition.dailySubmissionLimit} submissions for today (UTC); the count resets at midnight UTC`);
+        const retryAfter = Math.ceil((dayStart.getTime() + 86_400_000 - at.getTime()) / 1000);
+        throw new AppError("rate_limited", `your team has used its ${competition.dailySubmissionLimit} submissions for today (UTC); the count resets at midnight UTC`, { retryAfter });
       }
       const capReached = competition.holdoutCap !== null && live.holdout_answers >= competition.holdoutCap;
       const streams = createStreams(secret, team.id);

@@ -16,9 +16,10 @@ function hashToken(token: string): string {
 
 export type TokenSummary = { id: string; name: string; prefix: string; createdAt: Date; lastUsedAt: Date | null; revokedAt: Date | null };
 
-/** Creates a personal API token; the token itself is returned once and never stored. */
-export async function createToken(userId: string, input: unknown): Promise<{ id: string; name: string; token: string }> {
+/** Creates a personal API token (limited per user and per client address); the token itself is returned once and never stored. */
+export async function createToken(userId: string, input: unknown, client: string): Promise<{ id: string; name: string; token: string }> {
   const { name } = tokenNameSchema.parse(input);
+  await consumeRateLimit("tokensIp", client);
   await consumeRateLimit("tokens", userId);
   const token = PREFIX + randomBytes(32).toString("base64url");
   const created = await db.apiToken.create({

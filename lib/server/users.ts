@@ -23,11 +23,19 @@ export async function createUser(input: unknown, role: "admin" | "user" = "user"
   }
 }
 
+/** Sign-up from a client (the page and POST /api/v1/users): limited per client address, then createUser. */
+export async function registerUser(input: unknown, client: string): Promise<PublicUser> {
+  await consumeRateLimit("signUpIp", client);
+  return createUser(input);
+}
+
 /**
  * The user with these credentials, or null; takes the same time whether or not the email exists.
- * Attempts are rate-limited per email (429), which stops password guessing across instances.
+ * Attempts are rate-limited per client address and per email (429), which stops password guessing
+ * across instances.
  */
-export async function authenticate(email: string, password: string): Promise<PublicUser | null> {
+export async function authenticate(email: string, password: string, client: string): Promise<PublicUser | null> {
+  await consumeRateLimit("signInIp", client);
   await consumeRateLimit("signIn", email.trim().toLowerCase());
   const user = await db.user.findUnique({ where: { email: email.trim().toLowerCase() }, select: { ...PUBLIC, passwordHash: true } });
   const ok = await verifyPassword(password, user?.passwordHash ?? (await dummyPasswordHash()));

@@ -21,9 +21,9 @@ describe("accounts", () => {
   it("signs in with the right password only, whatever the case of the email", async () => {
     const address = email();
     const user = await createUser({ email: address, password: PASSWORD, name: "Ben" });
-    expect(await authenticate(address.toUpperCase(), PASSWORD)).toEqual(user);
-    expect(await authenticate(address, "wrong password!")).toBeNull();
-    expect(await authenticate(email(), PASSWORD)).toBeNull();
+    expect(await authenticate(address.toUpperCase(), PASSWORD, "test-client")).toEqual(user);
+    expect(await authenticate(address, "wrong password!", "test-client")).toBeNull();
+    expect(await authenticate(email(), PASSWORD, "test-client")).toBeNull();
   });
 
   it("rejects a taken email with 409 and bad input with the field named", async () => {
@@ -41,7 +41,7 @@ describe("accounts", () => {
 describe("API tokens", () => {
   it("are stored hashed, found by value, and dead once revoked", async () => {
     const user = await createUser({ email: email(), password: PASSWORD, name: "Dee" });
-    const created = await createToken(user.id, { name: "laptop" });
+    const created = await createToken(user.id, { name: "laptop" }, "test-client");
     expect(created.token).toMatch(/^qb_[A-Za-z0-9_-]{43}$/);
     const row = await db.apiToken.findUniqueOrThrow({ where: { id: created.id } });
     expect(row.tokenHash).not.toContain(created.token.slice(3));
@@ -56,7 +56,7 @@ describe("API tokens", () => {
   it("cannot be revoked by another user", async () => {
     const owner = await createUser({ email: email(), password: PASSWORD, name: "Eve" });
     const other = await createUser({ email: email(), password: PASSWORD, name: "Fay" });
-    const { id, token } = await createToken(owner.id, { name: "ci" });
+    const { id, token } = await createToken(owner.id, { name: "ci" }, "test-client");
     await expect(revokeToken(other.id, id)).rejects.toThrow("no such active token");
     expect(await findUserByToken(token)).toEqual(owner);
   });

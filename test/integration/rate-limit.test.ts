@@ -19,7 +19,7 @@ describe("rate limits in PostgreSQL", () => {
   it("stop password guessing on an account", async () => {
     const email = `guess-${randomBytes(4).toString("hex")}@example.com`;
     await createUser({ email, password: "the real password", name: "Target" });
-    for (let i = 0; i < LIMITS.signIn.limit; i++) expect(await authenticate(email, `guess ${i}`)).toBeNull();
-    await expect(authenticate(email, "the real password")).rejects.toThrow(/too many sign-in attempts/);
+    for (let i = 0; i < LIMITS.signIn.limit; i++) expect(await authenticate(email, `guess ${i}`, "test-client")).toBeNull();
+    await expect(authenticate(email, "the real password", "test-client")).rejects.toThrow(/too many sign-in attempts/);
   });
 });

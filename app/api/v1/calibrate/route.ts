@@ -1,5 +1,9 @@
 // POST /api/v1/calibrate – the calibration planner, as `npm run calibrate` (no account needed)
 import { handleApi, json, readJson } from "@/lib/server/api";
 import { calibrate } from "@/lib/server/calibration";
+import { clientAddress, consumeRateLimit } from "@/lib/server/rate-limit";
 
-export const POST = handleApi(async (request) => json(await calibrate(await readJson(request))));
+export const POST = handleApi(async (request) => {
+  await consumeRateLimit("calibrateIp", clientAddress(request));
+  return json(await calibrate(await readJson(request)));
+});

@@ -1,5 +1,6 @@
 // POST /api/v1/users – sign up
 import { handleApi, json, readJson } from "@/lib/server/api";
-import { createUser } from "@/lib/server/users";
+import { clientAddress } from "@/lib/server/rate-limit";
+import { registerUser } from "@/lib/server/users";
 
-export const POST = handleApi(async (request) => json(await createUser(await readJson(request)), 201));
+export const POST = handleApi(async (request) => json(await registerUser(await readJson(request), clientAddress(request)), 201));

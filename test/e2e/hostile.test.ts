@@ -1,0 +1,211 @@
+import { spawn, spawnSync } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { afterAll, describe, expect, it } from "vitest";
+import { createDatabaseIfMissing, dropDatabase, freePort } from "@/scripts/db/admin";
+import { migrate } from "@/scripts/db/migrate";
+import { startApp } from "@/scripts/app";
+import { demoPredictionsCsv } from "@/prisma/demo-solution";
+import { api, APP_URL, basic, newApiUser, postCsv, publishedCompetition, uniqueEmail } from "./helpers";
+
+// Issue 12, "safe to run in public": each case an unfriendly client would try, through the real
+// server and database.
+
+/** Sends a request and, while it is in flight, times a cheap GET: the server must keep answering. */
+async function whileBusy(request: () => Promise<Response>): Promise<{ status: number; body: { error?: { message: string } }; ms: number; slowestOther: number }> {
+  const start = performance.now();
+  let done = false;
+  const pending = request().then(async (r) => {
+    done = true;
+    return { status: r.status, body: await r.json(), ms: performance.now() - start };
+  });
+  let slowestOther = 0;
+  while (!done) {
+    const t = performance.now();
+    await (await fetch(`${APP_URL}/api/v1/competitions`)).text();
+    slowestOther = Math.max(slowestOther, performance.now() - t);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return { ...(await pending), slowestOther };
+}
+
+const adminUrl = () => Object.assign(new URL(process.env.DATABASE_URL!), { pathname: "/postgres" }).toString();
+const created: string[] = [];
+afterAll(async () => {
+  for (const name of created) await dropDatabase(adminUrl(), name);
+});
+
+/** An empty database on the suite's server (migrated unless asked not to), as a deployment starts; dropped at the end. */
+async function freshDatabase(prefix: string, migrated = true): Promise<string> {
+  const name = `${prefix}_${randomBytes(4).toString("hex")}`;
+  await createDatabaseIfMissing(adminUrl(), name);
+  created.push(name);
+  const url = Object.assign(new URL(process.env.DATABASE_URL!), { pathname: `/${name}` }).toString();
+  if (migrated) await migrate(url);
+  return url;
+}
+
+async function teamOf(slug: string) {
+  const player = await newApiUser("hostile");
+  await api(`/api/v1/competitions/${slug}/teams`, { headers: player.auth, body: { name: `Team ${randomBytes(3).toString("hex")}`, acceptRules: true } });
+  return player;
+}
+
+async function counters(slug: string, auth: Record<string, string>) {
+  const team = await (await api(`/api/v1/competitions/${slug}/team`, { headers: auth })).json();
+  const submissions = (await (await api(`/api/v1/competitions/${slug}/submissions`, { headers: auth })).json()).submissions;
+  return { budget: team.budget, submissions: submissions.length };
+}
+
+describe("bounded requests", () => {
+  it("rejects a 16 MiB one-line submission at its line length at once, and a 4 MiB record of commas at its field limit, with other requests answered meanwhile", async () => {
+    const { slug } = await publishedCompetition();
+    const { auth } = await teamOf(slug);
+    const before = await counters(slug, auth);
+    const long = await whileBusy(() => postCsv(APP_URL, slug, `id,prediction\n${"x".repeat(16 * 1024 * 1024)}`, auth));
+    expect(long.status).toBe(422);
+    expect(long.body.error!.message).toBe("the submission was rejected: line 2: the line is longer than 16384 bytes: is this the right file?");
+    expect(long.ms).toBeLessThan(3000); // it took 15.4 s with the quadratic reader
+    const commas = await whileBusy(() => postCsv(APP_URL, slug, `id,prediction\n${",".repeat(4 * 1024 * 1024)}`, auth));
+    expect(commas.status).toBe(422);
+    expect(commas.body.error!.message).toBe("the submission was rejected: line 2: more than 16 fields: is this the right file?");
+    expect(Math.max(long.slowestOther, commas.slowestOther)).toBeLessThan(1000);
+    expect(await counters(slug, auth)).toEqual(before);
+  });
+
+  it("counts the bytes of a chunked body (no Content-Length) and stops at the limit", async () => {
+    const chunk = new TextEncoder().encode(" ".repeat(64 * 1024));
+    let sent = 0;
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        sent += chunk.length;
+        if (sent > 64 * 1024 * 1024) controller.close();
+        else controller.enqueue(chunk);
+      },
+    });
+    const response = await fetch(`${APP_URL}/api/v1/users`, { method: "POST", headers: { "content-type": "application/json" }, body, duplex: "half" } as RequestInit);
+    expect(response.status).toBe(413);
+    expect((await response.json()).error.message).toBe("the request body is larger than 1 MiB");
+    expect(sent).toBeLessThan(64 * 1024 * 1024); // the server stopped reading long before the end
+  });
+
+  it("answers a hostile calibration within its work limit while other requests are served", async () => {
+    const S = 64;
+    const stay = 1 - 1e-6;
+    const transition = Array.from({ length: S }, (_, i) => Array.from({ length: S }, (_, j) => (i === j ? stay : (1 - stay) / (S - 1))));
+    const initial = Array.from({ length: S }, (_, i) => (i === 0 ? 1 : 0));
+    const chains = [1e7, 9e6, 8e6, 7e6, 6e6, 5e6, 4e6, 3e6];
+    const r = await whileBusy(() => api("/api/v1/calibrate", { body: { n: 10_000_000, model: { kind: "markov", transition, initial, chains }, epsBdp: 0.1 } }));
+    expect(r.status).toBe(200);
+    expect(r.body).toMatchObject({ exhaustive: false });
+    expect(r.slowestOther).toBeLessThan(1000); // every request waited 41.8 s before
+    const tooBig = await api("/api/v1/calibrate", { body: { n: 100_000_000, model: { kind: "independent" }, epsBdp: 0.1 } });
+    expect(tooBig.status).toBe(422);
+    expect((await tooBig.json()).error.message).toBe("n: at most 10,000,000 rows (ten times the largest holdout Quiltboard serves)");
+  });
+});
+
+describe("exact keys and values", () => {
+  it("refuses a class the solution does not have (422 naming the line), spending nothing", async () => {
+    const { slug } = await publishedCompetition();
+    const { auth } = await teamOf(slug);
+    const before = await counters(slug, auth);
+    const lines = demoPredictionsCsv({ skill: 0.7, seed: "abc" }).split("\n");
+    lines[5] = `${lines[5].split(",")[0]},abc`;
+    const response = await postCsv(APP_URL, slug, lines.join("\n"), auth);
+    expect(response.status).toBe(422);
+    expect((await response.json()).error.details).toEqual([{ line: 6, message: 'prediction "abc" is not one of the classes none, spike' }]);
+    expect(await counters(slug, auth)).toEqual(before);
+  });
+
+  it("scopes an Idempotency-Key to the team: a different file under a used key is a 409", async () => {
+    const { slug } = await publishedCompetition();
+    const { auth } = await teamOf(slug);
+    const headers = { ...auth, "idempotency-key": "try-1" };
+    expect((await postCsv(APP_URL, slug, demoPredictionsCsv({ skill: 0.7, seed: "one" }), headers)).status).toBe(201);
+    const before = await counters(slug, auth);
+    const other = await postCsv(APP_URL, slug, demoPredictionsCsv({ skill: 0.7, seed: "two" }), headers);
+    expect(other.status).toBe(409);
+    expect((await other.json()).error.message).toBe("this Idempotency-Key was already used by your team for a different file; use a new key for a new submission");
+    expect(await counters(slug, auth)).toEqual(before);
+    // Another team may use the same key.
+    const stranger = await teamOf(slug);
+    expect((await postCsv(APP_URL, slug, demoPredictionsCsv({ skill: 0.7, seed: "two" }), { ...stranger.auth, "idempotency-key": "try-1" })).status).toBe(201);
+  });
+});
+
+describe("abuse limits per client address", () => {
+  // Apps of their own with a small limit, on a database of their own (the suite's apps have
+  // counted many sign-ups from 127.0.0.1 already).
+  const database = freshDatabase("limits");
+  const limited = async (extra: Record<string, string>) =>
+    startApp({ port: await freePort(), quiet: true, env: { DATABASE_URL: await database, NEXTAUTH_SECRET: process.env.NEXTAUTH_SECRET!, QUILTBOARD_LIMIT_SIGN_UP_IP: "3/3600", ...extra } });
+  const signUp = (url: string, headers: Record<string, string> = {}) =>
+    fetch(`${url}/api/v1/users`, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify({ email: uniqueEmail("ip"), password: "a long enough password", name: "Ip" }) });
+
+  it("without TRUST_PROXY a client cannot escape the limit by claiming addresses in X-Forwarded-For", async () => {
+    const app = await limited({});
+    try {
+      const statuses = [];
+      for (let i = 0; i < 4; i++) statuses.push((await signUp(app.url, { "x-forwarded-for": `203.0.113.${i}`, "x-quiltboard-client": `198.51.100.${i}` })).status);
+      expect(statuses).toEqual([201, 201, 201, 429]);
+      const refused = await signUp(app.url);
+      expect(refused.status).toBe(429);
+      expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(3000);
+      expect((await refused.json()).error.message).toMatch(/^too many new accounts from your address: at most 3 per 60 minutes; try again in \d+ s$/);
+    } finally {
+      await app.stop();
+    }
+  });
+
+  it("with TRUST_PROXY=1 each address the proxy reports is counted on its own", async () => {
+    const app = await limited({ TRUST_PROXY: "1" });
+    const a = `192.0.2.${1 + (randomBytes(1)[0] % 200)}`;
+    try {
+      const statuses = [];
+      for (let i = 0; i < 4; i++) statuses.push((await signUp(app.url, { "x-forwarded-for": `10.9.9.9, ${a}` })).status);
+      expect(statuses).toEqual([201, 201, 201, 429]);
+      expect((await signUp(app.url, { "x-forwarded-for": `${a}, 10.1.2.3` })).status).toBe(201);
+    } finally {
+      await app.stop();
+    }
+  });
+});
+
+describe("no published credentials outside the demo", () => {
+  it("npm start on DATABASE_URL creates no demo accounts and says how to make the first admin; `npm run admin -- create` makes one, who can change the password", async () => {
+    const url = await freshDatabase("deploy", false);
+    const port = await freePort();
+    const start = spawn(process.execPath, ["--conditions=react-server", "--import", "tsx", "scripts/start.ts"], { env: { ...process.env, DATABASE_URL: url, PORT: String(port) }, stdio: ["ignore", "pipe", "pipe"] });
+    let output = "";
+    start.stdout.on("data", (d) => (output += d));
+    start.stderr.on("data", (d) => (output += d));
+    try {
+      const deadline = Date.now() + 90_000;
+      while (!output.includes("Press Ctrl-C to stop") && Date.now() < deadline && start.exitCode === null) await new Promise((r) => setTimeout(r, 200));
+      expect(output).toContain("No administrator yet: create one with  npm run admin -- create you@example.org");
+      expect(output).not.toContain("quiltboard-admin");
+      const base = `http://localhost:${port}`;
+      const demo = await fetch(`${base}/api/v1/tokens`, { method: "POST", headers: { ...basic("admin@quiltboard.test", "quiltboard-admin"), "content-type": "application/json" }, body: JSON.stringify({ name: "x" }) });
+      expect(demo.status).toBe(401);
+      expect((await (await fetch(`${base}/api/v1/competitions`)).json()).competitions).toEqual([]);
+
+      const admin = spawnSync(process.execPath, ["--conditions=react-server", "--import", "tsx", "scripts/admin.ts", "create", "root@example.org", "--name", "Root"], { env: { ...process.env, DATABASE_URL: url }, input: "a strong admin password\n", encoding: "utf8" });
+      expect(admin.stdout).toContain("created administrator root@example.org");
+      expect(admin.status).toBe(0);
+      const token = await fetch(`${base}/api/v1/tokens`, { method: "POST", headers: { ...basic("root@example.org", "a strong admin password"), "content-type": "application/json" }, body: JSON.stringify({ name: "ops" }) });
+      expect(token.status).toBe(201);
+      const auth = { authorization: `Bearer ${(await token.json()).token}`, "content-type": "application/json" };
+      expect(await (await fetch(`${base}/api/v1/me`, { headers: auth })).json()).toMatchObject({ email: "root@example.org", role: "admin" });
+
+      const wrong = await fetch(`${base}/api/v1/me/password`, { method: "PUT", headers: auth, body: JSON.stringify({ currentPassword: "not it", newPassword: "another strong password" }) });
+      expect([wrong.status, (await wrong.json()).error.message]).toEqual([403, "the current password is not right; nothing was changed"]);
+      const changed = await fetch(`${base}/api/v1/me/password`, { method: "PUT", headers: auth, body: JSON.stringify({ currentPassword: "a strong admin password", newPassword: "another strong password" }) });
+      expect(changed.status).toBe(200);
+      const oldOne = await fetch(`${base}/api/v1/tokens`, { method: "POST", headers: { ...basic("root@example.org", "a strong admin password"), "content-type": "application/json" }, body: JSON.stringify({ name: "x" }) });
+      expect(oldOne.status).toBe(401);
+    } finally {
+      start.kill("SIGINT");
+      await new Promise((r) => start.once("exit", r));
+    }
+  });
+});
