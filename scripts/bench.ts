@@ -2,6 +2,7 @@
 import { benchMechanism, type Figure } from "./bench/mechanism";
 import { benchLeaderboard } from "./bench/leaderboard";
 import { benchFaults, benchLoad } from "./bench/reliability";
+import { benchHostile } from "./bench/hostile";
 import { benchScoring } from "./bench/scoring";
 
 const BENCHES: Record<string, () => Figure[] | Promise<Figure[]>> = {
@@ -10,6 +11,7 @@ const BENCHES: Record<string, () => Figure[] | Promise<Figure[]>> = {
   leaderboard: benchLeaderboard,
   load: benchLoad,
   faults: benchFaults,
+  hostile: benchHostile,
 };
 
 const names = process.argv.slice(2).length ? process.argv.slice(2) : Object.keys(BENCHES);

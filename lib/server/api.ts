@@ -5,7 +5,15 @@ import { AppError, toErrorResponse } from "./errors";
 /** Largest JSON body the API reads (larger gets 413 before it is parsed). */
 const MAX_JSON_BYTES = 1024 * 1024;
 
-/** Wraps a route handler: any thrown error becomes SPEC §7's JSON error with its status. */
+/** Requests whose body was read to its end (by `limitedBody`). */
+const readToEnd = new WeakSet<Request>();
+
+/**
+ * Wraps a route handler: any thrown error becomes the API's JSON error with its status, and a
+ * Retry-After where waiting helps. An error answered before the body was read to its end (a file
+ * rejected at a bad line, a body past its limit) closes the connection: the rest of the body is
+ * never read, so the connection cannot carry another request.
+ */
 export function handleApi<C>(handler: (request: Request, context: C) => Promise<Response>) {
   return async (request: Request, context: C): Promise<Response> => {
     try {
@@ -13,7 +21,9 @@ export function handleApi<C>(handler: (request: Request, context: C) => Promise<
     } catch (error) {
       const { status, body } = toErrorResponse(error);
       const retryAfter = status === 503 ? 5 : (body.error.details as { retryAfter?: number } | undefined)?.retryAfter;
-      return NextResponse.json(body, { status, headers: retryAfter ? { "retry-after": String(retryAfter) } : {} });
+      const headers: Record<string, string> = retryAfter ? { "retry-after": String(retryAfter) } : {};
+      if (request.body && !readToEnd.has(request)) headers.connection = "close";
+      return NextResponse.json(body, { status, headers });
     }
   };
 }
@@ -35,6 +45,9 @@ export function limitedBody(request: Request, maxBytes: number, what: string): R
         read += chunk.byteLength;
         if (read > maxBytes) controller.error(tooLarge());
         else controller.enqueue(chunk);
+      },
+      flush() {
+        readToEnd.add(request);
       },
     }),
   );

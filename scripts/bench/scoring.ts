@@ -3,7 +3,7 @@ import type { Figure } from "./mechanism";
 import { harnessUser, startHarness, syntheticPredictions, syntheticSolution } from "../harness";
 
 /** Sends `body` to a bare Node server that only reads it: the transfer cost, the baseline. */
-async function readOnlyBaseline(body: string): Promise<number> {
+export async function readOnlyBaseline(body: string): Promise<number> {
   const server = createServer((req, res) => {
     req.on("data", () => {});
     req.on("end", () => res.end("{}"));

@@ -10,22 +10,24 @@ import { api, APP_URL, basic, newApiUser, postCsv, publishedCompetition, uniqueE
 // Issue 12, "safe to run in public": each case an unfriendly client would try, through the real
 // server and database.
 
-/** Sends a request and, while it is in flight, times a cheap GET: the server must keep answering. */
-async function whileBusy(request: () => Promise<Response>): Promise<{ status: number; body: { error?: { message: string } }; ms: number; slowestOther: number }> {
-  const start = performance.now();
+/**
+ * Sends a request and, while it is in flight, keeps sending a cheap GET: `answeredMeanwhile` counts
+ * those answered before the request's own answer (a server stuck on the request answers none but
+ * the one already under way). Times are for `npm run bench -- hostile`, not asserted here.
+ */
+async function whileBusy(request: () => Promise<Response>): Promise<{ status: number; headers: Headers; body: { error?: { message: string } }; answeredMeanwhile: number }> {
   let done = false;
   const pending = request().then(async (r) => {
     done = true;
-    return { status: r.status, body: await r.json(), ms: performance.now() - start };
+    return { status: r.status, headers: r.headers, body: await r.json() };
   });
-  let slowestOther = 0;
+  let answeredMeanwhile = 0;
   while (!done) {
-    const t = performance.now();
     await (await fetch(`${APP_URL}/api/v1/competitions`)).text();
-    slowestOther = Math.max(slowestOther, performance.now() - t);
-    await new Promise((r) => setTimeout(r, 50));
+    if (!done) answeredMeanwhile++;
+    await new Promise((r) => setTimeout(r, 20));
   }
-  return { ...(await pending), slowestOther };
+  return { ...(await pending), answeredMeanwhile };
 }
 
 const adminUrl = () => Object.assign(new URL(process.env.DATABASE_URL!), { pathname: "/postgres" }).toString();
@@ -57,18 +59,17 @@ async function counters(slug: string, auth: Record<string, string>) {
 }
 
 describe("bounded requests", () => {
-  it("rejects a 16 MiB one-line submission at its line length at once, and a 4 MiB record of commas at its field limit, with other requests answered meanwhile", async () => {
+  it("rejects a 16 MiB one-line submission at its line length, and a 4 MiB record of commas at its field limit, spending nothing", async () => {
     const { slug } = await publishedCompetition();
     const { auth } = await teamOf(slug);
     const before = await counters(slug, auth);
     const long = await whileBusy(() => postCsv(APP_URL, slug, `id,prediction\n${"x".repeat(16 * 1024 * 1024)}`, auth));
     expect(long.status).toBe(422);
     expect(long.body.error!.message).toBe("the submission was rejected: line 2: the line is longer than 16384 bytes: is this the right file?");
-    expect(long.ms).toBeLessThan(3000); // it took 15.4 s with the quadratic reader
+    expect(long.headers.get("connection")).toBe("close"); // the rest of the body is never read
     const commas = await whileBusy(() => postCsv(APP_URL, slug, `id,prediction\n${",".repeat(4 * 1024 * 1024)}`, auth));
     expect(commas.status).toBe(422);
     expect(commas.body.error!.message).toBe("the submission was rejected: line 2: more than 16 fields: is this the right file?");
-    expect(Math.max(long.slowestOther, commas.slowestOther)).toBeLessThan(1000);
     expect(await counters(slug, auth)).toEqual(before);
   });
 
@@ -97,7 +98,9 @@ describe("bounded requests", () => {
     const r = await whileBusy(() => api("/api/v1/calibrate", { body: { n: 10_000_000, model: { kind: "markov", transition, initial, chains }, epsBdp: 0.1 } }));
     expect(r.status).toBe(200);
     expect(r.body).toMatchObject({ exhaustive: false });
-    expect(r.slowestOther).toBeLessThan(1000); // every request waited 41.8 s before
+    // The search runs on a worker thread: requests sent meanwhile are answered (before, every
+    // request waited the 41.8 s of the calibration).
+    expect(r.answeredMeanwhile).toBeGreaterThanOrEqual(3);
     const tooBig = await api("/api/v1/calibrate", { body: { n: 100_000_000, model: { kind: "independent" }, epsBdp: 0.1 } });
     expect(tooBig.status).toBe(422);
     expect((await tooBig.json()).error.message).toBe("n: at most 10,000,000 rows (ten times the largest holdout Quiltboard serves)");
