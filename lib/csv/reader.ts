@@ -78,7 +78,9 @@ const BOM = [0xef, 0xbb, 0xbf];
  */
 export class CsvReader {
   private readonly record: CsvRecord;
-  private carry: Uint8Array | null = null;
+  /** The unfinished record's bytes (the first `carried`), followed by the next chunk; reused. */
+  private work = new Uint8Array(0);
+  private carried = 0;
   private state = FIELD;
   private recordStart = 0;
   private fieldStart = 0;
@@ -97,16 +99,15 @@ export class CsvReader {
   push(chunk: Uint8Array): void {
     let buf = chunk;
     let from = 0;
-    if (this.carry) {
-      buf = new Uint8Array(this.carry.length + chunk.length);
-      buf.set(this.carry);
-      buf.set(chunk, this.carry.length);
-      from = this.first ? 0 : this.carry.length;
-      this.carry = null;
+    if (this.carried > 0) {
+      this.reserve(this.carried + chunk.length, true);
+      this.work.set(chunk, this.carried);
+      buf = this.work.subarray(0, this.carried + chunk.length);
+      from = this.first ? 0 : this.carried;
     }
     if (this.first) {
       if (buf.length < 3 && buf.every((b, i) => b === BOM[i])) {
-        this.carry = buf.slice(); // could still become a byte-order mark
+        this.keep(buf, 0); // could still become a byte-order mark
         return;
       }
       this.first = false;
@@ -127,7 +128,38 @@ export class CsvReader {
     this.record.bytes = Buffer.from(buf.buffer, buf.byteOffset, buf.byteLength);
     let i = from;
     let state = this.state;
+    const r = this.record;
     while (i < n) {
+      // Fast path: a whole record of unquoted fields ending in LF, read in one pass. Anything else
+      // (a quote, a CR, the end of the chunk, too many fields) falls through to the state machine,
+      // which reads the record again from its start.
+      if (state === FIELD && r.count === 0 && !this.afterCR) {
+        let j = i;
+        let fieldStart = i;
+        let count = 0;
+        while (j < n) {
+          const c = buf[j];
+          if (c === COMMA) {
+            if (count === this.limits.maxFields - 1) break;
+            r.starts[count] = fieldStart;
+            r.ends[count++] = j;
+            fieldStart = j + 1;
+          } else if (c === LF || c === QUOTE || c === CR) break;
+          j++;
+        }
+        if (j < n && buf[j] === LF) {
+          r.starts[count] = fieldStart;
+          r.ends[count++] = j;
+          r.count = count;
+          this.checkLength(j);
+          if (!(count === 1 && fieldStart === j)) this.onRecord(r);
+          r.count = 0;
+          r.line = ++this.scanLine;
+          i = j + 1;
+          this.recordStart = i;
+          continue;
+        }
+      }
       if (this.afterCR) {
         this.afterCR = false;
         if (buf[i] === LF) {
@@ -187,14 +219,34 @@ export class CsvReader {
     this.checkUtf8(buf, this.recordStart, firstLine);
     // Carry the unfinished record into the next chunk, its offsets rebased.
     const offset = this.recordStart;
-    this.carry = offset < n ? buf.slice(offset) : null;
-    const r = this.record;
+    this.keep(buf, offset);
     for (let f = 0; f < r.count; f++) {
       r.starts[f] -= offset;
       r.ends[f] -= offset;
     }
     this.fieldStart -= offset;
     this.recordStart = 0;
+  }
+
+  /** Room for `size` bytes in `work`, keeping the carried bytes when asked. */
+  private reserve(size: number, keepCarried: boolean): void {
+    if (this.work.length >= size) return;
+    const bigger = new Uint8Array(Math.max(size, 2 * this.work.length, 64 * 1024));
+    if (keepCarried) bigger.set(this.work.subarray(0, this.carried));
+    this.work = bigger;
+  }
+
+  /** Carries `buf[from…]` (the unfinished record) to the start of `work`. */
+  private keep(buf: Uint8Array, from: number): void {
+    const rest = buf.subarray(from);
+    if (rest.length > this.work.length) {
+      const bigger = new Uint8Array(Math.max(rest.length, 2 * this.work.length, 64 * 1024));
+      bigger.set(rest);
+      this.work = bigger;
+    } else {
+      this.work.set(rest); // may overlap when `buf` is `work`: set copies as if through a temporary
+    }
+    this.carried = rest.length;
   }
 
   private addField(start: number, end: number, quoted: boolean): void {
@@ -215,6 +267,8 @@ export class CsvReader {
     const r = this.record;
     const blank = r.count === 1 && r.starts[0] === r.ends[0] && !r.quoted[0];
     if (!blank) this.onRecord(r);
+    r.escaped.fill(0, 0, r.count); // the fast path leaves these at 0
+    r.quoted.fill(0, 0, r.count);
     r.count = 0;
     r.line = ++this.scanLine;
     this.recordStart = i + 1;

@@ -100,12 +100,22 @@ export class ClassIndex {
   }
 }
 
-/** What a submission is checked against: the solution's ids and, for class metrics, its classes. */
-export type SubmissionKey = { ids: IdIndex; classes: ClassIndex | null };
+/** Per-row working arrays of one parse: the line each row was seen on, and the predictions. */
+type Scratch = { seen: Int32Array; predictions: Int32Array | Float64Array };
+
+/**
+ * What a submission is checked against: the solution's ids and, for class metrics, its classes.
+ * `idle` keeps a few working arrays between parses: they are as long as the solution, and
+ * allocating them for every submission of 10⁶ rows made the garbage collector compact the whole
+ * heap about once per submission.
+ */
+export type SubmissionKey = { ids: IdIndex; classes: ClassIndex | null; idle: Scratch[] };
 
 export function submissionKey(solution: Pick<Solution, "ids" | "classes">): SubmissionKey {
-  return { ids: new IdIndex(solution.ids), classes: solution.classes ? new ClassIndex(solution.classes) : null };
+  return { ids: new IdIndex(solution.ids), classes: solution.classes ? new ClassIndex(solution.classes) : null, idle: [] };
 }
+
+const IDLE_SCRATCH = 4;
 
 /**
  * A number from the bytes `[start, end)` of a field, exactly as `Number(text)` reads it (NaN when it
@@ -151,13 +161,16 @@ function quote(text: string): string {
  * line: unknown or duplicate ids, a missing or non-numeric prediction, a probability outside [0, 1],
  * a class the solution does not have, and at the end the ids that got no prediction (a few, in
  * alphabetical order: the solution's own order could tell which rows are held out). Returns the
- * predictions indexed by solution row: class codes or numbers.
+ * predictions indexed by solution row: class codes or numbers, valid until `release` is called
+ * (the arrays are reused by later parses).
  */
 export function createSubmissionParser(key: SubmissionKey, input: Metric["input"]) {
   const rows = key.ids.size;
   const issues: CsvIssue[] = [];
-  const seen = new Int32Array(rows); // line of the row's prediction, 0 = none yet
-  const predictions = input === "class" ? new Int32Array(rows) : new Float64Array(rows);
+  const scratch = key.idle.pop() ?? { seen: new Int32Array(rows), predictions: input === "class" ? new Int32Array(rows) : new Float64Array(rows) };
+  const seen = scratch.seen; // line of the row's prediction, 0 = none yet
+  const predictions = scratch.predictions;
+  let released = false;
   let idColumn = -1;
   let predictionColumn = -1;
   let width = 0;
@@ -239,6 +252,13 @@ export function createSubmissionParser(key: SubmissionKey, input: Metric["input"
       }
       if (issues.length) throw new CsvValidationError(issues);
       return predictions;
+    },
+    /** Hands the working arrays back for the next parse; the predictions are not to be read after. */
+    release() {
+      if (released) return;
+      released = true;
+      seen.fill(0);
+      if (key.idle.length < IDLE_SCRATCH) key.idle.push(scratch);
     },
   };
 }

@@ -83,10 +83,16 @@ export async function submit(user: PublicUser, slug: string, body: ReadableStrea
 
   const data = await scoringData(competition.id);
   // Read and validated in full before anything is spent.
-  const { result: predictions, sha256 } = await readCsvUpload(body, { what: "the submission", parser: createSubmissionParser(data.key, metric.input) });
-  const labels = data.solution.labels;
-  const holdoutValue = evaluateSplit(metric, { predictions, labels, rows: data.holdoutRows });
-  const publicValue = evaluateSplit(metric, { predictions, labels, rows: data.publicRows });
+  const parser = createSubmissionParser(data.key, metric.input);
+  let scores: { holdoutValue: number; publicValue: number; sha256: string };
+  try {
+    const { result: predictions, sha256 } = await readCsvUpload(body, { what: "the submission", parser });
+    const labels = data.solution.labels;
+    scores = { holdoutValue: evaluateSplit(metric, { predictions, labels, rows: data.holdoutRows }), publicValue: evaluateSplit(metric, { predictions, labels, rows: data.publicRows }), sha256 };
+  } finally {
+    parser.release();
+  }
+  const { holdoutValue, publicValue, sha256 } = scores;
 
   const { secret } = await db.competition.findUniqueOrThrow({ where: { id: competition.id }, select: { secret: true } });
   const params = thresholdoutParams(competition, data.holdoutRows.length);

@@ -49,10 +49,15 @@ export async function benchHostile(): Promise<Figure[]> {
     await post(normal, { "idempotency-key": "warm" }); // decode and index the solution once
     for (let i = 0; i < 3; i++) await post(syntheticPredictions(n, 10 + i)); // warm the parser's JIT
     const baseline = await readOnlyBaseline(normal);
-    const t = performance.now();
-    await post(normal);
-    const normalMs = performance.now() - t;
-    await measure("normal: 1e6-row submission", () => post(syntheticPredictions(n, 2)), `; read-only baseline ${baseline.toFixed(0)} ms, ratio ${(normalMs / baseline).toFixed(1)}`);
+    const alone: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      const t = performance.now();
+      await post(syntheticPredictions(n, 20 + i));
+      alone.push(performance.now() - t);
+    }
+    const best = Math.min(...alone);
+    figures.push({ name: "normal: 1e6-row submission, alone (best of 3)", value: best, unit: "ms", note: `${(normal.length / 1e6).toFixed(1)} MB; a server that only reads the body: ${baseline.toFixed(0)} ms, ratio ${(best / baseline).toFixed(1)}` });
+    await measure("normal: 1e6-row submission, pinged", () => post(syntheticPredictions(n, 2)));
     await measure("hostile: one 16 MiB line", () => post(`id,prediction\n${"x".repeat(16 * 1024 * 1024)}`));
     await measure("hostile: 4 MiB of commas", () => post(`id,prediction\n${",".repeat(4 * 1024 * 1024)}`));
     const lines = syntheticPredictions(n, 3).split("\n");
