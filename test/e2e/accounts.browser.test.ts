@@ -1,7 +1,7 @@
 import path from "node:path";
 import type { BrowserContext } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { api, basic, CHROMIUM_PATH, launchBrowser, SCREENSHOTS, signUpInBrowser } from "./helpers";
+import { api, APP_URL, basic, CHROMIUM_PATH, launchBrowser, SCREENSHOTS, signUpInBrowser } from "./helpers";
 
 const PASSWORD = "browser password 1";
 
@@ -49,6 +49,41 @@ describe.skipIf(!CHROMIUM_PATH)("accounts in a real browser", () => {
     await page.getByRole("button", { name: "Revoke token laptop" }).click();
     await page.getByText("Revoked").waitFor();
     expect((await api("/api/v1/me", { headers: { authorization: `Bearer ${token}` } })).status).toBe(401);
+    await page.close();
+  });
+
+  it("changes the password on the account page, and after sign-in never leaves the site", async () => {
+    const page = await browser.newPage();
+    await browser.clearCookies();
+    const email = await signUpInBrowser(page, "Password Changer", PASSWORD);
+    await page.goto("/account");
+    await page.getByLabel("Current password").fill("not my password");
+    await page.getByLabel("New password").fill("a brand new password");
+    await page.getByRole("button", { name: "Change password" }).click();
+    await page.getByRole("alert").filter({ hasText: "the current password is not right; nothing was changed" }).waitFor();
+    await page.getByLabel("Current password").fill(PASSWORD);
+    await page.getByLabel("New password").fill("short");
+    await page.getByRole("button", { name: "Change password" }).click();
+    await page.getByText("use at least 10 characters").waitFor();
+    await page.getByLabel("New password").fill("a brand new password");
+    await page.getByRole("button", { name: "Change password" }).click();
+    await page.getByRole("status").filter({ hasText: "Your password was changed." }).waitFor();
+    expect((await api("/api/v1/tokens", { body: { name: "old" }, headers: basic(email, PASSWORD) })).status).toBe(401);
+    expect((await api("/api/v1/tokens", { body: { name: "new" }, headers: basic(email, "a brand new password") })).status).toBe(201);
+
+    // A sign-in link that names another site as the place to go afterwards lands on this one.
+    await page.getByRole("button", { name: "Sign out" }).click();
+    await page.getByRole("link", { name: "Sign in" }).waitFor();
+    for (const hostile of ["https://evil.example/", "//evil.example/", "/\\evil.example/"]) {
+      await page.goto(`/signin?callbackUrl=${encodeURIComponent(hostile)}`);
+      await page.getByLabel("Email").fill(email);
+      await page.getByLabel("Password").fill("a brand new password");
+      await page.getByRole("button", { name: "Sign in" }).click();
+      await page.waitForURL((url) => url.pathname === "/competitions");
+      expect(new URL(page.url()).host).toBe(new URL(APP_URL).host);
+      await page.getByRole("button", { name: "Sign out" }).click();
+      await page.getByRole("link", { name: "Sign in" }).waitFor();
+    }
     await page.close();
   });
 
