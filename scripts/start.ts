@@ -4,6 +4,7 @@ import path from "node:path";
 import { DATA_DIR, ensureBuilt, nextAuthSecret, startApp } from "./app";
 import { startAppDatabase } from "./db/database";
 import { migrate } from "./db/migrate";
+import { type MailCatcher, startMailCatcher } from "./mail";
 
 const log = (line: string) => console.log(`[quiltboard] ${line}`);
 const port = Number(process.env.PORT ?? 3000);
@@ -16,12 +17,14 @@ log(process.env.DATABASE_URL ? "using DATABASE_URL" : "starting the embedded Pos
 const database = await startAppDatabase(DATA_DIR, (line) => appendFileSync(pgLog, line.endsWith("\n") ? line : `${line}\n`));
 
 let app: Awaited<ReturnType<typeof startApp>> | undefined;
+let mail: MailCatcher | undefined;
 let stopping = false;
 async function shutdown(code: number) {
   if (stopping) return;
   stopping = true;
   log("stopping…");
   await app?.stop();
+  await mail?.stop();
   await database.stop();
   log("stopped");
   process.exit(code);
@@ -44,7 +47,10 @@ try {
   const admins = await countAdmins();
 
   ensureBuilt(log);
-  app = await startApp({ port, env: { DATABASE_URL: database.url, NEXTAUTH_SECRET: nextAuthSecret(), ...(process.env.NEXTAUTH_URL ? { NEXTAUTH_URL: process.env.NEXTAUTH_URL } : {}) } });
+  // Without SMTP_URL, mail goes to a local catcher whose inbox is a web page.
+  if (!process.env.SMTP_URL) mail = await startMailCatcher({ webPort: Number(process.env.MAIL_UI_PORT ?? port + 1) });
+  const smtp = process.env.SMTP_URL ?? mail!.smtpUrl;
+  app = await startApp({ port, env: { DATABASE_URL: database.url, NEXTAUTH_SECRET: nextAuthSecret(), SMTP_URL: smtp, ...(process.env.NEXTAUTH_URL ? { NEXTAUTH_URL: process.env.NEXTAUTH_URL } : {}) } });
   app.child.once("exit", (code) => void shutdown(code ?? 1));
   const accounts = demo
     ? `  Demo accounts (email / password):\n${DEMO_ACCOUNTS.map((a) => `    ${a.role === "admin" ? "admin     " : "competitor"}  ${a.email.padEnd(24)} ${a.password}`).join("\n")}`
@@ -53,6 +59,7 @@ try {
       : "  No demo data (set QUILTBOARD_DEMO=1 to create it on an empty database).";
   console.log(`
   Quiltboard is running at ${app.url}
+  ${mail ? `Mail it sends (sign-up links, password resets) is caught at ${mail.webUrl}` : `Mail goes through ${new URL(smtp).host}`}
 
 ${accounts}
 

@@ -9,6 +9,7 @@ import { startTestDatabase } from "./db/database";
 import { freePort } from "./db/admin";
 import { migrate } from "./db/migrate";
 import { HARNESS_LIMITS } from "./harness";
+import { type MailCatcher, startMailCatcher } from "./mail";
 
 const log = (line: string) => console.log(`\n[test] ${line}`);
 const REPORTS = path.resolve("test-results/reports");
@@ -51,10 +52,13 @@ if (!hasChromium) {
 
 log("starting a throwaway PostgreSQL for the integration and end-to-end tests");
 const database = await startTestDatabase(() => {});
+let mail: MailCatcher | undefined;
 try {
   await migrate(database.url);
   const secret = randomBytes(32).toString("base64url");
-  const env = { DATABASE_URL: database.url, NEXTAUTH_SECRET: secret };
+  // Mail goes to a real SMTP server, a local catcher the tests read (MAIL_UI_URL/email).
+  mail = await startMailCatcher();
+  const env = { DATABASE_URL: database.url, NEXTAUTH_SECRET: secret, SMTP_URL: mail.smtpUrl, MAIL_UI_URL: mail.webUrl };
   vitest("integration", env);
   const appEnv = { ...env, ...HARNESS_LIMITS };
 
@@ -75,6 +79,7 @@ try {
 } catch (error) {
   failedSteps.push(`setup: ${(error as Error).message}`);
 } finally {
+  await mail?.stop();
   await database.stop();
 }
 

@@ -3,12 +3,13 @@ import "next-auth/jwt";
 
 declare module "next-auth" {
   interface Session {
-    user?: { id: string; role: "admin" | "user"; name?: string | null; email?: string | null; image?: string | null };
+    user?: { id: string; role: "admin" | "user"; sv?: number; name?: string | null; email?: string | null; image?: string | null };
   }
 }
 
 declare module "next-auth/jwt" {
   interface JWT {
     role?: "admin" | "user";
+    sv?: number;
   }
 }

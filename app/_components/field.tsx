@@ -2,16 +2,16 @@ import type { InputHTMLAttributes } from "react";
 
 type FieldProps = InputHTMLAttributes<HTMLInputElement> & { label: string; name: string; error?: string };
 
-/** A labelled input with its error announced to screen readers. */
-export function Field({ label, name, error, ...input }: FieldProps) {
-  const errorId = `${name}-error`;
+/** A labelled input with its error announced to screen readers; `id` defaults to the name. */
+export function Field({ label, name, error, id = name, ...input }: FieldProps) {
+  const errorId = `${id}-error`;
   return (
     <div className="space-y-1">
-      <label htmlFor={name} className="block text-sm font-medium text-slate-700">
+      <label htmlFor={id} className="block text-sm font-medium text-slate-700">
         {label}
       </label>
       <input
-        id={name}
+        id={id}
         name={name}
         aria-invalid={error ? true : undefined}
         aria-describedby={error ? errorId : undefined}

@@ -29,6 +29,11 @@ export function SignInForm({ callbackUrl }: { callbackUrl: string }) {
       <Field label="Email" name="email" type="email" autoComplete="email" required />
       <Field label="Password" name="password" type="password" autoComplete="current-password" required />
       <SubmitButton pending={pending}>Sign in</SubmitButton>
+      <p className="text-center text-sm">
+        <Link href="/forgot-password" className="font-medium text-indigo-700 hover:underline">
+          Forgot your password?
+        </Link>
+      </p>
       <p className="text-center text-sm text-slate-600">
         New here?{" "}
         <Link href="/signup" className="font-medium text-indigo-700 hover:underline">

@@ -2,7 +2,8 @@ import type { Metadata } from "next";
 import { redirect } from "next/navigation";
 import { getSessionUser } from "@/lib/server/auth";
 import { listTokens } from "@/lib/server/tokens";
-import { ChangePasswordForm } from "../_components/change-password-form";
+import { getMe } from "@/lib/server/users";
+import { ApiForm } from "../_components/api-form";
 import { CreateTokenForm } from "../_components/create-token-form";
 import { formatDate } from "../_components/format";
 import { revokeTokenAction } from "./actions";
@@ -12,12 +13,29 @@ export const metadata: Metadata = { title: "Account" };
 export default async function AccountPage() {
   const user = await getSessionUser();
   if (!user) redirect("/signin?callbackUrl=/account");
-  const tokens = await listTokens(user.id);
+  const [tokens, me] = await Promise.all([listTokens(user.id), getMe(user)]);
   return (
     <div className="mx-auto max-w-3xl space-y-8">
       <section className="rounded-xl border border-slate-200 bg-white p-6 shadow-sm">
         <h1 className="text-xl font-semibold">{user.name}</h1>
-        <p className="text-slate-600">{user.email}</p>
+        <p className="text-slate-600">
+          {user.email}{" "}
+          {me.emailVerified ? (
+            <span data-testid="email-status" className="ml-1 rounded bg-emerald-50 px-2 py-0.5 text-xs font-medium text-emerald-700">
+              Verified
+            </span>
+          ) : (
+            <span data-testid="email-status" className="ml-1 rounded bg-amber-50 px-2 py-0.5 text-xs font-medium text-amber-800">
+              Not verified
+            </span>
+          )}
+        </p>
+        {!me.emailVerified && (
+          <div className="mt-3">
+            <p className="mb-2 text-sm text-slate-600">We mailed you a link to verify this address. Some competitions admit verified addresses only.</p>
+            <ApiForm method="POST" path="/api/v1/me/verification" fields={[]} submitLabel="Send the link again" success="Sent: check your mail." />
+          </div>
+        )}
         {user.role === "admin" && <p className="mt-2 inline-block rounded bg-indigo-50 px-2 py-0.5 text-xs font-medium text-indigo-700">Administrator</p>}
       </section>
       <section aria-labelledby="tokens-heading" className="space-y-4 rounded-xl border border-slate-200 bg-white p-6 shadow-sm">
@@ -69,7 +87,31 @@ export default async function AccountPage() {
         <h2 id="password-heading" className="text-lg font-semibold">
           Password
         </h2>
-        <ChangePasswordForm />
+        <ApiForm
+          method="PUT"
+          path="/api/v1/me/password"
+          fields={[
+            { label: "Current password", name: "currentPassword", type: "password", autoComplete: "current-password" },
+            { label: "New password", name: "newPassword", type: "password", autoComplete: "new-password", minLength: 10 },
+          ]}
+          submitLabel="Change password"
+          success="Your password was changed."
+        />
+      </section>
+      <section aria-labelledby="email-heading" className="space-y-4 rounded-xl border border-slate-200 bg-white p-6 shadow-sm">
+        <h2 id="email-heading" className="text-lg font-semibold">
+          Email address
+        </h2>
+        <ApiForm
+          method="PUT"
+          path="/api/v1/me/email"
+          fields={[
+            { label: "New email address", name: "email", type: "email", autoComplete: "email" },
+            { label: "Password", name: "currentPassword", type: "password", autoComplete: "current-password" },
+          ]}
+          submitLabel="Change address"
+          success="Your address was changed: open the link we mailed to it to verify it. Reload to see it here."
+        />
       </section>
     </div>
   );

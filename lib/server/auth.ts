@@ -5,7 +5,7 @@ import CredentialsProvider from "next-auth/providers/credentials";
 import { AppError } from "./errors";
 import { clientAddress } from "./rate-limit";
 import { findUserByToken } from "./tokens";
-import { authenticate, getUser, type PublicUser } from "./users";
+import { authenticate, getSessionAccount, type PublicUser, sessionVersionOf } from "./users";
 
 /** next-auth v4: email + password, JWT sessions carrying the user id and role. */
 export const authOptions: NextAuthOptions = {
@@ -22,10 +22,11 @@ export const authOptions: NextAuthOptions = {
     }),
   ],
   callbacks: {
-    jwt({ token, user }) {
+    async jwt({ token, user }) {
       if (user) {
         token.sub = user.id;
         token.role = (user as PublicUser).role;
+        token.sv = await sessionVersionOf(user.id);
       }
       return token;
     },
@@ -33,16 +34,20 @@ export const authOptions: NextAuthOptions = {
       if (session.user && token.sub) {
         session.user.id = token.sub;
         session.user.role = token.role as PublicUser["role"];
+        session.user.sv = (token.sv as number | undefined) ?? 0;
       }
       return session;
     },
   },
 };
 
-/** The signed-in user of this request's session, checked against the database, or null. */
+/**
+ * The signed-in user of this request's session, checked against the database, or null; a session
+ * from before a password reset (which raises the account's session version) is signed out.
+ */
 export async function getSessionUser(): Promise<PublicUser | null> {
   const session = await getServerSession(authOptions);
-  return session?.user?.id ? getUser(session.user.id) : null;
+  return session?.user?.id ? getSessionAccount(session.user.id, session.user.sv ?? 0) : null;
 }
 
 /** The owner of the request's Bearer token; null without one; 401 for an invalid or revoked one. */

@@ -15,6 +15,9 @@ const DEFAULTS = {
   tokens: { limit: 20, windowSeconds: 3600, what: "new API tokens" },
   tokensIp: { limit: 60, windowSeconds: 3600, what: "new API tokens from your address" },
   calibrateIp: { limit: 60, windowSeconds: 60, what: "calibrations from your address" },
+  verificationMail: { limit: 3, windowSeconds: 3600, what: "verification mails" },
+  passwordReset: { limit: 3, windowSeconds: 3600, what: "password resets for this address" },
+  passwordResetIp: { limit: 10, windowSeconds: 3600, what: "password resets from your address" },
   submissions: { limit: 600, windowSeconds: 60, what: "submissions" },
 };
 

@@ -3,18 +3,22 @@ import { db } from "./db";
 import { AppError } from "./errors";
 import { dummyPasswordHash, hashPassword, verifyPassword } from "./passwords";
 import { consumeRateLimit } from "./rate-limit";
-import { passwordChangeSchema, signUpSchema } from "@/lib/validation/accounts";
+import { sendVerification } from "./email-links";
+import { emailChangeSchema, passwordChangeSchema, signUpSchema } from "@/lib/validation/accounts";
 import { Prisma } from "@/lib/generated/prisma/client";
 
 export type PublicUser = { id: string; email: string; name: string; role: "admin" | "user" };
 
 const PUBLIC = { id: true, email: true, name: true, role: true } as const;
 
-/** Signs a user up; 422 for bad input, 409 when the email is taken. */
-export async function createUser(input: unknown, role: "admin" | "user" = "user"): Promise<PublicUser> {
+/** GET /api/v1/me: the account and whether its address is verified. */
+export type Me = PublicUser & { emailVerified: boolean };
+
+/** Creates an account; 422 for bad input, 409 when the email is taken. */
+export async function createUser(input: unknown, role: "admin" | "user" = "user", signupAddress: string | null = null): Promise<PublicUser> {
   const { email, password, name } = signUpSchema.parse(input);
   try {
-    return await db.user.create({ data: { email, name, role, passwordHash: await hashPassword(password) }, select: PUBLIC });
+    return await db.user.create({ data: { email, name, role, signupAddress, passwordHash: await hashPassword(password) }, select: PUBLIC });
   } catch (error) {
     if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002") {
       throw new AppError("conflict", `an account with the email ${email} already exists`);
@@ -23,10 +27,15 @@ export async function createUser(input: unknown, role: "admin" | "user" = "user"
   }
 }
 
-/** Sign-up from a client (the page and POST /api/v1/users): limited per client address, then createUser. */
+/**
+ * Sign-up from a client (the page and POST /api/v1/users): limited per client address, the account
+ * created, and a verification link mailed.
+ */
 export async function registerUser(input: unknown, client: string): Promise<PublicUser> {
   await consumeRateLimit("signUpIp", client);
-  return createUser(input);
+  const user = await createUser(input, "user", client);
+  await sendVerification(user);
+  return user;
 }
 
 /**
@@ -50,6 +59,41 @@ export async function countAdmins(): Promise<number> {
 
 export async function getUser(id: string): Promise<PublicUser | null> {
   return db.user.findUnique({ where: { id }, select: PUBLIC });
+}
+
+export async function sessionVersionOf(id: string): Promise<number> {
+  return (await db.user.findUniqueOrThrow({ where: { id }, select: { sessionVersion: true } })).sessionVersion;
+}
+
+/** The user of a session, unless the session is older than the account's last sign-out-everywhere. */
+export async function getSessionAccount(id: string, sessionVersion: number): Promise<PublicUser | null> {
+  return db.user.findFirst({ where: { id, sessionVersion }, select: PUBLIC });
+}
+
+export async function getMe(user: PublicUser): Promise<Me> {
+  const { emailVerifiedAt } = await db.user.findUniqueOrThrow({ where: { id: user.id }, select: { emailVerifiedAt: true } });
+  return { ...user, emailVerified: emailVerifiedAt !== null };
+}
+
+/**
+ * PUT /api/v1/me/email `{email, currentPassword}`: a new address, unverified until the link mailed
+ * to it is opened (the old address's links stop working).
+ */
+export async function changeEmail(user: PublicUser, input: unknown): Promise<Me> {
+  const { email, currentPassword } = emailChangeSchema.parse(input);
+  await consumeRateLimit("signIn", user.email);
+  const { passwordHash } = await db.user.findUniqueOrThrow({ where: { id: user.id }, select: { passwordHash: true } });
+  if (!(await verifyPassword(currentPassword, passwordHash))) throw new AppError("forbidden", "the current password is not right; nothing was changed");
+  if (email === user.email) throw new AppError("unprocessable_entity", "that is already your address", [{ path: "email", message: "enter a different address" }]);
+  let updated: PublicUser;
+  try {
+    updated = await db.user.update({ where: { id: user.id }, data: { email, emailVerifiedAt: null }, select: PUBLIC });
+  } catch (error) {
+    if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002") throw new AppError("conflict", `an account with the email ${email} already exists`);
+    throw error;
+  }
+  await sendVerification(updated);
+  return { ...updated, emailVerified: false };
 }
 
 /**

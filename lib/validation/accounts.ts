@@ -1,9 +1,10 @@
 import { z } from "zod";
 
+const email = z.string().trim().toLowerCase().email({ message: "enter a valid email address" }).max(254);
 const password = z.string().min(10, { message: "use at least 10 characters" }).max(200, { message: "use at most 200 characters" });
 
 export const signUpSchema = z.object({
-  email: z.string().trim().toLowerCase().email({ message: "enter a valid email address" }).max(254),
+  email,
   password,
   name: z.string().trim().min(1, { message: "enter your name" }).max(80, { message: "use at most 80 characters" }),
 });
@@ -18,3 +19,9 @@ export const passwordChangeSchema = z.object({
   currentPassword: z.string().min(1, { message: "enter your current password" }).max(200),
   newPassword: password,
 });
+
+export const emailChangeSchema = z.object({ email, currentPassword: z.string().min(1, { message: "enter your current password" }).max(200) });
+
+export const passwordResetRequestSchema = z.object({ email });
+
+export const passwordResetConfirmSchema = z.object({ token: z.string().min(1).max(200), password });

@@ -1,13 +1,13 @@
 import { createServer } from "node:net";
 import pg from "pg";
 
-/** A free TCP port on 127.0.0.1, chosen by the kernel. */
-export function freePort(): Promise<number> {
+/** A free TCP port on 127.0.0.1: `preferred` when it is free, else one chosen by the kernel. */
+export function freePort(preferred = 0): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.unref();
-    server.on("error", reject);
-    server.listen(0, "127.0.0.1", () => {
+    server.on("error", (error) => (preferred ? resolve(freePort()) : reject(error)));
+    server.listen(preferred, "127.0.0.1", () => {
       const { port } = server.address() as { port: number };
       server.close(() => resolve(port));
     });

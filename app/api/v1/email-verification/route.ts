@@ -1,0 +1,5 @@
+// POST /api/v1/email-verification – {token} from the verification mail's link
+import { handleApi, json, readJson } from "@/lib/server/api";
+import { verifyEmail } from "@/lib/server/email-links";
+
+export const POST = handleApi(async (request) => json({ ...(await verifyEmail(await readJson(request))), verified: true }));

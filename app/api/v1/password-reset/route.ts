@@ -1,0 +1,9 @@
+// POST /api/v1/password-reset – {email}; 202 whether or not an account has that address
+import { handleApi, json, readJson } from "@/lib/server/api";
+import { requestPasswordReset } from "@/lib/server/email-links";
+import { clientAddress } from "@/lib/server/rate-limit";
+
+export const POST = handleApi(async (request) => {
+  await requestPasswordReset(await readJson(request), clientAddress(request));
+  return json({ message: "If an account has this address, a link to choose a new password is on its way." }, 202);
+});

@@ -1,0 +1,20 @@
+import type { Metadata } from "next";
+import { ApiForm } from "../_components/api-form";
+
+export const metadata: Metadata = { title: "Verify your address" };
+
+// The link of the verification mail. Opening it does nothing by itself (mail scanners open links);
+// the button sends the token.
+export default async function VerifyEmailPage({ searchParams }: { searchParams: Promise<{ token?: string }> }) {
+  const { token } = await searchParams;
+  return (
+    <div className="mx-auto max-w-sm space-y-4 rounded-xl border border-slate-200 bg-white p-6 shadow-sm">
+      <h1 className="text-xl font-semibold">Verify your address</h1>
+      {token ? (
+        <ApiForm method="POST" path="/api/v1/email-verification" fields={[]} extra={{ token }} submitLabel="Verify my address" success="Your address is verified. Thank you!" />
+      ) : (
+        <p className="text-slate-600">This page opens from the link in the verification mail. You can send the mail again from your account page.</p>
+      )}
+    </div>
+  );
+}

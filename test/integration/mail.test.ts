@@ -1,0 +1,84 @@
+import { randomBytes } from "node:crypto";
+import { describe, expect, it } from "vitest";
+import { db } from "@/lib/server/db";
+import { confirmPasswordReset, requestPasswordReset, resendVerification, verifyEmail } from "@/lib/server/email-links";
+import { AppError } from "@/lib/server/errors";
+import { authenticate, changeEmail, getMe, registerUser } from "@/lib/server/users";
+import { lastMailTo, linkIn, mailCount } from "@/test/fixtures/mail";
+
+// Mail goes through a real SMTP server (the test run's MailDev); the tests read it back from there.
+const address = () => `mail-${randomBytes(5).toString("hex")}@example.com`;
+const PASSWORD = "the first password";
+
+async function rejection(promise: Promise<unknown>): Promise<AppError> {
+  const error = await promise.then(() => null, (e) => e);
+  expect(error).toBeInstanceOf(AppError);
+  return error as AppError;
+}
+
+describe("verification", () => {
+  it("mails a link on sign-up (text and HTML, built from NEXTAUTH_URL) that verifies the address once", async () => {
+    const email = address();
+    const user = await registerUser({ email, password: PASSWORD, name: "Vera" }, "test-client");
+    expect((await getMe(user)).emailVerified).toBe(false);
+    const mail = await lastMailTo(email, /Verify your email/);
+    const link = linkIn(mail, "/verify-email?token=");
+    expect(link.origin).toBe(new URL(process.env.NEXTAUTH_URL ?? "http://localhost:3000").origin);
+    expect(mail.html).toContain(link.toString().replaceAll("&", "&#38;"));
+    const token = link.searchParams.get("token")!;
+    expect(await verifyEmail({ token })).toEqual({ email });
+    expect((await getMe(user)).emailVerified).toBe(true);
+    expect((await rejection(verifyEmail({ token }))).status).toBe(422);
+    // Only a hash of the token is stored.
+    const stored = await db.emailToken.findMany({ where: { userId: user.id } });
+    expect(JSON.stringify(stored)).not.toContain(token);
+  });
+
+  it("changing the address un-verifies it; the old address's link stops working; resends are limited", async () => {
+    const email = address();
+    const user = await registerUser({ email, password: PASSWORD, name: "Mover" }, "test-client");
+    const oldToken = linkIn(await lastMailTo(email), "/verify-email?token=").searchParams.get("token")!;
+    const next = address();
+    expect((await rejection(changeEmail(user, { email: next, currentPassword: "wrong" }))).status).toBe(403);
+    const moved = await changeEmail(user, { email: next, currentPassword: PASSWORD });
+    expect(moved).toMatchObject({ email: next, emailVerified: false });
+    expect((await rejection(verifyEmail({ token: oldToken }))).message).toMatch(/not valid any more/);
+    const fresh = { ...user, email: next };
+    await resendVerification(fresh);
+    await resendVerification(fresh);
+    await resendVerification(fresh);
+    expect((await rejection(resendVerification(fresh))).status).toBe(429);
+    expect(await mailCount(next)).toBe(4); // the change's mail and three resends
+    await verifyEmail({ token: linkIn(await lastMailTo(next), "/verify-email?token=").searchParams.get("token")! });
+    expect((await rejection(resendVerification(fresh))).message).toBe("your address is already verified");
+  });
+});
+
+describe("password reset", () => {
+  it("answers the same for an unknown address and sends nothing", async () => {
+    const nobody = address();
+    await requestPasswordReset({ email: nobody }, "test-client");
+    expect(await mailCount(nobody)).toBe(0);
+  });
+
+  it("resets once with a link that expires, signs sessions out, and proves the address", async () => {
+    const email = address();
+    const user = await registerUser({ email, password: PASSWORD, name: "Resa" }, "test-client");
+    const before = await db.user.findUniqueOrThrow({ where: { id: user.id }, select: { sessionVersion: true } });
+    await requestPasswordReset({ email: email.toUpperCase() }, "test-client");
+    const token = linkIn(await lastMailTo(email, /Reset your/), "/reset-password?token=").searchParams.get("token")!;
+    await expect(confirmPasswordReset({ token, password: "short" })).rejects.toThrow("use at least 10 characters"); // a zod error: 422, the link still good
+    await confirmPasswordReset({ token, password: "the second password" });
+    expect(await authenticate(email, "the second password", "test-client")).toMatchObject({ id: user.id });
+    expect(await authenticate(email, PASSWORD, "test-client")).toBeNull();
+    const after = await db.user.findUniqueOrThrow({ where: { id: user.id }, select: { sessionVersion: true, emailVerifiedAt: true } });
+    expect(after.sessionVersion).toBe(before.sessionVersion + 1);
+    expect(after.emailVerifiedAt).not.toBeNull();
+    expect((await rejection(confirmPasswordReset({ token, password: "the third password" }))).status).toBe(422);
+
+    await requestPasswordReset({ email }, "test-client");
+    const late = linkIn(await lastMailTo(email, /Reset your/), "/reset-password?token=").searchParams.get("token")!;
+    await db.emailToken.updateMany({ where: { userId: user.id, usedAt: null }, data: { expiresAt: new Date(Date.now() - 1000) } });
+    expect((await rejection(confirmPasswordReset({ token: late, password: "the third password" }))).message).toMatch(/expired/);
+  });
+});
