@@ -1,4 +1,5 @@
 import "server-only";
+import { requireAccess } from "./access";
 import { db } from "./db";
 import { AppError } from "./errors";
 import { getVisibleCompetition, requireOrganizer } from "./competitions";
@@ -36,9 +37,18 @@ export async function listAttachments(competitionId: string): Promise<Attachment
   return db.attachment.findMany({ where: { competitionId }, orderBy: { filename: "asc" }, select: SUMMARY });
 }
 
-/** A file for download, for anyone who may see the competition. */
+/**
+ * A file for download: for its organizers, and for competitors who accepted the rules (are in a
+ * team) and meet the competition's access rules.
+ */
 export async function getAttachment(viewer: PublicUser | null, slug: string, id: string) {
-  const { competition } = await getVisibleCompetition(viewer, slug);
+  const { competition, organizer } = await getVisibleCompetition(viewer, slug);
+  if (!organizer) {
+    if (!viewer) throw new AppError("unauthorized", "sign in and join a team (accepting the rules) to download the data");
+    const member = await db.teamMember.findUnique({ where: { competitionId_userId: { competitionId: competition.id, userId: viewer.id } }, select: { teamId: true } });
+    if (!member) throw new AppError("forbidden", "accept the rules (create or join a team) to download the data");
+    await requireAccess(viewer, competition);
+  }
   if (!isUuid(id)) throw new AppError("not_found", "no such file");
   const file = await db.attachment.findFirst({ where: { id, competitionId: competition.id }, select: { filename: true, contentType: true, data: true } });
   if (!file) throw new AppError("not_found", "no such file");

@@ -3,6 +3,7 @@ import { randomBytes } from "node:crypto";
 import { db } from "./db";
 import { AppError } from "./errors";
 import type { PublicUser } from "./users";
+import { accessOf } from "./access";
 import { getMetric } from "@/lib/metrics/registry";
 import type { MetricParams } from "@/lib/metrics/types";
 import { createCompetitionSchema, inviteOrganizerSchema, updateCompetitionSchema } from "@/lib/validation/competitions";
@@ -31,6 +32,7 @@ export const COMPETITION_SELECT = {
   maxQueries: true,
   holdoutCap: true,
   holdoutAnswers: true,
+  access: true,
   publishedAt: true,
   closedAt: true,
   createdAt: true,
@@ -70,6 +72,7 @@ export function toPublicDetails(c: CompetitionRow) {
     mechanism: c.status === "draft" || c.budget === null ? null : { sigma: c.sigma, threshold: c.threshold, budget: c.budget, maxQueries: c.maxQueries },
     // Holdout answers released over all teams, and the organizer's cap on them (docs/mechanism.md §2.6).
     holdout: { answersReleased: c.holdoutAnswers, cap: c.holdoutCap },
+    access: accessOf(c),
   };
 }
 
@@ -181,11 +184,12 @@ export async function createCompetition(user: PublicUser, input: unknown): Promi
   }
 }
 
-/** Changes settings of a draft. */
+/** Changes settings: any of them in a draft; once published, who may take part (`access`). */
 export async function updateCompetition(user: PublicUser, slug: string, input: unknown): Promise<CompetitionRow> {
   const competition = await requireOrganizer(user, slug);
-  requireDraft(competition, "the competition's settings");
   const data = updateCompetitionSchema.parse(input);
+  const locked = Object.keys(data).filter((k) => k !== "access");
+  if (competition.status !== "draft" && locked.length) throw new AppError("conflict", `${locked.join(", ")} cannot change once the competition is published (access can)`);
   if (data.metric) checkMetric(data.metric.name, data.metric.params);
   const startsAt = data.startsAt === undefined ? competition.startsAt : data.startsAt;
   const endsAt = data.endsAt ?? competition.endsAt;

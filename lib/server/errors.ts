@@ -6,6 +6,9 @@ export type ErrorCode =
   | "bad_request"
   | "unauthorized"
   | "forbidden"
+  | "email_unverified"
+  | "domain_not_allowed"
+  | "approval_required"
   | "not_found"
   | "conflict"
   | "payload_too_large"
@@ -18,6 +21,9 @@ const STATUS: Record<ErrorCode, number> = {
   bad_request: 400,
   unauthorized: 401,
   forbidden: 403,
+  email_unverified: 403,
+  domain_not_allowed: 403,
+  approval_required: 403,
   not_found: 404,
   conflict: 409,
   payload_too_large: 413,

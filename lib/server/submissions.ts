@@ -12,6 +12,7 @@ import { createSubmissionParser, submissionKey, type SubmissionKey } from "@/lib
 import { createStreams } from "@/lib/mechanism/rng";
 import { initThresholdout, remeasureHoldout, stepThresholdout, type AnswerKind, type ThresholdoutParams } from "@/lib/mechanism/thresholdout";
 import { evaluateSplit, getMetric, isBetter, type Metric } from "@/lib/metrics/registry";
+import { sketchOf, sketchRows } from "@/lib/metrics/sketch";
 import type { MetricParams } from "@/lib/metrics/types";
 import { isUuid } from "@/lib/validation/ids";
 import { finalSelectionSchema } from "@/lib/validation/teams";
@@ -27,7 +28,7 @@ export type SubmissionResult = {
   budget: { remaining: number; initial: number };
 };
 
-type ScoringData = { solution: Solution; key: SubmissionKey; publicRows: Uint32Array; holdoutRows: Uint32Array };
+type ScoringData = { solution: Solution; key: SubmissionKey; publicRows: Uint32Array; holdoutRows: Uint32Array; sketchRows: Uint32Array };
 
 // Per competition: the decoded solution plus the id index, built once per solution file.
 const scoringCache = new WeakMap<Solution, ScoringData>();
@@ -40,7 +41,8 @@ async function scoringData(competitionId: string): Promise<ScoringData> {
     const publicRows: number[] = [];
     const holdoutRows: number[] = [];
     solution.split.forEach((s, r) => (s ? holdoutRows : publicRows).push(r));
-    data = { solution, key: submissionKey(solution), publicRows: Uint32Array.from(publicRows), holdoutRows: Uint32Array.from(holdoutRows) };
+    const holdout = Uint32Array.from(holdoutRows);
+    data = { solution, key: submissionKey(solution), publicRows: Uint32Array.from(publicRows), holdoutRows: holdout, sketchRows: sketchRows(holdout, competitionId) };
     scoringCache.set(solution, data);
   }
   return data;
@@ -84,15 +86,15 @@ export async function submit(user: PublicUser, slug: string, body: ReadableStrea
   const data = await scoringData(competition.id);
   // Read and validated in full before anything is spent.
   const parser = createSubmissionParser(data.key, metric.input);
-  let scores: { holdoutValue: number; publicValue: number; sha256: string };
+  let scores: { holdoutValue: number; publicValue: number; sha256: string; sketch: Int32Array<ArrayBuffer> };
   try {
     const { result: predictions, sha256 } = await readCsvUpload(body, { what: "the submission", parser });
     const labels = data.solution.labels;
-    scores = { holdoutValue: evaluateSplit(metric, { predictions, labels, rows: data.holdoutRows }), publicValue: evaluateSplit(metric, { predictions, labels, rows: data.publicRows }), sha256 };
+    scores = { holdoutValue: evaluateSplit(metric, { predictions, labels, rows: data.holdoutRows }), publicValue: evaluateSplit(metric, { predictions, labels, rows: data.publicRows }), sha256, sketch: sketchOf(predictions, data.sketchRows) };
   } finally {
     parser.release();
   }
-  const { holdoutValue, publicValue, sha256 } = scores;
+  const { holdoutValue, publicValue, sha256, sketch } = scores;
 
   const { secret } = await db.competition.findUniqueOrThrow({ where: { id: competition.id }, select: { secret: true } });
   const params = thresholdoutParams(competition, data.holdoutRows.length);
@@ -160,6 +162,7 @@ export async function submit(user: PublicUser, slug: string, body: ReadableStrea
           remeasure,
           publicScore: publicValue,
           holdoutScore: holdoutValue,
+          sketch: new Uint8Array(sketch.buffer),
         },
         select: { id: true, createdAt: true },
       });

@@ -1,5 +1,6 @@
 import "server-only";
 import { randomBytes } from "node:crypto";
+import { requireAccess } from "./access";
 import { db } from "./db";
 import { AppError } from "./errors";
 import { type CompetitionRow, getVisibleCompetition } from "./competitions";
@@ -42,6 +43,7 @@ export async function createTeam(user: PublicUser, slug: string, input: unknown)
   const competition = await requireOpenCompetition(user, slug);
   const { name } = createTeamSchema.parse(input);
   await refuseOrganizer(user, competition.id);
+  await requireAccess(user, competition);
   if (await membership(user.id, competition.id)) throw new AppError("conflict", "you are already in a team in this competition");
   try {
     return await db.team.create({
@@ -74,6 +76,7 @@ export async function joinTeam(user: PublicUser, slug: string, input: unknown): 
   const competition = await requireOpenCompetition(user, slug);
   const { inviteCode } = inviteCodeSchema.parse(input);
   await refuseOrganizer(user, competition.id);
+  await requireAccess(user, competition);
   if (await membership(user.id, competition.id)) throw new AppError("conflict", "you are already in a team in this competition");
   const team = await teamByCode(competition.id, inviteCode);
   if (team._count.members >= competition.maxTeamSize) throw new AppError("conflict", `the team is full (at most ${competition.maxTeamSize} members)`);

@@ -15,6 +15,25 @@ const metric = z
   })
   .strict();
 
+const domain = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .regex(/^(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z]{2,}$/, { message: "a domain such as university.edu" });
+
+/** Who may take part (PATCH …/competitions/{slug} `{access}`, also after publishing). */
+export const accessSchema = z
+  .object({
+    requireVerifiedEmail: z.boolean().default(false),
+    /** addresses at these domains or their subdomains; empty: any */
+    allowedEmailDomains: z.array(domain).max(100).default([]),
+    /** organizers approve each person's request to take part */
+    approval: z.boolean().default(false),
+  })
+  .strict();
+
+export type Access = z.infer<typeof accessSchema>;
+
 const date = z.coerce.date({ message: "expected a date, e.g. 2027-01-31T23:59:59Z" });
 
 /** POST /api/v1/competitions and the create form (SPEC §7). */
@@ -32,13 +51,14 @@ export const createCompetitionSchema = z
     displayPrecision: z.number().int().min(1).max(10).default(5),
     /** optional cap on holdout answers over all teams together (docs/mechanism.md §2.6) */
     holdoutCap: z.number().int().min(1).max(10_000_000).optional(),
+    access: accessSchema.optional(),
   })
   .strict()
   .refine((c) => !c.startsAt || c.startsAt < c.endsAt, { message: "the end must come after the start", path: ["endsAt"] });
 
 export type CreateCompetitionInput = z.infer<typeof createCompetitionSchema>;
 
-/** PATCH /api/v1/competitions/{slug}: any of the settings, while the competition is a draft. */
+/** PATCH /api/v1/competitions/{slug}: any of the settings while a draft; `access` also after publishing. */
 export const updateCompetitionSchema = z
   .object({
     title: z.string().trim().min(3).max(120),
@@ -51,8 +71,12 @@ export const updateCompetitionSchema = z
     maxTeamSize: z.number().int().min(1).max(100),
     displayPrecision: z.number().int().min(1).max(10),
     holdoutCap: z.number().int().min(1).max(10_000_000).nullable(),
+    access: accessSchema,
   })
   .strict()
   .partial();
+
+/** PUT …/registrations/{id}: an organizer's decision. */
+export const registrationDecisionSchema = z.object({ status: z.enum(["approved", "refused"]) }).strict();
 
 export const inviteOrganizerSchema = z.object({ email: z.string().trim().toLowerCase().email() }).strict();

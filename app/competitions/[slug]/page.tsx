@@ -12,7 +12,9 @@ import { MySubmissions } from "../../_components/compete/my-submissions";
 import { SubmitPanel } from "../../_components/compete/submit-panel";
 import { TeamPanel } from "../../_components/compete/team-panel";
 import { listMySubmissions } from "@/lib/server/submissions";
+import { accessOf, myRegistration } from "@/lib/server/access";
 import { getCurrentPlan } from "@/lib/server/calibration";
+import { ApiForm } from "../../_components/api-form";
 import { Countdown } from "../../_components/view/countdown";
 import { getMyTeam } from "@/lib/server/teams";
 import { displayHalfWidth } from "@/lib/server/leaderboard";
@@ -33,12 +35,19 @@ export default async function CompetitionPage({ params }: { params: Promise<{ sl
   const { competition, organizer } = visible;
   const now = new Date();
   const open = competition.status === "published" && now < competition.endsAt && (!competition.startsAt || now >= competition.startsAt);
-  const [files, team, mine, plan] = await Promise.all([
+  const [files, team, mine, plan, registration] = await Promise.all([
     listAttachments(competition.id),
     viewer && competition.status !== "draft" ? getMyTeam(viewer, slug) : null,
     viewer && competition.status !== "draft" ? listMySubmissions(viewer, slug) : null,
     getCurrentPlan(competition),
+    viewer ? myRegistration(viewer, competition.id) : null,
   ]);
+  const access = accessOf(competition);
+  const rulesOfEntry = [
+    access.requireVerifiedEmail && "verified email addresses only",
+    access.allowedEmailDomains.length > 0 && `addresses at ${access.allowedEmailDomains.join(", ")} only`,
+    access.approval && "people the organizers approved",
+  ].filter(Boolean);
   const n4 = (x: number) => significant(x, 3);
   const details = toPublicDetails(competition);
   const metric = getMetric(competition.metric, competition.metricParams as MetricParams);
@@ -138,6 +147,22 @@ export default async function CompetitionPage({ params }: { params: Promise<{ sl
           <h2 id="take-part" className="text-lg font-semibold">
             {team ? "Your team" : "Take part"}
           </h2>
+          {rulesOfEntry.length > 0 && (
+            <p className="text-sm text-slate-600" data-testid="access-rules">
+              This competition admits {rulesOfEntry.join("; ")}.
+            </p>
+          )}
+          {viewer && !team && access.approval && open && registration !== "approved" && (
+            <div data-testid="registration">
+              {registration ? (
+                <p className="text-sm">
+                  Your request to take part is <strong>{registration}</strong>.
+                </p>
+              ) : (
+                <ApiForm method="POST" path={`/api/v1/competitions/${slug}/registrations`} fields={[]} submitLabel="Ask to take part" success="Your request was sent to the organizers; we will mail you their answer." />
+              )}
+            </div>
+          )}
           {viewer ? (
             <TeamPanel slug={slug} team={team} open={open} />
           ) : (
@@ -169,6 +194,7 @@ export default async function CompetitionPage({ params }: { params: Promise<{ sl
           <h2 id="data" className="mb-3 text-lg font-semibold">
             Data
           </h2>
+          {!team && !organizer && <p className="mb-2 text-sm text-slate-600">Create or join a team (accepting the rules) to download the data.</p>}
           <ul className="text-sm">
             {files.map((f) => (
               <li key={f.id}>

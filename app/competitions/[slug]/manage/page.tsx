@@ -7,12 +7,16 @@ import { listAttachments } from "@/lib/server/attachments";
 import { holdoutHealth } from "@/lib/server/audit";
 import { getCorrelationSummary, getCurrentPlan } from "@/lib/server/calibration";
 import { listOrganizers, requireOrganizer } from "@/lib/server/competitions";
+import { accessOf, listRegistrations } from "@/lib/server/access";
 import { AppError } from "@/lib/server/errors";
+import { sybilSignals } from "@/lib/server/sybil";
 import { getSolutionSummary, loadSolution } from "@/lib/server/solutions";
 import { getMetric, type MetricParams } from "@/lib/metrics/registry";
 import { BarChart } from "../../../_components/charts";
 import { formatDate, metricTitle, significant } from "../../../_components/format";
+import { AccessSettings } from "../../../_components/manage/access-settings";
 import { Attachments } from "../../../_components/manage/attachments";
+import { SybilSignals } from "../../../_components/manage/sybil-signals";
 import { CorrelationEditor } from "../../../_components/manage/correlation-editor";
 import { InviteOrganizer, Lifecycle } from "../../../_components/manage/lifecycle";
 import { MechanismPanel } from "../../../_components/manage/mechanism-panel";
@@ -48,7 +52,7 @@ export default async function ManagePage({ params }: { params: Promise<{ slug: s
     if (error instanceof AppError && (error.status === 404 || error.status === 403)) notFound();
     throw error;
   }
-  const [solutionSummary, solution, summary, plan, attachments, organizers, health] = await Promise.all([
+  const [solutionSummary, solution, summary, plan, attachments, organizers, health, registrations, signals] = await Promise.all([
     getSolutionSummary(competition.id),
     loadSolution(competition.id),
     getCorrelationSummary(competition),
@@ -56,6 +60,8 @@ export default async function ManagePage({ params }: { params: Promise<{ slug: s
     listAttachments(competition.id),
     listOrganizers(competition.id),
     holdoutHealth(user, slug),
+    listRegistrations(competition.id),
+    sybilSignals(competition),
   ]);
   const locked = competition.status !== "draft";
   const stored = (competition.mechanism ?? {}) as Record<string, unknown>;
@@ -82,7 +88,7 @@ export default async function ManagePage({ params }: { params: Promise<{ slug: s
       </div>
 
       <nav aria-label="Sections" className="flex flex-wrap gap-3 text-sm">
-        {["solution", "data", "correlation", "mechanism", "health", "organizers"].map((s) => (
+        {["solution", "data", "correlation", "mechanism", "access", "signals", "health", "organizers"].map((s) => (
           <a key={s} href={`#${s}`} className="rounded-full bg-white px-3 py-1 capitalize ring-1 ring-slate-200 hover:bg-slate-100">
             {s}
           </a>
@@ -169,6 +175,14 @@ export default async function ManagePage({ params }: { params: Promise<{ slug: s
             Published with σ = {n4(competition.sigma)}, T = {n4(competition.threshold)}, budget {competition.budget}.
           </p>
         )}
+      </Section>
+
+      <Section id="access" title="Access" description="Who may take part. Every team's overfitting budget assumes one person per account: verified addresses, allowed domains and approval make extra accounts harder. Editable after publishing.">
+        <AccessSettings slug={slug} access={accessOf(competition)} registrations={registrations} />
+      </Section>
+
+      <Section id="signals" title="Signs of one person behind several teams" description="Several accounts give several budgets on one holdout. These are signals to look into, not proof.">
+        <SybilSignals signals={signals} />
       </Section>
 
       <Section id="health" title="Holdout health" description="The privacy each team has spent on the holdout (ε_DP of its holdout answers) and in total, by basic composition.">

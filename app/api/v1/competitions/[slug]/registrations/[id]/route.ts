@@ -1,0 +1,12 @@
+// PUT /api/v1/competitions/[slug]/registrations/[id] – {status: "approved" | "refused"} (organizers); mails the applicant
+import { handleApi, json, readJson } from "@/lib/server/api";
+import { decideRegistration } from "@/lib/server/access";
+import { requireApiUser } from "@/lib/server/auth";
+import { requireOrganizer } from "@/lib/server/competitions";
+
+export const PUT = handleApi(async (request, { params }: { params: Promise<{ slug: string; id: string }> }) => {
+  const user = await requireApiUser(request);
+  const { slug, id } = await params;
+  const competition = await requireOrganizer(user, slug);
+  return json(await decideRegistration(competition, id, await readJson(request)));
+});

@@ -1,0 +1,22 @@
+// POST /api/v1/competitions/[slug]/registrations – ask to take part (competitions with approval)
+// GET /api/v1/competitions/[slug]/registrations – organizers: every request; others: their own
+import { handleApi, json } from "@/lib/server/api";
+import { listRegistrations, myRegistration, requestRegistration } from "@/lib/server/access";
+import { requireApiUser } from "@/lib/server/auth";
+import { getVisibleCompetition } from "@/lib/server/competitions";
+
+type Context = { params: Promise<{ slug: string }> };
+
+export const POST = handleApi(async (request, { params }: Context) => {
+  const user = await requireApiUser(request);
+  const { competition } = await getVisibleCompetition(user, (await params).slug);
+  const { status, created } = await requestRegistration(user, competition);
+  return json({ status }, created ? 201 : 200);
+});
+
+export const GET = handleApi(async (request, { params }: Context) => {
+  const user = await requireApiUser(request);
+  const { competition, organizer } = await getVisibleCompetition(user, (await params).slug);
+  if (organizer) return json({ registrations: await listRegistrations(competition.id) });
+  return json({ status: await myRegistration(user, competition.id) });
+});

@@ -1,0 +1,99 @@
+import { randomBytes } from "node:crypto";
+import { describe, expect, it } from "vitest";
+import { decideRegistration, requestRegistration } from "@/lib/server/access";
+import { getAttachment, addAttachment } from "@/lib/server/attachments";
+import { publishCompetition, setMechanism } from "@/lib/server/calibration";
+import { createCompetition, getVisibleCompetition, updateCompetition } from "@/lib/server/competitions";
+import { db } from "@/lib/server/db";
+import { verifyEmail } from "@/lib/server/email-links";
+import { AppError } from "@/lib/server/errors";
+import { uploadSolution } from "@/lib/server/solutions";
+import { submit } from "@/lib/server/submissions";
+import { sybilSignals } from "@/lib/server/sybil";
+import { createTeam, joinTeam } from "@/lib/server/teams";
+import { createUser, registerUser, type PublicUser } from "@/lib/server/users";
+import { demoPredictionsCsv, demoSolutionCsv } from "@/prisma/demo-solution";
+import { lastMailTo, linkIn } from "@/test/fixtures/mail";
+
+const tag = () => randomBytes(5).toString("hex");
+const user = (domain = "example.com", client = "test-client"): Promise<PublicUser> => registerUser({ email: `acc-${tag()}@${domain}`, password: "a long enough password", name: `Player ${tag()}` }, client);
+
+async function live() {
+  const owner = await createUser({ email: `own-${tag()}@example.com`, password: "organizer password", name: "Owner" });
+  const slug = `access-${tag()}`;
+  await createCompetition(owner, { slug, title: "Access", metric: { name: "accuracy" }, endsAt: new Date(Date.now() + 10 * 86_400_000).toISOString(), dailySubmissionLimit: 50 });
+  await uploadSolution(owner, slug, new Response(demoSolutionCsv()).body);
+  await setMechanism(owner, slug, { mode: "practical", sigma: 0.01, threshold: 0.04, budget: 5 });
+  await publishCompetition(owner, slug);
+  return { owner, slug };
+}
+
+async function code(promise: Promise<unknown>): Promise<string> {
+  const error = await promise.then(() => null, (e) => e);
+  expect(error).toBeInstanceOf(AppError);
+  expect((error as AppError).status).toBe(403);
+  return (error as AppError).code;
+}
+
+describe("competition access rules", () => {
+  it("checks verified address, allowed domains and approval when creating or joining a team, editable after publishing", async () => {
+    const { owner, slug } = await live();
+    expect((await updateCompetition(owner, slug, { access: { requireVerifiedEmail: true, allowedEmailDomains: ["uni.edu"] } })).access).toEqual({ requireVerifiedEmail: true, allowedEmailDomains: ["uni.edu"], approval: false });
+    await expect(updateCompetition(owner, slug, { title: "Renamed" })).rejects.toThrow("title cannot change once the competition is published (access can)");
+
+    const outsider = await user("gmail.com");
+    const student = await user("cs.uni.edu");
+    expect(await code(createTeam(student, slug, { name: "Students", acceptRules: true }))).toBe("email_unverified");
+    await verifyEmail({ token: linkIn(await lastMailTo(student.email), "/verify-email?token=").searchParams.get("token")! });
+    await verifyEmail({ token: linkIn(await lastMailTo(outsider.email), "/verify-email?token=").searchParams.get("token")! });
+    expect(await code(createTeam(outsider, slug, { name: "Outsiders", acceptRules: true }))).toBe("domain_not_allowed");
+    const { inviteCode } = await createTeam(student, slug, { name: "Students", acceptRules: true });
+    expect(await code(joinTeam(outsider, slug, { inviteCode }))).toBe("domain_not_allowed");
+
+    await updateCompetition(owner, slug, { access: { approval: true } }); // replaces the rules as a whole
+    const applicant = await user();
+    expect(await code(createTeam(applicant, slug, { name: "Applicants", acceptRules: true }))).toBe("approval_required");
+    const { competition } = await getVisibleCompetition(owner, slug);
+    expect(await requestRegistration(applicant, competition)).toEqual({ status: "pending", created: true });
+    expect(await requestRegistration(applicant, competition)).toEqual({ status: "pending", created: false });
+    expect(await code(createTeam(applicant, slug, { name: "Applicants", acceptRules: true }))).toBe("approval_required");
+    const registration = await db.registration.findFirstOrThrow({ where: { competitionId: competition.id, userId: applicant.id } });
+    await decideRegistration(competition, registration.id, { status: "approved" });
+    expect((await lastMailTo(applicant.email, /You may take part/)).text).toContain(`/competitions/${slug}`);
+    expect((await createTeam(applicant, slug, { name: "Applicants", acceptRules: true })).name).toBe("Applicants");
+  });
+
+  it("lets only organizers and team members who meet the rules download the data files", async () => {
+    const { owner, slug } = await live();
+    const file = await addAttachment(owner, slug, { name: "train.csv", type: "text/csv", bytes: new TextEncoder().encode("a,b\n1,2\n") as Uint8Array<ArrayBuffer> });
+    expect((await getAttachment(owner, slug, file.id)).filename).toBe("train.csv");
+    await expect(getAttachment(null, slug, file.id)).rejects.toThrow("sign in and join a team");
+    const player = await user();
+    await expect(getAttachment(player, slug, file.id)).rejects.toThrow("accept the rules (create or join a team) to download the data");
+    await createTeam(player, slug, { name: "Readers", acceptRules: true });
+    expect((await getAttachment(player, slug, file.id)).filename).toBe("train.csv");
+    await updateCompetition(owner, slug, { access: { requireVerifiedEmail: true } });
+    expect(await code(getAttachment(player, slug, file.id))).toBe("email_unverified");
+  });
+});
+
+describe("signals of one person behind several teams", () => {
+  it("groups accounts from one address within a day in different teams, and finds near-identical submissions", async () => {
+    const { slug } = await live();
+    const address = `198.51.100.${randomBytes(1)[0]}`;
+    const [a, b, c] = await Promise.all([user("example.com", address), user("example.com", address), user()]);
+    await createTeam(a, slug, { name: "Alpha", acceptRules: true });
+    await createTeam(b, slug, { name: "Bravo", acceptRules: true });
+    await createTeam(c, slug, { name: "Charlie", acceptRules: true });
+    const same = demoPredictionsCsv({ skill: 0.7, seed: "shared" });
+    await submit(a, slug, new Response(same).body, null);
+    await submit(b, slug, new Response(same).body, null);
+    await submit(c, slug, new Response(demoPredictionsCsv({ skill: 0.7, seed: "own" })).body, null);
+    const { competition } = await getVisibleCompetition(null, slug);
+    const signals = await sybilSignals(competition);
+    expect(signals.sameAddress).toHaveLength(1);
+    expect(signals.sameAddress[0].accounts.map((x) => x.team).sort()).toEqual(["Alpha", "Bravo"]);
+    expect(JSON.stringify(signals)).not.toContain(address);
+    expect(signals.nearIdentical).toEqual([{ teams: ["Alpha", "Bravo"], agreement: 1 }]);
+  });
+});
