@@ -73,9 +73,9 @@ export async function runCalibrateCli(spec: unknown): Promise<Record<string, unk
 /** A second app instance on the same database (scripts/test.ts starts it). */
 export const APP_URL_2 = process.env.APP_URL_2 ?? APP_URL;
 
-/** An organizer publishes a competition on the demo solution through the API; returns its slug. */
-export async function publishedCompetition(options: { daily?: number; budget?: number; sigma?: number; threshold?: number; startsAt?: string } = {}): Promise<{ slug: string; organizer: Record<string, string> }> {
-  const { auth } = await newApiUser("organizer");
+/** An organizer (a new one unless given) publishes a competition on the demo solution through the API; returns its slug. */
+export async function publishedCompetition(options: { daily?: number; budget?: number; sigma?: number; threshold?: number; startsAt?: string; organizer?: Record<string, string> } = {}): Promise<{ slug: string; organizer: Record<string, string> }> {
+  const auth = options.organizer ?? (await newApiUser("organizer")).auth;
   const { randomBytes } = await import("node:crypto");
   const { demoSolutionCsv } = await import("@/prisma/demo-solution");
   const slug = `e2e-${randomBytes(5).toString("hex")}`;

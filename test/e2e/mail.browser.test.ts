@@ -1,0 +1,130 @@
+import path from "node:path";
+import type { BrowserContext } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { lastMailTo, linkIn } from "@/test/fixtures/mail";
+import { api, CHROMIUM_PATH, launchBrowser, newApiUser, publishedCompetition, SCREENSHOTS, signUpInBrowser } from "./helpers";
+
+// The mail is read from the real SMTP server the test run starts (MailDev), as a user would.
+describe.skipIf(!CHROMIUM_PATH)("accounts and mail in a real browser", () => {
+  let browser: BrowserContext;
+  beforeAll(async () => {
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  it("signs up, is refused by a competition for verified addresses, verifies from the mail, then joins", async () => {
+    const { slug, organizer } = await publishedCompetition();
+    expect((await api(`/api/v1/competitions/${slug}`, { method: "PATCH", headers: organizer, body: { access: { requireVerifiedEmail: true } } })).status).toBe(200);
+    await browser.clearCookies();
+    const page = await browser.newPage();
+    const email = await signUpInBrowser(page, "Vera Verified");
+    await expect.poll(() => page.getByTestId("email-status").textContent()).toBe("Not verified");
+
+    await page.goto(`/competitions/${slug}`);
+    await page.getByTestId("access-rules").filter({ hasText: "verified email addresses only" }).waitFor();
+    await page.getByLabel("Team name").fill("Vera's Team");
+    await page.getByLabel("I accept the rules of this competition").check();
+    await page.getByRole("button", { name: "Create team" }).click();
+    await page.getByRole("alert").filter({ hasText: "admits verified addresses only" }).waitFor();
+
+    const mail = await lastMailTo(email, /Verify your email/);
+    expect(mail.html).toContain("Verify my address");
+    const link = linkIn(mail, "/verify-email?token=");
+    await page.goto(link.pathname + link.search);
+    await page.getByRole("button", { name: "Verify my address" }).click();
+    await page.getByRole("status").filter({ hasText: "Your address is verified." }).waitFor();
+    await page.screenshot({ path: path.join(SCREENSHOTS, "verify-email.png") });
+    await page.goto("/account");
+    await expect.poll(() => page.getByTestId("email-status").textContent()).toBe("Verified");
+
+    await page.goto(`/competitions/${slug}`);
+    await page.getByLabel("Team name").fill("Vera's Team");
+    await page.getByLabel("I accept the rules of this competition").check();
+    await page.getByRole("button", { name: "Create team" }).click();
+    await page.getByTestId("team-panel").waitFor();
+    await page.close();
+  });
+
+  it("admits by approval: the applicant asks, the organizer approves on the manage page, the applicant is told by mail and joins", async () => {
+    const organizer = await newApiUser("approver");
+    const { slug } = await publishedCompetition({ organizer: organizer.auth });
+    await browser.clearCookies();
+    const page = await browser.newPage();
+    await page.goto("/signin");
+    await page.getByLabel("Email").fill(organizer.email);
+    await page.getByLabel("Password").fill(organizer.password);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.getByTestId("account-link").waitFor();
+    await page.goto(`/competitions/${slug}/manage#access`);
+    await page.getByLabel("Organizers approve each participant").check();
+    await page.getByRole("button", { name: "Save access rules" }).click();
+    await page.getByRole("status").filter({ hasText: "Saved." }).waitFor();
+
+    const applicantContext = await launchBrowser();
+    const applicant = await applicantContext.newPage();
+    const email = await signUpInBrowser(applicant, "Abe Applicant");
+    await applicant.goto(`/competitions/${slug}`);
+    await applicant.getByRole("button", { name: "Ask to take part" }).click();
+    await applicant.getByRole("status").filter({ hasText: "Your request was sent to the organizers" }).waitFor();
+
+    await page.reload();
+    await page.getByRole("button", { name: "Approve Abe Applicant" }).click();
+    await page.getByTestId("registrations").getByText("approved").waitFor();
+    await page.screenshot({ path: path.join(SCREENSHOTS, "manage-access.png"), fullPage: true });
+    expect((await lastMailTo(email, /You may take part/)).text).toContain("approved your request");
+
+    await applicant.reload();
+    await applicant.getByLabel("Team name").fill("Abe's Team");
+    await applicant.getByLabel("I accept the rules of this competition").check();
+    await applicant.getByRole("button", { name: "Create team" }).click();
+    await applicant.getByTestId("team-panel").waitFor();
+    await applicantContext.close();
+    await page.close();
+  });
+
+  it("forgets the password, resets it from the mail, and every other session is signed out", async () => {
+    await browser.clearCookies();
+    const page = await browser.newPage();
+    const email = await signUpInBrowser(page, "Rita Reset", "the old password");
+    const other = await launchBrowser(); // another device, signed in before the reset
+    const elsewhere = await other.newPage();
+    await elsewhere.goto("/signin");
+    await elsewhere.getByLabel("Email").fill(email);
+    await elsewhere.getByLabel("Password").fill("the old password");
+    await elsewhere.getByRole("button", { name: "Sign in" }).click();
+    await elsewhere.getByTestId("account-link").waitFor();
+
+    await page.getByRole("button", { name: "Sign out" }).click();
+    await page.getByRole("link", { name: "Sign in" }).waitFor();
+    await page.goto("/signin");
+    await page.getByRole("link", { name: "Forgot your password?" }).click();
+    await page.getByLabel("Email").fill(email);
+    await page.getByRole("button", { name: "Send the link" }).click();
+    await page.getByRole("status").filter({ hasText: "If an account has this address" }).waitFor();
+
+    const link = linkIn(await lastMailTo(email, /Reset your Quiltboard password/), "/reset-password?token=");
+    await page.goto(link.pathname + link.search);
+    await page.getByLabel("New password").fill("the new password");
+    await page.getByRole("button", { name: "Set the new password" }).click();
+    await page.getByRole("status").filter({ hasText: "Your password was changed" }).waitFor();
+    await page.screenshot({ path: path.join(SCREENSHOTS, "reset-password.png") });
+    // The link works once.
+    await page.goto(link.pathname + link.search);
+    await page.getByLabel("New password").fill("yet another password");
+    await page.getByRole("button", { name: "Set the new password" }).click();
+    await page.getByRole("alert").filter({ hasText: "this link is not valid any more" }).waitFor();
+
+    await page.goto("/signin");
+    await page.getByLabel("Email").fill(email);
+    await page.getByLabel("Password").fill("the new password");
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.getByTestId("account-link").waitFor();
+
+    await elsewhere.goto("/account");
+    await elsewhere.waitForURL((url) => url.pathname === "/signin");
+    await other.close();
+    await page.close();
+  });
+});
