@@ -1,17 +1,16 @@
 import type { Metadata } from "next";
-import { ApiForm } from "../_components/api-form";
+import { VerifyEmail } from "../_components/verify-email";
 
 export const metadata: Metadata = { title: "Verify your address" };
 
-// The link of the verification mail. Opening it does nothing by itself (mail scanners open links);
-// the button sends the token.
+// The link of the verification mail: opening it in a browser verifies the address.
 export default async function VerifyEmailPage({ searchParams }: { searchParams: Promise<{ token?: string }> }) {
   const { token } = await searchParams;
   return (
     <div className="mx-auto max-w-sm space-y-4 rounded-xl border border-slate-200 bg-white p-6 shadow-sm">
       <h1 className="text-xl font-semibold">Verify your address</h1>
       {token ? (
-        <ApiForm method="POST" path="/api/v1/email-verification" fields={[]} extra={{ token }} submitLabel="Verify my address" success="Your address is verified. Thank you!" />
+        <VerifyEmail token={token} />
       ) : (
         <p className="text-slate-600">This page opens from the link in the verification mail. You can send the mail again from your account page.</p>
       )}

@@ -19,7 +19,7 @@ describe("accounts API (SPEC §7)", () => {
 
     const me = await api("/api/v1/me", { headers: { authorization: `Bearer ${token.token}` } });
     expect(me.status).toBe(200);
-    expect(await me.json()).toEqual(user);
+    expect(await me.json()).toEqual({ ...user, emailVerified: false });
   });
 
   it("answers wrong credentials with 401 in the one error format", async () => {
