@@ -2,9 +2,10 @@ import "server-only";
 import nodemailer, { type Transporter } from "nodemailer";
 
 /**
- * Mail through SMTP: SMTP_URL (`smtp://user:pass@host:port`, or `smtps://…`) and MAIL_FROM. Without
- * SMTP_URL nothing can be sent: the attempt is logged (the address, never the link) and the caller
- * carries on, so sign-up still works on a machine without mail.
+ * Mail through SMTP: SMTP_URL (`smtp://user:pass@host:port`, or `smtps://…`) and MAIL_FROM. Mail
+ * follows an action that has already happened (an account created, a request decided), so a mail
+ * that cannot be sent — no SMTP_URL, or the server refuses — is logged (the address and the reason,
+ * never the link) and the caller carries on; the user can ask for the link again.
  */
 let transport: Transporter | undefined;
 
@@ -17,7 +18,11 @@ export async function sendMail(mail: Mail): Promise<void> {
     return;
   }
   transport ??= nodemailer.createTransport(url);
-  await transport.sendMail({ from: process.env.MAIL_FROM ?? "Quiltboard <no-reply@quiltboard.invalid>", ...mail });
+  try {
+    await transport.sendMail({ from: process.env.MAIL_FROM ?? "Quiltboard <no-reply@quiltboard.invalid>", ...mail });
+  } catch (error) {
+    console.error(`[quiltboard] the mail "${mail.subject}" to ${mail.to} could not be sent: ${(error as Error).message}`);
+  }
 }
 
 /** An absolute link into this app, built from NEXTAUTH_URL (the public address). */
