@@ -1,5 +1,6 @@
 import "server-only";
 import { readCsvUpload } from "./csv-upload";
+import { dailyLimits } from "./daily-cap";
 import { db } from "./db";
 import { AppError } from "./errors";
 import { loadSolution } from "./solutions";
@@ -126,10 +127,9 @@ export async function submit(user: PublicUser, slug: string, body: ReadableStrea
           return { result, replayed: true };
         }
       }
-      const dayStart = new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), at.getUTCDate()));
-      const today = await tx.submission.count({ where: { teamId: team.id, createdAt: { gte: dayStart } } });
-      if (today >= competition.dailySubmissionLimit) {
-        const retryAfter = Math.ceil((dayStart.getTime() + 86_400_000 - at.getTime()) / 1000);
+      const limits = await dailyLimits(tx, team.id, competition.dailySubmissionLimit, at);
+      if (limits.remainingToday === 0) {
+        const retryAfter = Math.ceil((Date.parse(limits.resetsAt) - at.getTime()) / 1000);
         throw new AppError("rate_limited", `your team has used its ${competition.dailySubmissionLimit} submissions for today (UTC); the count resets at midnight UTC`, { retryAfter });
       }
       const capReached = competition.holdoutCap !== null && live.holdout_answers >= competition.holdoutCap;

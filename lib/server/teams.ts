@@ -1,6 +1,7 @@
 import "server-only";
 import { randomBytes } from "node:crypto";
 import { requireAccess } from "./access";
+import { type DailyLimits, dailyLimits } from "./daily-cap";
 import { db } from "./db";
 import { AppError } from "./errors";
 import { type CompetitionRow, getVisibleCompetition } from "./competitions";
@@ -17,6 +18,8 @@ export type TeamView = {
   members: { name: string }[];
   budget: { remaining: number; initial: number };
   submissions: number;
+  /** the daily cap: used today, left today, when it resets (midnight UTC) */
+  limits: DailyLimits;
 };
 
 /** A published competition that is open for taking part right now; 409 otherwise. */
@@ -172,5 +175,6 @@ export async function getMyTeam(user: PublicUser, slug: string): Promise<TeamVie
     members: team.members.map((m) => ({ name: m.user.name })),
     budget: { remaining: team.budgetRemaining, initial: team.initialBudget },
     submissions: team.submissionCount,
+    limits: await dailyLimits(db, team.id, competition.dailySubmissionLimit, new Date()),
   };
 }

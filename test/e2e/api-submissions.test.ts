@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { demoPredictionsCsv } from "@/prisma/demo-solution";
+import { lastMailTo, mailCount } from "@/test/fixtures/mail";
 import { api, APP_URL, APP_URL_2, newApiUser, postCsv, publishedCompetition } from "./helpers";
 
 const good = (seed: string, skill = 0.7) => demoPredictionsCsv({ skill, seed });
@@ -76,11 +77,16 @@ describe("submissions over HTTP (SPEC §7)", () => {
       expect(error.message, name).toMatch(message);
     }
     expect(await state(slug, auth)).toEqual(before);
+    const midnight = new Date(new Date().setUTCHours(24, 0, 0, 0));
+    expect(before.team.limits).toEqual({ dailyLimit: 1, usedToday: 0, remainingToday: 1, resetsAt: midnight.toISOString() });
 
     expect((await postCsv(APP_URL, slug, good("e"), auth)).status).toBe(201);
     const afterOne = await state(slug, auth);
+    expect(afterOne.team.limits).toEqual({ dailyLimit: 1, usedToday: 1, remainingToday: 0, resetsAt: midnight.toISOString() });
     const capped = await postCsv(APP_URL, slug, good("f"), auth);
     expect(capped.status).toBe(429);
+    const wait = Number(capped.headers.get("retry-after"));
+    expect(Math.abs(wait - (midnight.getTime() - Date.now()) / 1000)).toBeLessThan(60); // seconds to midnight UTC
     expect((await capped.json()).error.message).toMatch(/used its 1 submissions for today \(UTC\)/);
     expect(await state(slug, auth)).toEqual(afterOne);
 
@@ -120,5 +126,24 @@ describe("submissions over HTTP (SPEC §7)", () => {
     const health = await (await api(`/api/v1/competitions/${slug}/health`, { headers: organizer })).json();
     expect(health.teams).toEqual([expect.objectContaining({ name: "Two Doors", holdoutAnswers: holdout })]);
     expect((await api(`/api/v1/competitions/${slug}/audit`, { headers: auth })).status).toBe(403);
+  });
+});
+
+describe("the automatic close (two app instances, each looking every 2 s)", () => {
+  it("closes a competition at its end exactly once, shows the final standings and tells each member once by mail", async () => {
+    const { slug } = await publishedCompetition({ endsAt: new Date(Date.now() + 8_000).toISOString() });
+    const { auth, email } = await teamOf(slug, "Last Minute");
+    expect((await postCsv(APP_URL, slug, good("last"), auth)).status).toBe(201);
+    let status = "published";
+    for (let i = 0; i < 60 && status !== "closed"; i++) {
+      await new Promise((r) => setTimeout(r, 500));
+      status = (await (await api(`/api/v1/competitions/${slug}`)).json()).status;
+    }
+    expect(status).toBe("closed");
+    const final = await (await api(`/api/v1/competitions/${slug}/final`)).json();
+    expect(final.entries.map((e: { rank: number; team: string }) => [e.rank, e.team])).toEqual([[1, "Last Minute"]]);
+    expect((await lastMailTo(email, /Final standings/)).text).toContain("Your team Last Minute finished 1st.");
+    await new Promise((r) => setTimeout(r, 4_000)); // both instances have looked again meanwhile
+    expect(await mailCount(email)).toBe(2); // the sign-up's verification mail and one announcement
   });
 });

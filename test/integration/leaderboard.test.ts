@@ -3,11 +3,12 @@ import { describe, expect, it } from "vitest";
 import { publishCompetition, setMechanism } from "@/lib/server/calibration";
 import { createCompetition } from "@/lib/server/competitions";
 import { db } from "@/lib/server/db";
-import { closeCompetition, csvCell, getFinalStandings, getLeaderboard, getTeamHistory, leaderboardCsv } from "@/lib/server/leaderboard";
+import { closeCompetition, closeDueCompetitions, csvCell, getFinalStandings, getLeaderboard, getTeamHistory, leaderboardCsv } from "@/lib/server/leaderboard";
 import { uploadSolution } from "@/lib/server/solutions";
 import { selectFinal, submit } from "@/lib/server/submissions";
 import { createTeam } from "@/lib/server/teams";
 import { createUser, type PublicUser } from "@/lib/server/users";
+import { lastMailTo, mailCount } from "@/test/fixtures/mail";
 
 const tag = () => randomBytes(5).toString("hex");
 const user = (): Promise<PublicUser> => createUser({ email: `lb-${tag()}@example.com`, password: "viewer password", name: `Viewer ${tag()}` });
@@ -138,5 +139,25 @@ describe("final standings", () => {
       [2, "Overfitter", 0.125, 2, 0],
       [3, "Picky", 0, 3, 0],
     ]);
+  });
+});
+
+describe("the automatic close", () => {
+  it("closes a competition whose end has come exactly once, however many instances sweep at once, and tells its members once", async () => {
+    const owner = await user();
+    const slug = `lb-${tag()}`;
+    await createCompetition(owner, { slug, title: "Ending", metric: { name: "accuracy" }, endsAt: new Date(Date.now() + 1_500).toISOString(), dailySubmissionLimit: 50 });
+    await uploadSolution(owner, slug, stream(SOLUTION));
+    await setMechanism(owner, slug, { mode: "practical", sigma: 1e-6, threshold: 0.9, budget: 3 });
+    await publishCompetition(owner, slug);
+    const member = await team(slug, "Closers");
+    await submit(member, slug, stream(predict("1111110011111100")), null);
+    await new Promise((r) => setTimeout(r, 1_600));
+    const sweeps = await Promise.all([closeDueCompetitions(), closeDueCompetitions(), closeDueCompetitions()]);
+    expect(sweeps.filter((closed) => closed.includes(slug))).toHaveLength(1);
+    expect((await getFinalStandings(null, slug)).entries.map((e) => [e.rank, e.team])).toEqual([[1, "Closers"]]);
+    expect(await closeDueCompetitions()).not.toContain(slug);
+    expect((await lastMailTo(member.email, /Final standings of Ending/)).text).toContain("Your team Closers finished 1st.");
+    expect(await mailCount(member.email)).toBe(1);
   });
 });
