@@ -64,15 +64,15 @@ async function readLimited(request: Request, maxBytes: number, what: string): Pr
 }
 
 /**
- * The file in the multipart field `field`, read with the body limited to `maxBytes` (the parts are
- * held in memory, so the limit bounds that too); 422 when the field is missing.
+ * The file in the multipart field `field` and the whole form, read with the body limited to
+ * `maxBytes` (the parts are held in memory, so the limit bounds that too); 422 when the field is missing.
  */
-export async function readMultipartFile(request: Request, maxBytes: number, what: string, field = "file"): Promise<File> {
+export async function readMultipartFile(request: Request, maxBytes: number, what: string, field = "file"): Promise<{ file: File; form: FormData }> {
   const bytes = await readLimited(request, maxBytes, what);
   const form = await new Response(bytes, { headers: { "content-type": request.headers.get("content-type") ?? "" } }).formData().catch(() => null);
   const file = form?.get(field);
   if (!(file instanceof File)) throw new AppError("unprocessable_entity", `send ${what} as multipart/form-data in the field "${field}"`);
-  return file;
+  return { file, form: form! };
 }
 
 /** Reads a JSON body; 413 over 1 MiB (counting the bytes read), 400 for malformed JSON. */

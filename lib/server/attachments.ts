@@ -4,6 +4,7 @@ import { db } from "./db";
 import { AppError } from "./errors";
 import { getVisibleCompetition, requireOrganizer } from "./competitions";
 import type { PublicUser } from "./users";
+import { safeFilename } from "@/lib/validation/files";
 import { isUuid } from "@/lib/validation/ids";
 
 export const MAX_ATTACHMENT_BYTES = 50 * 1024 * 1024;
@@ -12,18 +13,13 @@ export type AttachmentSummary = { id: string; filename: string; contentType: str
 
 const SUMMARY = { id: true, filename: true, contentType: true, size: true, createdAt: true } as const;
 
-/** A safe file name: no path, no control characters, at most 120 characters. */
-function cleanFilename(name: string): string {
-  const base = name.split(/[\\/]/).pop()!.replace(/[\u0000-\u001f\u007f"]/g, "").trim();
-  if (!base || base === "." || base === "..") throw new AppError("unprocessable_entity", "the file needs a name");
-  return base.slice(0, 120);
-}
 
 /** Attaches a public data file (replacing one of the same name). */
 export async function addAttachment(user: PublicUser, slug: string, file: { name: string; type: string; bytes: Uint8Array<ArrayBuffer> }): Promise<AttachmentSummary> {
   const competition = await requireOrganizer(user, slug);
   if (file.bytes.byteLength > MAX_ATTACHMENT_BYTES) throw new AppError("payload_too_large", `attachments are limited to ${MAX_ATTACHMENT_BYTES / 1024 / 1024} MiB`);
-  const filename = cleanFilename(file.name);
+  const filename = safeFilename(file.name);
+  if (!filename) throw new AppError("unprocessable_entity", "the file needs a name");
   const data = { contentType: file.type || "application/octet-stream", size: file.bytes.byteLength, data: file.bytes };
   return db.attachment.upsert({
     where: { competitionId_filename: { competitionId: competition.id, filename } },

@@ -1,4 +1,6 @@
 import "server-only";
+import { promisify } from "node:util";
+import { gunzip as gunzipCallback } from "node:zlib";
 import { readCsvUpload } from "./csv-upload";
 import { dailyLimits } from "./daily-cap";
 import { db } from "./db";
@@ -16,7 +18,10 @@ import { evaluateSplit, getMetric, isBetter, type Metric } from "@/lib/metrics/r
 import { sketchOf, sketchRows } from "@/lib/metrics/sketch";
 import type { MetricParams } from "@/lib/metrics/types";
 import { isUuid } from "@/lib/validation/ids";
+import { descriptionSchema, safeFilename } from "@/lib/validation/files";
 import { finalSelectionSchema } from "@/lib/validation/teams";
+
+const gunzip = promisify(gunzipCallback);
 
 /** Largest submission accepted (SPEC §5: 413 beyond). 10⁶ rows with long ids fit. */
 export const MAX_SUBMISSION_BYTES = 128 * 1024 * 1024;
@@ -75,8 +80,17 @@ function present(metric: Metric, kind: AnswerKind, answer: number | null) {
  * thereby serialised, and a crash before the commit leaves nothing behind. `now` fixes the
  * submission's time (tests, the demo seed); by default it is the time the team's lock is held.
  */
-export async function submit(user: PublicUser, slug: string, body: ReadableStream<Uint8Array> | null, idempotencyKey: string | null, now?: Date): Promise<{ result: SubmissionResult; replayed: boolean }> {
+export async function submit(
+  user: PublicUser,
+  slug: string,
+  body: ReadableStream<Uint8Array> | null,
+  idempotencyKey: string | null,
+  now?: Date,
+  file: { name?: string | null; description?: string | null } = {},
+): Promise<{ result: SubmissionResult; replayed: boolean }> {
   const competition = await requireOpenCompetition(user, slug, now);
+  const description = descriptionSchema.parse(file.description ?? "");
+  const filename = safeFilename(file.name ?? "") ?? "submission.csv";
   const metric = metricOf(competition);
   if (idempotencyKey !== null && (idempotencyKey.length < 1 || idempotencyKey.length > 200)) throw new AppError("unprocessable_entity", "Idempotency-Key must be 1 to 200 characters");
   const member = await db.teamMember.findUnique({ where: { competitionId_userId: { competitionId: competition.id, userId: user.id } }, select: { teamId: true } });
@@ -87,15 +101,15 @@ export async function submit(user: PublicUser, slug: string, body: ReadableStrea
   const data = await scoringData(competition.id);
   // Read and validated in full before anything is spent.
   const parser = createSubmissionParser(data.key, metric.input);
-  let scores: { holdoutValue: number; publicValue: number; sha256: string; sketch: Int32Array<ArrayBuffer> };
+  let scores: { holdoutValue: number; publicValue: number; sha256: string; sketch: Int32Array<ArrayBuffer>; kept: { gzip: Buffer; size: number } };
   try {
-    const { result: predictions, sha256 } = await readCsvUpload(body, { what: "the submission", parser });
+    const { result: predictions, sha256, file: kept } = await readCsvUpload(body, { what: "the submission", parser, keep: true });
     const labels = data.solution.labels;
-    scores = { holdoutValue: evaluateSplit(metric, { predictions, labels, rows: data.holdoutRows }), publicValue: evaluateSplit(metric, { predictions, labels, rows: data.publicRows }), sha256, sketch: sketchOf(predictions, data.sketchRows) };
+    scores = { holdoutValue: evaluateSplit(metric, { predictions, labels, rows: data.holdoutRows }), publicValue: evaluateSplit(metric, { predictions, labels, rows: data.publicRows }), sha256, sketch: sketchOf(predictions, data.sketchRows), kept: kept! };
   } finally {
     parser.release();
   }
-  const { holdoutValue, publicValue, sha256, sketch } = scores;
+  const { holdoutValue, publicValue, sha256, sketch, kept } = scores;
 
   const { secret } = await db.competition.findUniqueOrThrow({ where: { id: competition.id }, select: { secret: true } });
   const params = thresholdoutParams(competition, data.holdoutRows.length);
@@ -163,6 +177,9 @@ export async function submit(user: PublicUser, slug: string, body: ReadableStrea
           publicScore: publicValue,
           holdoutScore: holdoutValue,
           sketch: new Uint8Array(sketch.buffer),
+          description,
+          filename,
+          file: { create: { size: kept.size, data: new Uint8Array(kept.gzip) } },
         },
         select: { id: true, createdAt: true },
       });
@@ -192,6 +209,8 @@ export type MySubmission = {
   answer: { kind: AnswerKind; score: number | null };
   budget: { remaining: number; initial: number };
   selected: boolean;
+  description: string | null;
+  filename: string | null;
 };
 
 /** The caller's team's submissions, newest first: answers only, never raw scores. */
@@ -203,7 +222,7 @@ export async function listMySubmissions(user: PublicUser, slug: string): Promise
   const rows = await db.submission.findMany({
     where: { teamId: member.teamId },
     orderBy: { createdAt: "desc" },
-    select: { id: true, createdAt: true, kind: true, answer: true, budgetAfter: true, selected: true, user: { select: { name: true } } },
+    select: { id: true, createdAt: true, kind: true, answer: true, budgetAfter: true, selected: true, description: true, filename: true, user: { select: { name: true } } },
   });
   const submissions = rows.map((s) => ({
     id: s.id,
@@ -212,6 +231,8 @@ export async function listMySubmissions(user: PublicUser, slug: string): Promise
     answer: present(metric, s.kind, s.answer),
     budget: { remaining: s.budgetAfter, initial: member.team.initialBudget },
     selected: s.selected,
+    description: s.description,
+    filename: s.filename,
   }));
   return { submissions, finalIds: finalSubmissionIds(metric, rows) };
 }
@@ -249,4 +270,22 @@ export async function selectFinal(user: PublicUser, slug: string, submissionId: 
     await tx.submission.update({ where: { id: submissionId }, data: { selected } });
   });
   return { id: submissionId, selected };
+}
+
+/**
+ * GET …/submissions/{id}/file: the uploaded file, byte for byte, for the members of the team that
+ * submitted it and for the organizers.
+ */
+export async function getSubmissionFile(user: PublicUser, slug: string, submissionId: string): Promise<{ filename: string; bytes: Buffer }> {
+  const { competition, organizer } = await getVisibleCompetition(user, slug);
+  const notFound = new AppError("not_found", "no such submission in your team");
+  if (!isUuid(submissionId)) throw notFound;
+  const submission = await db.submission.findFirst({ where: { id: submissionId, competitionId: competition.id }, select: { teamId: true, filename: true, file: { select: { data: true } } } });
+  if (!submission) throw notFound;
+  if (!organizer) {
+    const member = await db.teamMember.findUnique({ where: { competitionId_userId: { competitionId: competition.id, userId: user.id } }, select: { teamId: true } });
+    if (member?.teamId !== submission.teamId) throw notFound;
+  }
+  if (!submission.file) throw new AppError("not_found", "this submission was made before files were kept");
+  return { filename: submission.filename ?? "submission.csv", bytes: await gunzip(submission.file.data) };
 }

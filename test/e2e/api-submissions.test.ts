@@ -129,6 +129,44 @@ describe("submissions over HTTP (SPEC §7)", () => {
   });
 });
 
+describe("submission files and notes", () => {
+  it("keeps the note, the file name and the file, which the team and the organizers download byte for byte", async () => {
+    const { slug, organizer } = await publishedCompetition();
+    const { auth } = await teamOf(slug, "Archivists");
+    const stranger = await teamOf(slug, "Strangers");
+    const csv = good("archive").replace(/\n/g, "\r\n"); // CRLF endings must come back as they were
+    const form = new FormData();
+    form.set("file", new Blob([csv], { type: "text/csv" }), "gbm-300-trees.csv");
+    form.set("description", "gradient boosting, 300 trees ✓");
+    const posted = await fetch(`${APP_URL}/api/v1/competitions/${slug}/submissions`, { method: "POST", headers: auth, body: form });
+    expect(posted.status).toBe(201);
+    const { id } = await posted.json();
+    const viaQuery = await fetch(`${APP_URL}/api/v1/competitions/${slug}/submissions?description=${encodeURIComponent("plain body")}&filename=raw.csv`, { method: "POST", headers: { ...auth, "content-type": "text/csv" }, body: good("raw") });
+    expect(viaQuery.status).toBe(201);
+    const listed = (await state(slug, auth)).submissions.map((s: { description: string; filename: string }) => [s.description, s.filename]);
+    expect(listed).toEqual([
+      ["plain body", "raw.csv"],
+      ["gradient boosting, 300 trees ✓", "gbm-300-trees.csv"],
+    ]);
+    for (const who of [auth, organizer]) {
+      const file = await fetch(`${APP_URL}/api/v1/competitions/${slug}/submissions/${id}/file`, { headers: who });
+      expect(file.status).toBe(200);
+      expect(file.headers.get("content-disposition")).toContain('filename="gbm-300-trees.csv"');
+      expect(Buffer.from(await file.arrayBuffer()).equals(Buffer.from(csv))).toBe(true);
+    }
+    expect((await fetch(`${APP_URL}/api/v1/competitions/${slug}/submissions/${id}/file`, { headers: stranger.auth })).status).toBe(404);
+
+    const before = await state(slug, auth);
+    const tooLong = new FormData();
+    tooLong.set("file", new Blob([good("long")], { type: "text/csv" }), "x.csv");
+    tooLong.set("description", "x".repeat(501));
+    const refused = await fetch(`${APP_URL}/api/v1/competitions/${slug}/submissions`, { method: "POST", headers: auth, body: tooLong });
+    expect(refused.status).toBe(422);
+    expect((await refused.json()).error.message).toBe("the description is limited to 500 characters");
+    expect(await state(slug, auth)).toEqual(before);
+  });
+});
+
 describe("the automatic close (two app instances, each looking every 2 s)", () => {
   it("closes a competition at its end exactly once, shows the final standings and tells each member once by mail", async () => {
     const { slug } = await publishedCompetition({ endsAt: new Date(Date.now() + 8_000).toISOString() });

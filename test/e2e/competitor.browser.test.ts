@@ -30,10 +30,15 @@ describe.skipIf(!CHROMIUM_PATH)("a competitor in a real browser", () => {
     await page.getByRole("alert").filter({ hasText: 'Line 2: id "nobody" is not in the test set' }).waitFor();
 
     for (const [i, skill] of [0.6, 0.75].entries()) {
+      if (i === 1) await page.getByLabel("Note (optional): which experiment is this?").fill("lag features, 300 trees");
       await page.getByLabel("Predictions CSV").setInputFiles({ name: `p${i}.csv`, mimeType: "text/csv", buffer: Buffer.from(demoPredictionsCsv({ skill, seed: `carla-${i}` })) });
       await page.getByTestId("submission-result").filter({ hasText: "Budget:" }).waitFor();
       await expect.poll(() => page.getByTestId("submission-row").count()).toBe(i + 1);
     }
+    await page.getByTestId("submission-description").filter({ hasText: "lag features, 300 trees" }).waitFor();
+    const download = page.waitForEvent("download");
+    await page.getByRole("link", { name: /^Download p1\.csv/ }).click();
+    expect((await download).suggestedFilename()).toBe("p1.csv");
     const result = await page.getByTestId("submission-result").textContent();
     expect(result).toMatch(/Score \d\.\d{5}/);
     await page.getByText("best", { exact: true }).waitFor();

@@ -101,6 +101,7 @@ describe.skipIf(!CHROMIUM_PATH)("accounts and mail in a real browser", () => {
     await page.getByRole("link", { name: "Sign in" }).waitFor();
     await page.goto("/signin");
     await page.getByRole("link", { name: "Forgot your password?" }).click();
+    await page.getByRole("heading", { name: "Forgot your password?" }).waitFor(); // not the sign-in form's Email field
     await page.getByLabel("Email").fill(email);
     await page.getByRole("button", { name: "Send the link" }).click();
     await page.getByRole("status").filter({ hasText: "If an account has this address" }).waitFor();

@@ -51,7 +51,19 @@ export function MySubmissions({ slug, submissions, finalIds, precision, locked }
           <tbody className="divide-y divide-slate-100">
             {shown.map((s) => (
               <tr key={s.id} data-testid="submission-row">
-                <td className="py-2 pr-3 whitespace-nowrap">{TIME.format(new Date(s.createdAt))}</td>
+                <td className="py-2 pr-3">
+                  <span className="whitespace-nowrap">{TIME.format(new Date(s.createdAt))}</span>
+                  {s.description && (
+                    <span className="block text-xs text-slate-600" data-testid="submission-description">
+                      {s.description}
+                    </span>
+                  )}
+                  {s.filename && (
+                    <a href={`/api/v1/competitions/${slug}/submissions/${s.id}/file`} className="block text-xs font-medium text-indigo-700 hover:underline" aria-label={`Download ${s.filename} (${TIME.format(new Date(s.createdAt))})`}>
+                      {s.filename}
+                    </a>
+                  )}
+                </td>
                 <td className="py-2 pr-3">{s.by}</td>
                 <td className="py-2 pr-3 text-right font-mono tabular-nums">{s.answer.score === null ? "—" : s.answer.score.toFixed(precision)}</td>
                 <td className="py-2 pr-3">{KIND[s.answer.kind]}</td>

@@ -14,21 +14,39 @@ export function SubmitPanel({ slug, precision }: { slug: string; precision: numb
   const [dragging, setDragging] = useState(false);
   const [result, setResult] = useState<SubmissionResult>();
   const [error, setError] = useState<ApiError>();
+  const [description, setDescription] = useState("");
 
   async function send(file: File) {
     setError(undefined);
     setResult(undefined);
     setProgress(0);
-    const response = await uploadWithProgress<SubmissionResult>({ method: "POST", url: `/api/v1/competitions/${slug}/submissions`, body: file, contentType: "text/csv", onProgress: setProgress });
+    const form = new FormData();
+    form.set("file", file);
+    form.set("description", description);
+    const response = await uploadWithProgress<SubmissionResult>({ method: "POST", url: `/api/v1/competitions/${slug}/submissions`, body: form, onProgress: setProgress });
     setProgress(null);
     if (!response.ok) return setError(response.error);
     setResult(response.data);
+    setDescription("");
     router.refresh();
   }
 
   const issues = Array.isArray(error?.details) ? (error!.details as Issue[]) : [];
   return (
     <div className="space-y-3">
+      <div className="space-y-1">
+        <label htmlFor="submission-description" className="block text-sm font-medium text-slate-700">
+          Note (optional): which experiment is this?
+        </label>
+        <input
+          id="submission-description"
+          value={description}
+          maxLength={500}
+          onChange={(e) => setDescription(e.target.value)}
+          placeholder="e.g. gradient boosting, 300 trees, lag features"
+          className="block w-full rounded-md border border-slate-300 px-3 py-2 text-sm"
+        />
+      </div>
       <label
         onDragOver={(e) => {
           e.preventDefault();

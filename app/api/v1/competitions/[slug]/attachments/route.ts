@@ -15,7 +15,7 @@ export const GET = handleApi(async (request, { params }: Context) => {
 
 export const POST = handleApi(async (request, { params }: Context) => {
   const user = await requireApiUser(request);
-  const file = await readMultipartFile(request, MAX_ATTACHMENT_BYTES + 64 * 1024, "the attachment");
+  const { file } = await readMultipartFile(request, MAX_ATTACHMENT_BYTES + 64 * 1024, "the attachment");
   const bytes = new Uint8Array(await file.arrayBuffer());
   return json(await addAttachment(user, (await params).slug, { name: file.name, type: file.type, bytes }), 201);
 });

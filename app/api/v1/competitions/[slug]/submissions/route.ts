@@ -8,9 +8,19 @@ type Context = { params: Promise<{ slug: string }> };
 
 export const POST = handleApi(async (request, { params }: Context) => {
   const user = await requireApiUser(request);
-  const multipart = (request.headers.get("content-type") ?? "").startsWith("multipart/form-data");
-  const body = multipart ? (await readMultipartFile(request, MAX_SUBMISSION_BYTES + 64 * 1024, "the submission")).stream() : limitedBody(request, MAX_SUBMISSION_BYTES, "the submission");
-  const { result, replayed } = await submit(user, (await params).slug, body, request.headers.get("idempotency-key"));
+  // A CSV body, with ?description= and ?filename=; or multipart: the field "file" and a field "description".
+  const query = new URL(request.url).searchParams;
+  let details = { name: query.get("filename"), description: query.get("description") };
+  let body: ReadableStream<Uint8Array> | null;
+  if ((request.headers.get("content-type") ?? "").startsWith("multipart/form-data")) {
+    const { file, form } = await readMultipartFile(request, MAX_SUBMISSION_BYTES + 64 * 1024, "the submission");
+    const description = form.get("description");
+    details = { name: file.name, description: typeof description === "string" ? description : details.description };
+    body = file.stream();
+  } else {
+    body = limitedBody(request, MAX_SUBMISSION_BYTES, "the submission");
+  }
+  const { result, replayed } = await submit(user, (await params).slug, body, request.headers.get("idempotency-key"), undefined, details);
   const response = json(result, replayed ? 200 : 201);
   if (replayed) response.headers.set("idempotent-replayed", "true");
   return response;

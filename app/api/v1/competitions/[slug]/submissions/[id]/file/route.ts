@@ -1,0 +1,12 @@
+// GET /api/v1/competitions/[slug]/submissions/[id]/file – the uploaded file, byte for byte (team members, organizers)
+import { handleApi } from "@/lib/server/api";
+import { requireApiUser } from "@/lib/server/auth";
+import { getSubmissionFile } from "@/lib/server/submissions";
+
+export const GET = handleApi(async (request, { params }: { params: Promise<{ slug: string; id: string }> }) => {
+  const { slug, id } = await params;
+  const { filename, bytes } = await getSubmissionFile(await requireApiUser(request), slug, id);
+  return new Response(new Uint8Array(bytes), {
+    headers: { "content-type": "text/csv; charset=utf-8", "content-disposition": `attachment; filename="${filename.replace(/[^\x20-\x7e]/g, "_")}"; filename*=UTF-8''${encodeURIComponent(filename)}`, "cache-control": "private, no-store" },
+  });
+});
