@@ -1,4 +1,5 @@
 import { spawn, spawnSync } from "node:child_process";
+import http from "node:http";
 import { randomBytes } from "node:crypto";
 import { afterAll, describe, expect, it } from "vitest";
 import { createDatabaseIfMissing, dropDatabase, freePort } from "@/scripts/db/admin";
@@ -15,11 +16,11 @@ import { api, APP_URL, basic, newApiUser, postCsv, publishedCompetition, uniqueE
  * those answered before the request's own answer (a server stuck on the request answers none but
  * the one already under way). Times are for `npm run bench -- hostile`, not asserted here.
  */
-async function whileBusy(request: () => Promise<Response>): Promise<{ status: number; headers: Headers; body: { error?: { message: string } }; answeredMeanwhile: number }> {
+async function whileBusy<T>(request: () => Promise<T>): Promise<T & { answeredMeanwhile: number }> {
   let done = false;
-  const pending = request().then(async (r) => {
+  const pending = request().then((r) => {
     done = true;
-    return { status: r.status, headers: r.headers, body: await r.json() };
+    return r;
   });
   let answeredMeanwhile = 0;
   while (!done) {
@@ -28,6 +29,37 @@ async function whileBusy(request: () => Promise<Response>): Promise<{ status: nu
     await new Promise((r) => setTimeout(r, 20));
   }
   return { ...(await pending), answeredMeanwhile };
+}
+
+type Answer = { status: number; headers: http.IncomingHttpHeaders; body: { error?: { message: string; details?: unknown } }; sent: number };
+
+/**
+ * POSTs `chunks` with node:http and returns the answer even when the server answers and closes
+ * before the body is all sent (fetch reports the broken pipe instead of the answer); `sent` is how
+ * much of the body went out before the server stopped reading.
+ */
+function send(path: string, headers: Record<string, string>, chunks: Iterable<Buffer>): Promise<Answer> {
+  const url = new URL(path, APP_URL);
+  let sent = 0;
+  return new Promise((resolve, reject) => {
+    const request = http.request({ host: url.hostname, port: url.port, path: url.pathname + url.search, method: "POST", headers }, (response) => {
+      let text = "";
+      response.on("data", (d) => (text += d));
+      response.on("end", () => resolve({ status: response.statusCode!, headers: response.headers, body: JSON.parse(text), sent }));
+    });
+    request.on("error", () => {}); // writes after the server's answer fail; the answer is what counts
+    const iterator = chunks[Symbol.iterator]();
+    const pump = () => {
+      for (let next = iterator.next(); !next.done; next = iterator.next()) {
+        if (request.destroyed) return;
+        sent += next.value.length;
+        if (!request.write(next.value)) return void request.once("drain", pump);
+      }
+      request.end();
+    };
+    pump();
+    setTimeout(() => reject(new Error(`no answer to POST ${path} within 30 s`)), 30_000).unref();
+  });
 }
 
 const adminUrl = () => Object.assign(new URL(process.env.DATABASE_URL!), { pathname: "/postgres" }).toString();
@@ -63,30 +95,25 @@ describe("bounded requests", () => {
     const { slug } = await publishedCompetition();
     const { auth } = await teamOf(slug);
     const before = await counters(slug, auth);
-    const long = await whileBusy(() => postCsv(APP_URL, slug, `id,prediction\n${"x".repeat(16 * 1024 * 1024)}`, auth));
+    const upload = (text: string) => send(`/api/v1/competitions/${slug}/submissions`, { ...auth, "content-type": "text/csv", "content-length": String(Buffer.byteLength(text)) }, [Buffer.from(text)]);
+    const long = await whileBusy(() => upload(`id,prediction\n${"x".repeat(16 * 1024 * 1024)}`));
     expect(long.status).toBe(422);
     expect(long.body.error!.message).toBe("the submission was rejected: line 2: the line is longer than 16384 bytes: is this the right file?");
-    expect(long.headers.get("connection")).toBe("close"); // the rest of the body is never read
-    const commas = await whileBusy(() => postCsv(APP_URL, slug, `id,prediction\n${",".repeat(4 * 1024 * 1024)}`, auth));
+    expect(long.headers.connection).toBe("close"); // the rest of the body is never read
+    const commas = await whileBusy(() => upload(`id,prediction\n${",".repeat(4 * 1024 * 1024)}`));
     expect(commas.status).toBe(422);
     expect(commas.body.error!.message).toBe("the submission was rejected: line 2: more than 16 fields: is this the right file?");
     expect(await counters(slug, auth)).toEqual(before);
   });
 
   it("counts the bytes of a chunked body (no Content-Length) and stops at the limit", async () => {
-    const chunk = new TextEncoder().encode(" ".repeat(64 * 1024));
-    let sent = 0;
-    const body = new ReadableStream<Uint8Array>({
-      pull(controller) {
-        sent += chunk.length;
-        if (sent > 64 * 1024 * 1024) controller.close();
-        else controller.enqueue(chunk);
-      },
-    });
-    const response = await fetch(`${APP_URL}/api/v1/users`, { method: "POST", headers: { "content-type": "application/json" }, body, duplex: "half" } as RequestInit);
-    expect(response.status).toBe(413);
-    expect((await response.json()).error.message).toBe("the request body is larger than 1 MiB");
-    expect(sent).toBeLessThan(64 * 1024 * 1024); // the server stopped reading long before the end
+    const chunks = function* () {
+      for (let i = 0; i < 1024; i++) yield Buffer.alloc(64 * 1024, " "); // 64 MiB in all
+    };
+    const answer = await send("/api/v1/users", { "content-type": "application/json", "transfer-encoding": "chunked" }, chunks());
+    expect(answer.status).toBe(413);
+    expect(answer.body.error!.message).toBe("the request body is larger than 1 MiB");
+    expect(answer.sent).toBeLessThan(64 * 1024 * 1024); // the server stopped reading long before the end
   });
 
   it("answers a hostile calibration within its work limit while other requests are served", async () => {
@@ -95,7 +122,8 @@ describe("bounded requests", () => {
     const transition = Array.from({ length: S }, (_, i) => Array.from({ length: S }, (_, j) => (i === j ? stay : (1 - stay) / (S - 1))));
     const initial = Array.from({ length: S }, (_, i) => (i === 0 ? 1 : 0));
     const chains = [1e7, 9e6, 8e6, 7e6, 6e6, 5e6, 4e6, 3e6];
-    const r = await whileBusy(() => api("/api/v1/calibrate", { body: { n: 10_000_000, model: { kind: "markov", transition, initial, chains }, epsBdp: 0.1 } }));
+    const spec = Buffer.from(JSON.stringify({ n: 10_000_000, model: { kind: "markov", transition, initial, chains }, epsBdp: 0.1 }));
+    const r = await whileBusy(() => send("/api/v1/calibrate", { "content-type": "application/json", "content-length": String(spec.length) }, [spec]));
     expect(r.status).toBe(200);
     expect(r.body).toMatchObject({ exhaustive: false });
     // The search runs on a worker thread: requests sent meanwhile are answered (before, every
