@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import http from "node:http";
 import { mkdirSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -89,6 +90,37 @@ export async function publishedCompetition(options: { daily?: number; budget?: n
   const published = await api(`/api/v1/competitions/${slug}/publish`, { method: "POST", headers: auth });
   if (published.status !== 200) throw new Error(`publish failed: ${await published.text()}`);
   return { slug, organizer: auth };
+}
+
+export type Answer = { status: number; headers: http.IncomingHttpHeaders; body: { error?: { message: string; details?: unknown } }; sent: number };
+
+/**
+ * POSTs `chunks` with node:http and returns the answer even when the server answers and closes
+ * before the body is all sent (fetch reports the broken pipe instead of the answer); `sent` is how
+ * much of the body went out before the server stopped reading.
+ */
+export function send(path: string, headers: Record<string, string>, chunks: Iterable<Buffer>): Promise<Answer> {
+  const url = new URL(path, APP_URL);
+  let sent = 0;
+  return new Promise((resolve, reject) => {
+    const request = http.request({ host: url.hostname, port: url.port, path: url.pathname + url.search, method: "POST", headers }, (response) => {
+      let text = "";
+      response.on("data", (d) => (text += d));
+      response.on("end", () => resolve({ status: response.statusCode!, headers: response.headers, body: JSON.parse(text), sent }));
+    });
+    request.on("error", () => {}); // writes after the server's answer fail; the answer is what counts
+    const iterator = chunks[Symbol.iterator]();
+    const pump = () => {
+      for (let next = iterator.next(); !next.done; next = iterator.next()) {
+        if (request.destroyed) return;
+        sent += next.value.length;
+        if (!request.write(next.value)) return void request.once("drain", pump);
+      }
+      request.end();
+    };
+    pump();
+    setTimeout(() => reject(new Error(`no answer to POST ${path} within 30 s`)), 30_000).unref();
+  });
 }
 
 /** POST a predictions CSV (text/csv) to one of the app instances. */

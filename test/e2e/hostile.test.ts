@@ -1,12 +1,11 @@
 import { spawn, spawnSync } from "node:child_process";
-import http from "node:http";
 import { randomBytes } from "node:crypto";
 import { afterAll, describe, expect, it } from "vitest";
 import { createDatabaseIfMissing, dropDatabase, freePort } from "@/scripts/db/admin";
 import { migrate } from "@/scripts/db/migrate";
 import { startApp } from "@/scripts/app";
 import { demoPredictionsCsv } from "@/prisma/demo-solution";
-import { api, APP_URL, basic, newApiUser, postCsv, publishedCompetition, uniqueEmail } from "./helpers";
+import { api, APP_URL, basic, newApiUser, postCsv, publishedCompetition, send, uniqueEmail } from "./helpers";
 
 // Issue 12, "safe to run in public": each case an unfriendly client would try, through the real
 // server and database.
@@ -29,37 +28,6 @@ async function whileBusy<T>(request: () => Promise<T>): Promise<T & { answeredMe
     await new Promise((r) => setTimeout(r, 20));
   }
   return { ...(await pending), answeredMeanwhile };
-}
-
-type Answer = { status: number; headers: http.IncomingHttpHeaders; body: { error?: { message: string; details?: unknown } }; sent: number };
-
-/**
- * POSTs `chunks` with node:http and returns the answer even when the server answers and closes
- * before the body is all sent (fetch reports the broken pipe instead of the answer); `sent` is how
- * much of the body went out before the server stopped reading.
- */
-function send(path: string, headers: Record<string, string>, chunks: Iterable<Buffer>): Promise<Answer> {
-  const url = new URL(path, APP_URL);
-  let sent = 0;
-  return new Promise((resolve, reject) => {
-    const request = http.request({ host: url.hostname, port: url.port, path: url.pathname + url.search, method: "POST", headers }, (response) => {
-      let text = "";
-      response.on("data", (d) => (text += d));
-      response.on("end", () => resolve({ status: response.statusCode!, headers: response.headers, body: JSON.parse(text), sent }));
-    });
-    request.on("error", () => {}); // writes after the server's answer fail; the answer is what counts
-    const iterator = chunks[Symbol.iterator]();
-    const pump = () => {
-      for (let next = iterator.next(); !next.done; next = iterator.next()) {
-        if (request.destroyed) return;
-        sent += next.value.length;
-        if (!request.write(next.value)) return void request.once("drain", pump);
-      }
-      request.end();
-    };
-    pump();
-    setTimeout(() => reject(new Error(`no answer to POST ${path} within 30 s`)), 30_000).unref();
-  });
 }
 
 const adminUrl = () => Object.assign(new URL(process.env.DATABASE_URL!), { pathname: "/postgres" }).toString();
