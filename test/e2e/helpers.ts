@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import http from "node:http";
+import net from "node:net";
 import { mkdirSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -92,31 +92,78 @@ export async function publishedCompetition(options: { daily?: number; budget?: n
   return { slug, organizer: auth };
 }
 
-export type Answer = { status: number; headers: http.IncomingHttpHeaders; body: { error?: { message: string; details?: unknown } }; sent: number };
+export type Answer = { status: number; headers: Record<string, string>; body: { error?: { message: string; details?: unknown } }; sent: number };
+
+/** A raw HTTP/1.1 answer: status, headers (lower case) and body, once all of it has arrived; null before. */
+function parseAnswer(raw: Buffer): Omit<Answer, "sent"> | null {
+  const end = raw.indexOf("\r\n\r\n");
+  if (end < 0) return null;
+  const [statusLine, ...lines] = raw.subarray(0, end).toString("latin1").split("\r\n");
+  const headers = Object.fromEntries(lines.map((l) => [l.slice(0, l.indexOf(":")).trim().toLowerCase(), l.slice(l.indexOf(":") + 1).trim()]));
+  let rest = raw.subarray(end + 4);
+  let body: Buffer;
+  if (headers["transfer-encoding"] === "chunked") {
+    const parts: Buffer[] = [];
+    for (;;) {
+      const lineEnd = rest.indexOf("\r\n");
+      if (lineEnd < 0) return null;
+      const size = parseInt(rest.subarray(0, lineEnd).toString("latin1"), 16);
+      if (size === 0) break;
+      if (rest.length < lineEnd + 2 + size + 2) return null;
+      parts.push(rest.subarray(lineEnd + 2, lineEnd + 2 + size));
+      rest = rest.subarray(lineEnd + 2 + size + 2);
+    }
+    body = Buffer.concat(parts);
+  } else {
+    const length = Number(headers["content-length"] ?? 0);
+    if (rest.length < length) return null;
+    body = rest.subarray(0, length);
+  }
+  return { status: Number(statusLine.split(" ")[1]), headers, body: JSON.parse(body.toString("utf8") || "{}") };
+}
 
 /**
- * POSTs `chunks` with node:http and returns the answer even when the server answers and closes
- * before the body is all sent (fetch reports the broken pipe instead of the answer); `sent` is how
- * much of the body went out before the server stopped reading.
+ * POSTs `chunks` over a plain TCP connection and returns the answer even when the server answers
+ * and closes before the body is all sent (fetch, and even node:http, may report the broken pipe and
+ * drop the answer); `sent` is how much of the body went out before the answer. With
+ * `transfer-encoding: chunked` among the headers the body is sent in chunks, without a length.
  */
 export function send(path: string, headers: Record<string, string>, chunks: Iterable<Buffer>): Promise<Answer> {
   const url = new URL(path, APP_URL);
+  const chunked = headers["transfer-encoding"] === "chunked";
   let sent = 0;
+  let received = Buffer.alloc(0);
   return new Promise((resolve, reject) => {
-    const request = http.request({ host: url.hostname, port: url.port, path: url.pathname + url.search, method: "POST", headers }, (response) => {
-      let text = "";
-      response.on("data", (d) => (text += d));
-      response.on("end", () => resolve({ status: response.statusCode!, headers: response.headers, body: JSON.parse(text), sent }));
+    const socket = net.connect(Number(url.port), url.hostname);
+    let answered = false;
+    const settle = () => {
+      const answer = parseAnswer(received);
+      if (!answer || answered) return;
+      answered = true;
+      socket.destroy();
+      resolve({ ...answer, sent });
+    };
+    socket.on("data", (d: Buffer) => {
+      received = Buffer.concat([received, d]);
+      settle();
     });
-    request.on("error", () => {}); // writes after the server's answer fail; the answer is what counts
+    socket.on("error", () => {}); // writes after the server's answer fail; the answer is what counts
+    socket.on("close", () => {
+      settle();
+      if (!answered) reject(new Error(`the connection closed without a whole answer to POST ${path}: ${received.toString("latin1").slice(0, 200)}`));
+    });
+    const head = [`POST ${url.pathname}${url.search} HTTP/1.1`, `Host: ${url.host}`, "Connection: close", ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`), "", ""].join("\r\n");
+    socket.write(head);
     const iterator = chunks[Symbol.iterator]();
     const pump = () => {
       for (let next = iterator.next(); !next.done; next = iterator.next()) {
-        if (request.destroyed) return;
+        if (answered || socket.destroyed) return;
         sent += next.value.length;
-        if (!request.write(next.value)) return void request.once("drain", pump);
+        const writes = chunked ? [socket.write(`${next.value.length.toString(16)}\r\n`), socket.write(next.value), socket.write("\r\n")] : [socket.write(next.value)];
+        const ok = writes.every(Boolean);
+        if (!ok) return void socket.once("drain", pump);
       }
-      request.end();
+      if (chunked && !socket.destroyed) socket.write("0\r\n\r\n");
     };
     pump();
     setTimeout(() => reject(new Error(`no answer to POST ${path} within 30 s`)), 30_000).unref();
