@@ -175,11 +175,11 @@ describe("submission files and notes", () => {
 
 describe("the automatic close (two app instances, each looking every 2 s)", () => {
   it("closes a competition at its end exactly once, shows the final standings and tells each member once by mail", async () => {
-    const { slug } = await publishedCompetition({ endsAt: new Date(Date.now() + 8_000).toISOString() });
+    const { slug } = await publishedCompetition({ endsAt: new Date(Date.now() + 12_000).toISOString() }); // time to join and submit first
     const { auth, email } = await teamOf(slug, "Last Minute");
     expect((await postCsv(APP_URL, slug, good("last"), auth)).status).toBe(201);
     let status = "published";
-    for (let i = 0; i < 60 && status !== "closed"; i++) {
+    for (let i = 0; i < 80 && status !== "closed"; i++) {
       await new Promise((r) => setTimeout(r, 500));
       status = (await (await api(`/api/v1/competitions/${slug}`)).json()).status;
     }

@@ -146,13 +146,14 @@ describe("the automatic close", () => {
   it("closes a competition whose end has come exactly once, however many instances sweep at once, and tells its members once", async () => {
     const owner = await user();
     const slug = `lb-${tag()}`;
-    await createCompetition(owner, { slug, title: "Ending", metric: { name: "accuracy" }, endsAt: new Date(Date.now() + 1_500).toISOString(), dailySubmissionLimit: 50 });
+    const endsAt = new Date(Date.now() + 6_000); // time to publish and submit first, even on a slow machine
+    await createCompetition(owner, { slug, title: "Ending", metric: { name: "accuracy" }, endsAt: endsAt.toISOString(), dailySubmissionLimit: 50 });
     await uploadSolution(owner, slug, stream(SOLUTION));
     await setMechanism(owner, slug, { mode: "practical", sigma: 1e-6, threshold: 0.9, budget: 3 });
     await publishCompetition(owner, slug);
     const member = await team(slug, "Closers");
     await submit(member, slug, stream(predict("1111110011111100")), null);
-    await new Promise((r) => setTimeout(r, 1_600));
+    await new Promise((r) => setTimeout(r, endsAt.getTime() - Date.now() + 100));
     const sweeps = await Promise.all([closeDueCompetitions(), closeDueCompetitions(), closeDueCompetitions()]);
     expect(sweeps.filter((closed) => closed.includes(slug))).toHaveLength(1);
     expect((await getFinalStandings(null, slug)).entries.map((e) => [e.rank, e.team])).toEqual([[1, "Closers"]]);
