@@ -38,9 +38,10 @@ function dispatch(): void {
     slot.job = job;
     slot.worker ??= startWorker(slot);
     slot.timer = setTimeout(() => {
-      finish(slot, () => job.reject(new AppError("unprocessable_entity", `this calibration needs more than ${TIME_LIMIT_MS / 1000} s of work: use fewer states, fewer different chain lengths or a smaller n`)));
+      // Stop the worker first: finishing hands the slot its next job, which needs a fresh worker.
       void slot.worker?.terminate();
       slot.worker = null;
+      finish(slot, () => job.reject(new AppError("unprocessable_entity", `this calibration needs more than ${TIME_LIMIT_MS / 1000} s of work: use fewer states, fewer different chain lengths or a smaller n`)));
     }, TIME_LIMIT_MS);
     slot.worker.postMessage(job.message);
   }
@@ -57,7 +58,7 @@ function startWorker(slot: Slot): Worker {
   worker.unref();
   worker.on("message", (reply: TaskReply) => {
     const job = slot.job;
-    if (!job) return;
+    if (!job || slot.worker !== worker) return; // a stopped worker's last word belongs to no job
     finish(slot, () => (reply.ok ? job.resolve(reply.value) : job.reject(reply.name === "MathInputError" ? new MathInputError(reply.message) : new Error(`${reply.name}: ${reply.message}`))));
   });
   worker.on("error", (error) => {

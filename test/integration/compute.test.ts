@@ -1,0 +1,28 @@
+import { describe, expect, it } from "vitest";
+import { AppError } from "@/lib/server/errors";
+
+// The worker pool with a 1 s limit (each test file has its own modules, so the setting is this file's).
+process.env.QUILTBOARD_COMPUTE_SECONDS = "1";
+const { calibrate } = await import("@/lib/server/calibration");
+
+const S = 64;
+const stay = 1 - 1e-6;
+const hostile = {
+  n: 10_000_000,
+  model: { kind: "markov", transition: Array.from({ length: S }, (_, i) => Array.from({ length: S }, (_, j) => (i === j ? stay : (1 - stay) / (S - 1)))), initial: Array.from({ length: S }, (_, i) => (i ? 0 : 1)) },
+  epsBdp: 0.1,
+};
+
+describe("the worker pool for heavy math", () => {
+  it("stops a calibration past its time with a 422, and the work queued behind it still gets a fresh worker and its right answer", async () => {
+    const [heavy, light] = await Promise.allSettled([calibrate(hostile), calibrate({ n: 1000, model: { kind: "independent" }, epsBdp: 0.25 })]);
+    expect(heavy.status).toBe("rejected");
+    const error = (heavy as PromiseRejectedResult).reason as AppError;
+    expect([error.status, error.message]).toEqual([422, "this calibration needs more than 1 s of work: use fewer states, fewer different chain lengths or a smaller n"]);
+    expect(light).toEqual({ status: "fulfilled", value: { epsDp: 0.25, byMethod: { independent: 0.25 }, exhaustive: true } });
+  });
+
+  it("passes the pure code's input errors on as 422s", async () => {
+    await expect(calibrate({ n: 10, model: { kind: "markov", transition: [[0.5, 0.4], [0.5, 0.5]] }, epsBdp: 0.1 })).rejects.toThrow(/row/);
+  });
+});
