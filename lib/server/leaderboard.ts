@@ -80,7 +80,7 @@ export async function getLeaderboard(viewer: PublicUser | null, slug: string, op
       SELECT id, name, best_score, submission_count, budget_remaining, initial_budget, last_submission_at,
              row_number() OVER (ORDER BY ${liveOrder(metric)}) AS rank
       FROM teams
-      WHERE competition_id = ${competition.id}::uuid AND merged_into_id IS NULL AND submission_count > 0
+      WHERE competition_id = ${competition.id}::uuid AND merged_into_id IS NULL AND disqualified_at IS NULL AND submission_count > 0
     ) ranked
     WHERE ${q === "" ? Prisma.sql`TRUE` : Prisma.sql`name ILIKE ${likePattern(q)}`}
     ORDER BY rank ${limit}`;
@@ -121,7 +121,7 @@ export function leaderboardCsv(board: Leaderboard): string {
 
 export type TeamHistory = {
   /** rank and shown score (the re-measured best) as on the leaderboard */
-  team: { id: string; name: string; members: string[]; budget: { remaining: number; initial: number }; rank: number | null; score: number | null };
+  team: { id: string; name: string; members: string[]; budget: { remaining: number; initial: number }; rank: number | null; score: number | null; disqualified: { at: string; reason: string } | null };
   metric: Leaderboard["metric"];
   displayPrecision: number;
   /** half-width of a holdout answer's 95 % interval (display units); public answers are exact public scores */
@@ -137,7 +137,7 @@ export async function getTeamHistory(viewer: PublicUser | null, slug: string, te
   if (!isUuid(teamId)) throw new AppError("not_found", "no such team in this competition");
   const team = await db.team.findFirst({
     where: { id: teamId, competitionId: competition.id },
-    select: { id: true, name: true, budgetRemaining: true, initialBudget: true, mergedIntoId: true, members: { select: { user: { select: { name: true } } } } },
+    select: { id: true, name: true, budgetRemaining: true, initialBudget: true, mergedIntoId: true, disqualifiedAt: true, disqualifyReason: true, members: { select: { user: { select: { name: true } } } } },
   });
   if (!team) throw new AppError("not_found", "no such team in this competition");
   if (team.mergedIntoId) throw new AppError("not_found", "this team was merged into another");
@@ -147,7 +147,15 @@ export async function getTeamHistory(viewer: PublicUser | null, slug: string, te
   ]);
   const entry = board.entries.find((e) => e.teamId === team.id);
   return {
-    team: { id: team.id, name: team.name, members: team.members.map((m) => m.user.name), budget: { remaining: team.budgetRemaining, initial: team.initialBudget }, rank: entry?.rank ?? null, score: entry?.score ?? null },
+    team: {
+      id: team.id,
+      name: team.name,
+      members: team.members.map((m) => m.user.name),
+      budget: { remaining: team.budgetRemaining, initial: team.initialBudget },
+      rank: entry?.rank ?? null,
+      score: entry?.score ?? null,
+      disqualified: team.disqualifiedAt ? { at: team.disqualifiedAt.toISOString(), reason: team.disqualifyReason ?? "" } : null,
+    },
     metric: { name: metric.name, title: metric.title, direction: metric.direction },
     displayPrecision: competition.displayPrecision,
     uncertainty: entry?.uncertainty ?? (await displayHalfWidth(competition, metric)),
@@ -194,10 +202,10 @@ async function closeNow(competition: CompetitionRow): Promise<CompetitionRow | n
       if ((await lockCompetition(tx, competition.id)) !== "published") return null;
       const ranked = await tx.$queryRaw<{ id: string; rank: bigint }[]>`
         SELECT id, row_number() OVER (ORDER BY ${liveOrder(metric)}) AS rank FROM teams
-        WHERE competition_id = ${competition.id}::uuid AND merged_into_id IS NULL AND submission_count > 0`;
+        WHERE competition_id = ${competition.id}::uuid AND merged_into_id IS NULL AND disqualified_at IS NULL AND submission_count > 0`;
       const liveRank = new Map(ranked.map((r) => [r.id, Number(r.rank)]));
       const submissions = await tx.submission.findMany({
-        where: { competitionId: competition.id },
+        where: { competitionId: competition.id, team: { disqualifiedAt: null } },
         select: { id: true, teamId: true, createdAt: true, answer: true, selected: true, holdoutScore: true },
       });
       const byTeam = new Map<string, typeof submissions>();
@@ -257,14 +265,15 @@ export async function getFinalStandings(viewer: PublicUser | null, slug: string)
   const { competition } = await getVisibleCompetition(viewer, slug);
   if (competition.status !== "closed") throw new AppError("conflict", "the final standings are revealed when the competition closes");
   const metric = metricOf(competition);
+  // A team disqualified after the close leaves the final board; the ones below move up.
   const teams = await db.team.findMany({
-    where: { competitionId: competition.id, finalRank: { not: null } },
+    where: { competitionId: competition.id, finalRank: { not: null }, disqualifiedAt: null },
     orderBy: { finalRank: "asc" },
     select: { id: true, name: true, finalScore: true, finalRank: true, liveRank: true },
   });
   return {
     metric: { name: metric.name, title: metric.title, direction: metric.direction },
     displayPrecision: competition.displayPrecision,
-    entries: teams.map((t) => ({ rank: t.finalRank!, team: t.name, teamId: t.id, score: metric.toDisplay(t.finalScore!), liveRank: t.liveRank, shakeUp: t.liveRank === null ? null : t.liveRank - t.finalRank! })),
+    entries: teams.map((t, i) => ({ rank: i + 1, team: t.name, teamId: t.id, score: metric.toDisplay(t.finalScore!), liveRank: t.liveRank, shakeUp: t.liveRank === null ? null : t.liveRank - (i + 1) })),
   };
 }

@@ -127,6 +127,7 @@ export async function submit(
       if (live.status !== "published" || at >= live.ends_at) throw new AppError("conflict", "this competition has closed; the submission was not scored");
       const team = await tx.team.findUniqueOrThrow({ where: { id: member.teamId } });
       if (team.mergedIntoId) throw new AppError("conflict", "your team was just merged into another; submit again");
+      if (team.disqualifiedAt) throw new AppError("forbidden", `your team was disqualified by the organizers: ${team.disqualifyReason}`);
       if (idempotencyKey) {
         const previous = await tx.submission.findFirst({
           where: { teamId: team.id, idempotencyKey },

@@ -4,12 +4,13 @@ import { requireAccess } from "./access";
 import { type DailyLimits, dailyLimits } from "./daily-cap";
 import { db } from "./db";
 import { AppError } from "./errors";
-import { type CompetitionRow, getVisibleCompetition } from "./competitions";
+import { type CompetitionRow, getVisibleCompetition, requireOrganizer } from "./competitions";
 import type { PublicUser } from "./users";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { getMetric, isBetter } from "@/lib/metrics/registry";
 import type { MetricParams } from "@/lib/metrics/types";
-import { createTeamSchema, inviteCodeSchema } from "@/lib/validation/teams";
+import { isUuid } from "@/lib/validation/ids";
+import { createTeamSchema, disqualifySchema, inviteCodeSchema } from "@/lib/validation/teams";
 
 export type TeamView = {
   id: string;
@@ -177,4 +178,19 @@ export async function getMyTeam(user: PublicUser, slug: string): Promise<TeamVie
     submissions: team.submissionCount,
     limits: await dailyLimits(db, team.id, competition.dailySubmissionLimit, new Date()),
   };
+}
+
+/**
+ * POST …/teams/{teamId}/disqualify `{reason}` (organizers): the team leaves the live and final
+ * boards and cannot submit; its budget is not restored (what it learned stays learned). DELETE
+ * reinstates it. The reason is shown on the team's page.
+ */
+export async function setDisqualified(user: PublicUser, slug: string, teamId: string, input: unknown | null): Promise<{ id: string; name: string; disqualified: { at: string; reason: string } | null }> {
+  const competition = await requireOrganizer(user, slug);
+  const reason = input === null ? null : disqualifySchema.parse(input).reason;
+  if (!isUuid(teamId)) throw new AppError("not_found", "no such team in this competition");
+  const team = await db.team.findFirst({ where: { id: teamId, competitionId: competition.id, mergedIntoId: null }, select: { id: true } });
+  if (!team) throw new AppError("not_found", "no such team in this competition");
+  const updated = await db.team.update({ where: { id: teamId }, data: { disqualifiedAt: reason === null ? null : new Date(), disqualifyReason: reason }, select: { id: true, name: true, disqualifiedAt: true, disqualifyReason: true } });
+  return { id: updated.id, name: updated.name, disqualified: updated.disqualifiedAt ? { at: updated.disqualifiedAt.toISOString(), reason: updated.disqualifyReason ?? "" } : null };
 }

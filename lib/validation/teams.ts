@@ -10,3 +10,6 @@ export const createTeamSchema = z
 export const inviteCodeSchema = z.object({ inviteCode: z.string().trim().min(4).max(64) }).strict();
 
 export const finalSelectionSchema = z.object({ selected: z.boolean() }).strict();
+
+/** POST …/teams/{teamId}/disqualify (organizers): the reason, shown on the team's page. */
+export const disqualifySchema = z.object({ reason: z.string().trim().min(3, { message: "say why, in a few words" }).max(500) }).strict();

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { demoSolutionCsv } from "@/prisma/demo-solution";
-import { api, newApiUser, putCsv, runCalibrateCli } from "./helpers";
+import { demoPredictionsCsv, demoSolutionCsv } from "@/prisma/demo-solution";
+import { api, APP_URL, newApiUser, postCsv, publishedCompetition, putCsv, runCalibrateCli } from "./helpers";
 
 const future = new Date(Date.now() + 30 * 86_400_000).toISOString();
 const slug = () => `api-${randomBytes(5).toString("hex")}`;
@@ -70,5 +70,47 @@ describe("an organizer through the REST API only", () => {
     const bad = await api("/api/v1/calibrate", { body: { n: -3, model: { kind: "markov", transition: [[1]] }, epsBdp: 1 } });
     expect(bad.status).toBe(422);
     expect((await bad.json()).error.message).toContain("n:");
+  });
+});
+
+describe("the organizer's console and disqualification", () => {
+  it("lists every submission with raw scores (JSON and CSV) to organizers; a disqualified team leaves the boards, cannot submit, keeps its spent budget, and can be reinstated", async () => {
+    const { slug, organizer } = await publishedCompetition();
+    const cheat = await newApiUser("cheat");
+    await api(`/api/v1/competitions/${slug}/teams`, { headers: cheat.auth, body: { name: "Cheaters", acceptRules: true } });
+    const honest = await newApiUser("honest");
+    await api(`/api/v1/competitions/${slug}/teams`, { headers: honest.auth, body: { name: "Honest Ones", acceptRules: true } });
+    for (const [who, seed] of [[cheat, "c1"], [honest, "h1"]] as const) {
+      const form = new FormData();
+      form.set("file", new Blob([demoPredictionsCsv({ skill: 0.7, seed })], { type: "text/csv" }), `${seed}.csv`);
+      form.set("description", `run ${seed}`);
+      expect((await fetch(`${APP_URL}/api/v1/competitions/${slug}/submissions`, { method: "POST", headers: who.auth, body: form })).status).toBe(201);
+    }
+    const all = await (await api(`/api/v1/competitions/${slug}/submissions/all`, { headers: organizer })).json();
+    expect(all.submissions).toHaveLength(2);
+    expect(all.submissions[0]).toEqual({ id: expect.any(String), createdAt: expect.any(String), team: "Honest Ones", teamId: expect.any(String), user: "honest", kind: expect.stringMatching(/public|holdout/), answer: expect.any(Number), publicScore: expect.any(Number), holdoutScore: expect.any(Number), description: "run h1", filename: "h1.csv", flags: [] });
+    const csv = await (await api(`/api/v1/competitions/${slug}/submissions/all?format=csv`, { headers: organizer })).text();
+    expect(csv.split("\r\n")[0]).toBe("id,created_at,team,user,kind,answer,public_score,holdout_score,description,filename,flags");
+    expect(csv.split("\r\n").filter(Boolean)).toHaveLength(3);
+    expect((await api(`/api/v1/competitions/${slug}/submissions/all`, { headers: cheat.auth })).status).toBe(403);
+
+    const teamId = all.submissions.find((s: { team: string }) => s.team === "Cheaters").teamId;
+    const budgetBefore = (await (await api(`/api/v1/competitions/${slug}/team`, { headers: cheat.auth })).json()).budget;
+    expect((await api(`/api/v1/competitions/${slug}/teams/${teamId}/disqualify`, { headers: organizer, body: { reason: "x" } })).status).toBe(422);
+    const dq = await (await api(`/api/v1/competitions/${slug}/teams/${teamId}/disqualify`, { headers: organizer, body: { reason: "one person, two accounts" } })).json();
+    expect(dq).toMatchObject({ name: "Cheaters", disqualified: { reason: "one person, two accounts" } });
+    const board = await (await api(`/api/v1/competitions/${slug}/leaderboard`)).json();
+    expect(board.entries.map((e: { team: string }) => e.team)).toEqual(["Honest Ones"]);
+    const refused = await postCsv(APP_URL, slug, demoPredictionsCsv({ skill: 0.7, seed: "c2" }), cheat.auth);
+    expect([refused.status, (await refused.json()).error.message]).toEqual([403, "your team was disqualified by the organizers: one person, two accounts"]);
+    expect((await (await api(`/api/v1/competitions/${slug}/team`, { headers: cheat.auth })).json()).budget).toEqual(budgetBefore);
+    expect((await (await api(`/api/v1/competitions/${slug}/teams/${teamId}`)).json()).team.disqualified).toMatchObject({ reason: "one person, two accounts" });
+    const flagged = await (await api(`/api/v1/competitions/${slug}/submissions/all`, { headers: organizer })).json();
+    expect(flagged.submissions.find((s: { team: string }) => s.team === "Cheaters").flags).toEqual(["team disqualified"]);
+
+    await api(`/api/v1/competitions/${slug}/close`, { method: "POST", headers: organizer });
+    expect((await (await api(`/api/v1/competitions/${slug}/final`)).json()).entries.map((e: { rank: number; team: string }) => [e.rank, e.team])).toEqual([[1, "Honest Ones"]]);
+    expect((await api(`/api/v1/competitions/${slug}/teams/${teamId}/disqualify`, { method: "DELETE", headers: organizer })).status).toBe(200);
+    expect((await (await api(`/api/v1/competitions/${slug}/leaderboard`)).json()).entries).toHaveLength(2);
   });
 });

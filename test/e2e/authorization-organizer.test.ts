@@ -45,6 +45,11 @@ const ROUTES: { method: string; path: (slug: string) => string; body?: unknown; 
   { method: "POST", path: (s) => `/api/v1/competitions/${s}/close` },
   { method: "POST", path: (s) => `/api/v1/competitions/${s}/organizers`, body: { email: "someone@example.com" } },
   { method: "DELETE", path: (s) => `/api/v1/competitions/${s}/attachments/00000000-0000-0000-0000-000000000000` },
+  { method: "GET", path: (s) => `/api/v1/competitions/${s}/submissions/all` },
+  { method: "GET", path: (s) => `/api/v1/competitions/${s}/submissions/all?format=csv` },
+  { method: "POST", path: (s) => `/api/v1/competitions/${s}/teams/00000000-0000-0000-0000-000000000000/disqualify`, body: { reason: "cheating" } },
+  { method: "DELETE", path: (s) => `/api/v1/competitions/${s}/teams/00000000-0000-0000-0000-000000000000/disqualify` },
+  { method: "PUT", path: (s) => `/api/v1/competitions/${s}/registrations/00000000-0000-0000-0000-000000000000`, body: { status: "approved" } },
 ];
 
 describe("organizer routes refuse everyone else", () => {

@@ -2,8 +2,8 @@ import { randomBytes } from "node:crypto";
 import path from "node:path";
 import type { BrowserContext } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { demoSolutionCsv } from "@/prisma/demo-solution";
-import { CHROMIUM_PATH, launchBrowser, runCalibrateCli, SCREENSHOTS, signUpInBrowser } from "./helpers";
+import { demoPredictionsCsv, demoSolutionCsv } from "@/prisma/demo-solution";
+import { api, APP_URL, CHROMIUM_PATH, launchBrowser, newApiUser, postCsv, publishedCompetition, runCalibrateCli, SCREENSHOTS, signUpInBrowser } from "./helpers";
 
 const n4 = (x: number) => Number(x.toPrecision(4)).toString();
 
@@ -85,6 +85,37 @@ describe.skipIf(!CHROMIUM_PATH)("an organizer in a real browser", () => {
     await page.getByLabel(/Solution CSV/).setInputFiles({ name: "cut.csv", mimeType: "text/csv", buffer: Buffer.from(cut) });
     await page.getByTestId("solution-warning").waitFor();
     expect(await page.getByTestId("solution-warning").textContent()).toMatch(/^1 group has rows in both the public and the holdout split \(h1\).*cannot be published\.$/);
+    await page.close();
+  });
+
+  it("reviews every submission in the console, filters it, and disqualifies a team whose page then says why", async () => {
+    const organizer = await newApiUser("console");
+    const { slug } = await publishedCompetition({ organizer: organizer.auth });
+    for (const [name, seed] of [["Alpha Squad", "a"], ["Bravo Squad", "b"]]) {
+      const player = await newApiUser("player");
+      await api(`/api/v1/competitions/${slug}/teams`, { headers: player.auth, body: { name, acceptRules: true } });
+      expect((await postCsv(APP_URL, slug, demoPredictionsCsv({ skill: 0.7, seed }), player.auth)).status).toBe(201);
+    }
+    await browser.clearCookies();
+    const page = await browser.newPage();
+    await page.goto("/signin");
+    await page.getByLabel("Email").fill(organizer.email);
+    await page.getByLabel("Password").fill(organizer.password);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.getByTestId("account-link").waitFor();
+    await page.goto(`/competitions/${slug}/manage#submissions`);
+    await expect.poll(() => page.getByTestId("console-row").count()).toBe(2);
+    await page.getByLabel("Filter").fill("bravo");
+    await expect.poll(() => page.getByTestId("console-row").count()).toBe(1);
+    page.once("dialog", (dialog) => void dialog.accept("shared predictions with another team"));
+    await page.getByRole("button", { name: "Disqualify team Bravo Squad" }).click();
+    await page.getByRole("button", { name: "Reinstate team Bravo Squad" }).waitFor();
+    await page.screenshot({ path: path.join(SCREENSHOTS, "manage-console.png"), fullPage: true });
+    const board = await (await api(`/api/v1/competitions/${slug}/leaderboard`)).json();
+    expect(board.entries.map((e: { team: string }) => e.team)).toEqual(["Alpha Squad"]);
+    const teamId = (await (await api(`/api/v1/competitions/${slug}/submissions/all`, { headers: organizer.auth })).json()).submissions.find((s: { team: string }) => s.team === "Bravo Squad").teamId;
+    await page.goto(`/competitions/${slug}/teams/${teamId}`);
+    expect(await page.getByTestId("disqualified").textContent()).toBe("This team was disqualified by the organizers: shared predictions with another team");
     await page.close();
   });
 });

@@ -8,6 +8,7 @@ import { holdoutHealth } from "@/lib/server/audit";
 import { getCorrelationSummary, getCurrentPlan } from "@/lib/server/calibration";
 import { listOrganizers, requireOrganizer } from "@/lib/server/competitions";
 import { accessOf, listRegistrations } from "@/lib/server/access";
+import { listAllSubmissions } from "@/lib/server/console";
 import { AppError } from "@/lib/server/errors";
 import { sybilSignals } from "@/lib/server/sybil";
 import { getSolutionSummary, loadSolution } from "@/lib/server/solutions";
@@ -21,6 +22,7 @@ import { CorrelationEditor } from "../../../_components/manage/correlation-edito
 import { InviteOrganizer, Lifecycle } from "../../../_components/manage/lifecycle";
 import { MechanismPanel } from "../../../_components/manage/mechanism-panel";
 import { SolutionUpload } from "../../../_components/manage/solution-upload";
+import { type ConsoleLine, SubmissionsConsole } from "../../../_components/manage/submissions-console";
 import { StatusBadge } from "../../../_components/status-badge";
 
 export const metadata: Metadata = { title: "Manage competition" };
@@ -41,6 +43,29 @@ function Section({ id, title, children, description }: { id: string; title: stri
 
 const n4 = (x: number | null | undefined) => significant(x);
 
+const UTC = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" });
+
+/** The console's rows, formatted here on the server. */
+function consoleLines({ submissions, displayPrecision, direction }: Awaited<ReturnType<typeof listAllSubmissions>>): ConsoleLine[] {
+  const f = (x: number | null) => (x === null ? "—" : x.toFixed(displayPrecision));
+  const better = direction === "higher" ? -1 : 1;
+  const order = new Map([...submissions].sort((a, b) => better * (a.holdoutScore - b.holdoutScore)).map((s, i) => [s.id, i]));
+  return submissions.map((s) => ({
+    id: s.id,
+    time: UTC.format(new Date(s.createdAt)),
+    team: s.team,
+    teamId: s.teamId,
+    user: s.user,
+    kind: s.kind,
+    answer: f(s.answer),
+    scores: [f(s.publicScore), f(s.holdoutScore)],
+    rank: order.get(s.id)!,
+    note: s.description ?? "",
+    flags: s.flags,
+    disqualified: s.flags.includes("team disqualified"),
+  }));
+}
+
 export default async function ManagePage({ params }: { params: Promise<{ slug: string }> }) {
   const { slug } = await params;
   const user = await getSessionUser();
@@ -52,7 +77,7 @@ export default async function ManagePage({ params }: { params: Promise<{ slug: s
     if (error instanceof AppError && (error.status === 404 || error.status === 403)) notFound();
     throw error;
   }
-  const [solutionSummary, solution, summary, plan, attachments, organizers, health, registrations, signals] = await Promise.all([
+  const [solutionSummary, solution, summary, plan, attachments, organizers, health, registrations, signals, all] = await Promise.all([
     getSolutionSummary(competition.id),
     loadSolution(competition.id),
     getCorrelationSummary(competition),
@@ -62,6 +87,7 @@ export default async function ManagePage({ params }: { params: Promise<{ slug: s
     holdoutHealth(user, slug),
     listRegistrations(competition.id),
     sybilSignals(competition),
+    listAllSubmissions(user, slug),
   ]);
   const locked = competition.status !== "draft";
   const stored = (competition.mechanism ?? {}) as Record<string, unknown>;
@@ -88,7 +114,7 @@ export default async function ManagePage({ params }: { params: Promise<{ slug: s
       </div>
 
       <nav aria-label="Sections" className="flex flex-wrap gap-3 text-sm">
-        {["solution", "data", "correlation", "mechanism", "access", "signals", "health", "organizers"].map((s) => (
+        {["solution", "data", "correlation", "mechanism", "access", "signals", "submissions", "health", "organizers"].map((s) => (
           <a key={s} href={`#${s}`} className="rounded-full bg-white px-3 py-1 capitalize ring-1 ring-slate-200 hover:bg-slate-100">
             {s}
           </a>
@@ -183,6 +209,10 @@ export default async function ManagePage({ params }: { params: Promise<{ slug: s
 
       <Section id="signals" title="Signs of one person behind several teams" description="Several accounts give several budgets on one holdout. These are signals to look into, not proof.">
         <SybilSignals signals={signals} />
+      </Section>
+
+      <Section id="submissions" title="Submissions" description="Every submission with its raw public and holdout scores, which competitors never see. Disqualifying a team takes it off the live and final boards; its budget is not restored.">
+        <SubmissionsConsole slug={slug} rows={consoleLines(all)} />
       </Section>
 
       <Section id="health" title="Holdout health" description="The privacy each team has spent on the holdout (ε_DP of its holdout answers) and in total, by basic composition.">

@@ -29,6 +29,11 @@ export default async function TeamPage({ params }: { params: Promise<{ slug: str
           ← Leaderboard
         </Link>
       </p>
+      {team.disqualified && (
+        <p role="note" data-testid="disqualified" className="rounded-md border border-red-200 bg-red-50 px-4 py-3 text-sm text-red-800">
+          This team was disqualified by the organizers: {team.disqualified.reason}
+        </p>
+      )}
       <header className="flex flex-wrap items-end justify-between gap-4">
         <div>
           <h1 className="text-2xl font-semibold tracking-tight">{team.name}</h1>

@@ -1,0 +1,116 @@
+"use client";
+
+import { useRouter } from "next/navigation";
+import { useMemo, useState } from "react";
+import { callApi } from "../api-client";
+import { FormError } from "../field";
+
+/**
+ * One submission as the console shows it, formatted on the server: `scores` are the raw public and
+ * holdout scores as text, `rank` orders by the holdout score (the page is for organizers only).
+ */
+export type ConsoleLine = { id: string; time: string; team: string; teamId: string; user: string; kind: string; answer: string; scores: [string, string]; rank: number; note: string; flags: string[]; disqualified: boolean };
+
+/** Every submission with its raw scores, filtered and sorted here; a team can be disqualified or reinstated. */
+export function SubmissionsConsole({ slug, rows }: { slug: string; rows: ConsoleLine[] }) {
+  const router = useRouter();
+  const [query, setQuery] = useState("");
+  const [kind, setKind] = useState("all");
+  const [sort, setSort] = useState<"newest" | "rank">("newest");
+  const [error, setError] = useState<string>();
+  const shown = useMemo(() => {
+    const q = query.trim().toLowerCase();
+    const kept = rows.filter((r) => (kind === "all" || r.kind === kind) && (!q || r.team.toLowerCase().includes(q) || r.user.toLowerCase().includes(q) || r.note.toLowerCase().includes(q)));
+    return sort === "rank" ? [...kept].sort((a, b) => a.rank - b.rank) : kept;
+  }, [rows, query, kind, sort]);
+
+  async function disqualify(teamId: string, team: string, disqualified: boolean) {
+    const reason = disqualified ? null : window.prompt(`Why is team ${team} disqualified? The reason is shown on its page.`);
+    if (!disqualified && !reason) return;
+    const result = await callApi(`/api/v1/competitions/${slug}/teams/${teamId}/disqualify`, disqualified ? { method: "DELETE" } : { method: "POST", json: { reason } });
+    setError(result.ok ? undefined : result.error.message);
+    router.refresh();
+  }
+
+  if (rows.length === 0) return <p className="text-sm text-slate-500">No submissions yet.</p>;
+  return (
+    <div className="space-y-3 text-sm">
+      <FormError message={error} />
+      <div className="flex flex-wrap items-end gap-3">
+        <label className="space-y-1">
+          <span className="block font-medium text-slate-700">Filter</span>
+          <input value={query} onChange={(e) => setQuery(e.target.value)} placeholder="team, user or note" className="rounded-md border border-slate-300 px-3 py-1.5" />
+        </label>
+        <label className="space-y-1">
+          <span className="block font-medium text-slate-700">Answer</span>
+          <select value={kind} onChange={(e) => setKind(e.target.value)} className="rounded-md border border-slate-300 px-2 py-1.5">
+            <option value="all">all</option>
+            <option value="public">public</option>
+            <option value="holdout">holdout</option>
+            <option value="exhausted">exhausted</option>
+          </select>
+        </label>
+        <label className="space-y-1">
+          <span className="block font-medium text-slate-700">Sort by</span>
+          <select value={sort} onChange={(e) => setSort(e.target.value as "newest" | "rank")} className="rounded-md border border-slate-300 px-2 py-1.5">
+            <option value="newest">newest first</option>
+            <option value="rank">best on the holdout first</option>
+          </select>
+        </label>
+        <a href={`/api/v1/competitions/${slug}/submissions/all?format=csv`} className="rounded-md border border-slate-300 px-3 py-1.5 font-medium hover:bg-slate-100">
+          Export CSV
+        </a>
+      </div>
+      <div className="max-h-[32rem] overflow-auto">
+        <table className="w-full text-left" data-testid="console">
+          <caption className="sr-only">Every submission with its raw scores</caption>
+          <thead className="sticky top-0 bg-white text-slate-500">
+            <tr>
+              <th scope="col" className="py-1 pr-3 font-medium">Time (UTC)</th>
+              <th scope="col" className="py-1 pr-3 font-medium">Team</th>
+              <th scope="col" className="py-1 pr-3 font-medium">User</th>
+              <th scope="col" className="py-1 pr-3 font-medium">Answer</th>
+              <th scope="col" className="py-1 pr-3 text-right font-medium">Public</th>
+              <th scope="col" className="py-1 pr-3 text-right font-medium">Holdout</th>
+              <th scope="col" className="py-1 pr-3 font-medium">Note, flags</th>
+              <th scope="col" className="py-1 font-medium"><span className="sr-only">Team actions</span></th>
+            </tr>
+          </thead>
+          <tbody className="divide-y divide-slate-100">
+            {shown.map((r) => {
+              const disqualified = r.disqualified;
+              return (
+                <tr key={r.id} data-testid="console-row">
+                  <td className="py-1 pr-3 whitespace-nowrap">{r.time}</td>
+                  <td className="py-1 pr-3">{r.team}</td>
+                  <td className="py-1 pr-3">{r.user}</td>
+                  <td className="py-1 pr-3 whitespace-nowrap">
+                    {r.kind} {r.answer}
+                  </td>
+                  {r.scores.map((score, i) => (
+                    <td key={i} className="py-1 pr-3 text-right font-mono tabular-nums">
+                      {score}
+                    </td>
+                  ))}
+                  <td className="py-1 pr-3">
+                    {r.note}
+                    {r.flags.map((flag) => (
+                      <span key={flag} className="ml-1 rounded bg-amber-50 px-1.5 py-0.5 text-xs text-amber-800">
+                        {flag}
+                      </span>
+                    ))}
+                  </td>
+                  <td className="py-1 text-right">
+                    <button type="button" onClick={() => disqualify(r.teamId, r.team, disqualified)} className="rounded-md border border-slate-300 px-2 py-0.5 text-xs hover:bg-slate-100" aria-label={`${disqualified ? "Reinstate" : "Disqualify"} team ${r.team}`}>
+                      {disqualified ? "Reinstate" : "Disqualify"}
+                    </button>
+                  </td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,17 @@
+// POST /api/v1/competitions/[slug]/teams/[teamId]/disqualify – {reason} (organizers): off the live and final boards
+// DELETE – reinstates the team
+import { handleApi, json, readJson } from "@/lib/server/api";
+import { requireApiUser } from "@/lib/server/auth";
+import { setDisqualified } from "@/lib/server/teams";
+
+type Context = { params: Promise<{ slug: string; teamId: string }> };
+
+export const POST = handleApi(async (request, { params }: Context) => {
+  const { slug, teamId } = await params;
+  return json(await setDisqualified(await requireApiUser(request), slug, teamId, await readJson(request)));
+});
+
+export const DELETE = handleApi(async (request, { params }: Context) => {
+  const { slug, teamId } = await params;
+  return json(await setDisqualified(await requireApiUser(request), slug, teamId, null));
+});
