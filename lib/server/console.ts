@@ -2,7 +2,7 @@ import "server-only";
 import { db } from "./db";
 import { requireOrganizer } from "./competitions";
 import { csvCell } from "./leaderboard";
-import { sybilSignals } from "./sybil";
+import { type SybilSignals, sybilSignals } from "./sybil";
 import type { PublicUser } from "./users";
 import { getMetric } from "@/lib/metrics/registry";
 import type { MetricParams } from "@/lib/metrics/types";
@@ -26,9 +26,9 @@ export type ConsoleRow = {
 /**
  * GET …/submissions/all (organizers): every submission, newest first, with team, user, time, the
  * released answer, the raw public and holdout scores, the note and flags (a disqualified team, a
- * near-duplicate of another team's submissions).
+ * near-duplicate of another team's submissions), and the signals the flags come from.
  */
-export async function listAllSubmissions(user: PublicUser, slug: string): Promise<{ direction: "higher" | "lower"; displayPrecision: number; submissions: ConsoleRow[] }> {
+export async function listAllSubmissions(user: PublicUser, slug: string): Promise<{ direction: "higher" | "lower"; displayPrecision: number; submissions: ConsoleRow[]; signals: SybilSignals }> {
   const competition = await requireOrganizer(user, slug);
   const metric = getMetric(competition.metric, competition.metricParams as MetricParams);
   const [rows, signals] = await Promise.all([
@@ -61,6 +61,7 @@ export async function listAllSubmissions(user: PublicUser, slug: string): Promis
       filename: s.filename,
       flags: [...(s.team.disqualifiedAt ? ["team disqualified"] : []), ...(twins.get(s.team.name) ?? []).map((t) => `near-duplicate of team ${t}`)],
     })),
+    signals,
   };
 }
 

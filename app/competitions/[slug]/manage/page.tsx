@@ -10,7 +10,6 @@ import { listOrganizers, requireOrganizer } from "@/lib/server/competitions";
 import { accessOf, listRegistrations } from "@/lib/server/access";
 import { listAllSubmissions } from "@/lib/server/console";
 import { AppError } from "@/lib/server/errors";
-import { sybilSignals } from "@/lib/server/sybil";
 import { getSolutionSummary, loadSolution } from "@/lib/server/solutions";
 import { getMetric, type MetricParams } from "@/lib/metrics/registry";
 import { BarChart } from "../../../_components/charts";
@@ -77,7 +76,7 @@ export default async function ManagePage({ params }: { params: Promise<{ slug: s
     if (error instanceof AppError && (error.status === 404 || error.status === 403)) notFound();
     throw error;
   }
-  const [solutionSummary, solution, summary, plan, attachments, organizers, health, registrations, signals, all] = await Promise.all([
+  const [solutionSummary, solution, summary, plan, attachments, organizers, health, registrations, all] = await Promise.all([
     getSolutionSummary(competition.id),
     loadSolution(competition.id),
     getCorrelationSummary(competition),
@@ -86,7 +85,6 @@ export default async function ManagePage({ params }: { params: Promise<{ slug: s
     listOrganizers(competition.id),
     holdoutHealth(user, slug),
     listRegistrations(competition.id),
-    sybilSignals(competition),
     listAllSubmissions(user, slug),
   ]);
   const locked = competition.status !== "draft";
@@ -208,7 +206,7 @@ export default async function ManagePage({ params }: { params: Promise<{ slug: s
       </Section>
 
       <Section id="signals" title="Signs of one person behind several teams" description="Several accounts give several budgets on one holdout. These are signals to look into, not proof.">
-        <SybilSignals signals={signals} />
+        <SybilSignals signals={all.signals} />
       </Section>
 
       <Section id="submissions" title="Submissions" description="Every submission with its raw public and holdout scores, which competitors never see. Disqualifying a team takes it off the live and final boards; its budget is not restored.">

@@ -9,5 +9,5 @@ export const GET = handleApi(async (request, { params }: { params: Promise<{ slu
   if (new URL(request.url).searchParams.get("format") === "csv") {
     return new Response(consoleCsv(result.submissions), { headers: { "content-type": "text/csv; charset=utf-8", "content-disposition": `attachment; filename="${slug}-submissions.csv"`, "cache-control": "private, no-store" } });
   }
-  return json(result);
+  return json({ displayPrecision: result.displayPrecision, submissions: result.submissions });
 });
