@@ -175,6 +175,15 @@ export function postCsv(url: string, slug: string, csv: string, headers: Record<
   return fetch(`${url}/api/v1/competitions/${slug}/submissions`, { method: "POST", headers: { "content-type": "text/csv", ...headers }, body: csv });
 }
 
+/** Signs in through the sign-in page and waits until the header shows the account. */
+export async function signInInBrowser(page: import("playwright-core").Page, email: string, password: string): Promise<void> {
+  await page.goto("/signin");
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password").fill(password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.getByTestId("account-link").waitFor();
+}
+
 /** Signs a new account up through the sign-up page and waits for the account page. */
 export async function signUpInBrowser(page: import("playwright-core").Page, name: string, password = "browser password 1"): Promise<string> {
   const email = uniqueEmail(name.split(" ")[0].toLowerCase());

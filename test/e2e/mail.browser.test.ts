@@ -2,7 +2,7 @@ import path from "node:path";
 import type { BrowserContext } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { lastMailTo, linkIn } from "@/test/fixtures/mail";
-import { api, CHROMIUM_PATH, launchBrowser, newApiUser, publishedCompetition, SCREENSHOTS, signUpInBrowser } from "./helpers";
+import { api, CHROMIUM_PATH, launchBrowser, newApiUser, publishedCompetition, SCREENSHOTS, signInInBrowser, signUpInBrowser } from "./helpers";
 
 // The mail is read from the real SMTP server the test run starts (MailDev), as a user would.
 describe.skipIf(!CHROMIUM_PATH)("accounts and mail in a real browser", () => {
@@ -53,11 +53,7 @@ describe.skipIf(!CHROMIUM_PATH)("accounts and mail in a real browser", () => {
     const { slug } = await publishedCompetition({ organizer: organizer.auth });
     await browser.clearCookies();
     const page = await browser.newPage();
-    await page.goto("/signin");
-    await page.getByLabel("Email").fill(organizer.email);
-    await page.getByLabel("Password").fill(organizer.password);
-    await page.getByRole("button", { name: "Sign in" }).click();
-    await page.getByTestId("account-link").waitFor();
+    await signInInBrowser(page, organizer.email, organizer.password);
     await page.goto(`/competitions/${slug}/manage#access`);
     await page.getByLabel("Organizers approve each participant").check();
     await page.getByRole("button", { name: "Save access rules" }).click();
@@ -91,11 +87,7 @@ describe.skipIf(!CHROMIUM_PATH)("accounts and mail in a real browser", () => {
     const email = await signUpInBrowser(page, "Rita Reset", "the old password");
     const other = await launchBrowser(); // another device, signed in before the reset
     const elsewhere = await other.newPage();
-    await elsewhere.goto("/signin");
-    await elsewhere.getByLabel("Email").fill(email);
-    await elsewhere.getByLabel("Password").fill("the old password");
-    await elsewhere.getByRole("button", { name: "Sign in" }).click();
-    await elsewhere.getByTestId("account-link").waitFor();
+    await signInInBrowser(elsewhere, email, "the old password");
 
     await page.getByRole("button", { name: "Sign out" }).click();
     await page.getByRole("link", { name: "Sign in" }).waitFor();
@@ -118,11 +110,7 @@ describe.skipIf(!CHROMIUM_PATH)("accounts and mail in a real browser", () => {
     await page.getByRole("button", { name: "Set the new password" }).click();
     await page.getByRole("alert").filter({ hasText: "this link is not valid any more" }).waitFor();
 
-    await page.goto("/signin");
-    await page.getByLabel("Email").fill(email);
-    await page.getByLabel("Password").fill("the new password");
-    await page.getByRole("button", { name: "Sign in" }).click();
-    await page.getByTestId("account-link").waitFor();
+    await signInInBrowser(page, email, "the new password");
 
     await elsewhere.goto("/account");
     await elsewhere.waitForURL((url) => url.pathname === "/signin");

@@ -3,7 +3,7 @@ import path from "node:path";
 import type { BrowserContext } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { demoPredictionsCsv, demoSolutionCsv } from "@/prisma/demo-solution";
-import { api, APP_URL, CHROMIUM_PATH, launchBrowser, newApiUser, postCsv, publishedCompetition, runCalibrateCli, SCREENSHOTS, signUpInBrowser } from "./helpers";
+import { api, APP_URL, CHROMIUM_PATH, launchBrowser, newApiUser, postCsv, publishedCompetition, runCalibrateCli, SCREENSHOTS, signInInBrowser, signUpInBrowser } from "./helpers";
 
 const n4 = (x: number) => Number(x.toPrecision(4)).toString();
 
@@ -98,11 +98,7 @@ describe.skipIf(!CHROMIUM_PATH)("an organizer in a real browser", () => {
     }
     await browser.clearCookies();
     const page = await browser.newPage();
-    await page.goto("/signin");
-    await page.getByLabel("Email").fill(organizer.email);
-    await page.getByLabel("Password").fill(organizer.password);
-    await page.getByRole("button", { name: "Sign in" }).click();
-    await page.getByTestId("account-link").waitFor();
+    await signInInBrowser(page, organizer.email, organizer.password);
     await page.goto(`/competitions/${slug}/manage#submissions`);
     await expect.poll(() => page.getByTestId("console-row").count()).toBe(2);
     await page.getByLabel("Filter").fill("bravo");
