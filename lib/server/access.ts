@@ -4,7 +4,7 @@ import { AppError } from "./errors";
 import { appLink, message, sendMail } from "./mail";
 import type { CompetitionRow } from "./competitions";
 import type { PublicUser } from "./users";
-import { type Access, accessSchema, registrationDecisionSchema } from "@/lib/validation/competitions";
+import { type Access, accessSchema, banSchema, registrationDecisionSchema } from "@/lib/validation/competitions";
 import { isUuid } from "@/lib/validation/ids";
 
 /**
@@ -21,11 +21,19 @@ function domainAllowed(email: string, domains: string[]): boolean {
   return domains.length === 0 || domains.some((d) => domain === d || domain.endsWith(`.${d}`));
 }
 
+/** 403 when the organizers banned `userId` from the competition (checked wherever access is, and when submitting). */
+export async function requireNotBanned(userId: string, competitionId: string): Promise<void> {
+  const ban = await db.competitionBan.findUnique({ where: { competitionId_userId: { competitionId, userId } }, select: { reason: true } });
+  if (ban) throw new AppError("forbidden", `the organizers banned you from this competition: ${ban.reason}`);
+}
+
 /**
- * Throws the 403 of the first rule `user` does not meet (`email_unverified`, `domain_not_allowed`,
- * `approval_required`); checked when creating or joining a team and for the competition's data files.
+ * Throws the 403 of the first rule `user` does not meet (a ban, `email_unverified`,
+ * `domain_not_allowed`, `approval_required`); checked when creating or joining a team and for the
+ * competition's data files.
  */
 export async function requireAccess(user: PublicUser, competition: Pick<CompetitionRow, "id" | "access">): Promise<void> {
+  await requireNotBanned(user.id, competition.id);
   const access = accessOf(competition);
   if (access.requireVerifiedEmail) {
     const { emailVerifiedAt } = await db.user.findUniqueOrThrow({ where: { id: user.id }, select: { emailVerifiedAt: true } });
@@ -85,4 +93,35 @@ export async function decideRegistration(competition: CompetitionRow, id: string
     }),
   );
   return { ...r, createdAt: r.createdAt.toISOString() };
+}
+
+export type BanView = { userId: string; name: string; email: string; reason: string; createdAt: string };
+
+/** The users banned from the competition, newest first (organizers). */
+export async function listBans(competitionId: string): Promise<BanView[]> {
+  const rows = await db.competitionBan.findMany({ where: { competitionId }, orderBy: { createdAt: "desc" }, select: { reason: true, createdAt: true, user: { select: { id: true, name: true, email: true } } } });
+  return rows.map((r) => ({ userId: r.user.id, name: r.user.name, email: r.user.email, reason: r.reason, createdAt: r.createdAt.toISOString() }));
+}
+
+/**
+ * POST …/bans `{email, reason}` (organizers): the user can no longer create or join a team, download
+ * the data or submit in this competition; their team stays (disqualify it separately if it should
+ * go). Banning again replaces the reason.
+ */
+export async function banUser(competition: CompetitionRow, input: unknown): Promise<BanView> {
+  const { email, reason } = banSchema.parse(input);
+  const user = await db.user.findUnique({ where: { email }, select: { id: true, role: true } });
+  if (!user) throw new AppError("not_found", `no account with the email ${email}`);
+  if (user.role === "admin" || (await db.competitionOrganizer.count({ where: { competitionId: competition.id, userId: user.id } })) > 0) {
+    throw new AppError("conflict", "organizers and admins cannot be banned from a competition they run");
+  }
+  await db.competitionBan.upsert({ where: { competitionId_userId: { competitionId: competition.id, userId: user.id } }, create: { competitionId: competition.id, userId: user.id, reason }, update: { reason } });
+  return (await listBans(competition.id)).find((b) => b.userId === user.id)!;
+}
+
+/** DELETE …/bans/{userId} (organizers): lifts a ban. */
+export async function liftBan(competition: CompetitionRow, userId: string): Promise<void> {
+  if (!isUuid(userId)) throw new AppError("not_found", "no such ban");
+  const { count } = await db.competitionBan.deleteMany({ where: { competitionId: competition.id, userId } });
+  if (count === 0) throw new AppError("not_found", "no such ban");
 }

@@ -62,27 +62,32 @@ export type HealthReport = {
   total: number;
   teams: { name: string; holdoutAnswers: number; remeasures: number; openEpoch: boolean; epsDp: number; remaining: number; initial: number; exhausted: boolean }[];
   exhausted: number;
+  /** baselines ever shown on the leaderboard: one re-measurement each, counted in the total */
+  baselines: number;
 };
 
 /**
  * The holdout's health: the DP privacy each team has spent (accounting.ts: its holdout answers,
  * its re-measured leaderboard scores and its open threshold epoch), the total over teams (basic
- * composition: every team queries the same holdout), and the teams that exhausted their budget.
+ * composition: every team queries the same holdout; each leaderboard baseline adds one
+ * re-measurement), and the teams that exhausted their budget.
  */
 export async function holdoutHealth(user: PublicUser, slug: string): Promise<HealthReport> {
   const competition = await requireOrganizer(user, slug);
   const solution = await db.solution.findUnique({ where: { competitionId: competition.id }, select: { holdoutRows: true } });
-  if (!solution || competition.sigma === null) return { perHoldoutAnswer: 0, total: 0, teams: [], exhausted: 0 };
+  if (!solution || competition.sigma === null) return { perHoldoutAnswer: 0, total: 0, teams: [], exhausted: 0, baselines: 0 };
   const teams = await db.$queryRaw<{ id: string; name: string; initial_budget: number; budget_remaining: number; remeasures: number; last_kind: string | null }[]>`
     SELECT t.id, t.name, t.initial_budget, t.budget_remaining, t.remeasures,
            (SELECT s.kind::text FROM submissions s WHERE s.team_id = t.id ORDER BY s.created_at DESC, s.query_index DESC LIMIT 1) AS last_kind
     FROM teams t WHERE t.competition_id = ${competition.id}::uuid AND t.merged_into_id IS NULL ORDER BY t.name`;
   // A threshold epoch is open (its cost incurred) once it has answered a query below the threshold.
   const releases = new Map<string, TeamReleases>(teams.map((t) => [t.id, { holdoutAnswers: t.initial_budget - t.budget_remaining, remeasures: t.remeasures, openEpoch: t.last_kind === "public" && t.budget_remaining > 0 }]));
+  const baselines = await db.unrankedSubmission.count({ where: { competitionId: competition.id, kind: "sandbox", baselineScore: { not: null } } });
+  for (let i = 0; i < baselines; i++) releases.set(`baseline ${i}`, { holdoutAnswers: 0, remeasures: 1, openEpoch: false });
   const spent = privacySpent(releases, competition.sigma, solution.holdoutRows);
   const rows = teams.map((t) => {
     const r = releases.get(t.id)!;
     return { name: t.name, ...r, epsDp: spent.perTeam.get(t.id)!, remaining: t.budget_remaining, initial: t.initial_budget, exhausted: t.budget_remaining === 0 };
   });
-  return { perHoldoutAnswer: epsPerHoldoutAnswer(competition.sigma, solution.holdoutRows), total: spent.total, teams: rows, exhausted: rows.filter((r) => r.exhausted).length };
+  return { perHoldoutAnswer: epsPerHoldoutAnswer(competition.sigma, solution.holdoutRows), total: spent.total, teams: rows, exhausted: rows.filter((r) => r.exhausted).length, baselines };
 }

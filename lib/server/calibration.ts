@@ -68,7 +68,7 @@ export async function setCorrelation(user: PublicUser, slug: string, input: unkn
 }
 
 /** The planner's answer for a mechanism input on this competition's holdout and correlation. */
-async function planOn(competition: CompetitionRow, mechanism: MechanismInput): Promise<{ plan: Plan; summary: CorrelationSummary }> {
+export async function planOn(competition: CompetitionRow, mechanism: MechanismInput): Promise<{ plan: Plan; summary: CorrelationSummary }> {
   const solution = await loadSolution(competition.id);
   if (!solution) throw new AppError("conflict", "upload the solution first: the mechanism is planned for its holdout rows");
   const correlation = correlationInput(competition);

@@ -4,9 +4,9 @@ import { db } from "./db";
 import { AppError } from "./errors";
 import type { PublicUser } from "./users";
 import { accessOf } from "./access";
-import { getMetric } from "@/lib/metrics/registry";
+import { getMetric, type Metric } from "@/lib/metrics/registry";
 import type { MetricParams } from "@/lib/metrics/types";
-import { createCompetitionSchema, inviteOrganizerSchema, updateCompetitionSchema } from "@/lib/validation/competitions";
+import { createCompetitionSchema, inviteOrganizerSchema } from "@/lib/validation/competitions";
 import { Prisma } from "@/lib/generated/prisma/client";
 
 /** Every column a server function may need, except the secret (read only by the scoring service). */
@@ -33,12 +33,18 @@ export const COMPETITION_SELECT = {
   holdoutCap: true,
   holdoutAnswers: true,
   access: true,
+  lateSubmissions: true,
   publishedAt: true,
   closedAt: true,
   createdAt: true,
 } as const satisfies Prisma.CompetitionSelect;
 
 export type CompetitionRow = Prisma.CompetitionGetPayload<{ select: typeof COMPETITION_SELECT }>;
+
+/** The competition's metric with its parameters (the one place a stored competition's metric is resolved). */
+export function metricOf(c: Pick<CompetitionRow, "metric" | "metricParams">): Metric {
+  return getMetric(c.metric, c.metricParams as MetricParams);
+}
 
 export type CompetitionListItem = {
   slug: string;
@@ -53,7 +59,7 @@ export type CompetitionDetails = ReturnType<typeof toPublicDetails>;
 
 /** What anyone who may see the competition may read (SPEC §7 GET /api/v1/competitions/{slug}). */
 export function toPublicDetails(c: CompetitionRow) {
-  const metric = getMetric(c.metric, c.metricParams as MetricParams);
+  const metric = metricOf(c);
   return {
     slug: c.slug,
     title: c.title,
@@ -73,6 +79,7 @@ export function toPublicDetails(c: CompetitionRow) {
     // Holdout answers released over all teams, and the organizer's cap on them (docs/mechanism.md §2.6).
     holdout: { answersReleased: c.holdoutAnswers, cap: c.holdoutCap },
     access: accessOf(c),
+    lateSubmissions: c.lateSubmissions,
   };
 }
 
@@ -147,7 +154,7 @@ function notFound(slug: string): AppError {
   return new AppError("not_found", `no competition called "${slug}"`);
 }
 
-function checkMetric(name: string, params: MetricParams | undefined): void {
+export function checkMetric(name: string, params: MetricParams | undefined): void {
   getMetric(name, params ?? {}); // throws a MathInputError (422) naming a bad parameter
 }
 
@@ -170,6 +177,7 @@ export async function createCompetition(user: PublicUser, input: unknown): Promi
         maxTeamSize: data.maxTeamSize,
         displayPrecision: data.displayPrecision,
         holdoutCap: data.holdoutCap,
+        lateSubmissions: data.lateSubmissions,
         createdById: user.id,
         secret: randomBytes(32),
         organizers: { create: { userId: user.id } },
@@ -182,24 +190,6 @@ export async function createCompetition(user: PublicUser, input: unknown): Promi
     }
     throw error;
   }
-}
-
-/** Changes settings: any of them in a draft; once published, who may take part (`access`). */
-export async function updateCompetition(user: PublicUser, slug: string, input: unknown): Promise<CompetitionRow> {
-  const competition = await requireOrganizer(user, slug);
-  const data = updateCompetitionSchema.parse(input);
-  const locked = Object.keys(data).filter((k) => k !== "access");
-  if (competition.status !== "draft" && locked.length) throw new AppError("conflict", `${locked.join(", ")} cannot change once the competition is published (access can)`);
-  if (data.metric) checkMetric(data.metric.name, data.metric.params);
-  const startsAt = data.startsAt === undefined ? competition.startsAt : data.startsAt;
-  const endsAt = data.endsAt ?? competition.endsAt;
-  if (startsAt && startsAt >= endsAt) throw new AppError("unprocessable_entity", "endsAt: the end must come after the start");
-  const { metric, ...rest } = data;
-  return db.competition.update({
-    where: { id: competition.id },
-    data: { ...rest, ...(metric ? { metric: metric.name, metricParams: metric.params ?? {} } : {}) },
-    select: COMPETITION_SELECT,
-  });
 }
 
 /** Adds an existing account as a co-organizer. */

@@ -1,11 +1,11 @@
 import "server-only";
 import { db } from "./db";
-import { requireOrganizer } from "./competitions";
+import { requireOrganizer, metricOf } from "./competitions";
+import { AppError } from "./errors";
 import { csvCell } from "./leaderboard";
 import { type SybilSignals, sybilSignals } from "./sybil";
 import type { PublicUser } from "./users";
-import { getMetric } from "@/lib/metrics/registry";
-import type { MetricParams } from "@/lib/metrics/types";
+import { isUuid } from "@/lib/validation/ids";
 
 /** One submission as organizers see it: raw scores included (display units). */
 export type ConsoleRow = {
@@ -25,18 +25,20 @@ export type ConsoleRow = {
 
 /**
  * GET …/submissions/all (organizers): every submission, newest first, with team, user, time, the
- * released answer, the raw public and holdout scores, the note and flags (a disqualified team, a
- * near-duplicate of another team's submissions), and the signals the flags come from.
+ * released answer (late ones: the exact holdout score), the raw public and holdout scores, the note
+ * and flags (a disqualified team, a banned user, a near-duplicate of another team's submissions), and
+ * the signals the flags come from. `teamId` narrows it to one team (the per-team drill-down).
  */
-export async function listAllSubmissions(user: PublicUser, slug: string): Promise<{ direction: "higher" | "lower"; displayPrecision: number; submissions: ConsoleRow[]; signals: SybilSignals }> {
+export async function listAllSubmissions(user: PublicUser, slug: string, options: { teamId?: string } = {}): Promise<{ direction: "higher" | "lower"; displayPrecision: number; submissions: ConsoleRow[]; signals: SybilSignals }> {
   const competition = await requireOrganizer(user, slug);
-  const metric = getMetric(competition.metric, competition.metricParams as MetricParams);
-  const [rows, signals] = await Promise.all([
-    db.submission.findMany({
-      where: { competitionId: competition.id },
-      orderBy: { createdAt: "desc" },
-      select: { id: true, createdAt: true, kind: true, answer: true, publicScore: true, holdoutScore: true, description: true, filename: true, user: { select: { name: true } }, team: { select: { id: true, name: true, disqualifiedAt: true } } },
-    }),
+  const metric = metricOf(competition);
+  if (options.teamId !== undefined && !isUuid(options.teamId)) throw new AppError("not_found", "no such team in this competition");
+  const where = { competitionId: competition.id, ...(options.teamId ? { teamId: options.teamId } : {}) };
+  const select = { id: true, createdAt: true, publicScore: true, holdoutScore: true, description: true, filename: true, user: { select: { id: true, name: true } } } as const;
+  const [scored, late, bans, signals] = await Promise.all([
+    db.submission.findMany({ where, orderBy: { createdAt: "desc" }, select: { ...select, kind: true, answer: true, team: { select: { id: true, name: true, disqualifiedAt: true } } } }),
+    db.unrankedSubmission.findMany({ where: { ...where, kind: "late" }, orderBy: { createdAt: "desc" }, select: { ...select, holdoutScore: true, team: { select: { id: true, name: true, disqualifiedAt: true } } } }),
+    db.competitionBan.findMany({ where: { competitionId: competition.id }, select: { userId: true } }),
     sybilSignals(competition),
   ]);
   const twins = new Map<string, string[]>();
@@ -44,6 +46,11 @@ export async function listAllSubmissions(user: PublicUser, slug: string): Promis
     twins.set(teams[0], [...(twins.get(teams[0]) ?? []), teams[1]]);
     twins.set(teams[1], [...(twins.get(teams[1]) ?? []), teams[0]]);
   }
+  const banned = new Set(bans.map((b) => b.userId));
+  const rows = [
+    ...scored.map((s) => ({ ...s, team: s.team })),
+    ...late.map((s) => ({ ...s, kind: "late" as const, answer: s.holdoutScore, team: s.team! })),
+  ].sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime());
   return {
     direction: metric.direction,
     displayPrecision: competition.displayPrecision,
@@ -59,7 +66,11 @@ export async function listAllSubmissions(user: PublicUser, slug: string): Promis
       holdoutScore: metric.toDisplay(s.holdoutScore),
       description: s.description,
       filename: s.filename,
-      flags: [...(s.team.disqualifiedAt ? ["team disqualified"] : []), ...(twins.get(s.team.name) ?? []).map((t) => `near-duplicate of team ${t}`)],
+      flags: [
+        ...(s.team.disqualifiedAt ? ["team disqualified"] : []),
+        ...(banned.has(s.user.id) ? ["user banned"] : []),
+        ...(twins.get(s.team.name) ?? []).map((t) => `near-duplicate of team ${t}`),
+      ],
     })),
     signals,
   };

@@ -1,14 +1,14 @@
 import "server-only";
 import { db } from "./db";
 import { AppError } from "./errors";
-import { COMPETITION_SELECT, type CompetitionRow, getVisibleCompetition, lockCompetition, requireOrganizer } from "./competitions";
+import { COMPETITION_SELECT, type CompetitionRow, getVisibleCompetition, lockCompetition, requireOrganizer, metricOf } from "./competitions";
 import { appLink, message, sendMail } from "./mail";
+import { listBaselines } from "./sandbox";
 import { finalSubmissionIds } from "./submissions";
 import type { PublicUser } from "./users";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { answerHalfWidth } from "@/lib/mechanism/thresholdout";
-import { getMetric, isBetter, type Metric } from "@/lib/metrics/registry";
-import type { MetricParams } from "@/lib/metrics/types";
+import { isBetter, type Metric } from "@/lib/metrics/registry";
 import { isUuid } from "@/lib/validation/ids";
 
 export type LeaderboardEntry = {
@@ -32,11 +32,9 @@ export type Leaderboard = {
   page: number;
   pageSize: number;
   entries: LeaderboardEntry[];
+  /** the organizers' baselines: unranked rows, each one noisy holdout value (lib/server/sandbox.ts) */
+  baselines: { name: string; score: number; uncertainty: number | null }[];
 };
-
-function metricOf(c: CompetitionRow): Metric {
-  return getMetric(c.metric, c.metricParams as MetricParams);
-}
 
 /**
  * The 95 % half-width of a released holdout value (thresholdout.ts answerHalfWidth) in the metric's
@@ -85,9 +83,11 @@ export async function getLeaderboard(viewer: PublicUser | null, slug: string, op
     WHERE ${q === "" ? Prisma.sql`TRUE` : Prisma.sql`name ILIKE ${likePattern(q)}`}
     ORDER BY rank ${limit}`;
   const uncertainty = await displayHalfWidth(competition, metric);
+  const baselines = (await listBaselines(competition)).map((b) => ({ ...b, uncertainty }));
   return {
     metric: { name: metric.name, title: metric.title, direction: metric.direction },
     displayPrecision: competition.displayPrecision,
+    baselines,
     total: rows.length ? Number(rows[0].total) : 0,
     page,
     pageSize,
@@ -117,6 +117,34 @@ export function leaderboardCsv(board: Leaderboard): string {
   const round = (x: number | null) => (x === null ? null : Number(x.toFixed(board.displayPrecision)));
   const lines = board.entries.map((e) => [e.rank, e.team, round(e.score), round(e.uncertainty), e.submissions, e.budget.remaining, e.budget.initial, e.lastSubmissionAt].map(csvCell).join(","));
   return [header.join(","), ...lines].join("\r\n") + "\r\n";
+}
+
+export type LateEntry = { rank: number; team: string; teamId: string; score: number; submissions: number; lastSubmissionAt: string };
+
+/**
+ * The late board (competitions with late submissions, after the close): each team's best exact
+ * holdout score among its late submissions, ranked apart from the final standings, which it never
+ * changes. Ties go to the team whose late submissions ended earlier.
+ */
+export async function getLateBoard(viewer: PublicUser | null, slug: string): Promise<{ metric: Leaderboard["metric"]; displayPrecision: number; lateSubmissions: boolean; entries: LateEntry[] }> {
+  const { competition } = await getVisibleCompetition(viewer, slug);
+  const metric = metricOf(competition);
+  const groups = await db.unrankedSubmission.groupBy({
+    by: ["teamId"],
+    where: { competitionId: competition.id, kind: "late", team: { disqualifiedAt: null } },
+    _max: { holdoutScore: true, createdAt: true },
+    _min: { holdoutScore: true },
+    _count: { _all: true },
+  });
+  const names = new Map((await db.team.findMany({ where: { id: { in: groups.map((g) => g.teamId!) } }, select: { id: true, name: true } })).map((t) => [t.id, t.name]));
+  const best = (g: (typeof groups)[number]) => (metric.direction === "higher" ? g._max.holdoutScore! : g._min.holdoutScore!);
+  const sorted = groups.sort((a, b) => (isBetter(metric, best(a), best(b)) ? -1 : isBetter(metric, best(b), best(a)) ? 1 : a._max.createdAt!.getTime() - b._max.createdAt!.getTime()));
+  return {
+    metric: { name: metric.name, title: metric.title, direction: metric.direction },
+    displayPrecision: competition.displayPrecision,
+    lateSubmissions: competition.lateSubmissions,
+    entries: sorted.map((g, i) => ({ rank: i + 1, team: names.get(g.teamId!)!, teamId: g.teamId!, score: metric.toDisplay(best(g)), submissions: g._count._all, lastSubmissionAt: g._max.createdAt!.toISOString() })),
+  };
 }
 
 export type TeamHistory = {

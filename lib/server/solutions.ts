@@ -1,13 +1,11 @@
 import "server-only";
 import { db } from "./db";
 import { AppError } from "./errors";
-import { lockDraft, requireDraft, requireOrganizer } from "./competitions";
+import { lockDraft, requireDraft, requireOrganizer, metricOf } from "./competitions";
 import { readCsvUpload } from "./csv-upload";
 import type { PublicUser } from "./users";
 import { splitIntegrityProblem } from "@/lib/calibration/resolve";
 import { createSolutionParser, type Solution } from "@/lib/csv/solution";
-import { getMetric } from "@/lib/metrics/registry";
-import type { MetricParams } from "@/lib/metrics/types";
 
 /** Largest solution file accepted: 10⁶ rows with long ids fit comfortably. */
 export const MAX_SOLUTION_BYTES = 256 * 1024 * 1024;
@@ -25,7 +23,7 @@ export async function uploadSolution(user: PublicUser, slug: string, body: Reada
   const competition = await requireOrganizer(user, slug);
   requireDraft(competition, "the solution");
   if (!body) throw new AppError("unprocessable_entity", "send the solution CSV as the request body (Content-Type: text/csv)");
-  const metric = getMetric(competition.metric, competition.metricParams as MetricParams);
+  const metric = metricOf(competition);
   const { result: solution, sha256 } = await readCsvUpload(body, { what: "the solution file", parser: createSolutionParser(metric.input) });
   const encoded = encodeSolution(solution);
   const holdout = solution.split.reduce((a, b) => a + b, 0);

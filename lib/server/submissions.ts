@@ -1,36 +1,66 @@
 import "server-only";
 import { promisify } from "node:util";
+import { randomUUID } from "node:crypto";
 import { gunzip as gunzipCallback } from "node:zlib";
 import { readCsvUpload } from "./csv-upload";
-import { dailyLimits } from "./daily-cap";
+import { dailyLimits, refuseOverCap } from "./daily-cap";
 import { db } from "./db";
 import { AppError } from "./errors";
 import { loadSolution } from "./solutions";
 import { consumeRateLimit } from "./rate-limit";
-import { requireOpenCompetition } from "./teams";
+import { requireNotBanned } from "./access";
+import { checkOpen } from "./teams";
 import type { PublicUser } from "./users";
-import { getVisibleCompetition, type CompetitionRow } from "./competitions";
+import { getVisibleCompetition, type CompetitionRow, metricOf } from "./competitions";
 import type { Solution } from "@/lib/csv/solution";
 import { createSubmissionParser, submissionKey, type SubmissionKey } from "@/lib/csv/submission";
 import { createStreams } from "@/lib/mechanism/rng";
 import { initThresholdout, remeasureHoldout, stepThresholdout, type AnswerKind, type ThresholdoutParams } from "@/lib/mechanism/thresholdout";
-import { evaluateSplit, getMetric, isBetter, type Metric } from "@/lib/metrics/registry";
+import { evaluateSplit, isBetter, type Metric } from "@/lib/metrics/registry";
 import { sketchOf, sketchRows } from "@/lib/metrics/sketch";
-import type { MetricParams } from "@/lib/metrics/types";
 import { isUuid } from "@/lib/validation/ids";
 import { descriptionSchema, safeFilename } from "@/lib/validation/files";
 import { finalSelectionSchema } from "@/lib/validation/teams";
 
 const gunzip = promisify(gunzipCallback);
 
+export type ScoredUpload = { holdoutValue: number; publicValue: number; sha256: string; sketch: Int32Array<ArrayBuffer>; kept: { gzip: Buffer; size: number }; data: ScoringData };
+
+/**
+ * Reads and validates a predictions file in full against the solution, and computes its exact
+ * holdout and public values Q(X), Q(D), its near-duplicate sketch and its compressed copy. Nothing is
+ * spent or written: every rejection happens here.
+ */
+export async function scoreUpload(competition: CompetitionRow, metric: Metric, body: ReadableStream<Uint8Array>): Promise<ScoredUpload> {
+  const data = await scoringData(competition.id);
+  const parser = createSubmissionParser(data.key, metric.input);
+  try {
+    const { result: predictions, sha256, file: kept } = await readCsvUpload(body, { what: "the submission", parser, keep: true });
+    const labels = data.solution.labels;
+    return {
+      holdoutValue: evaluateSplit(metric, { predictions, labels, rows: data.holdoutRows }),
+      publicValue: evaluateSplit(metric, { predictions, labels, rows: data.publicRows }),
+      sha256,
+      sketch: sketchOf(predictions, data.sketchRows),
+      kept: kept!,
+      data,
+    };
+  } finally {
+    parser.release();
+  }
+}
+
 /** Largest submission accepted (SPEC §5: 413 beyond). 10⁶ rows with long ids fit. */
 export const MAX_SUBMISSION_BYTES = 128 * 1024 * 1024;
 const MAX_FINAL = 2;
 
+/** The mechanism's answer kinds, and "late": after the close, the exact holdout score (never ranked in the final standings). */
+export type ResultKind = AnswerKind | "late";
+
 export type SubmissionResult = {
   id: string;
   createdAt: string;
-  answer: { kind: AnswerKind; score: number | null };
+  answer: { kind: ResultKind; score: number | null };
   budget: { remaining: number; initial: number };
 };
 
@@ -59,12 +89,8 @@ export function thresholdoutParams(competition: CompetitionRow, holdoutSize: num
   return { mode: "thresholdout", sigma: competition.sigma!, threshold: competition.threshold!, budget: competition.budget!, holdoutSize, maxQueries: competition.maxQueries ?? undefined };
 }
 
-function metricOf(competition: CompetitionRow): Metric {
-  return getMetric(competition.metric, competition.metricParams as MetricParams);
-}
-
 /** The answer as a competitor sees it: kind and the released value in the metric's units. */
-function present(metric: Metric, kind: AnswerKind, answer: number | null) {
+function present(metric: Metric, kind: ResultKind, answer: number | null) {
   return { kind, score: answer === null ? null : metric.toDisplay(answer) };
 }
 
@@ -88,29 +114,22 @@ export async function submit(
   now?: Date,
   file: { name?: string | null; description?: string | null } = {},
 ): Promise<{ result: SubmissionResult; replayed: boolean }> {
-  const competition = await requireOpenCompetition(user, slug, now);
+  const { competition } = await getVisibleCompetition(user, slug);
+  const late = competition.status === "closed" && competition.lateSubmissions;
+  if (!late) checkOpen(competition, now ?? new Date());
   const description = descriptionSchema.parse(file.description ?? "");
   const filename = safeFilename(file.name ?? "") ?? "submission.csv";
   const metric = metricOf(competition);
   if (idempotencyKey !== null && (idempotencyKey.length < 1 || idempotencyKey.length > 200)) throw new AppError("unprocessable_entity", "Idempotency-Key must be 1 to 200 characters");
   const member = await db.teamMember.findUnique({ where: { competitionId_userId: { competitionId: competition.id, userId: user.id } }, select: { teamId: true } });
   if (!member) throw new AppError("forbidden", "join or create a team in this competition before submitting");
+  await requireNotBanned(user.id, competition.id);
   await consumeRateLimit("submissions", user.id);
   if (!body) throw new AppError("unprocessable_entity", "send the predictions CSV as the request body or as the multipart field \"file\"");
 
-  const data = await scoringData(competition.id);
-  // Read and validated in full before anything is spent.
-  const parser = createSubmissionParser(data.key, metric.input);
-  let scores: { holdoutValue: number; publicValue: number; sha256: string; sketch: Int32Array<ArrayBuffer>; kept: { gzip: Buffer; size: number } };
-  try {
-    const { result: predictions, sha256, file: kept } = await readCsvUpload(body, { what: "the submission", parser, keep: true });
-    const labels = data.solution.labels;
-    scores = { holdoutValue: evaluateSplit(metric, { predictions, labels, rows: data.holdoutRows }), publicValue: evaluateSplit(metric, { predictions, labels, rows: data.publicRows }), sha256, sketch: sketchOf(predictions, data.sketchRows), kept: kept! };
-  } finally {
-    parser.release();
-  }
-  const { holdoutValue, publicValue, sha256, sketch, kept } = scores;
-
+  const scored = await scoreUpload(competition, metric, body);
+  if (late) return { result: await recordLate(user, competition, metric, member.teamId, scored, { description, filename }, now), replayed: false };
+  const { holdoutValue, publicValue, sha256, sketch, kept, data } = scored;
   const { secret } = await db.competition.findUniqueOrThrow({ where: { id: competition.id }, select: { secret: true } });
   const params = thresholdoutParams(competition, data.holdoutRows.length);
 
@@ -142,11 +161,7 @@ export async function submit(
           return { result, replayed: true };
         }
       }
-      const limits = await dailyLimits(tx, team.id, competition.dailySubmissionLimit, at);
-      if (limits.remainingToday === 0) {
-        const retryAfter = Math.ceil((Date.parse(limits.resetsAt) - at.getTime()) / 1000);
-        throw new AppError("rate_limited", `your team has used its ${competition.dailySubmissionLimit} submissions for today (UTC); the count resets at midnight UTC`, { retryAfter });
-      }
+      refuseOverCap(await dailyLimits(tx, team.id, competition.dailySubmissionLimit, at), at);
       const capReached = competition.holdoutCap !== null && live.holdout_answers >= competition.holdoutCap;
       const streams = createStreams(secret, team.id);
       const before = {
@@ -203,18 +218,53 @@ export async function submit(
   );
 }
 
+/**
+ * A late submission (after the close, when the organizers allow them): answered with the exact
+ * holdout score and recorded outside the mechanism (no budget spent, no query index), on the late
+ * board; the final standings never change. It counts against the daily cap. Idempotency-Key is not
+ * needed here: repeating a late submission spends nothing.
+ */
+async function recordLate(user: PublicUser, competition: CompetitionRow, metric: Metric, teamId: string, scored: ScoredUpload, file: { description: string | null; filename: string }, now?: Date): Promise<SubmissionResult> {
+  return db.$transaction(async (tx) => {
+    await tx.$queryRaw`SELECT id FROM teams WHERE id = ${teamId}::uuid FOR UPDATE`;
+    const at = now ?? new Date();
+    const team = await tx.team.findUniqueOrThrow({ where: { id: teamId }, select: { disqualifiedAt: true, disqualifyReason: true, budgetRemaining: true, initialBudget: true } });
+    if (team.disqualifiedAt) throw new AppError("forbidden", `your team was disqualified by the organizers: ${team.disqualifyReason}`);
+    refuseOverCap(await dailyLimits(tx, teamId, competition.dailySubmissionLimit, at), at);
+    const created = await tx.unrankedSubmission.create({
+      data: {
+        id: randomUUID(),
+        competitionId: competition.id,
+        kind: "late",
+        teamId,
+        userId: user.id,
+        createdAt: at,
+        fileSha256: scored.sha256,
+        publicScore: scored.publicValue,
+        holdoutScore: scored.holdoutValue,
+        description: file.description,
+        filename: file.filename,
+        fileSize: scored.kept.size,
+        fileData: new Uint8Array(scored.kept.gzip),
+      },
+      select: { id: true, createdAt: true },
+    });
+    return { id: created.id, createdAt: created.createdAt.toISOString(), answer: present(metric, "late", scored.holdoutValue), budget: { remaining: team.budgetRemaining, initial: team.initialBudget } };
+  });
+}
+
 export type MySubmission = {
   id: string;
   createdAt: string;
   by: string;
-  answer: { kind: AnswerKind; score: number | null };
+  answer: { kind: ResultKind; score: number | null };
   budget: { remaining: number; initial: number };
   selected: boolean;
   description: string | null;
   filename: string | null;
 };
 
-/** The caller's team's submissions, newest first: answers only, never raw scores. */
+/** The caller's team's submissions, newest first (late ones, after the close, first): answers only, never raw scores. */
 export async function listMySubmissions(user: PublicUser, slug: string): Promise<{ submissions: MySubmission[]; finalIds: string[] }> {
   const { competition } = await getVisibleCompetition(user, slug);
   const metric = metricOf(competition);
@@ -235,7 +285,14 @@ export async function listMySubmissions(user: PublicUser, slug: string): Promise
     description: s.description,
     filename: s.filename,
   }));
-  return { submissions, finalIds: finalSubmissionIds(metric, rows) };
+  const late = await db.unrankedSubmission.findMany({
+    where: { teamId: member.teamId, kind: "late" },
+    orderBy: { createdAt: "desc" },
+    select: { id: true, createdAt: true, holdoutScore: true, description: true, filename: true, user: { select: { name: true } } },
+  });
+  const budget = { remaining: rows[0]?.budgetAfter ?? member.team.initialBudget, initial: member.team.initialBudget };
+  const lateRows = late.map((s) => ({ id: s.id, createdAt: s.createdAt.toISOString(), by: s.user.name, answer: present(metric, "late", s.holdoutScore), budget, selected: false, description: s.description, filename: s.filename }));
+  return { submissions: [...lateRows, ...submissions], finalIds: finalSubmissionIds(metric, rows) };
 }
 
 /**
@@ -275,18 +332,21 @@ export async function selectFinal(user: PublicUser, slug: string, submissionId: 
 
 /**
  * GET …/submissions/{id}/file: the uploaded file, byte for byte, for the members of the team that
- * submitted it and for the organizers.
+ * submitted it and for the organizers (late submissions too; sandbox tests: organizers only).
  */
 export async function getSubmissionFile(user: PublicUser, slug: string, submissionId: string): Promise<{ filename: string; bytes: Buffer }> {
   const { competition, organizer } = await getVisibleCompetition(user, slug);
   const notFound = new AppError("not_found", "no such submission in your team");
   if (!isUuid(submissionId)) throw notFound;
-  const submission = await db.submission.findFirst({ where: { id: submissionId, competitionId: competition.id }, select: { teamId: true, filename: true, file: { select: { data: true } } } });
-  if (!submission) throw notFound;
+  const where = { id: submissionId, competitionId: competition.id };
+  const scored = await db.submission.findFirst({ where, select: { teamId: true, filename: true, file: { select: { data: true } } } });
+  const unranked = scored ? null : await db.unrankedSubmission.findFirst({ where, select: { teamId: true, filename: true, fileData: true } });
+  const found = scored ? { teamId: scored.teamId, filename: scored.filename, data: scored.file?.data } : unranked && { teamId: unranked.teamId, filename: unranked.filename, data: unranked.fileData };
+  if (!found) throw notFound;
   if (!organizer) {
     const member = await db.teamMember.findUnique({ where: { competitionId_userId: { competitionId: competition.id, userId: user.id } }, select: { teamId: true } });
-    if (member?.teamId !== submission.teamId) throw notFound;
+    if (found.teamId === null || member?.teamId !== found.teamId) throw notFound;
   }
-  if (!submission.file) throw new AppError("not_found", "this submission was made before files were kept");
-  return { filename: submission.filename ?? "submission.csv", bytes: await gunzip(submission.file.data) };
+  if (!found.data) throw new AppError("not_found", "this submission was made before files were kept");
+  return { filename: found.filename ?? "submission.csv", bytes: await gunzip(found.data) };
 }

@@ -4,11 +4,10 @@ import { requireAccess } from "./access";
 import { type DailyLimits, dailyLimits } from "./daily-cap";
 import { db } from "./db";
 import { AppError } from "./errors";
-import { type CompetitionRow, getVisibleCompetition, requireOrganizer } from "./competitions";
+import { type CompetitionRow, getVisibleCompetition, requireOrganizer, metricOf } from "./competitions";
 import type { PublicUser } from "./users";
 import { Prisma } from "@/lib/generated/prisma/client";
-import { getMetric, isBetter } from "@/lib/metrics/registry";
-import type { MetricParams } from "@/lib/metrics/types";
+import { isBetter } from "@/lib/metrics/registry";
 import { isUuid } from "@/lib/validation/ids";
 import { createTeamSchema, disqualifySchema, inviteCodeSchema } from "@/lib/validation/teams";
 
@@ -26,10 +25,15 @@ export type TeamView = {
 /** A published competition that is open for taking part right now; 409 otherwise. */
 export async function requireOpenCompetition(user: PublicUser | null, slug: string, now = new Date()): Promise<CompetitionRow> {
   const { competition } = await getVisibleCompetition(user, slug);
+  checkOpen(competition, now);
+  return competition;
+}
+
+/** 409 unless the competition is published, started and before its deadline at `now`. */
+export function checkOpen(competition: CompetitionRow, now: Date): void {
   if (competition.status === "draft") throw new AppError("conflict", "this competition is not published yet");
   if (competition.status === "closed" || now >= competition.endsAt) throw new AppError("conflict", "this competition has closed");
   if (competition.startsAt && now < competition.startsAt) throw new AppError("conflict", `this competition opens on ${competition.startsAt.toISOString()}`);
-  return competition;
 }
 
 /** Organizers see raw scores, so they may not compete in their own competition. */
@@ -139,7 +143,7 @@ export async function mergeTeams(user: PublicUser, slug: string, input: unknown,
     if (a.remeasures + b.remeasures > a.initialBudget) {
       throw new AppError("conflict", `the two teams' leaderboard scores were re-measured ${a.remeasures} + ${b.remeasures} = ${a.remeasures + b.remeasures} times, more than the ${a.initialBudget} one team may receive; they cannot merge`);
     }
-    const metric = getMetric(competition.metric, competition.metricParams as MetricParams);
+    const metric = metricOf(competition);
     const bestTeam = b.selectionScore !== null && (a.selectionScore === null || isBetter(metric, b.selectionScore, a.selectionScore)) ? b : a;
     await tx.teamMember.updateMany({ where: { teamId: b.id }, data: { teamId: a.id } });
     await tx.submission.updateMany({ where: { teamId: b.id }, data: { teamId: a.id } });

@@ -52,13 +52,14 @@ export const createCompetitionSchema = z
     /** optional cap on holdout answers over all teams together (docs/mechanism.md §2.6) */
     holdoutCap: z.number().int().min(1).max(10_000_000).optional(),
     access: accessSchema.optional(),
+    lateSubmissions: z.boolean().default(false),
   })
   .strict()
   .refine((c) => !c.startsAt || c.startsAt < c.endsAt, { message: "the end must come after the start", path: ["endsAt"] });
 
 export type CreateCompetitionInput = z.infer<typeof createCompetitionSchema>;
 
-/** PATCH /api/v1/competitions/{slug}: any of the settings while a draft; `access` also after publishing. */
+/** PATCH /api/v1/competitions/{slug}: any of the settings while a draft; after publishing, LIVE_SETTINGS. */
 export const updateCompetitionSchema = z
   .object({
     title: z.string().trim().min(3).max(120),
@@ -72,11 +73,26 @@ export const updateCompetitionSchema = z
     displayPrecision: z.number().int().min(1).max(10),
     holdoutCap: z.number().int().min(1).max(10_000_000).nullable(),
     access: accessSchema,
+    lateSubmissions: z.boolean(),
   })
   .strict()
   .partial();
 
+export type UpdateCompetitionInput = z.infer<typeof updateCompetitionSchema>;
+
+/** What organizers may still change once a competition is published (the rest is what the mechanism was planned on). */
+export const LIVE_SETTINGS = ["title", "description", "rules", "endsAt", "dailySubmissionLimit", "access", "lateSubmissions"] as const;
+
+/** …and of those, what stops mattering once it has closed. */
+export const OPEN_ONLY_SETTINGS = ["endsAt", "dailySubmissionLimit"] as const;
+
 /** PUT …/registrations/{id}: an organizer's decision. */
 export const registrationDecisionSchema = z.object({ status: z.enum(["approved", "refused"]) }).strict();
+
+/** POST …/bans: who (by address) and why; the reason is shown to the banned user. */
+export const banSchema = z.object({ email: z.string().trim().toLowerCase().email(), reason: z.string().trim().min(3, { message: "say why, in a few words" }).max(500) }).strict();
+
+/** PUT …/sandbox/{id}/baseline: the name the baseline row carries on the leaderboard. */
+export const baselineSchema = z.object({ name: z.string().trim().min(2, { message: "use at least 2 characters" }).max(60) }).strict();
 
 export const inviteOrganizerSchema = z.object({ email: z.string().trim().toLowerCase().email() }).strict();

@@ -3,7 +3,8 @@ import { describe, expect, it } from "vitest";
 import { decideRegistration, requestRegistration } from "@/lib/server/access";
 import { getAttachment, addAttachment } from "@/lib/server/attachments";
 import { publishCompetition, setMechanism } from "@/lib/server/calibration";
-import { createCompetition, getVisibleCompetition, updateCompetition } from "@/lib/server/competitions";
+import { createCompetition, getVisibleCompetition } from "@/lib/server/competitions";
+import { updateCompetition } from "@/lib/server/settings";
 import { db } from "@/lib/server/db";
 import { verifyEmail } from "@/lib/server/email-links";
 import { AppError } from "@/lib/server/errors";
@@ -39,7 +40,7 @@ describe("competition access rules", () => {
   it("checks verified address, allowed domains and approval when creating or joining a team, editable after publishing", async () => {
     const { owner, slug } = await live();
     expect((await updateCompetition(owner, slug, { access: { requireVerifiedEmail: true, allowedEmailDomains: ["uni.edu"] } })).access).toEqual({ requireVerifiedEmail: true, allowedEmailDomains: ["uni.edu"], approval: false });
-    await expect(updateCompetition(owner, slug, { title: "Renamed" })).rejects.toThrow("title cannot change once the competition is published (access can)");
+    await expect(updateCompetition(owner, slug, { maxTeamSize: 9 })).rejects.toThrow("maxTeamSize cannot change once the competition is published");
 
     const outsider = await user("gmail.com");
     const student = await user("cs.uni.edu");

@@ -5,7 +5,7 @@ import { startTransition, useOptimistic, useState } from "react";
 import type { MySubmission } from "@/lib/server/submissions";
 import { callApi } from "../api-client";
 
-const KIND = { public: "Public answer", holdout: "Holdout answer (spent 1)", exhausted: "Budget exhausted" } as const;
+const KIND = { public: "Public answer", holdout: "Holdout answer (spent 1)", exhausted: "Budget exhausted", late: "Late: exact holdout score" } as const;
 const TIME = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" });
 
 /** The team's submissions with their answers and the final selection (up to 2; default: best). */
@@ -72,7 +72,7 @@ export function MySubmissions({ slug, submissions, finalIds, precision, locked }
                 </td>
                 <td className="py-2">
                   <label className="flex items-center gap-2">
-                    <input type="checkbox" checked={s.selected} disabled={locked} onChange={(e) => toggle(s.id, e.target.checked)} aria-label={`Select the submission of ${TIME.format(new Date(s.createdAt))} as final`} />
+                    <input type="checkbox" checked={s.selected} disabled={locked || s.answer.kind === "late"} onChange={(e) => toggle(s.id, e.target.checked)} aria-label={`Select the submission of ${TIME.format(new Date(s.createdAt))} as final`} />
                     {!explicit && finalIds.includes(s.id) && <span className="text-xs text-indigo-700">best</span>}
                   </label>
                 </td>

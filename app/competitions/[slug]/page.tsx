@@ -3,7 +3,7 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { getSessionUser } from "@/lib/server/auth";
 import { listAttachments } from "@/lib/server/attachments";
-import { getVisibleCompetition, toPublicDetails } from "@/lib/server/competitions";
+import { getVisibleCompetition, toPublicDetails, metricOf } from "@/lib/server/competitions";
 import { AppError } from "@/lib/server/errors";
 import { formatDate, metricTitle, significant } from "../../_components/format";
 import { Markdown } from "../../_components/markdown";
@@ -18,7 +18,6 @@ import { ApiForm } from "../../_components/api-form";
 import { Countdown } from "../../_components/view/countdown";
 import { getMyTeam } from "@/lib/server/teams";
 import { displayHalfWidth } from "@/lib/server/leaderboard";
-import { getMetric, type MetricParams } from "@/lib/metrics/registry";
 
 export const metadata: Metadata = { title: "Competition" };
 
@@ -50,7 +49,7 @@ export default async function CompetitionPage({ params }: { params: Promise<{ sl
   ].filter(Boolean);
   const n4 = (x: number) => significant(x, 3);
   const details = toPublicDetails(competition);
-  const metric = getMetric(competition.metric, competition.metricParams as MetricParams);
+  const metric = metricOf(competition);
   // σ, T and the ± live in [0, 1] per-row means; beside scores they are shown in the metric's units.
   const units = (x: number | null) => (x === null ? "—" : n4(metric.toDisplay(x)));
   const halfWidth = await displayHalfWidth(competition, metric);

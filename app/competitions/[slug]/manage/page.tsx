@@ -6,12 +6,11 @@ import { getSessionUser } from "@/lib/server/auth";
 import { listAttachments } from "@/lib/server/attachments";
 import { holdoutHealth } from "@/lib/server/audit";
 import { getCorrelationSummary, getCurrentPlan } from "@/lib/server/calibration";
-import { listOrganizers, requireOrganizer } from "@/lib/server/competitions";
+import { listOrganizers, requireOrganizer, metricOf } from "@/lib/server/competitions";
 import { accessOf, listRegistrations } from "@/lib/server/access";
 import { listAllSubmissions } from "@/lib/server/console";
 import { AppError } from "@/lib/server/errors";
 import { getSolutionSummary, loadSolution } from "@/lib/server/solutions";
-import { getMetric, type MetricParams } from "@/lib/metrics/registry";
 import { BarChart } from "../../../_components/charts";
 import { formatDate, metricTitle, significant } from "../../../_components/format";
 import { AccessSettings } from "../../../_components/manage/access-settings";
@@ -193,7 +192,7 @@ export default async function ManagePage({ params }: { params: Promise<{ slug: s
       </Section>
 
       <Section id="mechanism" title="Mechanism" description="Guarantee mode derives σ, T and the budget from a tolerance (Theorem 2); practical mode sets them directly and tells you what holds.">
-        {solution ? <MechanismPanel slug={slug} initial={initial} locked={locked} metric={{ title: metricTitle(competition.metric), displayScale: getMetric(competition.metric, competition.metricParams as MetricParams).toDisplay(1) }} /> : <p className="text-sm text-amber-700">Upload the solution first: the mechanism is planned for its holdout rows.</p>}
+        {solution ? <MechanismPanel slug={slug} initial={initial} locked={locked} metric={{ title: metricTitle(competition.metric), displayScale: metricOf(competition).toDisplay(1) }} /> : <p className="text-sm text-amber-700">Upload the solution first: the mechanism is planned for its holdout rows.</p>}
         {plan && locked && (
           <p className="text-sm">
             Published with σ = {n4(competition.sigma)}, T = {n4(competition.threshold)}, budget {competition.budget}.

@@ -1,8 +1,10 @@
 // GET /api/v1/competitions/[slug] – public details (drafts: organizers only)
-// PATCH /api/v1/competitions/[slug] – change a draft's settings (organizers)
+// PATCH /api/v1/competitions/[slug] – change settings (organizers; after publishing the live ones);
+//   ?preview=true answers what the change would do (changes, recomputed plan) and stores nothing
 import { handleApi, json, readJson } from "@/lib/server/api";
 import { findApiUser, requireApiUser } from "@/lib/server/auth";
-import { getVisibleCompetition, toPublicDetails, updateCompetition } from "@/lib/server/competitions";
+import { getVisibleCompetition, toPublicDetails } from "@/lib/server/competitions";
+import { previewCompetitionUpdate, updateCompetition } from "@/lib/server/settings";
 
 type Context = { params: Promise<{ slug: string }> };
 
@@ -14,5 +16,8 @@ export const GET = handleApi(async (request, { params }: Context) => {
 
 export const PATCH = handleApi(async (request, { params }: Context) => {
   const user = await requireApiUser(request);
-  return json(toPublicDetails(await updateCompetition(user, (await params).slug, await readJson(request))));
+  const { slug } = await params;
+  const body = await readJson(request);
+  if (new URL(request.url).searchParams.get("preview") === "true") return json(await previewCompetitionUpdate(user, slug, body));
+  return json(toPublicDetails(await updateCompetition(user, slug, body)));
 });

@@ -1,7 +1,9 @@
-// POST /api/v1/competitions/[slug]/submissions – submit predictions (text/csv body or multipart "file")
+// POST /api/v1/competitions/[slug]/submissions – submit predictions (text/csv body or multipart "file");
+//   ?sandbox=true (organizers): test a file against the key, exact scores, nothing spent or ranked
 // GET /api/v1/competitions/[slug]/submissions – the caller's team's submissions
 import { handleApi, json, limitedBody, readMultipartFile } from "@/lib/server/api";
 import { requireApiUser } from "@/lib/server/auth";
+import { testInSandbox } from "@/lib/server/sandbox";
 import { listMySubmissions, MAX_SUBMISSION_BYTES, submit } from "@/lib/server/submissions";
 
 type Context = { params: Promise<{ slug: string }> };
@@ -20,7 +22,9 @@ export const POST = handleApi(async (request, { params }: Context) => {
   } else {
     body = limitedBody(request, MAX_SUBMISSION_BYTES, "the submission");
   }
-  const { result, replayed } = await submit(user, (await params).slug, body, request.headers.get("idempotency-key"), undefined, details);
+  const { slug } = await params;
+  if (query.get("sandbox") === "true") return json(await testInSandbox(user, slug, body, details), 201);
+  const { result, replayed } = await submit(user, slug, body, request.headers.get("idempotency-key"), undefined, details);
   const response = json(result, replayed ? 200 : 201);
   if (replayed) response.headers.set("idempotent-replayed", "true");
   return response;

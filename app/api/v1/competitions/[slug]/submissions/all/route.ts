@@ -1,12 +1,13 @@
-// GET /api/v1/competitions/[slug]/submissions/all – every submission with raw scores (organizers; ?format=csv)
+// GET /api/v1/competitions/[slug]/submissions/all – every submission with raw scores (organizers; ?format=csv, ?team=ID for one team)
 import { handleApi, json } from "@/lib/server/api";
 import { requireApiUser } from "@/lib/server/auth";
 import { consoleCsv, listAllSubmissions } from "@/lib/server/console";
 
 export const GET = handleApi(async (request, { params }: { params: Promise<{ slug: string }> }) => {
   const { slug } = await params;
-  const result = await listAllSubmissions(await requireApiUser(request), slug);
-  if (new URL(request.url).searchParams.get("format") === "csv") {
+  const query = new URL(request.url).searchParams;
+  const result = await listAllSubmissions(await requireApiUser(request), slug, { teamId: query.get("team") ?? undefined });
+  if (query.get("format") === "csv") {
     return new Response(consoleCsv(result.submissions), { headers: { "content-type": "text/csv; charset=utf-8", "content-disposition": `attachment; filename="${slug}-submissions.csv"`, "cache-control": "private, no-store" } });
   }
   return json({ displayPrecision: result.displayPrecision, submissions: result.submissions });

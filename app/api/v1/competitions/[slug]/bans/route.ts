@@ -1,0 +1,18 @@
+// GET /api/v1/competitions/[slug]/bans – the users banned from the competition (organizers)
+// POST /api/v1/competitions/[slug]/bans – ban a user {email, reason} (organizers)
+import { handleApi, json, readJson } from "@/lib/server/api";
+import { banUser, listBans } from "@/lib/server/access";
+import { requireApiUser } from "@/lib/server/auth";
+import { requireOrganizer } from "@/lib/server/competitions";
+
+type Context = { params: Promise<{ slug: string }> };
+
+export const GET = handleApi(async (request, { params }: Context) => {
+  const competition = await requireOrganizer(await requireApiUser(request), (await params).slug);
+  return json({ bans: await listBans(competition.id) });
+});
+
+export const POST = handleApi(async (request, { params }: Context) => {
+  const competition = await requireOrganizer(await requireApiUser(request), (await params).slug);
+  return json(await banUser(competition, await readJson(request)), 201);
+});

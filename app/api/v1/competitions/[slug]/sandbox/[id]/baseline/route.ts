@@ -1,0 +1,17 @@
+// PUT /api/v1/competitions/[slug]/sandbox/[id]/baseline – show the test as a leaderboard baseline {name} (organizers)
+// DELETE – hide it
+import { handleApi, json, readJson } from "@/lib/server/api";
+import { requireApiUser } from "@/lib/server/auth";
+import { setBaseline } from "@/lib/server/sandbox";
+
+type Context = { params: Promise<{ slug: string; id: string }> };
+
+export const PUT = handleApi(async (request, { params }: Context) => {
+  const { slug, id } = await params;
+  return json(await setBaseline(await requireApiUser(request), slug, id, await readJson(request)));
+});
+
+export const DELETE = handleApi(async (request, { params }: Context) => {
+  const { slug, id } = await params;
+  return json(await setBaseline(await requireApiUser(request), slug, id, null));
+});

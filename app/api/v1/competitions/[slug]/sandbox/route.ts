@@ -1,0 +1,12 @@
+// GET /api/v1/competitions/[slug]/sandbox – every sandbox test with its exact scores (organizers)
+import { handleApi, json } from "@/lib/server/api";
+import { requireApiUser } from "@/lib/server/auth";
+import { requireOrganizer } from "@/lib/server/competitions";
+import { listSandbox } from "@/lib/server/sandbox";
+
+type Context = { params: Promise<{ slug: string }> };
+
+export const GET = handleApi(async (request, { params }: Context) => {
+  const competition = await requireOrganizer(await requireApiUser(request), (await params).slug);
+  return json({ tests: await listSandbox(competition) });
+});

@@ -1,0 +1,182 @@
+import { randomBytes } from "node:crypto";
+import { gunzipSync } from "node:zlib";
+import { describe, expect, it } from "vitest";
+import { banUser, liftBan } from "@/lib/server/access";
+import { holdoutHealth } from "@/lib/server/audit";
+import { publishCompetition, setMechanism } from "@/lib/server/calibration";
+import { createCompetition, requireOrganizer } from "@/lib/server/competitions";
+import { listAllSubmissions } from "@/lib/server/console";
+import { db } from "@/lib/server/db";
+import { AppError } from "@/lib/server/errors";
+import { closeCompetition, getFinalStandings, getLateBoard, getLeaderboard } from "@/lib/server/leaderboard";
+import { listSandbox, setBaseline, testInSandbox } from "@/lib/server/sandbox";
+import { listChanges, previewCompetitionUpdate, updateCompetition } from "@/lib/server/settings";
+import { uploadSolution } from "@/lib/server/solutions";
+import { getSubmissionFile, listMySubmissions, submit } from "@/lib/server/submissions";
+import { createTeam, getMyTeam } from "@/lib/server/teams";
+import { createUser, type PublicUser } from "@/lib/server/users";
+import { demoPredictionsCsv, demoSolutionCsv } from "@/prisma/demo-solution";
+
+const tag = () => randomBytes(5).toString("hex");
+const user = (): Promise<PublicUser> => createUser({ email: `live-${tag()}@example.com`, password: "competitor password", name: `Player ${tag()}` });
+const stream = (text: string) => new Response(text).body;
+const SOLUTION = demoSolutionCsv();
+const DAY = 86_400_000;
+
+async function rejection(promise: Promise<unknown>): Promise<AppError> {
+  const error = await promise.then(() => null, (e) => e);
+  expect(error).toBeInstanceOf(AppError);
+  return error as AppError;
+}
+
+/** A competition published with the given mechanism, ending in `days` days (m follows the deadline unless fixed). */
+/** 30,000 independent holdout rows: enough for a guarantee at τ = 1, β = 0.1 (the demo's 1,440 are not). */
+const LARGE = ["id,label,split", ...Array.from({ length: 31_000 }, (_, i) => `r${i},${i % 3 ? "a" : "b"},${i < 1000 ? "public" : "holdout"}`)].join("\n");
+
+async function published(mechanism: Record<string, unknown>, options: { days?: number; daily?: number; late?: boolean; solution?: string } = {}) {
+  const owner = await user();
+  const slug = `ops-${tag()}`;
+  await createCompetition(owner, { slug, title: "Live ops", metric: { name: "accuracy" }, endsAt: new Date(Date.now() + DAY * (options.days ?? 10)).toISOString(), dailySubmissionLimit: options.daily ?? 5, lateSubmissions: options.late ?? false });
+  await uploadSolution(owner, slug, stream(options.solution ?? SOLUTION));
+  await setMechanism(owner, slug, mechanism);
+  const competition = await publishCompetition(owner, slug);
+  return { owner, slug, competition };
+}
+
+const PRACTICAL = { mode: "practical", sigma: 0.01, threshold: 0.04, budget: 5 };
+
+describe("editing a published competition", () => {
+  it("changes the wording, records who changed what, and refuses what the mechanism was planned on", async () => {
+    const { owner, slug } = await published(PRACTICAL);
+    await updateCompetition(owner, slug, { title: "Live ops, renamed", rules: "Be kind." });
+    expect((await rejection(updateCompetition(owner, slug, { maxTeamSize: 9 }))).message).toMatch(/^maxTeamSize cannot change once the competition is published/);
+    expect((await rejection(updateCompetition(owner, slug, { metric: { name: "log-loss" } }))).status).toBe(409);
+    const past = await rejection(updateCompetition(owner, slug, { endsAt: new Date(Date.now() - 1000).toISOString() }));
+    expect([past.status, past.message]).toEqual([422, "endsAt: the new end must be in the future"]);
+    const log = await listChanges((await db.competition.findUniqueOrThrow({ where: { slug } })).id);
+    expect(log).toHaveLength(1);
+    expect(log[0].by).toBe(owner.name);
+    expect(log[0].changes).toEqual([
+      { field: "title", before: "Live ops", after: "Live ops, renamed" },
+      { field: "rules", before: "", after: "Be kind." },
+    ]);
+  });
+
+  it("replans σ, T and B₀ for a later deadline before the first submission; existing teams keep their B₀", async () => {
+    const { owner, slug, competition } = await published({ mode: "guarantee", tolerance: 1, beta: 0.1 }, { days: 3, daily: 2, solution: LARGE });
+    const early = await user();
+    await createTeam(early, slug, { name: `Early ${tag()}`, acceptRules: true });
+    const endsAt = new Date(competition.endsAt.getTime() + 7 * DAY).toISOString();
+    const preview = await previewCompetitionUpdate(owner, slug, { endsAt });
+    expect(preview.plan!.replanned).toBe(true);
+    expect(preview.plan!.before.maxQueries).toBe(competition.maxQueries);
+    expect(preview.plan!.after.maxQueries).toBe(competition.maxQueries! + 14); // 7 more days × 2 a day
+    expect(preview.plan!.after.sigma).toBeLessThan(preview.plan!.before.sigma); // σ = (1 − c)τ / (12 ln(4m/β)) falls as m grows
+    expect((await db.competition.findUniqueOrThrow({ where: { slug } })).maxQueries).toBe(competition.maxQueries); // the preview stored nothing
+    const saved = await updateCompetition(owner, slug, { endsAt });
+    expect([saved.maxQueries, saved.sigma, saved.threshold, saved.budget]).toEqual([preview.plan!.after.maxQueries, preview.plan!.after.sigma, preview.plan!.after.threshold, preview.plan!.after.budget]);
+    const fields = (await listChanges(competition.id))[0].changes.map((c) => c.field);
+    expect(fields).toEqual(expect.arrayContaining(["endsAt", "maxQueries", "sigma"]));
+    expect((await getMyTeam(early, slug))!.budget.initial).toBe(competition.budget);
+    const late = await user();
+    await createTeam(late, slug, { name: `Late ${tag()}`, acceptRules: true });
+    expect((await getMyTeam(late, slug))!.budget.initial).toBe(saved.budget);
+  });
+
+  it("after a submission keeps σ and T, lets m only grow, and recomputes the guarantee", async () => {
+    const { owner, slug, competition } = await published(PRACTICAL, { days: 4, daily: 3 });
+    const player = await user();
+    await createTeam(player, slug, { name: `Sub ${tag()}`, acceptRules: true });
+    await submit(player, slug, stream(demoPredictionsCsv({ skill: 0.7, seed: "1" })), null);
+    const later = new Date(competition.endsAt.getTime() + 2 * DAY).toISOString();
+    const preview = await previewCompetitionUpdate(owner, slug, { endsAt: later });
+    expect(preview.plan!.replanned).toBe(false);
+    expect(preview.plan!.after).toMatchObject({ sigma: 0.01, threshold: 0.04, budget: 5, maxQueries: competition.maxQueries! + 6 });
+    const saved = await updateCompetition(owner, slug, { endsAt: later });
+    expect([saved.sigma, saved.threshold, saved.budget, saved.maxQueries]).toEqual([0.01, 0.04, 5, competition.maxQueries! + 6]);
+    const sooner = new Date(Date.now() + DAY).toISOString();
+    expect((await previewCompetitionUpdate(owner, slug, { endsAt: sooner })).plan).toBeNull(); // m never shrinks
+    expect((await updateCompetition(owner, slug, { endsAt: sooner, dailySubmissionLimit: 1 })).maxQueries).toBe(competition.maxQueries! + 6);
+  });
+});
+
+describe("bans", () => {
+  it("keeps a banned user from teams and submissions until the ban is lifted", async () => {
+    const { owner, slug, competition } = await published(PRACTICAL);
+    const player = await user();
+    await createTeam(player, slug, { name: `Banned ${tag()}`, acceptRules: true });
+    await banUser(competition, { email: player.email, reason: "shared accounts" });
+    const refused = await rejection(submit(player, slug, stream(demoPredictionsCsv({ skill: 0.7, seed: "2" })), null));
+    expect([refused.status, refused.message]).toEqual([403, "the organizers banned you from this competition: shared accounts"]);
+    expect(await db.submission.count({ where: { competitionId: competition.id } })).toBe(0);
+    const other = await user();
+    await banUser(competition, { email: other.email, reason: "spam" });
+    expect((await rejection(createTeam(other, slug, { name: `X ${tag()}`, acceptRules: true }))).status).toBe(403);
+    expect((await rejection(banUser(competition, { email: owner.email, reason: "oops" }))).status).toBe(409);
+    await liftBan(competition, player.id);
+    expect((await submit(player, slug, stream(demoPredictionsCsv({ skill: 0.7, seed: "2" })), null)).result.answer.kind).not.toBe("late");
+  });
+});
+
+describe("late submissions", () => {
+  it("are answered exactly on a late board after the close and never change the final standings", async () => {
+    const { owner, slug, competition } = await published(PRACTICAL, { late: true });
+    const player = await user();
+    await createTeam(player, slug, { name: `Laggard ${tag()}`, acceptRules: true });
+    await submit(player, slug, stream(demoPredictionsCsv({ skill: 0.7, seed: "3" })), null);
+    await closeCompetition(owner, slug);
+    const final = await getFinalStandings(null, slug);
+    const before = await db.team.findFirstOrThrow({ where: { competitionId: competition.id }, select: { budgetRemaining: true, queryCount: true } });
+    const csv = demoPredictionsCsv({ skill: 0.9, seed: "4" });
+    const { result } = await submit(player, slug, stream(csv), null, undefined, { name: "late.csv", description: "after the bell" });
+    const { holdoutScore } = await db.unrankedSubmission.findUniqueOrThrow({ where: { id: result.id } });
+    expect(result.answer).toEqual({ kind: "late", score: holdoutScore });
+    expect(result.budget.remaining).toBe(before.budgetRemaining);
+    expect(await db.team.findFirstOrThrow({ where: { competitionId: competition.id }, select: { budgetRemaining: true, queryCount: true } })).toEqual(before);
+    expect(await getFinalStandings(null, slug)).toEqual(final);
+    const board = await getLateBoard(null, slug);
+    expect(board.entries).toEqual([expect.objectContaining({ rank: 1, score: holdoutScore, submissions: 1 })]);
+    const mine = await listMySubmissions(player, slug);
+    expect(mine.submissions[0]).toMatchObject({ id: result.id, answer: { kind: "late" }, description: "after the bell", filename: "late.csv" });
+    expect((await getSubmissionFile(player, slug, result.id)).bytes.toString()).toBe(csv);
+    const console = await listAllSubmissions(owner, slug);
+    expect(console.submissions[0]).toMatchObject({ id: result.id, kind: "late", answer: holdoutScore, holdoutScore });
+  });
+
+  it("are refused when the organizers did not allow them", async () => {
+    const { owner, slug } = await published(PRACTICAL);
+    const player = await user();
+    await createTeam(player, slug, { name: `Closed ${tag()}`, acceptRules: true });
+    await closeCompetition(owner, slug);
+    expect((await rejection(submit(player, slug, stream(demoPredictionsCsv({ skill: 0.7, seed: "5" })), null))).message).toBe("this competition has closed");
+  });
+});
+
+describe("sandbox and baselines", () => {
+  it("scores an organizer's file exactly, spends and ranks nothing, and shows a baseline with one fixed noisy value", async () => {
+    const owner = await user();
+    const slug = `sandbox-${tag()}`;
+    await createCompetition(owner, { slug, title: "Sandbox", metric: { name: "accuracy" }, endsAt: new Date(Date.now() + 10 * DAY).toISOString() });
+    await uploadSolution(owner, slug, stream(SOLUTION));
+    const test = await testInSandbox(owner, slug, stream(demoPredictionsCsv({ skill: 0.8, seed: "6" })), { name: "baseline.csv", description: "majority class" });
+    const stored = await db.unrankedSubmission.findUniqueOrThrow({ where: { id: test.id } });
+    expect([test.publicScore, test.holdoutScore]).toEqual([stored.publicScore, stored.holdoutScore]);
+    expect((await rejection(testInSandbox(owner, slug, stream("id,prediction\nnope,spike\n"), {}))).status).toBe(422);
+    expect((await listSandbox(await requireOrganizer(owner, slug))).map((t) => t.id)).toEqual([test.id]);
+    expect((await rejection(setBaseline(owner, slug, test.id, { name: "Majority" }))).status).toBe(409); // no mechanism in a draft
+    await setMechanism(owner, slug, PRACTICAL);
+    await publishCompetition(owner, slug);
+    const outsider = await user();
+    expect((await rejection(testInSandbox(outsider, slug, stream(demoPredictionsCsv({ skill: 0.8, seed: "6" })), {}))).status).toBe(403);
+    const shown = await setBaseline(owner, slug, test.id, { name: "Majority" });
+    expect(shown.baseline!.name).toBe("Majority");
+    const board = await getLeaderboard(null, slug);
+    expect(board.entries).toEqual([]);
+    expect(board.baselines).toEqual([{ name: "Majority", score: shown.baseline!.score, uncertainty: expect.any(Number) }]);
+    await setBaseline(owner, slug, test.id, null);
+    expect((await getLeaderboard(null, slug)).baselines).toEqual([]);
+    expect((await setBaseline(owner, slug, test.id, { name: "Majority" })).baseline!.score).toBe(shown.baseline!.score);
+    expect((await holdoutHealth(owner, slug)).baselines).toBe(1);
+    expect(await db.submission.count({ where: { competition: { slug } } })).toBe(0);
+  });
+});
