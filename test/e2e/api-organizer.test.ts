@@ -114,3 +114,61 @@ describe("the organizer's console and disqualification", () => {
     expect((await (await api(`/api/v1/competitions/${slug}/leaderboard`)).json()).entries).toHaveLength(2);
   });
 });
+
+describe("running a live competition through the REST API", () => {
+  it("edits after publishing with a preview and a change log, bans a user, tests in the sandbox, shows a baseline, and answers late submissions exactly", async () => {
+    const { slug, organizer } = await publishedCompetition({ daily: 3 });
+    const player = await newApiUser("late-player");
+    await api(`/api/v1/competitions/${slug}/teams`, { headers: player.auth, body: { name: "Stragglers", acceptRules: true } });
+    expect((await postCsv(APP_URL, slug, demoPredictionsCsv({ skill: 0.7, seed: "s1" }), player.auth)).status).toBe(201);
+
+    const details = await (await api(`/api/v1/competitions/${slug}`)).json();
+    const endsAt = new Date(Date.parse(details.endsAt) + 2 * 86_400_000).toISOString();
+    const preview = await (await api(`/api/v1/competitions/${slug}?preview=true`, { method: "PATCH", headers: organizer, body: { endsAt } })).json();
+    expect(preview.changes).toEqual([
+      { field: "endsAt", before: details.endsAt, after: endsAt },
+      { field: "maxQueries", before: details.mechanism.maxQueries, after: details.mechanism.maxQueries + 6 },
+    ]);
+    expect(preview.plan).toMatchObject({ replanned: false, before: { sigma: 0.01, budget: 5 }, after: { sigma: 0.01, budget: 5, maxQueries: details.mechanism.maxQueries + 6 } });
+    const locked = await api(`/api/v1/competitions/${slug}`, { method: "PATCH", headers: organizer, body: { maxTeamSize: 2 } });
+    expect([locked.status, (await locked.json()).error.message]).toEqual([409, "maxTeamSize cannot change once the competition is published (title, description, rules, endsAt, dailySubmissionLimit, access, lateSubmissions can)"]);
+    expect((await api(`/api/v1/competitions/${slug}`, { method: "PATCH", headers: player.auth, body: { title: "Mine now" } })).status).toBe(403);
+    const saved = await (await api(`/api/v1/competitions/${slug}`, { method: "PATCH", headers: organizer, body: { endsAt, lateSubmissions: true } })).json();
+    expect([saved.endsAt, saved.lateSubmissions, saved.mechanism.maxQueries]).toEqual([endsAt, true, details.mechanism.maxQueries + 6]);
+    const { changes } = await (await api(`/api/v1/competitions/${slug}/changes`, { headers: organizer })).json();
+    expect(changes).toEqual([{ at: expect.any(String), by: expect.any(String), changes: [...preview.changes.slice(0, 1), { field: "lateSubmissions", before: false, after: true }, preview.changes[1]] }]);
+    expect((await api(`/api/v1/competitions/${slug}/changes`, { headers: player.auth })).status).toBe(403);
+
+    // A ban: the reason reaches the banned user, nothing is spent; lifted, they submit again.
+    expect((await api(`/api/v1/competitions/${slug}/bans`, { headers: organizer, body: { email: player.email, reason: "scraping the holdout" } })).status).toBe(201);
+    const banned = await postCsv(APP_URL, slug, demoPredictionsCsv({ skill: 0.7, seed: "s2" }), player.auth);
+    expect([banned.status, (await banned.json()).error.message]).toEqual([403, "the organizers banned you from this competition: scraping the holdout"]);
+    const { bans } = await (await api(`/api/v1/competitions/${slug}/bans`, { headers: organizer })).json();
+    expect(bans).toEqual([{ userId: expect.any(String), name: "late-player", email: player.email, reason: "scraping the holdout", createdAt: expect.any(String) }]);
+    expect((await api(`/api/v1/competitions/${slug}/bans/${bans[0].userId}`, { method: "DELETE", headers: organizer })).status).toBe(200);
+
+    // The sandbox: exact scores for organizers, refused to competitors, nothing on the boards.
+    const test = await (await fetch(`${APP_URL}/api/v1/competitions/${slug}/submissions?sandbox=true&filename=base.csv`, { method: "POST", headers: { ...organizer, "content-type": "text/csv" }, body: demoPredictionsCsv({ skill: 0.6, seed: "base" }) })).json();
+    expect(test).toMatchObject({ filename: "base.csv", publicScore: expect.any(Number), holdoutScore: expect.any(Number), baseline: null });
+    expect((await fetch(`${APP_URL}/api/v1/competitions/${slug}/submissions?sandbox=true`, { method: "POST", headers: { ...player.auth, "content-type": "text/csv" }, body: "id,prediction\n" })).status).toBe(403);
+    const shown = await (await api(`/api/v1/competitions/${slug}/sandbox/${test.id}/baseline`, { method: "PUT", headers: organizer, body: { name: "Logistic regression" } })).json();
+    const board = await (await api(`/api/v1/competitions/${slug}/leaderboard`)).json();
+    expect(board.baselines).toEqual([{ name: "Logistic regression", score: shown.baseline.score, uncertainty: board.entries[0].uncertainty }]);
+    expect(board.entries.map((e: { team: string }) => e.team)).toEqual(["Stragglers"]);
+    expect(JSON.stringify(board)).not.toContain(String(test.holdoutScore));
+
+    // After the close: late submissions, exact, on the late board; the final standings stay.
+    await api(`/api/v1/competitions/${slug}/close`, { method: "POST", headers: organizer });
+    const final = await (await api(`/api/v1/competitions/${slug}/final`)).json();
+    const late = await postCsv(APP_URL, slug, demoPredictionsCsv({ skill: 0.95, seed: "s3" }), player.auth);
+    expect(late.status).toBe(201);
+    const answer = await late.json();
+    expect(answer).toMatchObject({ answer: { kind: "late", score: expect.any(Number) }, budget: { initial: 5 } });
+    const all = await (await api(`/api/v1/competitions/${slug}/submissions/all`, { headers: organizer })).json();
+    expect(all.submissions[0]).toMatchObject({ id: answer.id, kind: "late", answer: answer.answer.score, holdoutScore: answer.answer.score });
+    expect((await (await api(`/api/v1/competitions/${slug}/leaderboard/late`)).json()).entries).toEqual([{ rank: 1, team: "Stragglers", teamId: expect.any(String), score: answer.answer.score, submissions: 1, lastSubmissionAt: answer.createdAt }]);
+    expect(await (await api(`/api/v1/competitions/${slug}/final`)).json()).toEqual(final);
+    const file = await api(`/api/v1/competitions/${slug}/submissions/${answer.id}/file`, { headers: player.auth });
+    expect(await file.text()).toBe(demoPredictionsCsv({ skill: 0.95, seed: "s3" }));
+  });
+});

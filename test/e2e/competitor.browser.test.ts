@@ -39,6 +39,10 @@ describe.skipIf(!CHROMIUM_PATH)("a competitor in a real browser", () => {
     const download = page.waitForEvent("download");
     await page.getByRole("link", { name: /^Download p1\.csv/ }).click();
     expect((await download).suggestedFilename()).toBe("p1.csv");
+    await page.reload();
+    expect((await page.getByTestId("daily-limits").textContent())!.replace(/\s+/g, " ")).toMatch(/^Submissions today: 2 of 100 used, 98 left; the count resets at 00:00 UTC\.$/);
+    await page.getByLabel("Predictions CSV").setInputFiles({ name: "p2.csv", mimeType: "text/csv", buffer: Buffer.from(demoPredictionsCsv({ skill: 0.7, seed: "carla-2" })) });
+    await page.getByTestId("submission-result").filter({ hasText: "Budget:" }).waitFor();
     const result = await page.getByTestId("submission-result").textContent();
     expect(result).toMatch(/Score \d\.\d{5}/);
     await page.getByText("best", { exact: true }).waitFor();

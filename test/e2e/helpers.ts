@@ -75,14 +75,14 @@ export async function runCalibrateCli(spec: unknown): Promise<Record<string, unk
 export const APP_URL_2 = process.env.APP_URL_2 ?? APP_URL;
 
 /** An organizer (a new one unless given) publishes a competition on the demo solution through the API; returns its slug. */
-export async function publishedCompetition(options: { daily?: number; budget?: number; sigma?: number; threshold?: number; startsAt?: string; endsAt?: string; organizer?: Record<string, string> } = {}): Promise<{ slug: string; organizer: Record<string, string> }> {
+export async function publishedCompetition(options: { daily?: number; budget?: number; sigma?: number; threshold?: number; startsAt?: string; endsAt?: string; lateSubmissions?: boolean; organizer?: Record<string, string> } = {}): Promise<{ slug: string; organizer: Record<string, string> }> {
   const auth = options.organizer ?? (await newApiUser("organizer")).auth;
   const { randomBytes } = await import("node:crypto");
   const { demoSolutionCsv } = await import("@/prisma/demo-solution");
   const slug = `e2e-${randomBytes(5).toString("hex")}`;
   const created = await api("/api/v1/competitions", {
     headers: auth,
-    body: { slug, title: "E2E competition", metric: { name: "accuracy" }, endsAt: options.endsAt ?? new Date(Date.now() + 10 * 86_400_000).toISOString(), dailySubmissionLimit: options.daily ?? 100, maxTeamSize: 4, ...(options.startsAt ? { startsAt: options.startsAt } : {}) },
+    body: { slug, title: "E2E competition", metric: { name: "accuracy" }, endsAt: options.endsAt ?? new Date(Date.now() + 10 * 86_400_000).toISOString(), dailySubmissionLimit: options.daily ?? 100, maxTeamSize: 4, lateSubmissions: options.lateSubmissions ?? false, ...(options.startsAt ? { startsAt: options.startsAt } : {}) },
   });
   if (created.status !== 201) throw new Error(`create failed: ${await created.text()}`);
   await putCsv(`/api/v1/competitions/${slug}/solution`, demoSolutionCsv(), auth);

@@ -114,4 +114,64 @@ describe.skipIf(!CHROMIUM_PATH)("an organizer in a real browser", () => {
     expect(await page.getByTestId("disqualified").textContent()).toBe("This team was disqualified by the organizers: shared predictions with another team");
     await page.close();
   });
+
+  it("lives a competition's day: moves the deadline after a review, drills into a team, shows a baseline, sees the automatic close and the late board", async () => {
+    const organizer = await newApiUser("day");
+    const { slug } = await publishedCompetition({ organizer: organizer.auth, lateSubmissions: true });
+    const players = [];
+    for (const [name, seed] of [["Early Birds", "e"], ["Night Owls", "n"]]) {
+      const player = await newApiUser("player");
+      await api(`/api/v1/competitions/${slug}/teams`, { headers: player.auth, body: { name, acceptRules: true } });
+      expect((await postCsv(APP_URL, slug, demoPredictionsCsv({ skill: 0.7, seed }), player.auth)).status).toBe(201);
+      players.push(player);
+    }
+    await browser.clearCookies();
+    const page = await browser.newPage();
+    await signInInBrowser(page, organizer.email, organizer.password);
+    await page.goto(`/competitions/${slug}/manage#settings`);
+
+    // Extend the deadline: the review lists the change and the plan's new m before anything is saved.
+    const before = await (await api(`/api/v1/competitions/${slug}`)).json();
+    const endsAt = new Date(Date.parse(before.endsAt) + 5 * 86_400_000).toISOString().slice(0, 16);
+    await page.getByLabel("Deadline (UTC)").fill(endsAt);
+    await page.getByLabel("Title").fill("E2E competition, extended");
+    await page.getByRole("button", { name: "Review changes" }).click();
+    const review = page.getByTestId("settings-review");
+    await review.getByText(/^Deadline:/).waitFor();
+    expect(await review.textContent()).toContain(`m (submissions per team the guarantee covers): ${before.mechanism.maxQueries} → ${before.mechanism.maxQueries + 500}`);
+    expect((await (await api(`/api/v1/competitions/${slug}`)).json()).title).toBe("E2E competition"); // nothing saved yet
+    await page.getByRole("button", { name: "Save changes" }).click();
+    await page.getByRole("status").filter({ hasText: "Saved." }).waitFor();
+    const after = await (await api(`/api/v1/competitions/${slug}`)).json();
+    expect([after.title, after.endsAt.slice(0, 16), after.mechanism.sigma]).toEqual(["E2E competition, extended", endsAt, before.mechanism.sigma]);
+    await page.getByTestId("change-log").getByText(/title E2E competition → E2E competition, extended/).waitFor();
+
+    // The per-team drill-down.
+    await page.getByRole("button", { name: "Only team Night Owls" }).click();
+    await expect.poll(() => page.getByTestId("console-row").count()).toBe(1);
+    expect(await page.getByTestId("team-drill-down").textContent()).toMatch(/^Night Owls: 1 submission \(/);
+
+    // A sandbox test shown as a baseline on the public leaderboard.
+    await page.getByLabel("Predictions CSV").setInputFiles({ name: "majority.csv", mimeType: "text/csv", buffer: Buffer.from(demoPredictionsCsv({ skill: 0.5, seed: "majority" })) });
+    await page.getByRole("button", { name: "Test against the key" }).click();
+    await page.getByTestId("sandbox").getByText("majority.csv").waitFor();
+    await page.getByLabel(/^Baseline name for majority\.csv/).fill("Coin flip");
+    await page.getByTestId("sandbox").getByRole("button", { name: "Show" }).click();
+    await page.getByTestId("sandbox").getByText(/“Coin flip”, shown as/).waitFor();
+    await page.goto(`/competitions/${slug}/leaderboard`);
+    await page.getByTestId("baseline-row").getByText("Coin flip").waitFor();
+    expect(await page.getByTestId("leaderboard-row").count()).toBe(2);
+
+    // The deadline arrives: the scheduler closes the competition and the final standings appear.
+    expect((await api(`/api/v1/competitions/${slug}`, { method: "PATCH", headers: organizer.auth, body: { endsAt: new Date(Date.now() + 3000).toISOString() } })).status).toBe(200);
+    await expect.poll(async () => (await (await api(`/api/v1/competitions/${slug}`)).json()).status, { timeout: 30_000, interval: 500 }).toBe("closed");
+    const late = await postCsv(APP_URL, slug, demoPredictionsCsv({ skill: 0.9, seed: "late" }), players[0].auth);
+    expect(late.status).toBe(201);
+    expect((await late.json()).answer.kind).toBe("late");
+    await page.reload();
+    await page.getByTestId("final-standings").waitFor();
+    expect(await page.getByTestId("late-board").getByRole("row").count()).toBe(2); // header and Early Birds
+    await page.screenshot({ path: path.join(SCREENSHOTS, "late-board.png"), fullPage: true });
+    await page.close();
+  });
 });

@@ -1,5 +1,4 @@
 import { randomBytes } from "node:crypto";
-import { gunzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { banUser, liftBan } from "@/lib/server/access";
 import { holdoutHealth } from "@/lib/server/audit";

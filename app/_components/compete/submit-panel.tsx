@@ -78,7 +78,9 @@ export function SubmitPanel({ slug, precision }: { slug: string; precision: numb
           ) : (
             <p>
               Score <strong className="font-mono text-base">{result.answer.score!.toFixed(precision)}</strong> —{" "}
-              {result.answer.kind === "public"
+              {result.answer.kind === "late"
+                ? "a late submission: the exact holdout score, on the late board; it does not change the final standings."
+                : result.answer.kind === "public"
                 ? "your public score agrees with the holdout, so it is shown and no budget was spent."
                 : "your public score disagrees with the holdout (overfitting detected): this is a noisy holdout score and it spent one unit of budget."}
             </p>

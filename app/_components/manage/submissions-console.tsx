@@ -11,18 +11,24 @@ import { FormError } from "../field";
  */
 export type ConsoleLine = { id: string; time: string; team: string; teamId: string; user: string; kind: string; answer: string; scores: [string, string]; rank: number; note: string; flags: string[]; disqualified: boolean };
 
-/** Every submission with its raw scores, filtered and sorted here; a team can be disqualified or reinstated. */
+/**
+ * Every submission with its raw scores, filtered and sorted here; one team's submissions with a
+ * summary (the drill-down: a team's name or the Team menu); a team can be disqualified or reinstated.
+ */
 export function SubmissionsConsole({ slug, rows }: { slug: string; rows: ConsoleLine[] }) {
   const router = useRouter();
   const [query, setQuery] = useState("");
   const [kind, setKind] = useState("all");
+  const [team, setTeam] = useState("all");
   const [sort, setSort] = useState<"newest" | "rank">("newest");
   const [error, setError] = useState<string>();
   const shown = useMemo(() => {
     const q = query.trim().toLowerCase();
-    const kept = rows.filter((r) => (kind === "all" || r.kind === kind) && (!q || r.team.toLowerCase().includes(q) || r.user.toLowerCase().includes(q) || r.note.toLowerCase().includes(q)));
+    const kept = rows.filter((r) => (kind === "all" || r.kind === kind) && (team === "all" || r.teamId === team) && (!q || r.team.toLowerCase().includes(q) || r.user.toLowerCase().includes(q) || r.note.toLowerCase().includes(q)));
     return sort === "rank" ? [...kept].sort((a, b) => a.rank - b.rank) : kept;
-  }, [rows, query, kind, sort]);
+  }, [rows, query, kind, team, sort]);
+  const teams = useMemo(() => [...new Map(rows.map((r) => [r.teamId, r.team])).entries()].sort((a, b) => a[1].localeCompare(b[1])), [rows]);
+  const drill = team === "all" ? null : rows.filter((r) => r.teamId === team);
 
   async function disqualify(teamId: string, team: string, disqualified: boolean) {
     const reason = disqualified ? null : window.prompt(`Why is team ${team} disqualified? The reason is shown on its page.`);
@@ -42,12 +48,24 @@ export function SubmissionsConsole({ slug, rows }: { slug: string; rows: Console
           <input value={query} onChange={(e) => setQuery(e.target.value)} placeholder="team, user or note" className="rounded-md border border-slate-300 px-3 py-1.5" />
         </label>
         <label className="space-y-1">
+          <span className="block font-medium text-slate-700">Team</span>
+          <select value={team} onChange={(e) => setTeam(e.target.value)} className="rounded-md border border-slate-300 px-2 py-1.5">
+            <option value="all">all teams</option>
+            {teams.map(([id, name]) => (
+              <option key={id} value={id}>
+                {name}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="space-y-1">
           <span className="block font-medium text-slate-700">Answer</span>
           <select value={kind} onChange={(e) => setKind(e.target.value)} className="rounded-md border border-slate-300 px-2 py-1.5">
             <option value="all">all</option>
             <option value="public">public</option>
             <option value="holdout">holdout</option>
             <option value="exhausted">exhausted</option>
+            <option value="late">late</option>
           </select>
         </label>
         <label className="space-y-1">
@@ -57,10 +75,19 @@ export function SubmissionsConsole({ slug, rows }: { slug: string; rows: Console
             <option value="rank">best on the holdout first</option>
           </select>
         </label>
-        <a href={`/api/v1/competitions/${slug}/submissions/all?format=csv`} className="rounded-md border border-slate-300 px-3 py-1.5 font-medium hover:bg-slate-100">
+        <a href={`/api/v1/competitions/${slug}/submissions/all?format=csv${team === "all" ? "" : `&team=${team}`}`} className="rounded-md border border-slate-300 px-3 py-1.5 font-medium hover:bg-slate-100">
           Export CSV
         </a>
       </div>
+      {drill && drill.length > 0 && (
+        <p role="status" className="rounded-md bg-slate-50 p-3" data-testid="team-drill-down">
+          <strong>{drill[0].team}</strong>: {drill.length} submission{drill.length === 1 ? "" : "s"} ({["public", "holdout", "exhausted", "late"].map((k) => `${drill.filter((r) => r.kind === k).length} ${k}`).join(", ")}), by {[...new Set(drill.map((r) => r.user))].join(", ")}; best on the holdout {[...drill].sort((a, b) => a.rank - b.rank)[0].scores[1]}.{" "}
+          {drill[0].disqualified && <span className="font-medium text-red-700">Disqualified. </span>}
+          <a href={`/competitions/${slug}/teams/${team}`} className="font-medium text-indigo-700 hover:underline">
+            Team page
+          </a>
+        </p>
+      )}
       <div className="max-h-[32rem] overflow-auto">
         <table className="w-full text-left" data-testid="console">
           <caption className="sr-only">Every submission with its raw scores</caption>
@@ -82,7 +109,11 @@ export function SubmissionsConsole({ slug, rows }: { slug: string; rows: Console
               return (
                 <tr key={r.id} data-testid="console-row">
                   <td className="py-1 pr-3 whitespace-nowrap">{r.time}</td>
-                  <td className="py-1 pr-3">{r.team}</td>
+                  <td className="py-1 pr-3">
+                    <button type="button" onClick={() => setTeam(r.teamId)} className="text-left font-medium text-indigo-700 hover:underline" aria-label={`Only team ${r.team}`}>
+                      {r.team}
+                    </button>
+                  </td>
                   <td className="py-1 pr-3">{r.user}</td>
                   <td className="py-1 pr-3 whitespace-nowrap">
                     {r.kind} {r.answer}

@@ -103,7 +103,20 @@ export function LiveLeaderboard({ slug, initial }: { slug: string; initial: Lead
             </tr>
           </thead>
           <tbody className="divide-y divide-slate-100">
-            {board.entries.map((e, i) => (
+            {withBaselines(board, page === pages && !q).map(({ e, i, baseline }) =>
+              baseline ? (
+                <tr key={`baseline-${baseline.name}`} data-testid="baseline-row" className="bg-slate-50 italic text-slate-600">
+                  <td className="px-3 py-2 text-right">–</td>
+                  <td className="px-3 py-2">
+                    {baseline.name} <span className="ml-1 rounded bg-slate-200 px-1.5 py-0.5 text-xs not-italic">baseline</span>
+                  </td>
+                  <td className="px-3 py-2 text-right font-mono tabular-nums whitespace-nowrap">
+                    {baseline.score.toFixed(board.displayPrecision)}
+                    {baseline.uncertainty !== null && <span className="ml-1 text-xs text-slate-500">± {significant(baseline.uncertainty, 2)}</span>}
+                  </td>
+                  <td colSpan={3} className="px-3 py-2 text-xs">set by the organizers, not ranked</td>
+                </tr>
+              ) : (
               <tr key={e.teamId} data-testid="leaderboard-row">
                 <td className="px-3 py-2 text-right tabular-nums whitespace-nowrap">
                   {tiedWithAbove(board, i) && (
@@ -128,7 +141,8 @@ export function LiveLeaderboard({ slug, initial }: { slug: string; initial: Lead
                   <BudgetBar remaining={e.budget.remaining} initial={e.budget.initial} />
                 </td>
               </tr>
-            ))}
+              ),
+            )}
             {board.entries.length === 0 && (
               <tr>
                 <td colSpan={6} className="px-3 py-6 text-center text-slate-500">
@@ -165,4 +179,23 @@ function tiedWithAbove(board: Leaderboard, i: number): boolean {
   const [above, entry] = [board.entries[i - 1], board.entries[i]];
   if (!above || above.rank !== entry.rank - 1 || above.score === null || entry.score === null || entry.uncertainty === null) return false;
   return Math.abs(above.score - entry.score) <= entry.uncertainty;
+}
+
+type Row = { e: Leaderboard["entries"][number]; i: number; baseline?: undefined } | { e?: undefined; i?: undefined; baseline: Leaderboard["baselines"][number] };
+
+/**
+ * The page's team rows with the organizers' baselines placed where their scores fall (unranked):
+ * before the first team of this page they beat, the rest after the last team on the last page.
+ */
+function withBaselines(board: Leaderboard, lastPage: boolean): Row[] {
+  const beats = (a: number, b: number) => (board.metric.direction === "higher" ? a > b : a < b);
+  const left = [...board.baselines].sort((a, b) => (beats(a.score, b.score) ? -1 : 1));
+  const rows: Row[] = [];
+  board.entries.forEach((e, i) => {
+    while (left.length && e.score !== null && beats(left[0].score, e.score) && (board.page === 1 || i > 0)) rows.push({ baseline: left.shift()! });
+    if (board.page > 1 && i === 0) while (left.length && e.score !== null && beats(left[0].score, e.score)) left.shift();
+    rows.push({ e, i });
+  });
+  if (lastPage) rows.push(...left.map((baseline) => ({ baseline })));
+  return rows;
 }

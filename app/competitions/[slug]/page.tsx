@@ -34,6 +34,7 @@ export default async function CompetitionPage({ params }: { params: Promise<{ sl
   const { competition, organizer } = visible;
   const now = new Date();
   const open = competition.status === "published" && now < competition.endsAt && (!competition.startsAt || now >= competition.startsAt);
+  const late = competition.status === "closed" && competition.lateSubmissions;
   const [files, team, mine, plan, registration] = await Promise.all([
     listAttachments(competition.id),
     viewer && competition.status !== "draft" ? getMyTeam(viewer, slug) : null,
@@ -172,9 +173,10 @@ export default async function CompetitionPage({ params }: { params: Promise<{ sl
               to form a team and submit.
             </p>
           )}
-          {team && open && (
+          {team && (open || late) && (
             <div className="border-t border-slate-100 pt-4">
-              <h3 className="mb-2 font-semibold">Submit predictions</h3>
+              <h3 className="mb-2 font-semibold">{late ? "Late submission" : "Submit predictions"}</h3>
+              {late && <p className="mb-2 text-sm text-slate-600">The competition has closed. Late submissions get their exact holdout score on the late board and never change the final standings.</p>}
               <SubmitPanel slug={slug} precision={competition.displayPrecision} />
             </div>
           )}

@@ -3,7 +3,7 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { getSessionUser } from "@/lib/server/auth";
 import { AppError } from "@/lib/server/errors";
-import { getFinalStandings, getLeaderboard } from "@/lib/server/leaderboard";
+import { getFinalStandings, getLateBoard, getLeaderboard } from "@/lib/server/leaderboard";
 import { LiveLeaderboard } from "../../../_components/view/live-leaderboard";
 
 export const metadata: Metadata = { title: "Leaderboard" };
@@ -19,6 +19,7 @@ export default async function LeaderboardPage({ params }: { params: Promise<{ sl
     throw error;
   }
   const final = await getFinalStandings(viewer, slug).catch((error) => (error instanceof AppError && error.status === 409 ? null : Promise.reject(error)));
+  const late = final ? await getLateBoard(viewer, slug) : null;
   return (
     <div className="space-y-8">
       <div>
@@ -76,6 +77,41 @@ export default async function LeaderboardPage({ params }: { params: Promise<{ sl
               </tbody>
             </table>
           </div>
+        </section>
+      )}
+      {late && (late.lateSubmissions || late.entries.length > 0) && (
+        <section aria-labelledby="late-heading" className="space-y-3">
+          <h2 id="late-heading" className="text-xl font-semibold">
+            Late submissions
+          </h2>
+          <p className="text-sm text-slate-600">After the close, each team&apos;s best late submission scored exactly on the holdout. They never change the final standings.</p>
+          {late.entries.length === 0 ? (
+            <p className="text-sm text-slate-500">No late submissions yet.</p>
+          ) : (
+            <div className="overflow-x-auto rounded-xl border border-slate-200 bg-white">
+              <table className="w-full text-left text-sm" data-testid="late-board">
+                <caption className="sr-only">Late board: best exact holdout score of each team&apos;s late submissions</caption>
+                <thead className="bg-slate-50 text-slate-600">
+                  <tr>
+                    <th scope="col" className="px-3 py-2 text-right font-medium">#</th>
+                    <th scope="col" className="px-3 py-2 font-medium">Team</th>
+                    <th scope="col" className="px-3 py-2 text-right font-medium">Holdout score</th>
+                    <th scope="col" className="px-3 py-2 text-right font-medium">Late entries</th>
+                  </tr>
+                </thead>
+                <tbody className="divide-y divide-slate-100">
+                  {late.entries.map((e) => (
+                    <tr key={e.teamId}>
+                      <td className="px-3 py-2 text-right tabular-nums">{e.rank}</td>
+                      <td className="px-3 py-2 font-medium">{e.team}</td>
+                      <td className="px-3 py-2 text-right font-mono tabular-nums">{e.score.toFixed(late.displayPrecision)}</td>
+                      <td className="px-3 py-2 text-right tabular-nums">{e.submissions}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          )}
         </section>
       )}
       <section aria-labelledby="live-heading" className="space-y-3">

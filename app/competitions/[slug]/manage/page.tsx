@@ -7,13 +7,18 @@ import { listAttachments } from "@/lib/server/attachments";
 import { holdoutHealth } from "@/lib/server/audit";
 import { getCorrelationSummary, getCurrentPlan } from "@/lib/server/calibration";
 import { listOrganizers, requireOrganizer, metricOf } from "@/lib/server/competitions";
-import { accessOf, listRegistrations } from "@/lib/server/access";
+import { accessOf, listBans, listRegistrations } from "@/lib/server/access";
 import { listAllSubmissions } from "@/lib/server/console";
 import { AppError } from "@/lib/server/errors";
+import { listSandbox } from "@/lib/server/sandbox";
+import { listChanges } from "@/lib/server/settings";
 import { getSolutionSummary, loadSolution } from "@/lib/server/solutions";
 import { BarChart } from "../../../_components/charts";
 import { formatDate, metricTitle, significant } from "../../../_components/format";
 import { AccessSettings } from "../../../_components/manage/access-settings";
+import { Bans } from "../../../_components/manage/bans";
+import { type SandboxLine, SandboxPanel } from "../../../_components/manage/sandbox-panel";
+import { SettingsEditor } from "../../../_components/manage/settings-editor";
 import { Attachments } from "../../../_components/manage/attachments";
 import { SybilSignals } from "../../../_components/manage/sybil-signals";
 import { CorrelationEditor } from "../../../_components/manage/correlation-editor";
@@ -64,6 +69,28 @@ function consoleLines({ submissions, displayPrecision, direction }: Awaited<Retu
   }));
 }
 
+/** The sandbox tests, formatted here on the server (exact scores never reach client code as numbers). */
+function sandboxLines(tests: Awaited<ReturnType<typeof listSandbox>>, displayPrecision: number): SandboxLine[] {
+  return tests.map((t) => ({
+    id: t.id,
+    time: UTC.format(new Date(t.createdAt)),
+    by: t.by,
+    note: t.description ?? "",
+    filename: t.filename ?? "submission.csv",
+    scores: [t.publicScore.toFixed(displayPrecision), t.holdoutScore.toFixed(displayPrecision)],
+    baseline: t.baseline && { name: t.baseline.name, score: t.baseline.score.toFixed(displayPrecision) },
+  }));
+}
+
+const FIELD_NAMES: Record<string, string> = { endsAt: "deadline", dailySubmissionLimit: "daily cap", lateSubmissions: "late submissions", maxQueries: "m", budget: "B₀ for new teams" };
+
+function logged(value: unknown): string {
+  if (typeof value === "number") return n4(value);
+  if (typeof value === "string" && /^\d{4}-\d\d-\d\dT/.test(value)) return UTC.format(new Date(value));
+  const text = typeof value === "string" ? value : JSON.stringify(value);
+  return text.length > 80 ? `${text.slice(0, 77)}…` : text || "(empty)";
+}
+
 export default async function ManagePage({ params }: { params: Promise<{ slug: string }> }) {
   const { slug } = await params;
   const user = await getSessionUser();
@@ -75,7 +102,7 @@ export default async function ManagePage({ params }: { params: Promise<{ slug: s
     if (error instanceof AppError && (error.status === 404 || error.status === 403)) notFound();
     throw error;
   }
-  const [solutionSummary, solution, summary, plan, attachments, organizers, health, registrations, all] = await Promise.all([
+  const [solutionSummary, solution, summary, plan, attachments, organizers, health, registrations, all, changes, sandbox, bans] = await Promise.all([
     getSolutionSummary(competition.id),
     loadSolution(competition.id),
     getCorrelationSummary(competition),
@@ -85,6 +112,9 @@ export default async function ManagePage({ params }: { params: Promise<{ slug: s
     holdoutHealth(user, slug),
     listRegistrations(competition.id),
     listAllSubmissions(user, slug),
+    listChanges(competition.id),
+    listSandbox(competition),
+    listBans(competition.id),
   ]);
   const locked = competition.status !== "draft";
   const stored = (competition.mechanism ?? {}) as Record<string, unknown>;
@@ -111,12 +141,20 @@ export default async function ManagePage({ params }: { params: Promise<{ slug: s
       </div>
 
       <nav aria-label="Sections" className="flex flex-wrap gap-3 text-sm">
-        {["solution", "data", "correlation", "mechanism", "access", "signals", "submissions", "health", "organizers"].map((s) => (
+        {["settings", "solution", "data", "correlation", "mechanism", "sandbox", "access", "signals", "submissions", "health", "changes", "organizers"].map((s) => (
           <a key={s} href={`#${s}`} className="rounded-full bg-white px-3 py-1 capitalize ring-1 ring-slate-200 hover:bg-slate-100">
             {s}
           </a>
         ))}
       </nav>
+
+      <Section id="settings" title="Settings" description="Wording, deadline, daily cap and late submissions, also after publishing. A change that moves m (the submissions per team the guarantee covers) shows the recomputed plan before it is saved.">
+        <SettingsEditor
+          slug={slug}
+          closed={competition.status === "closed"}
+          current={{ title: competition.title, description: competition.description, rules: competition.rules, endsAt: competition.endsAt.toISOString(), dailySubmissionLimit: competition.dailySubmissionLimit, lateSubmissions: competition.lateSubmissions }}
+        />
+      </Section>
 
       <Section id="solution" title="Solution" description="The labels of every test row and which split it belongs to. Competitors never see it.">
         {solutionSummary ? (
@@ -192,7 +230,8 @@ export default async function ManagePage({ params }: { params: Promise<{ slug: s
       </Section>
 
       <Section id="mechanism" title="Mechanism" description="Guarantee mode derives σ, T and the budget from a tolerance (Theorem 2); practical mode sets them directly and tells you what holds.">
-        {solution ? <MechanismPanel slug={slug} initial={initial} locked={locked} metric={{ title: metricTitle(competition.metric), displayScale: metricOf(competition).toDisplay(1) }} /> : <p className="text-sm text-amber-700">Upload the solution first: the mechanism is planned for its holdout rows.</p>}
+        {/* Keyed by what the plan depends on: a new solution or correlation model plans afresh. */}
+        {solution ? <MechanismPanel key={`${solutionSummary?.sha256}:${JSON.stringify(competition.correlation)}`} slug={slug} initial={initial} locked={locked} metric={{ title: metricTitle(competition.metric), displayScale: metricOf(competition).toDisplay(1) }} /> : <p className="text-sm text-amber-700">Upload the solution first: the mechanism is planned for its holdout rows.</p>}
         {plan && locked && (
           <p className="text-sm">
             Published with σ = {n4(competition.sigma)}, T = {n4(competition.threshold)}, budget {competition.budget}.
@@ -200,8 +239,14 @@ export default async function ManagePage({ params }: { params: Promise<{ slug: s
         )}
       </Section>
 
+      <Section id="sandbox" title="Sandbox and baselines" description="Test a file against the key: full validation and exact scores, for organizers only; nothing is spent or ranked. A test can be shown on the leaderboard as a baseline, with one noisy holdout value like a team's best.">
+        {solution ? <SandboxPanel slug={slug} lines={sandboxLines(sandbox, competition.displayPrecision)} canShowBaselines={competition.sigma !== null} /> : <p className="text-sm text-amber-700">Upload the solution first.</p>}
+      </Section>
+
       <Section id="access" title="Access" description="Who may take part. Every team's overfitting budget assumes one person per account: verified addresses, allowed domains and approval make extra accounts harder. Editable after publishing.">
         <AccessSettings slug={slug} access={accessOf(competition)} registrations={registrations} />
+        <h3 className="pt-2 font-medium">Banned users</h3>
+        <Bans slug={slug} bans={bans} />
       </Section>
 
       <Section id="signals" title="Signs of one person behind several teams" description="Several accounts give several budgets on one holdout. These are signals to look into, not proof.">
@@ -218,7 +263,7 @@ export default async function ManagePage({ params }: { params: Promise<{ slug: s
         ) : (
           <div className="space-y-3 text-sm" data-testid="health">
             <p>
-              Total ε<sub>DP</sub> spent: <strong>{n4(health.total)}</strong> ({n4(health.perHoldoutAnswer)} per holdout answer); {health.exhausted} of {health.teams.length} teams have exhausted their budget.
+              Total ε<sub>DP</sub> spent: <strong>{n4(health.total)}</strong> ({n4(health.perHoldoutAnswer)} per holdout answer); {health.exhausted} of {health.teams.length} teams have exhausted their budget{health.baselines ? `; the total counts ${health.baselines} baseline${health.baselines === 1 ? "" : "s"} shown on the leaderboard` : ""}.
             </p>
             <div className="overflow-x-auto">
               <table className="w-full text-left">
@@ -244,6 +289,23 @@ export default async function ManagePage({ params }: { params: Promise<{ slug: s
               </table>
             </div>
           </div>
+        )}
+      </Section>
+
+      <Section id="changes" title="Change log" description="Every change of the settings: who, when, before → after.">
+        {changes.length === 0 ? (
+          <p className="text-sm text-slate-500">No changes yet.</p>
+        ) : (
+          <ol className="space-y-2 text-sm" data-testid="change-log">
+            {changes.map((entry, i) => (
+              <li key={i}>
+                <span className="text-slate-500">
+                  {UTC.format(new Date(entry.at))} UTC, {entry.by}:
+                </span>{" "}
+                {entry.changes.map((c) => `${FIELD_NAMES[c.field] ?? c.field} ${logged(c.before)} → ${logged(c.after)}`).join("; ")}
+              </li>
+            ))}
+          </ol>
         )}
       </Section>
 
