@@ -50,6 +50,15 @@ const ROUTES: { method: string; path: (slug: string) => string; body?: unknown; 
   { method: "POST", path: (s) => `/api/v1/competitions/${s}/teams/00000000-0000-0000-0000-000000000000/disqualify`, body: { reason: "cheating" } },
   { method: "DELETE", path: (s) => `/api/v1/competitions/${s}/teams/00000000-0000-0000-0000-000000000000/disqualify` },
   { method: "PUT", path: (s) => `/api/v1/competitions/${s}/registrations/00000000-0000-0000-0000-000000000000`, body: { status: "approved" } },
+  { method: "PATCH", path: (s) => `/api/v1/competitions/${s}?preview=true`, body: { title: "Hijacked" } },
+  { method: "GET", path: (s) => `/api/v1/competitions/${s}/changes` },
+  { method: "GET", path: (s) => `/api/v1/competitions/${s}/bans` },
+  { method: "POST", path: (s) => `/api/v1/competitions/${s}/bans`, body: { email: "someone@example.com", reason: "no reason" } },
+  { method: "DELETE", path: (s) => `/api/v1/competitions/${s}/bans/00000000-0000-0000-0000-000000000000` },
+  { method: "POST", path: (s) => `/api/v1/competitions/${s}/submissions?sandbox=true`, csv: true },
+  { method: "GET", path: (s) => `/api/v1/competitions/${s}/sandbox` },
+  { method: "PUT", path: (s) => `/api/v1/competitions/${s}/sandbox/00000000-0000-0000-0000-000000000000/baseline`, body: { name: "Mine" } },
+  { method: "DELETE", path: (s) => `/api/v1/competitions/${s}/sandbox/00000000-0000-0000-0000-000000000000/baseline` },
 ];
 
 describe("organizer routes refuse everyone else", () => {
