@@ -50,7 +50,7 @@ const organizerOnly = (ok: number): Record<Role, number> => ({ anonymous: 401, o
 const ROUTES: Route[] = [
   { method: "GET", path: () => "/api/v1/competitions", expect: all(200) },
   { method: "GET", path: () => `/api/v1/competitions/${slug}`, expect: all(200) },
-  { method: "PATCH", path: () => `/api/v1/competitions/${slug}`, body: () => ({ title: "Changed" }), expect: organizerOnly(409) },
+  { method: "PATCH", path: () => `/api/v1/competitions/${slug}`, body: () => ({ maxTeamSize: 9 }), expect: organizerOnly(409) },
   { method: "PUT", path: () => `/api/v1/competitions/${slug}/solution`, csv: true, expect: organizerOnly(409) },
   { method: "PUT", path: () => `/api/v1/competitions/${slug}/correlation`, body: () => ({ model: { kind: "independent" } }), expect: organizerOnly(409) },
   { method: "PUT", path: () => `/api/v1/competitions/${slug}/mechanism`, body: () => ({ mode: "practical", sigma: 0.5, threshold: 0.5, budget: 100 }), expect: organizerOnly(409) },

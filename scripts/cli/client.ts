@@ -1,0 +1,116 @@
+// The CLI's side of the REST API: requests with the token, one-line errors, the stored login.
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { homedir } from "node:os";
+import path from "node:path";
+import { createInterface } from "node:readline";
+
+/** An error the user can act on: printed as one line, with its exit code (2: the command line was wrong). */
+export class CliError extends Error {
+  constructor(
+    message: string,
+    readonly exitCode = 1,
+  ) {
+    super(message);
+  }
+}
+
+type Config = { url?: string; token?: string };
+
+function configFile(): string {
+  const dir = process.env.XDG_CONFIG_HOME || path.join(homedir(), ".config");
+  return path.join(dir, "quiltboard", "config.json");
+}
+
+export function loadConfig(): Config {
+  const file = configFile();
+  if (!existsSync(file)) return {};
+  try {
+    return JSON.parse(readFileSync(file, "utf8")) as Config;
+  } catch {
+    throw new CliError(`${file} is not valid JSON; delete it and run quiltboard login again`);
+  }
+}
+
+/** Stores the URL and token readable by the user only; returns the file's path. */
+export function saveConfig(config: Config): string {
+  const file = configFile();
+  mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+  writeFileSync(file, `${JSON.stringify(config, null, 2)}\n`, { mode: 0o600 });
+  chmodSync(file, 0o600);
+  return file;
+}
+
+let stdinLines: string[] | null = null;
+
+/** One line from the terminal (not echoed unless `echo`), or the next line of stdin when it is not a terminal. */
+export async function readPassword(prompt: string, echo = false): Promise<string> {
+  if (!process.stdin.isTTY) {
+    if (!stdinLines) {
+      const chunks: Buffer[] = [];
+      for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+      stdinLines = Buffer.concat(chunks).toString("utf8").split(/\r?\n/);
+    }
+    const line = stdinLines.shift();
+    if (!line) throw new CliError(`no ${prompt.replace(/:\s*$/, "")} on stdin`);
+    return line;
+  }
+  const rl = createInterface({ input: process.stdin, output: process.stderr, terminal: true });
+  if (!echo) (rl as unknown as { _writeToOutput: (s: string) => void })._writeToOutput = (s) => s.startsWith(prompt) && process.stderr.write(prompt);
+  const answer = await new Promise<string>((resolve) => rl.question(prompt, resolve));
+  rl.close();
+  if (!echo) process.stderr.write("\n");
+  return answer.trim();
+}
+
+type ApiErrorBody = { error?: { code?: string; message?: string; details?: unknown } };
+
+/** The API's error as one line: its message, and the first problems it lists (with their lines). */
+function describe(status: number, body: ApiErrorBody): string {
+  const message = body.error?.message ?? `the server answered ${status}`;
+  const details = Array.isArray(body.error?.details) ? (body.error!.details as { line?: number; path?: string; message?: string }[]) : [];
+  const listed = details
+    .slice(0, 3)
+    .map((d) => (d.line ? `line ${d.line}: ${d.message}` : d.path ? `${d.path}: ${d.message}` : d.message))
+    .filter((d) => d && !message.includes(d));
+  return [message, ...listed].join("; ") + (details.length > 3 ? ` (and ${details.length - 3} more)` : "");
+}
+
+export class Client {
+  constructor(
+    readonly url: string,
+    private readonly token: string | null,
+  ) {}
+
+  private async fetch(method: string, pathname: string, init: { json?: unknown; body?: BodyInit; contentType?: string; basic?: [string, string] } = {}): Promise<Response> {
+    const headers: Record<string, string> = {};
+    if (init.basic) headers.authorization = `Basic ${Buffer.from(init.basic.join(":")).toString("base64")}`;
+    else if (this.token) headers.authorization = `Bearer ${this.token}`;
+    let body = init.body;
+    if (init.json !== undefined) {
+      headers["content-type"] = "application/json";
+      body = JSON.stringify(init.json);
+    } else if (init.contentType) headers["content-type"] = init.contentType;
+    let response: Response;
+    try {
+      response = await fetch(new URL(pathname, this.url), { method, headers, body, ...(body instanceof ReadableStream ? { duplex: "half" } : {}) } as RequestInit);
+    } catch (error) {
+      throw new CliError(`cannot reach ${this.url} (${(error as { cause?: { code?: string } }).cause?.code ?? (error as Error).message}); set QUILTBOARD_URL or --url`);
+    }
+    if (response.status === 401) throw new CliError(this.token || init.basic ? "the server refused the credentials (401): run quiltboard login again" : "not signed in: run quiltboard login, or set QUILTBOARD_TOKEN");
+    if (!response.ok) throw new CliError(describe(response.status, (await response.json().catch(() => ({}))) as ApiErrorBody));
+    return response;
+  }
+
+  /** A JSON request; the parsed answer, or a CliError with the API's message. */
+  async request<T>(method: string, pathname: string, init: { json?: unknown; body?: BodyInit; contentType?: string; basic?: [string, string] } = {}): Promise<T> {
+    return (await (await this.fetch(method, pathname, init)).json()) as T;
+  }
+
+  /** A file: its bytes and the name the server gave it. */
+  async download(pathname: string): Promise<{ bytes: Buffer; filename: string | null }> {
+    const response = await this.fetch("GET", pathname);
+    const disposition = response.headers.get("content-disposition") ?? "";
+    const filename = /filename\*=UTF-8''([^;]+)/i.exec(disposition)?.[1] ?? /filename="([^"]+)"/i.exec(disposition)?.[1] ?? null;
+    return { bytes: Buffer.from(await response.arrayBuffer()), filename: filename && path.basename(decodeURIComponent(filename)) };
+  }
+}

@@ -1,0 +1,113 @@
+import { spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { cpSync, mkdtempSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { demoPredictionsCsv } from "@/prisma/demo-solution";
+import { freePort } from "@/scripts/db/admin";
+import { api, APP_URL, newApiUser } from "./helpers";
+
+type Run = { code: number; stdout: string; stderr: string };
+
+/** Runs the `quiltboard` command as a user would (package.json "bin"), with its own config directory. */
+function quiltboard(args: string[], env: Record<string, string> = {}, stdin = ""): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const inherited = { ...process.env };
+    delete inherited.QUILTBOARD_TOKEN;
+    const child = spawn(process.execPath, ["scripts/quiltboard.mjs", ...args], { env: { ...inherited, QUILTBOARD_URL: APP_URL, ...env } });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d) => (stdout += d));
+    child.stderr.on("data", (d) => (stderr += d));
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code: code ?? 1, stdout, stderr }));
+    child.stdin.end(stdin);
+  });
+}
+
+const token = (auth: Record<string, string>) => auth.authorization.replace("Bearer ", "");
+
+describe("the quiltboard command", () => {
+  it("pushes a competition bundle, then a competitor logs in, submits with a note and reads everything back", { timeout: 120_000 }, async () => {
+    const organizer = await newApiUser("cli-organizer");
+    const slug = `cli-${randomBytes(4).toString("hex")}`;
+    const bundle = mkdtempSync(path.join(tmpdir(), "quiltboard-bundle-"));
+    cpSync("docs/bundle-example", bundle, { recursive: true });
+    const manifest = path.join(bundle, "competition.yaml");
+    writeFileSync(manifest, readFileSync(manifest, "utf8").replace("slug: household-power-spikes-2027", `slug: ${slug}`));
+    const asOrganizer = { QUILTBOARD_TOKEN: token(organizer.auth), XDG_CONFIG_HOME: mkdtempSync(path.join(tmpdir(), "quiltboard-config-")) };
+
+    const pushed = await quiltboard(["push", bundle], asOrganizer);
+    expect(pushed.stderr).toBe("");
+    expect(pushed.code).toBe(0);
+    const lines = pushed.stdout.trim().split("\n");
+    expect(lines[0]).toBe(`created ${slug} (a draft)`);
+    expect(lines[1]).toBe("solution: 2,880 rows (1,344 public, 1,536 holdout)");
+    expect(lines[2]).toBe("correlation: markov");
+    expect(lines[3]).toMatch(/^mechanism: σ = 0\.0100, T = 0\.0400, budget 20\. /);
+    expect(lines.slice(4)).toEqual(["data file: sample_submission.csv", `published ${slug}`]);
+    const details = await (await api(`/api/v1/competitions/${slug}`)).json();
+    expect(details).toMatchObject({ title: "Household Power Spikes 2027", status: "published", lateSubmissions: true, mechanism: { sigma: 0.01, budget: 20 } });
+    expect(details.rules).toBe(readFileSync("docs/bundle-example/rules.md", "utf8"));
+
+    writeFileSync(manifest, readFileSync(manifest, "utf8").replace("title: Household Power Spikes 2027", "title: Household Power Spikes, second edition"));
+    expect((await quiltboard(["push", bundle], asOrganizer)).stdout.split("\n")[0]).toBe("updated title");
+    writeFileSync(manifest, readFileSync(manifest, "utf8").replace("maxTeamSize: 4", "maxTeamSize: 9"));
+    const frozen = await quiltboard(["push", bundle], asOrganizer);
+    expect([frozen.code, frozen.stderr]).toEqual([1, "quiltboard: maxTeamSize cannot change once the competition is published; change them back in the bundle\n"]);
+
+    // A competitor: login stores a token readable by them only; later commands need no variables.
+    const competitor = await newApiUser("cli-competitor");
+    await api(`/api/v1/competitions/${slug}/teams`, { headers: competitor.auth, body: { name: "Terminal Team", acceptRules: true } });
+    const config = mkdtempSync(path.join(tmpdir(), "quiltboard-config-"));
+    const asCompetitor = { XDG_CONFIG_HOME: config };
+    const login = await quiltboard(["login"], asCompetitor, `${competitor.email}\n${competitor.password}\n`);
+    expect(login.stdout).toBe(`signed in to ${APP_URL} as ${competitor.email}; the token is stored in ${config}/quiltboard/config.json\n`);
+    expect(statSync(path.join(config, "quiltboard", "config.json")).mode & 0o777).toBe(0o600);
+
+    const work = mkdtempSync(path.join(tmpdir(), "quiltboard-work-"));
+    const predictions = path.join(work, "gbm.csv");
+    writeFileSync(predictions, demoPredictionsCsv({ skill: 0.72, seed: "cli" }));
+    const submitted = await quiltboard(["submit", slug, predictions, "-m", "gradient boosting, 200 trees"], asCompetitor);
+    expect(submitted.code).toBe(0);
+    const [answer, budget] = submitted.stdout.trim().split("\n");
+    expect(answer).toMatch(/^0\.\d+ {2}(public answer \(agrees with the holdout, nothing spent\)|holdout answer \(noisy, spent 1 of the budget\))$/);
+    expect(budget).toMatch(/^budget (19|20) of 20 left; 4 of 5 submissions left today \(resets \d{4}-\d\d-\d\d 00:00 UTC\)$/);
+
+    const json = JSON.parse((await quiltboard(["submit", slug, predictions, "--json"], asCompetitor)).stdout);
+    expect(json).toMatchObject({ answer: { kind: expect.stringMatching(/^(public|holdout)$/) }, budget: { initial: 20 }, limits: { dailyLimit: 5, usedToday: 2, remainingToday: 3 } });
+
+    const bad = path.join(work, "bad.csv");
+    writeFileSync(bad, "id,prediction\nnobody,spike\n");
+    const rejected = await quiltboard(["submit", slug, bad], asCompetitor);
+    expect(rejected.code).toBe(1);
+    expect(rejected.stderr.trim().split("\n")).toHaveLength(1);
+    expect(rejected.stderr).toMatch(/^quiltboard: .*line 2: id "nobody" is not in the test set/);
+
+    expect((await quiltboard(["limits", slug], asCompetitor)).stdout).toMatch(/^3 of 5 submissions left today \(resets .* UTC\); budget \d+ of 20 left \(team Terminal Team\)\n$/);
+    const mine = (await quiltboard(["submissions", slug], asCompetitor)).stdout;
+    expect(mine).toContain("gradient boosting, 200 trees");
+    expect(mine.trim().split("\n")).toHaveLength(3); // the header and two submissions
+    expect((await quiltboard(["leaderboard", slug], asCompetitor)).stdout).toMatch(/^#\s+team\s+score.*\n1\s+Terminal Team\s+0\.\d+/);
+
+    const data = path.join(work, "data");
+    expect((await quiltboard(["download", slug, "-o", data], asCompetitor)).code).toBe(0);
+    expect(readFileSync(path.join(data, "sample_submission.csv"))).toEqual(readFileSync("docs/bundle-example/sample_submission.csv"));
+    const id = json.id as string;
+    const back = path.join(work, "back.csv");
+    expect((await quiltboard(["download", slug, "--submission", id, "-o", back], asCompetitor)).code).toBe(0);
+    expect(readFileSync(back, "utf8")).toBe(readFileSync(predictions, "utf8"));
+  });
+
+  it("says what is wrong in one line with a non-zero exit", async () => {
+    const nobody = { XDG_CONFIG_HOME: mkdtempSync(path.join(tmpdir(), "quiltboard-config-")) };
+    expect(await quiltboard(["submissions", "anything"], nobody)).toEqual({ code: 1, stdout: "", stderr: "quiltboard: not signed in: run quiltboard login, or set QUILTBOARD_TOKEN\n" });
+    expect(await quiltboard(["frobnicate"], nobody)).toEqual({ code: 2, stdout: "", stderr: 'quiltboard: unknown command "frobnicate"; see quiltboard --help\n' });
+    expect(await quiltboard(["submit", "x"], nobody)).toEqual({ code: 2, stdout: "", stderr: "quiltboard: usage: quiltboard submit SLUG FILE [-m TEXT]\n" });
+    expect((await quiltboard(["leaderboard", "no-such-competition"], nobody)).stderr).toBe('quiltboard: no competition called "no-such-competition"\n');
+    const closed = await freePort(); // nothing listens there
+    expect((await quiltboard(["limits", "x"], { ...nobody, QUILTBOARD_URL: `http://127.0.0.1:${closed}` })).stderr).toBe(`quiltboard: cannot reach http://127.0.0.1:${closed} (ECONNREFUSED); set QUILTBOARD_URL or --url\n`);
+    expect((await quiltboard(["--help"], nobody)).stdout).toMatch(/^usage: quiltboard <command>/);
+  });
+});
