@@ -60,7 +60,7 @@ export type RunningApp = { url: string; child: ChildProcess; stop: () => Promise
  */
 export async function startApp(options: { port: number; env: Record<string, string>; quiet?: boolean; logFile?: string }): Promise<RunningApp> {
   const url = `http://localhost:${options.port}`;
-  const child = spawn(process.execPath, ["--import", pathToFileURL(path.join(ROOT, "scripts", "client-address.mjs")).href, NEXT_BIN, "start", "-p", String(options.port)], {
+  const child = spawn(process.execPath, ["--import", pathToFileURL(path.join(ROOT, "scripts", "http-preload.mjs")).href, NEXT_BIN, "start", "-p", String(options.port)], {
     stdio: options.quiet ? ["ignore", "pipe", "pipe"] : "inherit",
     env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1", NEXTAUTH_URL: url, ...options.env },
   });

@@ -5,7 +5,7 @@ import { AppError } from "./errors";
 /**
  * The abuse limits: attempts per window, per account and per client address. Each can be changed
  * with an environment variable QUILTBOARD_LIMIT_<NAME>=<count>/<seconds>, e.g.
- * QUILTBOARD_LIMIT_SIGN_UP_IP=20/3600. The client address is the one scripts/client-address.mjs
+ * QUILTBOARD_LIMIT_SIGN_UP_IP=20/3600. The client address is the one scripts/http-preload.mjs
  * resolves (the socket's, or with TRUST_PROXY the proxy's X-Forwarded-For).
  */
 const DEFAULTS = {
