@@ -27,6 +27,11 @@ const securityHeaders = [
 /** @type {import("next").NextConfig} */
 const config = {
   poweredByHeader: false,
+  // The standalone server (the Docker image) carries only the files the server needs.
+  output: "standalone",
+  // One prom-client for the app and the HTTP preload (scripts/http-preload.mjs): required at run
+  // time from node_modules rather than bundled, so both fill the same registry.
+  serverExternalPackages: ["prom-client"],
   reactStrictMode: true,
   async headers() {
     return [{ source: "/:path*", headers: securityHeaders }];

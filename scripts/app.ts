@@ -1,6 +1,6 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { createHash, randomBytes } from "node:crypto";
-import { appendFileSync, chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, closeSync, cpSync, existsSync, openSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 
@@ -27,7 +27,13 @@ function hashInputs(): string {
   return hash.digest("hex");
 }
 
-/** Runs `next build` unless the last build was made from exactly these sources. */
+/** Next's standalone server (next.config.js `output`): what the Docker image runs, and what npm start and npm test run. */
+export const STANDALONE = path.join(ROOT, ".next", "standalone");
+
+/**
+ * Runs `next build` unless the last build was made from exactly these sources, then completes the
+ * standalone server with what Next leaves to the deployment: the static assets and public/.
+ */
 export function ensureBuilt(log: (line: string) => void): void {
   const stamp = hashInputs();
   if (existsSync(path.join(ROOT, ".next", "BUILD_ID")) && existsSync(BUILD_STAMP) && readFileSync(BUILD_STAMP, "utf8") === stamp) {
@@ -37,6 +43,8 @@ export function ensureBuilt(log: (line: string) => void): void {
   log("building the app (next build) — the first time takes a minute or two…");
   const result = spawnSync(process.execPath, [NEXT_BIN, "build"], { stdio: "inherit", env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" } });
   if (result.status !== 0) throw new Error("next build failed (see above)");
+  cpSync(path.join(ROOT, ".next", "static"), path.join(STANDALONE, ".next", "static"), { recursive: true });
+  if (existsSync(path.join(ROOT, "public"))) cpSync(path.join(ROOT, "public"), path.join(STANDALONE, "public"), { recursive: true });
   writeFileSync(BUILD_STAMP, stamp);
 }
 
@@ -55,22 +63,25 @@ export function nextAuthSecret(): string {
 export type RunningApp = { url: string; child: ChildProcess; stop: () => Promise<void> };
 
 /**
- * Starts `next start` on `port` with the given environment and waits until it answers.
- * `stop` sends SIGTERM and, after 10 s, SIGKILL. Quiet output can be appended to `logFile`.
+ * Starts the standalone server on `port` (behind the HTTP preload, as in the image) with the given
+ * environment and waits until it answers. `stop` sends SIGTERM and, after 10 s, SIGKILL. Quiet
+ * output is kept, or written to `logFile` directly by the app's process (through the file's
+ * descriptor: the app never waits for this process to read its output, which a test runner
+ * blocked in spawnSync would not).
  */
 export async function startApp(options: { port: number; env: Record<string, string>; quiet?: boolean; logFile?: string }): Promise<RunningApp> {
   const url = `http://localhost:${options.port}`;
-  const child = spawn(process.execPath, ["--import", pathToFileURL(path.join(ROOT, "scripts", "http-preload.mjs")).href, NEXT_BIN, "start", "-p", String(options.port)], {
-    stdio: options.quiet ? ["ignore", "pipe", "pipe"] : "inherit",
-    env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1", NEXTAUTH_URL: url, ...options.env },
+  const logFd = options.quiet && options.logFile ? openSync(options.logFile, "a") : null;
+  const child = spawn(process.execPath, ["--import", pathToFileURL(path.join(ROOT, "scripts", "http-preload.mjs")).href, "server.js"], {
+    cwd: STANDALONE,
+    stdio: !options.quiet ? "inherit" : logFd !== null ? ["ignore", logFd, logFd] : ["ignore", "pipe", "pipe"],
+    env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1", NEXTAUTH_URL: url, PORT: String(options.port), HOSTNAME: "0.0.0.0", ...options.env },
   });
-  let output = "";
-  const capture = (d: Buffer) => {
-    output += d;
-    if (options.logFile) appendFileSync(options.logFile, d);
-  };
-  child.stdout?.on("data", capture);
-  child.stderr?.on("data", capture);
+  if (logFd !== null) closeSync(logFd);
+  let captured = "";
+  child.stdout?.on("data", (d: Buffer) => (captured += d));
+  child.stderr?.on("data", (d: Buffer) => (captured += d));
+  const output = () => (options.logFile && logFd !== null ? readFileSync(options.logFile, "utf8").slice(-20_000) : captured);
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
   const stop = async () => {
     if (child.exitCode !== null || child.signalCode !== null) return;
@@ -81,7 +92,7 @@ export async function startApp(options: { port: number; env: Record<string, stri
   };
   const deadline = Date.now() + 60_000;
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`the app exited with code ${child.exitCode} before it was ready\n${output}`);
+    if (child.exitCode !== null) throw new Error(`the app exited with code ${child.exitCode} before it was ready\n${output()}`);
     try {
       const response = await fetch(`${url}/api/v1/competitions`);
       if (response.ok) break;
@@ -90,7 +101,7 @@ export async function startApp(options: { port: number; env: Record<string, stri
     }
     if (Date.now() > deadline) {
       await stop();
-      throw new Error(`the app did not answer on ${url} within 60 s\n${output}`);
+      throw new Error(`the app did not answer on ${url} within 60 s\n${output()}`);
     }
     await new Promise((r) => setTimeout(r, 250));
   }

@@ -1,12 +1,65 @@
-// Preloaded into the app's process (node --import). Sets the header `x-quiltboard-client` on every
-// request, before Next.js sees it, to the address the per-IP limits count (lib/server/rate-limit.ts).
-// Next.js itself fills X-Forwarded-For with the socket's address only when a request does not bring
-// its own, so a client talking to the app directly could claim any address; here the socket's
-// address is used unless TRUST_PROXY=N says that N proxies in front append to X-Forwarded-For, in
-// which case the address the outermost of them saw is used. Any `x-quiltboard-client` a client
-// sends is overwritten.
+// Preloaded into the app's process (node --import) in front of Next.js's HTTP server; it does three
+// things, each described where it is done below:
+// 1. a request id and one JSON log line per request, and the request-duration metrics;
+// 2. the client address the per-IP limits count (header x-quiltboard-client);
+// 3. a lingering close when an answer goes out before the request's body was read.
+// (Graceful shutdown is Next.js's own: on SIGTERM it stops accepting connections, answers the
+// requests in flight and exits with 143; test/e2e/observability.test.ts checks it.)
+import { randomUUID } from "node:crypto";
 import http from "node:http";
+import { createRequire } from "node:module";
+import path from "node:path";
 
+const load = createRequire(path.join(process.cwd(), "server.js"));
+const client = load("prom-client");
+const pino = load("pino");
+const log = pino({ base: { service: "quiltboard" }, timestamp: pino.stdTimeFunctions.isoTime, level: process.env.LOG_LEVEL ?? "info" }, pino.destination({ dest: 1, sync: true }));
+
+client.collectDefaultMetrics();
+const durations = new client.Histogram({
+  name: "quiltboard_http_request_duration_seconds",
+  help: "HTTP requests by method, route pattern and status: time to the end of the answer",
+  labelNames: ["method", "route", "status"],
+  buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+});
+
+// 1. Every request gets a request id (a client's X-Request-Id when it is a plain token, else a new
+//    UUID), echoed in the answer's X-Request-Id, and one JSON log line when it ends (pino): time, id,
+//    method, path (never the query string: reset links carry tokens there), route, status and
+//    duration. The duration goes to the Prometheus histogram quiltboard_http_request_duration_seconds
+//    (by method, route pattern and status), beside Node's process metrics; GET /api/metrics
+//    (lib/server/metrics.ts) serves them. prom-client and pino are loaded from where the server
+//    loads them (the directory it runs in), so both fill one registry.
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** A bounded label for a path: ids and slugs replaced by placeholders, static files as one route. */
+export function routeOf(pathname) {
+  if (pathname.startsWith("/_next/")) return "/_next/*";
+  const parts = pathname.split("/").map((part, i, all) => (UUID.test(part) ? "{id}" : all[i - 1] === "competitions" && part !== "new" ? "{slug}" : part));
+  return parts.join("/").slice(0, 120) || "/";
+}
+
+function track(req, res) {
+  const given = req.headers["x-request-id"];
+  const id = typeof given === "string" && /^[\w.-]{8,64}$/.test(given) ? given : randomUUID();
+  req.headers["x-request-id"] = id;
+  res.setHeader("x-request-id", id);
+  const start = process.hrtime.bigint();
+  res.once("close", () => {
+    const seconds = Number(process.hrtime.bigint() - start) / 1e9;
+    const pathname = (req.url ?? "/").split("?")[0];
+    const route = routeOf(pathname);
+    durations.observe({ method: req.method, route, status: String(res.statusCode) }, seconds);
+    log.info({ reqId: id, method: req.method, path: pathname.slice(0, 300), route, status: res.statusCode, ms: Math.round(seconds * 10_000) / 10, finished: res.writableFinished }, "request");
+  });
+}
+
+// 2. The header `x-quiltboard-client` on every request, before Next.js sees it, is the address the
+//    per-IP limits count (lib/server/rate-limit.ts). Next.js itself fills X-Forwarded-For with the
+//    socket's address only when a request does not bring its own, so a client talking to the app
+//    directly could claim any address; here the socket's address is used unless TRUST_PROXY=N says
+//    that N proxies in front append to X-Forwarded-For, in which case the address the outermost of
+//    them saw is used. Any `x-quiltboard-client` a client sends is overwritten.
 const hops = process.env.TRUST_PROXY === undefined || process.env.TRUST_PROXY === "" ? 0 : Number(process.env.TRUST_PROXY);
 if (!Number.isInteger(hops) || hops < 0) throw new Error(`TRUST_PROXY must be the number of proxies in front of the app (0, 1, 2, …), found "${process.env.TRUST_PROXY}"`);
 
@@ -17,13 +70,12 @@ function clientAddress(req) {
   return forwarded.length >= hops ? forwarded[forwarded.length - hops] : socket;
 }
 
-
-// Lingering close. When an answer goes out before the request's body was read to its end (a 413 at
-// the size limit, a 422 at line 2 of a large upload), Node closes the socket as soon as the answer
-// is written; closing with unread data makes the kernel reset the connection at once, which can
-// discard the answer before the client reads it (seen under load with a 64 MiB chunked upload).
-// Instead, as nginx's lingering_close does, the socket only half-closes after the answer and reads
-// and drops what the client still sends, until the client closes or for at most 2 seconds.
+// 3. Lingering close. When an answer goes out before the request's body was read to its end (a 413
+//    at the size limit, a 422 at line 2 of a large upload), Node closes the socket as soon as the
+//    answer is written; closing with unread data makes the kernel reset the connection at once,
+//    which can discard the answer before the client reads it (seen under load with a 64 MiB chunked
+//    upload). Instead, as nginx's lingering_close does, the socket only half-closes after the answer
+//    and reads and drops what the client still sends, until the client closes or for at most 2 s.
 const LINGER_MS = 2000;
 
 function linger(socket) {
@@ -52,6 +104,7 @@ function lingerOnEarlyAnswer(req) {
 const emit = http.Server.prototype.emit;
 http.Server.prototype.emit = function (event, req, ...rest) {
   if (event === "request") {
+    track(req, rest[0]);
     req.headers["x-quiltboard-client"] = clientAddress(req);
     lingerOnEarlyAnswer(req);
   }

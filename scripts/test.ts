@@ -61,7 +61,7 @@ try {
   const env = { DATABASE_URL: database.url, NEXTAUTH_SECRET: secret, SMTP_URL: mail.smtpUrl, MAIL_UI_URL: mail.webUrl };
   vitest("integration", env);
   // The apps look for competitions to close every 2 s instead of 30, so the test of the automatic close is quick.
-  const appEnv = { ...env, ...HARNESS_LIMITS, QUILTBOARD_CLOSE_SECONDS: "2" };
+  const appEnv = { ...env, ...HARNESS_LIMITS, QUILTBOARD_CLOSE_SECONDS: "2", METRICS_TOKEN: randomBytes(24).toString("base64url") };
 
   ensureBuilt((line) => log(line));
   // Two app instances on one database, as behind a load balancer (SPEC §6).
@@ -73,7 +73,7 @@ try {
     throw error;
   });
   try {
-    vitest("e2e", { ...env, APP_URL: app.url, APP_URL_2: second.url, APP_LOG: logFile, ...(hasChromium ? { CHROMIUM_PATH: CHROMIUM } : {}) });
+    vitest("e2e", { ...env, APP_URL: app.url, APP_URL_2: second.url, APP_LOG: logFile, METRICS_TOKEN: appEnv.METRICS_TOKEN, ...(hasChromium ? { CHROMIUM_PATH: CHROMIUM } : {}) });
   } finally {
     await Promise.all([app.stop(), second.stop()]);
   }

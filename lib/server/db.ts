@@ -1,17 +1,35 @@
 import "server-only";
 import { PrismaPg } from "@prisma/adapter-pg";
+import pg from "pg";
 import { PrismaClient } from "@/lib/generated/prisma/client";
 import { env } from "./env";
 
 // One client per module instance, created on first use so that `next build` can load server
 // modules without a database. In development it lives on globalThis to survive hot reloads.
-const globalForDb = globalThis as unknown as { quiltboardDb?: PrismaClient };
-let instance: PrismaClient | undefined;
+// The pool is ours (not the adapter's) so that the metrics can read its state.
+const globalForDb = globalThis as unknown as { quiltboardDb?: { client: PrismaClient; pool: pg.Pool } };
+let instance: { client: PrismaClient; pool: pg.Pool } | undefined;
 
-function client(): PrismaClient {
-  instance ??= globalForDb.quiltboardDb ?? new PrismaClient({ adapter: new PrismaPg({ connectionString: env().DATABASE_URL }) });
+function connect(): { client: PrismaClient; pool: pg.Pool } {
+  if (!instance) {
+    instance = globalForDb.quiltboardDb;
+    if (!instance) {
+      const pool = new pg.Pool({ connectionString: env().DATABASE_URL });
+      instance = { client: new PrismaClient({ adapter: new PrismaPg(pool) }), pool };
+    }
+  }
   if (process.env.NODE_ENV === "development") globalForDb.quiltboardDb = instance;
   return instance;
+}
+
+function client(): PrismaClient {
+  return connect().client;
+}
+
+/** The pool's connections: all of them, the idle ones, and the queries waiting for one (zeros before first use). */
+export function poolStats(): { total: number; idle: number; waiting: number } {
+  const pool = instance?.pool;
+  return { total: pool?.totalCount ?? 0, idle: pool?.idleCount ?? 0, waiting: pool?.waitingCount ?? 0 };
 }
 
 export const db = new Proxy({} as PrismaClient, {

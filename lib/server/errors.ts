@@ -1,5 +1,6 @@
 import "server-only";
 import { ZodError } from "zod";
+import { log } from "./log";
 import { MathInputError } from "@/lib/mechanism/errors";
 
 export type ErrorCode =
@@ -69,10 +70,10 @@ export function toErrorResponse(error: unknown): { status: number; body: ErrorBo
     return { status: 422, body: { error: { code: "unprocessable_entity", message: error.message } } };
   }
   if (isDatabaseUnavailable(error)) {
-    console.error("[quiltboard] database unavailable:", error instanceof Error ? error.message : String(error));
+    log.error({ err: error instanceof Error ? error.message : String(error) }, "database unavailable");
     return { status: 503, body: { error: { code: "unavailable", message: "the database is unavailable; nothing was changed, try again in a few seconds" } } };
   }
-  console.error("[quiltboard] unhandled error:", error instanceof Error ? error.stack : String(error));
+  log.error({ err: error instanceof Error ? error.stack : String(error) }, "unhandled error");
   return { status: 500, body: { error: { code: "internal_error", message: "Something went wrong on our side. Please try again." } } };
 }
 

@@ -1,10 +1,11 @@
 import "server-only";
+import { log } from "./log";
 import nodemailer, { type Transporter } from "nodemailer";
 
 /**
  * Mail through SMTP: SMTP_URL (`smtp://user:pass@host:port`, or `smtps://…`) and MAIL_FROM. Mail
  * follows an action that has already happened (an account created, a request decided), so a mail
- * that cannot be sent — no SMTP_URL, or the server refuses — is logged (the address and the reason,
+ * that cannot be sent — no SMTP_URL, or the server refuses — is logged (its subject and the reason,
  * never the link) and the caller carries on; the user can ask for the link again.
  */
 let transport: Transporter | undefined;
@@ -14,14 +15,14 @@ export type Mail = { to: string; subject: string; text: string; html: string };
 export async function sendMail(mail: Mail): Promise<void> {
   const url = process.env.SMTP_URL;
   if (!url) {
-    console.warn(`[quiltboard] SMTP_URL is not set: the mail "${mail.subject}" to ${mail.to} was not sent`);
+    log.warn({ subject: mail.subject }, "SMTP_URL is not set: a mail was not sent");
     return;
   }
   transport ??= nodemailer.createTransport(url);
   try {
     await transport.sendMail({ from: process.env.MAIL_FROM ?? "Quiltboard <no-reply@quiltboard.invalid>", ...mail });
   } catch (error) {
-    console.error(`[quiltboard] the mail "${mail.subject}" to ${mail.to} could not be sent: ${(error as Error).message}`);
+    log.error({ subject: mail.subject, err: (error as Error).message }, "a mail could not be sent");
   }
 }
 

@@ -1,5 +1,6 @@
 import "server-only";
 import { closeDueCompetitions } from "./leaderboard";
+import { log } from "./log";
 
 /**
  * Closes competitions at their end: every app instance checks every QUILTBOARD_CLOSE_SECONDS
@@ -15,9 +16,9 @@ export function startScheduler(): void {
     running = true;
     try {
       const closed = await closeDueCompetitions();
-      for (const slug of closed) console.log(`[quiltboard] closed ${slug}: its end has come; the final standings are out`);
+      for (const slug of closed) log.info({ competition: slug }, "closed at its end; the final standings are out");
     } catch (error) {
-      console.error(`[quiltboard] closing due competitions failed: ${(error as Error).message}`);
+      log.error({ err: (error as Error).message }, "closing due competitions failed");
     } finally {
       running = false;
     }

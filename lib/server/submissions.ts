@@ -4,6 +4,7 @@ import { randomUUID } from "node:crypto";
 import { gunzip as gunzipCallback } from "node:zlib";
 import { readCsvUpload } from "./csv-upload";
 import { dailyLimits, refuseOverCap } from "./daily-cap";
+import { scoringSeconds, submissionsTotal } from "./metrics";
 import { db } from "./db";
 import { AppError } from "./errors";
 import { loadSolution } from "./solutions";
@@ -127,15 +128,34 @@ export async function submit(
   await consumeRateLimit("submissions", user.id);
   if (!body) throw new AppError("unprocessable_entity", "send the predictions CSV as the request body or as the multipart field \"file\"");
 
+  const started = performance.now();
   const scored = await scoreUpload(competition, metric, body);
-  if (late) return { result: await recordLate(user, competition, metric, member.teamId, scored, { description, filename }, now), replayed: false };
+  const outcome = late ? { result: await recordLate(user, competition, metric, member.teamId, scored, { description, filename }, now), replayed: false } : await scoreThroughMechanism(user, competition, metric, member.teamId, scored, idempotencyKey, { description, filename }, now);
+  if (!outcome.replayed) {
+    scoringSeconds.observe((performance.now() - started) / 1000);
+    submissionsTotal.inc({ kind: outcome.result.answer.kind });
+  }
+  return outcome;
+}
+
+/** The scoring transaction of `submit` (see there). */
+async function scoreThroughMechanism(
+  user: PublicUser,
+  competition: CompetitionRow,
+  metric: Metric,
+  teamId: string,
+  scored: ScoredUpload,
+  idempotencyKey: string | null,
+  { description, filename }: { description: string | null; filename: string },
+  now?: Date,
+): Promise<{ result: SubmissionResult; replayed: boolean }> {
   const { holdoutValue, publicValue, sha256, sketch, kept, data } = scored;
   const { secret } = await db.competition.findUniqueOrThrow({ where: { id: competition.id }, select: { secret: true } });
   const params = thresholdoutParams(competition, data.holdoutRows.length);
 
   return db.$transaction(
     async (tx) => {
-      await tx.$queryRaw`SELECT id FROM teams WHERE id = ${member.teamId}::uuid FOR UPDATE`;
+      await tx.$queryRaw`SELECT id FROM teams WHERE id = ${teamId}::uuid FOR UPDATE`;
       const at = now ?? new Date();
       // With a competition-wide cap on holdout answers, scorings of all teams take turns on the
       // competition row so that they cannot pass the cap together; otherwise they share it.
@@ -144,7 +164,7 @@ export async function submit(
           ? await tx.$queryRaw<{ status: string; ends_at: Date; holdout_answers: number }[]>`SELECT status, ends_at, holdout_answers FROM competitions WHERE id = ${competition.id}::uuid FOR KEY SHARE`
           : await tx.$queryRaw<{ status: string; ends_at: Date; holdout_answers: number }[]>`SELECT status, ends_at, holdout_answers FROM competitions WHERE id = ${competition.id}::uuid FOR UPDATE`;
       if (live.status !== "published" || at >= live.ends_at) throw new AppError("conflict", "this competition has closed; the submission was not scored");
-      const team = await tx.team.findUniqueOrThrow({ where: { id: member.teamId } });
+      const team = await tx.team.findUniqueOrThrow({ where: { id: teamId } });
       if (team.mergedIntoId) throw new AppError("conflict", "your team was just merged into another; submit again");
       if (team.disqualifiedAt) throw new AppError("forbidden", `your team was disqualified by the organizers: ${team.disqualifyReason}`);
       if (idempotencyKey) {

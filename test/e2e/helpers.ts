@@ -95,7 +95,7 @@ export async function publishedCompetition(options: { daily?: number; budget?: n
 export type Answer = { status: number; headers: Record<string, string>; body: { error?: { message: string; details?: unknown } }; sent: number };
 
 /** A raw HTTP/1.1 answer: status, headers (lower case) and body, once all of it has arrived; null before. */
-function parseAnswer(raw: Buffer): Omit<Answer, "sent"> | null {
+export function parseAnswer(raw: Buffer): Omit<Answer, "sent"> | null {
   const end = raw.indexOf("\r\n\r\n");
   if (end < 0) return null;
   const [statusLine, ...lines] = raw.subarray(0, end).toString("latin1").split("\r\n");

@@ -1,0 +1,8 @@
+// GET /api/metrics – Prometheus metrics, for Authorization: Bearer $METRICS_TOKEN (404 when unset)
+import { handleApi } from "@/lib/server/api";
+import { metricsFor } from "@/lib/server/metrics";
+
+export const GET = handleApi(async (request) => {
+  const { body, contentType } = await metricsFor(request.headers.get("authorization"));
+  return new Response(body, { headers: { "content-type": contentType, "cache-control": "no-store" } });
+});

@@ -1,0 +1,92 @@
+import net from "node:net";
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { demoPredictionsCsv } from "@/prisma/demo-solution";
+import { startApp } from "@/scripts/app";
+import { freePort } from "@/scripts/db/admin";
+import { api, APP_URL, newApiUser, parseAnswer, postCsv, publishedCompetition } from "./helpers";
+
+const metrics = async (auth?: string) => fetch(`${APP_URL}/api/metrics`, { headers: auth ? { authorization: auth } : {} });
+
+/** The value of one sample line (`name{labels} value`) in Prometheus text, 0 when absent. */
+function sample(text: string, line: string): number {
+  const found = text.split("\n").find((l) => l.startsWith(`${line} `));
+  return found ? Number(found.slice(line.length + 1)) : 0;
+}
+
+async function teamIn(slug: string) {
+  const player = await newApiUser("observed");
+  await api(`/api/v1/competitions/${slug}/teams`, { headers: player.auth, body: { name: `Observed ${Math.random().toString(36).slice(2, 8)}`, acceptRules: true } });
+  return player;
+}
+
+describe("metrics and logs", () => {
+  it("serves Prometheus metrics to METRICS_TOKEN only: submissions by kind, scoring and request durations, the database pool", async () => {
+    expect((await metrics()).status).toBe(401);
+    expect((await metrics("Bearer not-the-token")).status).toBe(401);
+    const token = `Bearer ${process.env.METRICS_TOKEN}`;
+    const before = await (await metrics(token)).text();
+    const { slug } = await publishedCompetition();
+    const player = await teamIn(slug);
+    const answer = await (await postCsv(APP_URL, slug, demoPredictionsCsv({ skill: 0.7, seed: "metrics" }), player.auth)).json();
+    const response = await metrics(token);
+    expect(response.headers.get("content-type")).toMatch(/^text\/plain; version=0\.0\.4/);
+    const after = await response.text();
+    const kind = `quiltboard_submissions_total{kind="${answer.answer.kind}"}`;
+    // Other test files use this instance meanwhile: at least this one submission was counted.
+    expect(sample(after, kind) - sample(before, kind)).toBeGreaterThanOrEqual(1);
+    expect(sample(after, "quiltboard_scoring_duration_seconds_count") - sample(before, "quiltboard_scoring_duration_seconds_count")).toBeGreaterThanOrEqual(1);
+    expect(after).toMatch(/^quiltboard_http_request_duration_seconds_bucket\{le="0\.005",method="POST",route="\/api\/v1\/competitions\/\{slug\}\/submissions",status="201"\} \d+$/m);
+    expect(after).toMatch(/^quiltboard_db_pool_connections\{state="total"\} [1-9]\d*$/m);
+    expect(after).toMatch(/^process_resident_memory_bytes \d+/m);
+  });
+
+  it("writes one JSON line per request with its request id, without the query string", async () => {
+    const id = `trace-${Math.random().toString(36).slice(2, 12)}`;
+    const response = await fetch(`${APP_URL}/reset-password?token=very-secret-reset-token`, { headers: { "x-request-id": id } });
+    expect(response.headers.get("x-request-id")).toBe(id);
+    expect((await fetch(`${APP_URL}/api/v1/competitions`, { headers: { "x-request-id": "bad id with spaces" } })).headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);
+    const lines = () => readFileSync(process.env.APP_LOG!, "utf8").split("\n").filter((l) => l.startsWith("{"));
+    await expect.poll(() => lines().some((l) => l.includes(id))).toBe(true);
+    const line = JSON.parse(lines().find((l) => l.includes(id))!);
+    expect(line).toMatchObject({ level: 30, service: "quiltboard", reqId: id, method: "GET", path: "/reset-password", route: "/reset-password", status: 200, msg: "request" });
+    expect(typeof line.ms).toBe("number");
+    expect(readFileSync(process.env.APP_LOG!, "utf8")).not.toContain("very-secret-reset-token");
+    for (const l of lines()) expect(() => JSON.parse(l)).not.toThrow();
+  });
+});
+
+describe("graceful shutdown", () => {
+  it("finishes a submission in flight after SIGTERM, then exits, taking no new connections meanwhile", async () => {
+    const { slug } = await publishedCompetition();
+    const player = await teamIn(slug);
+    const port = await freePort();
+    const app = await startApp({ port, quiet: true, env: { DATABASE_URL: process.env.DATABASE_URL!, NEXTAUTH_SECRET: process.env.NEXTAUTH_SECRET! } });
+    const exited = new Promise<number | null>((resolve) => app.child.once("exit", (code) => resolve(code)));
+    try {
+      const csv = Buffer.from(demoPredictionsCsv({ skill: 0.7, seed: "in-flight" }));
+      const socket = net.connect(port, "127.0.0.1");
+      let received = Buffer.alloc(0);
+      socket.on("data", (d: Buffer) => (received = Buffer.concat([received, d])));
+      const closed = new Promise<void>((resolve) => socket.on("close", () => resolve()));
+      const head = [`POST /api/v1/competitions/${slug}/submissions HTTP/1.1`, `Host: 127.0.0.1:${port}`, "Content-Type: text/csv", `Content-Length: ${csv.length}`, `Authorization: ${player.auth.authorization}`, "Connection: close", "", ""].join("\r\n");
+      socket.write(head);
+      socket.write(csv.subarray(0, csv.length >> 1));
+      await new Promise((r) => setTimeout(r, 300));
+      app.child.kill("SIGTERM");
+      await new Promise((r) => setTimeout(r, 300));
+      const refused = await fetch(`http://127.0.0.1:${port}/api/v1/competitions`).then(() => false, () => true);
+      expect(refused).toBe(true);
+      socket.write(csv.subarray(csv.length >> 1));
+      await closed;
+      const answer = parseAnswer(received)!;
+      expect(answer.status).toBe(201);
+      const body = answer.body as { id: string };
+      expect(await exited).toBe(143); // Next.js exits with 128 + SIGTERM once the answer is out
+      const mine = await (await api(`/api/v1/competitions/${slug}/submissions`, { headers: player.auth })).json();
+      expect(mine.submissions.map((s: { id: string }) => s.id)).toEqual([body.id]);
+    } finally {
+      await app.stop();
+    }
+  });
+});
