@@ -2,14 +2,14 @@ import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { createHash, randomBytes } from "node:crypto";
 import { chmodSync, closeSync, cpSync, existsSync, openSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { pathToFileURL } from "node:url";
+import { buildSync } from "esbuild";
 
 const ROOT = process.cwd();
 export const DATA_DIR = path.join(ROOT, ".data");
 const NEXT_BIN = path.join(ROOT, "node_modules", "next", "dist", "bin", "next");
 
 /** What a production build depends on; a change to any of these triggers `next build`. */
-const BUILD_INPUTS = ["app", "lib", "types", "public", "instrumentation.ts", "package-lock.json", "next.config.js", "postcss.config.mjs", "tsconfig.json", "prisma/schema.prisma"];
+const BUILD_INPUTS = ["app", "lib", "types", "public", "instrumentation.ts", "package-lock.json", "next.config.js", "postcss.config.mjs", "tsconfig.json", "prisma/schema.prisma", "prisma/migrations", "scripts/http-preload.mjs", "scripts/server-entry.ts", "scripts/admin-command.ts", "scripts/terminal.ts", "scripts/db/migrate.ts"];
 const BUILD_STAMP = path.join(ROOT, ".next", "quiltboard-build-stamp");
 
 function hashInputs(): string {
@@ -32,7 +32,8 @@ export const STANDALONE = path.join(ROOT, ".next", "standalone");
 
 /**
  * Runs `next build` unless the last build was made from exactly these sources, then completes the
- * standalone server with what Next leaves to the deployment: the static assets and public/.
+ * standalone server with what Next leaves to the deployment (the static assets and public/) and
+ * what Quiltboard adds: the migrations, the HTTP preload and the entry (scripts/server-entry.ts).
  */
 export function ensureBuilt(log: (line: string) => void): void {
   const stamp = hashInputs();
@@ -45,6 +46,22 @@ export function ensureBuilt(log: (line: string) => void): void {
   if (result.status !== 0) throw new Error("next build failed (see above)");
   cpSync(path.join(ROOT, ".next", "static"), path.join(STANDALONE, ".next", "static"), { recursive: true });
   if (existsSync(path.join(ROOT, "public"))) cpSync(path.join(ROOT, "public"), path.join(STANDALONE, "public"), { recursive: true });
+  cpSync(path.join(ROOT, "prisma", "migrations"), path.join(STANDALONE, "prisma", "migrations"), { recursive: true });
+  cpSync(path.join(ROOT, "scripts", "http-preload.mjs"), path.join(STANDALONE, "http-preload.mjs"));
+  // The entry (scripts/server-entry.ts) as one file; pg, Prisma's client and pino come from the
+  // standalone node_modules, the rest (the migrator, the account code it shares with the app) is bundled.
+  buildSync({
+    entryPoints: [path.join(ROOT, "scripts", "server-entry.ts")],
+    outfile: path.join(STANDALONE, "entry.mjs"),
+    bundle: true,
+    platform: "node",
+    format: "esm",
+    target: "node20",
+    conditions: ["react-server"],
+    external: ["pg", "@prisma/client", "pino"],
+    banner: { js: 'import { createRequire as quiltboardRequire } from "node:module"; const require = quiltboardRequire(import.meta.url);' },
+    logLevel: "warning",
+  });
   writeFileSync(BUILD_STAMP, stamp);
 }
 
@@ -63,8 +80,8 @@ export function nextAuthSecret(): string {
 export type RunningApp = { url: string; child: ChildProcess; stop: () => Promise<void> };
 
 /**
- * Starts the standalone server on `port` (behind the HTTP preload, as in the image) with the given
- * environment and waits until it answers. `stop` sends SIGTERM and, after 10 s, SIGKILL. Quiet
+ * Starts the standalone server on `port` through its entry (which migrates, then serves behind the
+ * HTTP preload: exactly what the image runs) with the given environment and waits until it answers. `stop` sends SIGTERM and, after 10 s, SIGKILL. Quiet
  * output is kept, or written to `logFile` directly by the app's process (through the file's
  * descriptor: the app never waits for this process to read its output, which a test runner
  * blocked in spawnSync would not).
@@ -72,7 +89,7 @@ export type RunningApp = { url: string; child: ChildProcess; stop: () => Promise
 export async function startApp(options: { port: number; env: Record<string, string>; quiet?: boolean; logFile?: string }): Promise<RunningApp> {
   const url = `http://localhost:${options.port}`;
   const logFd = options.quiet && options.logFile ? openSync(options.logFile, "a") : null;
-  const child = spawn(process.execPath, ["--import", pathToFileURL(path.join(ROOT, "scripts", "http-preload.mjs")).href, "server.js"], {
+  const child = spawn(process.execPath, ["entry.mjs"], {
     cwd: STANDALONE,
     stdio: !options.quiet ? "inherit" : logFd !== null ? ["ignore", logFd, logFd] : ["ignore", "pipe", "pipe"],
     env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1", NEXTAUTH_URL: url, PORT: String(options.port), HOSTNAME: "0.0.0.0", ...options.env },

@@ -2,7 +2,6 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import path from "node:path";
-import { createInterface } from "node:readline";
 
 /** An error the user can act on: printed as one line, with its exit code (2: the command line was wrong). */
 export class CliError extends Error {
@@ -38,28 +37,6 @@ export function saveConfig(config: Config): string {
   writeFileSync(file, `${JSON.stringify(config, null, 2)}\n`, { mode: 0o600 });
   chmodSync(file, 0o600);
   return file;
-}
-
-let stdinLines: string[] | null = null;
-
-/** One line from the terminal (not echoed unless `echo`), or the next line of stdin when it is not a terminal. */
-export async function readPassword(prompt: string, echo = false): Promise<string> {
-  if (!process.stdin.isTTY) {
-    if (!stdinLines) {
-      const chunks: Buffer[] = [];
-      for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-      stdinLines = Buffer.concat(chunks).toString("utf8").split(/\r?\n/);
-    }
-    const line = stdinLines.shift();
-    if (!line) throw new CliError(`no ${prompt.replace(/:\s*$/, "")} on stdin`);
-    return line;
-  }
-  const rl = createInterface({ input: process.stdin, output: process.stderr, terminal: true });
-  if (!echo) (rl as unknown as { _writeToOutput: (s: string) => void })._writeToOutput = (s) => s.startsWith(prompt) && process.stderr.write(prompt);
-  const answer = await new Promise<string>((resolve) => rl.question(prompt, resolve));
-  rl.close();
-  if (!echo) process.stderr.write("\n");
-  return answer.trim();
 }
 
 type ApiErrorBody = { error?: { code?: string; message?: string; details?: unknown } };

@@ -5,7 +5,8 @@
 import { createReadStream, existsSync, mkdirSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { Readable } from "node:stream";
-import { Client, CliError, loadConfig, readPassword, saveConfig } from "./client";
+import { Client, CliError, loadConfig, saveConfig } from "./client";
+import { readLine } from "../terminal";
 import { pushBundle } from "./bundle";
 
 const USAGE = `usage: quiltboard <command> [options]
@@ -90,8 +91,9 @@ export async function run(argv: string[], out: (line: string) => void): Promise<
   };
 
   if (command === "login") {
-    const email = text(flags, "--email") ?? (await readPassword("email: ", true));
-    const password = await readPassword("password: ");
+    const email = text(flags, "--email") ?? (await readLine("email: ", { echo: true }));
+    const password = await readLine("password: ");
+    if (!email || !password) throw new CliError("login needs an email and a password (from the terminal, or two lines on stdin)");
     const client = new Client(url, null);
     const token = await client.request<{ token: string }>("POST", "/api/v1/tokens", { json: { name: `quiltboard CLI on ${process.env.HOSTNAME ?? "this machine"}` }, basic: [email, password] });
     const file = saveConfig({ url, token: token.token });

@@ -4,6 +4,8 @@ import { mkdirSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { chromium, type BrowserContext } from "playwright-core";
+import { createDatabaseIfMissing, dropDatabase } from "@/scripts/db/admin";
+import { migrate } from "@/scripts/db/migrate";
 
 export const APP_URL = process.env.APP_URL ?? "http://localhost:3000";
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH;
@@ -194,4 +196,21 @@ export async function signUpInBrowser(page: import("playwright-core").Page, name
   await page.getByRole("button", { name: "Create account" }).click();
   await page.waitForURL("**/account");
   return email;
+}
+
+const adminUrl = () => Object.assign(new URL(process.env.DATABASE_URL!), { pathname: "/postgres" }).toString();
+const fresh: string[] = [];
+
+/** An empty database on the suite's server (migrated unless asked not to), as a deployment starts; dropFreshDatabases removes them. */
+export async function freshDatabase(prefix: string, migrated = true): Promise<string> {
+  const name = `${prefix}_${randomBytes(4).toString("hex")}`;
+  await createDatabaseIfMissing(adminUrl(), name);
+  fresh.push(name);
+  const url = Object.assign(new URL(process.env.DATABASE_URL!), { pathname: `/${name}` }).toString();
+  if (migrated) await migrate(url);
+  return url;
+}
+
+export async function dropFreshDatabases(): Promise<void> {
+  for (const name of fresh.splice(0)) await dropDatabase(adminUrl(), name);
 }

@@ -1,11 +1,10 @@
 import { spawn, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { afterAll, describe, expect, it } from "vitest";
-import { createDatabaseIfMissing, dropDatabase, freePort } from "@/scripts/db/admin";
-import { migrate } from "@/scripts/db/migrate";
+import { freePort } from "@/scripts/db/admin";
 import { startApp } from "@/scripts/app";
 import { demoPredictionsCsv } from "@/prisma/demo-solution";
-import { api, APP_URL, basic, newApiUser, postCsv, publishedCompetition, send, uniqueEmail } from "./helpers";
+import { api, APP_URL, basic, dropFreshDatabases, freshDatabase, newApiUser, postCsv, publishedCompetition, send, uniqueEmail } from "./helpers";
 
 // Issue 12, "safe to run in public": each case an unfriendly client would try, through the real
 // server and database.
@@ -30,21 +29,7 @@ async function whileBusy<T>(request: () => Promise<T>): Promise<T & { answeredMe
   return { ...(await pending), answeredMeanwhile };
 }
 
-const adminUrl = () => Object.assign(new URL(process.env.DATABASE_URL!), { pathname: "/postgres" }).toString();
-const created: string[] = [];
-afterAll(async () => {
-  for (const name of created) await dropDatabase(adminUrl(), name);
-});
-
-/** An empty database on the suite's server (migrated unless asked not to), as a deployment starts; dropped at the end. */
-async function freshDatabase(prefix: string, migrated = true): Promise<string> {
-  const name = `${prefix}_${randomBytes(4).toString("hex")}`;
-  await createDatabaseIfMissing(adminUrl(), name);
-  created.push(name);
-  const url = Object.assign(new URL(process.env.DATABASE_URL!), { pathname: `/${name}` }).toString();
-  if (migrated) await migrate(url);
-  return url;
-}
+afterAll(dropFreshDatabases);
 
 async function teamOf(slug: string) {
   const player = await newApiUser("hostile");

@@ -1,10 +1,11 @@
+import { spawnSync } from "node:child_process";
 import net from "node:net";
 import { readFileSync } from "node:fs";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { demoPredictionsCsv } from "@/prisma/demo-solution";
-import { startApp } from "@/scripts/app";
+import { STANDALONE, startApp } from "@/scripts/app";
 import { freePort } from "@/scripts/db/admin";
-import { api, APP_URL, newApiUser, parseAnswer, postCsv, publishedCompetition } from "./helpers";
+import { api, APP_URL, basic, dropFreshDatabases, freshDatabase, newApiUser, parseAnswer, postCsv, publishedCompetition } from "./helpers";
 
 const metrics = async (auth?: string) => fetch(`${APP_URL}/api/metrics`, { headers: auth ? { authorization: auth } : {} });
 
@@ -88,5 +89,33 @@ describe("graceful shutdown", () => {
     } finally {
       await app.stop();
     }
+  });
+});
+
+describe("the standalone entry, as the image runs it (node entry.mjs)", () => {
+  const entry = (args: string[], env: Record<string, string>, stdin = "") => {
+    const result = spawnSync(process.execPath, ["entry.mjs", ...args], { cwd: STANDALONE, env: { ...process.env, DATABASE_URL: "", ...env }, input: stdin, encoding: "utf8" });
+    return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+  };
+  afterAll(dropFreshDatabases);
+
+  it("migrates an empty database and serves it; creates an administrator; refuses the demo and a missing DATABASE_URL", async () => {
+    const database = await freshDatabase("entry", false);
+    const email = `root-${Math.random().toString(36).slice(2, 8)}@example.org`;
+    const created = entry(["admin", "create", email, "--name", "Root"], { DATABASE_URL: database }, "a long enough password\n");
+    expect([created.code, created.stdout]).toEqual([0, `created administrator ${email}; sign in at /signin\n`]);
+    const app = await startApp({ port: await freePort(), quiet: true, env: { DATABASE_URL: database, NEXTAUTH_SECRET: process.env.NEXTAUTH_SECRET! } });
+    try {
+      const token = await (await fetch(`${app.url}/api/v1/tokens`, { method: "POST", headers: { "content-type": "application/json", ...basic(email, "a long enough password") }, body: JSON.stringify({ name: "ops" }) })).json();
+      const me = await (await fetch(`${app.url}/api/v1/me`, { headers: { authorization: `Bearer ${token.token}` } })).json();
+      expect(me).toMatchObject({ email, role: "admin" });
+      expect((await (await fetch(`${app.url}/api/v1/competitions`)).json()).competitions).toEqual([]);
+      expect(await (await fetch(`${app.url}/api/health`)).json()).toEqual({ status: "ok" });
+    } finally {
+      await app.stop();
+    }
+    expect(entry([], { DATABASE_URL: database, QUILTBOARD_DEMO: "1" })).toMatchObject({ code: 2, stderr: expect.stringMatching(/^QUILTBOARD_DEMO=1: the standalone server carries no demo data/) });
+    expect(entry([], {})).toMatchObject({ code: 2, stderr: expect.stringMatching(/^DATABASE_URL is not set/) });
+    expect(entry([], { DATABASE_URL: database, NEXTAUTH_SECRET: "" })).toMatchObject({ code: 2, stderr: expect.stringMatching(/^NEXTAUTH_SECRET is not set/) });
   });
 });

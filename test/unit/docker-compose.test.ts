@@ -1,49 +1,90 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { parse } from "yaml";
+import { parse, parseDocument } from "yaml";
+
+// Docker is not installed where the tests run: these check that the image's recipe and the compose
+// files agree with what the app reads and with what npm test runs (the standalone entry).
 
 type Service = {
   image?: string;
-  command?: string;
+  build?: string;
   environment?: Record<string, string>;
   ports?: string[];
   depends_on?: Record<string, { condition: string }>;
-  healthcheck?: unknown;
+  healthcheck?: { test: string[] };
+  deploy?: { replicas: number };
 };
 
 const compose = parse(readFileSync("docker-compose.yml", "utf8")) as { services: Record<string, Service> };
-const { app, postgres } = compose.services;
+const { app, postgres, mail } = compose.services;
+// `!reset` is Compose's tag for dropping a list from the base file; the yaml parser keeps it as a custom tag.
+const scale = parseDocument(readFileSync("compose.scale.yml", "utf8"), { customTags: [{ tag: "!reset", resolve: () => [] }] }).toJS() as { services: Record<string, Service & { configs?: unknown }>; configs: { caddyfile: { content: string } } };
+const dockerfile = readFileSync("Dockerfile", "utf8");
+const stages = dockerfile.split(/^FROM /m).slice(1);
+
+/** Every variable the app, its entry or its preload reads from the environment. */
+const KNOWN = ["DATABASE_URL", "PORT", "NEXTAUTH_URL", "NEXTAUTH_SECRET", "SMTP_URL", "MAIL_FROM", "METRICS_TOKEN", "TRUST_PROXY", "LOG_LEVEL"];
+
+describe("the Dockerfile", () => {
+  it("builds in one stage and runs the standalone entry as an unprivileged user in another", () => {
+    expect(stages).toHaveLength(2);
+    const [build, runtime] = stages;
+    expect(build).toMatch(/^node:20\S* AS build/);
+    expect(build).toContain("RUN npm ci");
+    expect(build).toContain("RUN npm run build");
+    expect(runtime).toMatch(/^node:20\S* AS runtime/);
+    expect(runtime).toContain("COPY --from=build --chown=node:node /src/.next/standalone ./");
+    expect(runtime).toMatch(/^USER node$/m);
+    expect(runtime).toMatch(/^CMD \["node", "entry\.mjs"\]$/m);
+    expect(runtime).toContain("/api/health");
+    expect(runtime).not.toMatch(/npm (ci|install)/); // only what the standalone build traced
+  });
+});
 
 describe("docker-compose.yml agrees with the app's configuration", () => {
-  it("has an app and a postgres service of PostgreSQL 15 or newer", () => {
-    expect(Object.keys(compose.services).sort()).toEqual(["app", "postgres"]);
+  it("builds the app from the Dockerfile beside PostgreSQL 15 or newer and a mail catcher", () => {
+    expect(Object.keys(compose.services).sort()).toEqual(["app", "mail", "postgres"]);
+    expect(app.build).toBe(".");
     expect(Number(/^postgres:(\d+)/.exec(postgres.image ?? "")?.[1])).toBeGreaterThanOrEqual(15);
+    expect(mail.image).toMatch(/^maildev\/maildev:/);
   });
 
-  it("points DATABASE_URL at the postgres service with its own user, password and database", () => {
+  it("points DATABASE_URL at the postgres service with its own user, password and database, and mail at the catcher", () => {
     const url = new URL(app.environment!.DATABASE_URL);
-    expect(url.protocol).toBe("postgresql:");
-    expect(url.hostname).toBe("postgres");
-    expect(url.port).toBe("5432");
+    expect([url.protocol, url.hostname, url.port]).toEqual(["postgresql:", "postgres", "5432"]);
     expect(url.username).toBe(postgres.environment!.POSTGRES_USER);
     expect(url.password).toBe(postgres.environment!.POSTGRES_PASSWORD);
     expect(url.pathname).toBe(`/${postgres.environment!.POSTGRES_DB}`);
+    expect(app.environment!.SMTP_URL).toBe("smtp://mail:1025");
   });
 
-  it("publishes the app's PORT and uses it in NEXTAUTH_URL", () => {
+  it("publishes the app's PORT, uses it in NEXTAUTH_URL, and insists on a NEXTAUTH_SECRET", () => {
     const port = app.environment!.PORT;
     expect(app.ports).toContain(`${port}:${port}`);
     expect(new URL(app.environment!.NEXTAUTH_URL).port).toBe(port);
-    expect(app.command).toBe("npm start");
+    expect(app.environment!.NEXTAUTH_SECRET).toMatch(/^\$\{NEXTAUTH_SECRET:\?/);
   });
 
-  it("waits for a healthy database", () => {
-    expect(postgres.healthcheck).toBeDefined();
-    expect(app.depends_on?.postgres.condition).toBe("service_healthy");
+  it("starts the app once the database and the mail catcher are healthy, and checks the app's health", () => {
+    for (const service of [postgres, mail, app]) expect(service.healthcheck).toBeDefined();
+    expect(app.depends_on).toEqual({ postgres: { condition: "service_healthy" }, mail: { condition: "service_healthy" } });
+    expect(app.healthcheck!.test.join(" ")).toContain(`http://127.0.0.1:${app.environment!.PORT}/api/health`);
   });
 
   it("uses only variables the app reads", () => {
-    const known = ["DATABASE_URL", "PORT", "NEXTAUTH_URL", "NEXTAUTH_SECRET"];
-    for (const name of Object.keys(app.environment!)) expect(known).toContain(name);
+    for (const name of Object.keys(app.environment!)) expect(KNOWN).toContain(name);
+    for (const name of Object.keys(scale.services.app.environment!)) expect(KNOWN).toContain(name);
+  });
+});
+
+describe("compose.scale.yml", () => {
+  it("runs three app instances behind Caddy, which they trust for the client address", () => {
+    expect(scale.services.app.deploy!.replicas).toBe(3);
+    expect(scale.services.app.ports).toEqual([]);
+    expect(scale.services.app.environment!.TRUST_PROXY).toBe("1");
+    expect(new URL(scale.services.app.environment!.NEXTAUTH_URL).port).toBe(scale.services.proxy.ports![0].split(":")[0]);
+    expect(scale.services.proxy.image).toMatch(/^caddy:/);
+    expect(scale.configs.caddyfile.content).toMatch(/dynamic a app 3000/);
+    expect(scale.services.proxy.depends_on).toEqual({ app: { condition: "service_healthy" } });
   });
 });

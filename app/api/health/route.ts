@@ -1,0 +1,9 @@
+// GET /api/health – liveness and readiness for load balancers and the image's HEALTHCHECK: 200 when
+// the database answers, 503 otherwise
+import { handleApi, json } from "@/lib/server/api";
+import { db } from "@/lib/server/db";
+
+export const GET = handleApi(async () => {
+  await db.$queryRaw`SELECT 1`;
+  return json({ status: "ok" });
+});
