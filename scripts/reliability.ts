@@ -32,7 +32,7 @@ async function post(base: string, slug: string, token: string, csv: string, key:
 export type Invariants = { submissions: number; answersPerKey: number; budgetMismatches: number; indexProblems: number; auditQueries: number; auditMismatches: number };
 
 /**
- * SPEC §5's invariants, read from the database and the audit endpoint: every query answered once
+ * docs/mechanism.md §5's invariants, read from the database and the audit endpoint: every query answered once
  * (one row per idempotency key), each team's budget equals its initial budget minus its holdout
  * answers, query indices run 1…k per team with none reused, and replaying every answer from the
  * secret gives 0 mismatches.

@@ -64,7 +64,7 @@ try {
   const appEnv = { ...env, ...HARNESS_LIMITS, QUILTBOARD_CLOSE_SECONDS: "2", METRICS_TOKEN: randomBytes(24).toString("base64url") };
 
   ensureBuilt((line) => log(line));
-  // Two app instances on one database, as behind a load balancer (SPEC §6).
+  // Two app instances on one database, as behind a load balancer (README, Performance).
   const logFile = path.resolve("test-results/app.log");
   rmSync(logFile, { force: true });
   const app = await startApp({ port: await freePort(), env: appEnv, quiet: true, logFile });

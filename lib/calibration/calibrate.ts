@@ -2,7 +2,7 @@ import { check } from "../mechanism/errors";
 import { type ByMethod, type CorrelationModel, calibrateEpsBdp, calibrateEpsDp } from "./models";
 import { type Plan, planGuarantee, planPractical } from "./planner";
 
-/** Defaults when no competition supplies them (SPEC §2.4: β and m; c = ½). */
+/** Defaults when no competition supplies them (docs/mechanism.md §2.4: β and m; c = ½). */
 export const DEFAULT_BETA = 0.05;
 export const DEFAULT_MAX_QUERIES = 100;
 
@@ -25,7 +25,7 @@ export type CalibrationQuestion =
 export type CalibrationAnswer = { epsDp: number; byMethod: ByMethod; exhaustive: boolean } | { epsBdp: number; byMethod: ByMethod; exhaustive: boolean } | Plan;
 
 /**
- * Answers a calibration question of SPEC §7 (`POST /api/v1/calibrate`, `npm run calibrate`):
+ * Answers a calibration question of docs/api.md (`POST /api/v1/calibrate`, `npm run calibrate`):
  * ε_BDP → ε_DP (inverse map), ε_DP → ε_BDP (forward map), or a mechanism → the planner's answer.
  * A model without its data (groups without maxGroupSize, markov without a transition matrix) is
  * rejected here: only a competition with a solution can fill those in.
@@ -44,7 +44,7 @@ export function answerCalibration(question: CalibrationQuestion): CalibrationAns
   return planMechanism({ n, model }, question.mechanism);
 }
 
-/** The planner for either mode, with SPEC defaults for β, m and c. */
+/** The planner for either mode, with the defaults of docs/mechanism.md §2.4 for β, m and c. */
 export function planMechanism(setting: { n: number; model: CorrelationModel }, mechanism: ApiMechanism): Plan {
   const maxQueries = mechanism.maxQueries ?? DEFAULT_MAX_QUERIES;
   if (mechanism.mode === "guarantee") {

@@ -17,7 +17,7 @@ export function groupsEpsBdp(epsDp: number, maxGroupSize: number): number {
   return epsDp * maxGroupSize;
 }
 
-/** n_eff = n / k_max (SPEC §2.5). */
+/** n_eff = n / k_max (docs/mechanism.md §2.5). */
 export function groupsEffectiveSize(n: number, maxGroupSize: number): number {
   return n / maxGroupSize;
 }

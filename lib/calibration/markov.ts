@@ -1,7 +1,7 @@
 import { check } from "../mechanism/errors";
 import { type Matrix, matrixFromRows, multiply, solve, symmetricEigenvalues, vectorTimes } from "./linalg";
 
-/** Largest state space the calibration accepts (SPEC §3). */
+/** Largest state space the calibration accepts (docs/mechanism.md §3). */
 export const MAX_STATES = 64;
 
 /**
@@ -111,7 +111,7 @@ function symmetrised(p: Matrix, pi: Float64Array): Matrix {
 }
 
 /**
- * λ of SPEC §2.5: the second largest singular value of D^{1/2} P D^{-1/2}, D = diag(π).
+ * λ of docs/mechanism.md §2.5: the second largest singular value of D^{1/2} P D^{-1/2}, D = diag(π).
  * Its largest singular value is 1 (singular vector √π); 1 − λ is the absolute spectral gap that
  * Fan, Jiang & Sun (2018) use in Hoeffding's inequality for Markov chains.
  */
@@ -138,7 +138,7 @@ export function spectralGap(p: Matrix, pi: Float64Array): number {
   return 1 - Math.max(Math.abs(eig[1]), Math.abs(eig[eig.length - 1]));
 }
 
-/** Effective sample size n (1 − λ)/(1 + λ) of a stationary chain (SPEC §2.5; Fan, Jiang, Sun 2018). */
+/** Effective sample size n (1 − λ)/(1 + λ) of a stationary chain (docs/mechanism.md §2.5; Fan, Jiang, Sun 2018). */
 export function effectiveSampleSize(n: number, lambda: number): number {
   return (n * (1 - lambda)) / (1 + lambda);
 }
@@ -151,7 +151,7 @@ export type ChainSummary = {
   reversible: boolean;
   /** 1 − max_{j≥2}|λ_j|, only for reversible chains (Lemma 4) */
   spectralGap: number | null;
-  /** second singular value of D^{1/2} P D^{-1/2} (SPEC §2.5) */
+  /** second singular value of D^{1/2} P D^{-1/2} (docs/mechanism.md §2.5) */
   lambda: number;
 };
 
@@ -234,7 +234,7 @@ export function closedFormEpsDp(eps: number, gap: number, rho: number, n: number
 }
 
 // ---------------------------------------------------------------------------------------------
-// The exact quilt search (SPEC §3; Song, Wang & Chaudhuri 2017's MQMExact; Zhao 2017, Lemma 2).
+// The exact quilt search (docs/mechanism.md §3; Song, Wang & Chaudhuri 2017's MQMExact; Zhao 2017, Lemma 2).
 
 export type QuiltChain = {
   transition: Matrix;
@@ -296,7 +296,7 @@ export function exactQuiltEpsDp(chain: QuiltChain, eps: number, influenceFactor 
 }
 
 /**
- * The forward map (SPEC §3): the BDP level that ε_DP-DP buys, ε_BDP = max_i min_Q ((|N|+1) ε_DP + 4 b_i(Q)),
+ * The forward map (docs/mechanism.md §3): the BDP level that ε_DP-DP buys, ε_BDP = max_i min_Q ((|N|+1) ε_DP + 4 b_i(Q)),
  * by the same exact search (a quilt with |N| + 1 = m costs at least m ε_DP).
  */
 export function exactQuiltEpsBdp(chain: QuiltChain, epsDp: number, work = QUILT_SEARCH_WORK): QuiltSearchResult {

@@ -13,7 +13,7 @@ import {
 } from "./markov";
 import { maxInfluenceEpsBdp, maxInfluenceEpsDp } from "./max-influence";
 
-/** The organizer's correlation model of the holdout rows (SPEC §3). */
+/** The organizer's correlation model of the holdout rows (docs/mechanism.md §3). */
 export type CorrelationModel =
   | { kind: "independent" }
   | { kind: "groups"; maxGroupSize: number }

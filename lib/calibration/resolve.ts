@@ -3,7 +3,7 @@ import { groupsAcrossSplits, holdoutChains, type Solution, type SolutionColumns 
 import { describeChain, checkTransitionMatrix, fitTransitionMatrix, type ChainSummary } from "./markov";
 import { type CorrelationModel, effectiveSize } from "./models";
 
-/** The organizer's model as the API takes it (SPEC §7 PUT …/correlation). */
+/** The organizer's model as the API takes it (docs/api.md, PUT …/correlation). */
 export type CorrelationInput =
   | { kind: "independent" }
   | { kind: "groups"; maxGroupSize?: number }

@@ -1,7 +1,7 @@
 import { CsvReader, type CsvIssue, type CsvRecord, CsvValidationError } from "./reader";
 
 /**
- * The organizer's solution file (SPEC §7): header `id,label,split` plus optional `order`, `group`
+ * The organizer's solution file (docs/api.md): header `id,label,split` plus optional `order`, `group`
  * and `state` columns, in any order. Stored compactly as columns, never one database row per line.
  */
 export type Solution = {

@@ -11,7 +11,7 @@ export type Purpose = "threshold" | "gamma" | "answer" | "remeasure";
 export type Streams = (queryIndex: number, purpose: Purpose) => Rng;
 
 /**
- * Streams keyed by HMAC-SHA256(secret, team ‖ query index ‖ purpose) (SPEC §2.3).
+ * Streams keyed by HMAC-SHA256(secret, team ‖ query index ‖ purpose) (docs/mechanism.md §2.3).
  * The same secret replays every draw exactly (audit); without it the seeds are unpredictable.
  * Every (team, index, purpose) gets its own stream, so no stream is reused or shared across teams.
  * @param secret the competition's 32-byte secret

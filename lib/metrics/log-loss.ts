@@ -3,7 +3,7 @@ import { type Metric, METRIC_TITLES } from "./types";
 
 /**
  * Binary log-loss with p clipped to [p_min, 1 − p_min], divided by −ln p_min so that each row lies
- * in [0, 1] (SPEC §4): f = −(y ln p + (1 − y) ln(1 − p)) / (−ln p_min). Displayed in nats.
+ * in [0, 1] (docs/mechanism.md §4): f = −(y ln p + (1 − y) ln(1 − p)) / (−ln p_min). Displayed in nats.
  * @param pMin clipping level in (0, 0.5); default 1e-3 (a row costs at most ln 1000 ≈ 6.9 nats)
  */
 export function logLoss(pMin = 1e-3): Metric {

@@ -1,5 +1,5 @@
 /**
- * A metric of SPEC §4: a per-row value f(prediction, label) ∈ [0, 1] whose mean over a split is the
+ * A metric of docs/mechanism.md §4: a per-row value f(prediction, label) ∈ [0, 1] whose mean over a split is the
  * query Q, so that Δ_Q = 1/n. Class metrics compare integer class codes (a submission's classes are
  * the solution's, lib/csv/submission.ts); numeric metrics compare numbers.
  */

@@ -89,7 +89,7 @@ export async function requireApiUser(request: Request): Promise<PublicUser> {
   return user;
 }
 
-/** HTTP Basic `email:password` (SPEC §7, POST /api/v1/tokens); 401 on any mismatch. */
+/** HTTP Basic `email:password` (docs/api.md, POST /api/v1/tokens); 401 on any mismatch. */
 export async function requireBasicUser(request: Request): Promise<PublicUser> {
   const header = request.headers.get("authorization") ?? "";
   const match = /^Basic\s+([A-Za-z0-9+/=]+)$/i.exec(header);

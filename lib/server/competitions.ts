@@ -57,7 +57,7 @@ export type CompetitionListItem = {
 
 export type CompetitionDetails = ReturnType<typeof toPublicDetails>;
 
-/** What anyone who may see the competition may read (SPEC §7 GET /api/v1/competitions/{slug}). */
+/** What anyone who may see the competition may read (docs/api.md, GET …/competitions/{slug}). */
 export function toPublicDetails(c: CompetitionRow) {
   const metric = metricOf(c);
   return {
@@ -84,7 +84,7 @@ export function toPublicDetails(c: CompetitionRow) {
 }
 
 /**
- * The competitions a viewer may see (SPEC §7): published and closed ones for everyone, drafts only
+ * The competitions a viewer may see (docs/api.md): published and closed ones for everyone, drafts only
  * for their organizers (all drafts for admins). Live first, then drafts, then closed, each by
  * closing date.
  */

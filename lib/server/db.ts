@@ -3,6 +3,7 @@ import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
 import { PrismaClient } from "@/lib/generated/prisma/client";
 import { env } from "./env";
+import { log } from "./log";
 
 // One client per module instance, created on first use so that `next build` can load server
 // modules without a database. In development it lives on globalThis to survive hot reloads.
@@ -15,6 +16,9 @@ function connect(): { client: PrismaClient; pool: pg.Pool } {
     instance = globalForDb.quiltboardDb;
     if (!instance) {
       const pool = new pg.Pool({ connectionString: env().DATABASE_URL });
+      // An idle connection the server closes (a restart, a dropped database) is an error event on
+      // the pool; unhandled, it would end the process. The pool replaces the connection on next use.
+      pool.on("error", (error) => log.warn({ err: error.message }, "an idle database connection was closed"));
       instance = { client: new PrismaClient({ adapter: new PrismaPg(pool) }), pool };
     }
   }

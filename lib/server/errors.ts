@@ -53,7 +53,7 @@ export class AppError extends Error {
 export type ErrorBody = { error: { code: ErrorCode; message: string; details?: unknown } };
 
 /**
- * Maps any thrown value to SPEC §7's error body and status: AppError to its status, zod issues to
+ * Maps any thrown value to docs/api.md's error body and status: AppError to its status, zod issues to
  * 422 with the issues, a pure module's MathInputError to 422, anything else to 500 with a generic
  * message (the detail goes to the server log, never to the client).
  */

@@ -13,7 +13,7 @@ import { isUuid } from "@/lib/validation/ids";
 
 export type LeaderboardEntry = {
   rank: number;
-  /** the team's name (SPEC §7), and its id for links */
+  /** the team's name (docs/api.md), and its id for links */
   team: string;
   teamId: string;
   /** the team's best answer, re-measured with fresh noise (docs/mechanism.md §2.6), display units */
@@ -288,7 +288,7 @@ async function announceFinalStandings(competition: CompetitionRow): Promise<void
   }
 }
 
-/** The final standings of a closed competition (SPEC §7 GET …/final); 409 before it closes. */
+/** The final standings of a closed competition (docs/api.md, GET …/final); 409 before it closes. */
 export async function getFinalStandings(viewer: PublicUser | null, slug: string): Promise<{ metric: Leaderboard["metric"]; displayPrecision: number; entries: FinalStanding[] }> {
   const { competition } = await getVisibleCompetition(viewer, slug);
   if (competition.status !== "closed") throw new AppError("conflict", "the final standings are revealed when the competition closes");

@@ -51,7 +51,7 @@ export async function scoreUpload(competition: CompetitionRow, metric: Metric, b
   }
 }
 
-/** Largest submission accepted (SPEC §5: 413 beyond). 10⁶ rows with long ids fit. */
+/** Largest submission accepted (docs/api.md: 413 beyond). 10⁶ rows with long ids fit. */
 export const MAX_SUBMISSION_BYTES = 128 * 1024 * 1024;
 const MAX_FINAL = 2;
 

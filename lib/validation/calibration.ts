@@ -3,7 +3,7 @@ import { z } from "zod";
 /** The largest holdout a calibration may describe, and the most chains it may list. */
 const MAX_ROWS = 10_000_000;
 
-/** Correlation models of SPEC §3 and §7 (`PUT …/correlation`, `POST /api/v1/calibrate`). */
+/** Correlation models of docs/mechanism.md §3 and docs/api.md (`PUT …/correlation`, `POST /api/v1/calibrate`). */
 export const correlationModelSchema = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("independent") }).strict(),
   z.object({ kind: z.literal("groups"), maxGroupSize: z.number().int().min(1).optional() }).strict(),
@@ -21,7 +21,7 @@ export const correlationModelSchema = z.discriminatedUnion("kind", [
 
 export type CorrelationModelInput = z.infer<typeof correlationModelSchema>;
 
-/** Mechanism settings of SPEC §2.4 and §7 (`PUT …/mechanism`). */
+/** Mechanism settings of docs/mechanism.md §2.4 and docs/api.md (`PUT …/mechanism`). */
 export const mechanismSchema = z.discriminatedUnion("mode", [
   z
     .object({

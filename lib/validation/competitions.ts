@@ -36,7 +36,7 @@ export type Access = z.infer<typeof accessSchema>;
 
 const date = z.coerce.date({ message: "expected a date, e.g. 2027-01-31T23:59:59Z" });
 
-/** POST /api/v1/competitions and the create form (SPEC §7). */
+/** POST /api/v1/competitions and the create form (docs/api.md). */
 export const createCompetitionSchema = z
   .object({
     slug,

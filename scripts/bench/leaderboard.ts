@@ -26,7 +26,7 @@ async function timeRequests(url: string, count: number): Promise<{ p50: number; 
 
 /**
  * Issue 6's figures: the leaderboard API and page with 10,000 teams and 1,000,000 submissions in
- * the database (inserted in bulk, the volume SPEC §6 asks one machine to serve), p50/p95 over 200
+ * the database (inserted in bulk, the volume README, Performance asks one machine to serve), p50/p95 over 200
  * sequential requests each, and the query plan showing that only the teams table is read.
  */
 export async function benchLeaderboard(): Promise<Figure[]> {

@@ -3,7 +3,7 @@ import { api, basic, uniqueEmail } from "./helpers";
 
 const PASSWORD = "a long enough password";
 
-describe("accounts API (SPEC §7)", () => {
+describe("accounts API (docs/api.md)", () => {
   it("signs up, creates a token with Basic auth and uses it as a Bearer token", async () => {
     const email = uniqueEmail();
     const signUp = await api("/api/v1/users", { body: { email, password: PASSWORD, name: "Api User" } });

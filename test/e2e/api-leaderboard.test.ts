@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { demoPredictionsCsv } from "@/prisma/demo-solution";
 import { api, APP_URL, newApiUser, postCsv, publishedCompetition } from "./helpers";
 
-describe("leaderboard API (SPEC §7)", () => {
+describe("leaderboard API (docs/api.md)", () => {
   it("serves JSON and CSV with the contract's fields and nothing secret", async () => {
     const { slug, organizer } = await publishedCompetition();
     const { auth } = await newApiUser("board");

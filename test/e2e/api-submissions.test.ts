@@ -23,7 +23,7 @@ async function state(slug: string, auth: Record<string, string>) {
   return { team: await team.json(), submissions: (await subs.json()).submissions };
 }
 
-describe("submissions over HTTP (SPEC §7)", () => {
+describe("submissions over HTTP (docs/api.md)", () => {
   it("scores a CSV body and a multipart upload, and lists answers without raw scores", async () => {
     const { slug } = await publishedCompetition();
     const { auth, team } = await teamOf(slug, "Http Heroes");

@@ -3,7 +3,7 @@ import { checkTransitionMatrix, quiltInfluence } from "@/lib/calibration/markov"
 
 // Brute force for Zhao 2017's max-influence b_i = max_{L ⊆ N} I(X_Q ⇝ X_i | X_L), computed from the
 // full joint distribution of a short chain by enumerating every sequence, every subset L of the
-// nearby set and every value of X_L, X_i, X_i', X_Q. The factorised formula of SPEC §3 must agree
+// nearby set and every value of X_L, X_i, X_i', X_Q. The factorised formula of docs/mechanism.md §3 must agree
 // for every node and every quilt.
 
 const STATES = 3;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { checkTransitionMatrix, exactQuiltEpsDp } from "@/lib/calibration/markov";
 
-// Reference values of SPEC §3: Song, Wang & Chaudhuri (2017), "Pufferfish privacy mechanisms for
+// Reference values of docs/mechanism.md §3: Song, Wang & Chaudhuri (2017), "Pufferfish privacy mechanisms for
 // correlated data", MQMExact on a symmetric binary chain of length 100 with a stationary start,
 // ε = 1, influence factor 1. The value is the noise scale max_i min_Q (|N|+1)/(ε − b) = 1/ε_DP.
 const REFERENCE: [p: number, scale: number][] = [

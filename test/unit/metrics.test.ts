@@ -3,7 +3,7 @@ import { evaluateSplit, getMetric } from "@/lib/metrics/registry";
 
 const rows = Uint32Array.from([0, 1, 2, 3]);
 
-describe("metrics (SPEC §4)", () => {
+describe("metrics (docs/mechanism.md §4)", () => {
   it("accuracy and error rate on class codes", () => {
     const labels = Int32Array.from([0, 1, 2, 1]);
     const predictions = Int32Array.from([0, 1, 1, -1]);

@@ -54,7 +54,7 @@ describe("discrete Laplace sampler", () => {
 });
 
 describe("grid and release", () => {
-  it("g = 2^⌊log2(Δ/1024)⌋ (SPEC §2.3)", () => {
+  it("g = 2^⌊log2(Δ/1024)⌋ (docs/mechanism.md §2.3)", () => {
     expect(gridFor(1 / 1000)).toBe(2 ** -20); // 1/1,024,000 lies in [2^-20, 2^-19)
     expect(gridFor(1 / 1024)).toBe(2 ** -20);
     expect(gridFor(1e-6)).toBe(2 ** -30);
