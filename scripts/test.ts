@@ -1,5 +1,8 @@
 // npm test – typecheck, lint, unit, integration (a throwaway PostgreSQL) and end-to-end tests (the
 // built app on that database, API clients and a real Chromium). Ends with "N passed, N failed".
+// npm run test:unit | test:integration | test:e2e [-- vitest filters] runs one layer with what it
+// needs (a database and mail catcher; for e2e the build and two app instances), e.g.
+// `npm run test:e2e -- test/e2e/cli.test.ts -t "one line"`.
 import { spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
@@ -24,9 +27,17 @@ function run(step: string, command: string, args: string[], env: Record<string, 
   return result.status === 0;
 }
 
+const [only, ...filters] = process.argv.slice(2);
+if (only !== undefined && !["unit", "integration", "e2e"].includes(only)) {
+  console.error(`unknown test layer "${only}": choose unit, integration or e2e (or nothing for all)`);
+  process.exit(2);
+}
+const wanted = (layer: string) => only === undefined || only === layer;
+
 function vitest(project: string, env: Record<string, string> = {}): boolean {
+  if (!wanted(project)) return true;
   const report = path.join(REPORTS, `${project}.json`);
-  const ok = run(`${project} tests`, "node_modules/vitest/vitest.mjs", ["run", "--project", project, "--reporter=default", "--reporter=json", `--outputFile.json=${report}`], env);
+  const ok = run(`${project} tests`, "node_modules/vitest/vitest.mjs", ["run", "--project", project, "--reporter=default", "--reporter=json", `--outputFile.json=${report}`, ...filters], env);
   if (existsSync(report)) {
     const r = JSON.parse(readFileSync(report, "utf8"));
     totals.passed += r.numPassedTests;
@@ -39,12 +50,15 @@ function vitest(project: string, env: Record<string, string> = {}): boolean {
 rmSync(REPORTS, { recursive: true, force: true });
 mkdirSync(REPORTS, { recursive: true });
 
-run("typecheck (tsc)", "node_modules/typescript/bin/tsc", ["--noEmit", "-p", "."]);
-run("lint (eslint)", "node_modules/eslint/bin/eslint.js", ["--max-warnings", "0", "."]);
+if (only === undefined) {
+  run("typecheck (tsc)", "node_modules/typescript/bin/tsc", ["--noEmit", "-p", "."]);
+  run("lint (eslint)", "node_modules/eslint/bin/eslint.js", ["--max-warnings", "0", "."]);
+}
 vitest("unit");
+if (only === "unit") finish();
 
 const hasChromium = existsSync(CHROMIUM);
-if (!hasChromium) {
+if (!hasChromium && wanted("e2e")) {
   const banner = `BROWSER TESTS WILL BE SKIPPED: no Chromium at ${CHROMIUM}. Install it (apt-get install -y chromium) or set CHROMIUM_PATH.`;
   console.log(`\n${"!".repeat(banner.length)}\n${banner}\n${"!".repeat(banner.length)}`);
   if (process.env.CI) failedSteps.push("Chromium missing on CI");
@@ -60,6 +74,17 @@ try {
   mail = await startMailCatcher();
   const env = { DATABASE_URL: database.url, NEXTAUTH_SECRET: secret, SMTP_URL: mail.smtpUrl, MAIL_UI_URL: mail.webUrl };
   vitest("integration", env);
+  if (wanted("e2e")) await endToEnd(env);
+} catch (error) {
+  failedSteps.push(`setup: ${(error as Error).message}`);
+} finally {
+  await mail?.stop();
+  await database.stop();
+}
+finish();
+
+/** The built standalone server, two instances on the test database, and the e2e tests against them. */
+async function endToEnd(env: Record<string, string>): Promise<void> {
   // The apps look for competitions to close every 2 s instead of 30, so the test of the automatic close is quick.
   const appEnv = { ...env, ...HARNESS_LIMITS, QUILTBOARD_CLOSE_SECONDS: "2", METRICS_TOKEN: randomBytes(24).toString("base64url") };
 
@@ -77,14 +102,11 @@ try {
   } finally {
     await Promise.all([app.stop(), second.stop()]);
   }
-} catch (error) {
-  failedSteps.push(`setup: ${(error as Error).message}`);
-} finally {
-  await mail?.stop();
-  await database.stop();
 }
 
-console.log("");
-if (failedSteps.length) console.log(`failed steps: ${failedSteps.join(", ")}`);
-console.log(`${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
-process.exit(failedSteps.length ? 1 : 0);
+function finish(): never {
+  console.log("");
+  if (failedSteps.length) console.log(`failed steps: ${failedSteps.join(", ")}`);
+  console.log(`${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
+  process.exit(failedSteps.length ? 1 : 0);
+}
