@@ -9,8 +9,8 @@ export default function Home() {
       <section className="rounded-2xl bg-gradient-to-br from-indigo-600 to-indigo-800 px-6 py-10 text-white sm:px-10">
         <h1 className="max-w-2xl text-3xl font-semibold tracking-tight sm:text-4xl">A leaderboard you cannot overfit.</h1>
         <p className="mt-4 max-w-2xl text-indigo-100">
-          Every submission is scored on a private holdout through Thresholdout, with noise calibrated by Bayesian differential privacy — so
-          scores stay honest even when teams probe the leaderboard, and even when test rows are correlated. Each team sees its overfitting budget.
+          Every submission is scored on a private holdout through Thresholdout, with noise calibrated by Bayesian differential privacy — so scores stay honest even when teams probe
+          the leaderboard, and even when test rows are correlated. Each team sees its overfitting budget.
         </p>
         <div className="mt-6 flex flex-wrap gap-3">
           <Link href="/competitions" className="rounded-md bg-white px-4 py-2 font-medium text-indigo-700 hover:bg-indigo-50">

@@ -32,7 +32,6 @@ export function demoSolutionCsv(): string {
   return lines.join("\n") + "\n";
 }
 
-
 /**
  * A demo predictions file: each row right with probability `skill`; an `overfit` file is right on
  * every public row (as if tuned to the leaderboard) and a coin flip on the holdout.

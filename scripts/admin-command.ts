@@ -5,7 +5,10 @@
 import { migrate } from "./db/migrate";
 import { readLine } from "./terminal";
 
-export async function runAdminCommand(argv: string[], options: { usage: string; database: () => Promise<{ url: string; stop: () => Promise<void> }>; migrations?: string }): Promise<number> {
+export async function runAdminCommand(
+  argv: string[],
+  options: { usage: string; database: () => Promise<{ url: string; stop: () => Promise<void> }>; migrations?: string },
+): Promise<number> {
   const [command, email, ...rest] = argv;
   const nameAt = rest.indexOf("--name");
   const name = nameAt >= 0 ? rest[nameAt + 1] : "Administrator";

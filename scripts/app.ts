@@ -9,7 +9,24 @@ export const DATA_DIR = path.join(ROOT, ".data");
 const NEXT_BIN = path.join(ROOT, "node_modules", "next", "dist", "bin", "next");
 
 /** What a production build depends on; a change to any of these triggers `next build`. */
-const BUILD_INPUTS = ["app", "lib", "types", "public", "instrumentation.ts", "package-lock.json", "next.config.js", "postcss.config.mjs", "tsconfig.json", "prisma/schema.prisma", "prisma/migrations", "scripts/http-preload.mjs", "scripts/server-entry.ts", "scripts/admin-command.ts", "scripts/terminal.ts", "scripts/db/migrate.ts"];
+const BUILD_INPUTS = [
+  "app",
+  "lib",
+  "types",
+  "public",
+  "instrumentation.ts",
+  "package-lock.json",
+  "next.config.js",
+  "postcss.config.mjs",
+  "tsconfig.json",
+  "prisma/schema.prisma",
+  "prisma/migrations",
+  "scripts/http-preload.mjs",
+  "scripts/server-entry.ts",
+  "scripts/admin-command.ts",
+  "scripts/terminal.ts",
+  "scripts/db/migrate.ts",
+];
 const BUILD_STAMP = path.join(ROOT, ".next", "quiltboard-build-stamp");
 
 function hashInputs(): string {

@@ -40,7 +40,11 @@ try {
   for (const report of reports) {
     writeFileSync(path.join(out, `${report.name}.csv`), report.csv);
     for (const { file, svg } of report.svgs) writeFileSync(path.join(out, file), svg);
-    console.log(`\n# ${report.name}  (budgets: ${Object.entries(report.budgets).map(([k, b]) => `${k} ${b ?? "—"}`).join(", ")})`);
+    console.log(
+      `\n# ${report.name}  (budgets: ${Object.entries(report.budgets)
+        .map(([k, b]) => `${k} ${b ?? "—"}`)
+        .join(", ")})`,
+    );
     for (const line of report.summary) console.log(line);
     console.log(`wrote ${[`${report.name}.csv`, ...report.svgs.map((x) => x.file)].map((f) => `experiments/out/${f}`).join(", ")}`);
   }

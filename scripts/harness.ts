@@ -52,7 +52,12 @@ export function client(base: string, auth: Record<string, string> = {}) {
       try {
         const response = await fetch(`${base}${path}`, {
           method,
-          headers: { ...auth, ...(init.json !== undefined ? { "content-type": "application/json" } : {}), ...(init.csv !== undefined ? { "content-type": "text/csv" } : {}), ...init.headers },
+          headers: {
+            ...auth,
+            ...(init.json !== undefined ? { "content-type": "application/json" } : {}),
+            ...(init.csv !== undefined ? { "content-type": "text/csv" } : {}),
+            ...init.headers,
+          },
           body: init.json !== undefined ? JSON.stringify(init.json) : init.csv,
         });
         const body = await response.json();

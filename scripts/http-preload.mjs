@@ -50,7 +50,10 @@ function track(req, res) {
     const pathname = (req.url ?? "/").split("?")[0];
     const route = routeOf(pathname);
     durations.observe({ method: req.method, route, status: String(res.statusCode) }, seconds);
-    log.info({ reqId: id, method: req.method, path: pathname.slice(0, 300), route, status: res.statusCode, ms: Math.round(seconds * 10_000) / 10, finished: res.writableFinished }, "request");
+    log.info(
+      { reqId: id, method: req.method, path: pathname.slice(0, 300), route, status: res.statusCode, ms: Math.round(seconds * 10_000) / 10, finished: res.writableFinished },
+      "request",
+    );
   });
 }
 
@@ -66,7 +69,10 @@ if (!Number.isInteger(hops) || hops < 0) throw new Error(`TRUST_PROXY must be th
 function clientAddress(req) {
   const socket = req.socket.remoteAddress || "unknown";
   if (hops === 0) return socket;
-  const forwarded = String(req.headers["x-forwarded-for"] || "").split(",").map((s) => s.trim()).filter(Boolean);
+  const forwarded = String(req.headers["x-forwarded-for"] || "")
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
   return forwarded.length >= hops ? forwarded[forwarded.length - hops] : socket;
 }
 

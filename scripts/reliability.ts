@@ -11,7 +11,9 @@ type Api = ReturnType<typeof client>;
 export async function publishSynthetic(base: string, rows: number, budget = 10): Promise<{ slug: string; organizer: Api }> {
   const organizer = await harnessUser(base, "organizer");
   const slug = `rel-${randomUUID().slice(0, 8)}`;
-  await organizer("/api/v1/competitions", { json: { slug, title: slug, metric: { name: "accuracy" }, endsAt: new Date(Date.now() + 86_400_000).toISOString(), dailySubmissionLimit: 1000 } });
+  await organizer("/api/v1/competitions", {
+    json: { slug, title: slug, metric: { name: "accuracy" }, endsAt: new Date(Date.now() + 86_400_000).toISOString(), dailySubmissionLimit: 1000 },
+  });
   await organizer(`/api/v1/competitions/${slug}/solution`, { method: "PUT", csv: syntheticSolution(rows) });
   // A tight threshold, so a good share of answers come from the holdout and spend budget.
   await organizer(`/api/v1/competitions/${slug}/mechanism`, { method: "PUT", json: { mode: "practical", sigma: 0.001, threshold: 0.003, budget } });
@@ -22,7 +24,11 @@ export async function publishSynthetic(base: string, rows: number, budget = 10):
 /** POSTs predictions with an Idempotency-Key; the status and body, or the network error. */
 async function post(base: string, slug: string, token: string, csv: string, key: string) {
   try {
-    const response = await fetch(`${base}/api/v1/competitions/${slug}/submissions`, { method: "POST", headers: { authorization: token, "content-type": "text/csv", "idempotency-key": key }, body: csv });
+    const response = await fetch(`${base}/api/v1/competitions/${slug}/submissions`, {
+      method: "POST",
+      headers: { authorization: token, "content-type": "text/csv", "idempotency-key": key },
+      body: csv,
+    });
     return { status: response.status, body: await response.json() };
   } catch (error) {
     return { status: 0, body: { error: { message: (error as Error).message } } };
@@ -44,12 +50,16 @@ export async function checkInvariants(databaseUrl: string, slug: string, organiz
     const q = async (sql: string) => Number((await db.query(sql, [slug])).rows[0].n);
     const scope = "competition_id = (SELECT id FROM competitions WHERE slug = $1)";
     const submissions = await q(`SELECT count(*) AS n FROM submissions WHERE ${scope}`);
-    const answersPerKey = await q(`SELECT coalesce(max(c), 0) AS n FROM (SELECT count(*) AS c FROM submissions WHERE ${scope} AND idempotency_key IS NOT NULL GROUP BY team_id, idempotency_key) k`);
+    const answersPerKey = await q(
+      `SELECT coalesce(max(c), 0) AS n FROM (SELECT count(*) AS c FROM submissions WHERE ${scope} AND idempotency_key IS NOT NULL GROUP BY team_id, idempotency_key) k`,
+    );
     const budgetMismatches = await q(
       `SELECT count(*) AS n FROM teams t WHERE ${scope.replace("competition_id", "t.competition_id")} AND t.merged_into_id IS NULL
        AND t.initial_budget - t.budget_remaining <> (SELECT count(*) FROM submissions s WHERE s.team_id = t.id AND s.kind = 'holdout')`,
     );
-    const indexProblems = await q(`SELECT count(*) AS n FROM (SELECT stream_team_id FROM submissions WHERE ${scope} GROUP BY stream_team_id HAVING max(query_index) <> count(*) OR count(DISTINCT query_index) <> count(*)) p`);
+    const indexProblems = await q(
+      `SELECT count(*) AS n FROM (SELECT stream_team_id FROM submissions WHERE ${scope} GROUP BY stream_team_id HAVING max(query_index) <> count(*) OR count(DISTINCT query_index) <> count(*)) p`,
+    );
     const audit = await organizer(`/api/v1/competitions/${slug}/audit`);
     return { submissions, answersPerKey, budgetMismatches, indexProblems, auditQueries: audit.queries, auditMismatches: audit.mismatches };
   } finally {
@@ -95,10 +105,24 @@ export async function runLoad(options: { urls: string[]; databaseUrl: string; te
   const seconds = (performance.now() - started) / 1000;
   latencies.sort((a, b) => a - b);
   const at = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))];
-  return { accepted: jobs.length - failed, failed, seconds, throughput: jobs.length / seconds, p50: at(0.5), p99: at(0.99), invariants: await checkInvariants(options.databaseUrl, slug, organizer) };
+  return {
+    accepted: jobs.length - failed,
+    failed,
+    seconds,
+    throughput: jobs.length / seconds,
+    p50: at(0.5),
+    p99: at(0.99),
+    invariants: await checkInvariants(options.databaseUrl, slug, organizer),
+  };
 }
 
-export type FaultReport = { rounds: number; killedMidRequest: number; outcomes: Record<string, number>; outage: { during: number[]; messages: string[]; recoveredAfterMs: number } | null; invariants: Invariants };
+export type FaultReport = {
+  rounds: number;
+  killedMidRequest: number;
+  outcomes: Record<string, number>;
+  outage: { during: number[]; messages: string[]; recoveredAfterMs: number } | null;
+  invariants: Invariants;
+};
 
 /**
  * Faults: `rounds` times, a submission goes to a second app instance that is killed with SIGKILL
@@ -107,7 +131,14 @@ export type FaultReport = { rounds: number; killedMidRequest: number; outcomes: 
  * seconds while requests arrive (each must get a 503 that says what happened), and started again.
  * Afterwards nothing accepted may be lost and nothing charged twice.
  */
-export async function runFaults(options: { apps: RunningApp[]; env: Record<string, string>; databaseUrl: string; database: { pause?: () => Promise<void>; resume?: () => Promise<void> }; rounds: number; rows: number }): Promise<FaultReport> {
+export async function runFaults(options: {
+  apps: RunningApp[];
+  env: Record<string, string>;
+  databaseUrl: string;
+  database: { pause?: () => Promise<void>; resume?: () => Promise<void> };
+  rounds: number;
+  rows: number;
+}): Promise<FaultReport> {
   const [stable] = options.apps;
   let victim = options.apps[1];
   const { slug, organizer } = await publishSynthetic(stable.url, options.rows, 1000);

@@ -50,7 +50,10 @@ try {
   // Without SMTP_URL, mail goes to a local catcher whose inbox is a web page.
   if (!process.env.SMTP_URL) mail = await startMailCatcher({ webPort: Number(process.env.MAIL_UI_PORT ?? port + 1) });
   const smtp = process.env.SMTP_URL ?? mail!.smtpUrl;
-  app = await startApp({ port, env: { DATABASE_URL: database.url, NEXTAUTH_SECRET: nextAuthSecret(), SMTP_URL: smtp, ...(process.env.NEXTAUTH_URL ? { NEXTAUTH_URL: process.env.NEXTAUTH_URL } : {}) } });
+  app = await startApp({
+    port,
+    env: { DATABASE_URL: database.url, NEXTAUTH_SECRET: nextAuthSecret(), SMTP_URL: smtp, ...(process.env.NEXTAUTH_URL ? { NEXTAUTH_URL: process.env.NEXTAUTH_URL } : {}) },
+  });
   app.child.once("exit", (code) => void shutdown(code ?? 1));
   const accounts = demo
     ? `  Demo accounts (email / password):\n${DEMO_ACCOUNTS.map((a) => `    ${a.role === "admin" ? "admin     " : "competitor"}  ${a.email.padEnd(24)} ${a.password}`).join("\n")}`

@@ -1,4 +1,4 @@
-// npm test – typecheck, lint, unit, integration (a throwaway PostgreSQL) and end-to-end tests (the
+// npm test – typecheck, lint, format check, unit, integration (a throwaway PostgreSQL) and end-to-end tests (the
 // built app on that database, API clients and a real Chromium). Ends with "N passed, N failed".
 // npm run test:unit | test:integration | test:e2e [-- vitest filters] runs one layer with what it
 // needs (a database and mail catcher; for e2e the build and two app instances), e.g.
@@ -15,6 +15,8 @@ import { HARNESS_LIMITS } from "./harness";
 import { type MailCatcher, startMailCatcher } from "./mail";
 
 const log = (line: string) => console.log(`\n[test] ${line}`);
+/** What Prettier formats (.prettierrc.json, .prettierignore); Markdown is written by hand. */
+const FORMATTED = "**/*.{ts,tsx,mjs,js,json,css,yml,yaml}";
 const REPORTS = path.resolve("test-results/reports");
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const totals = { passed: 0, failed: 0, skipped: 0 };
@@ -37,7 +39,12 @@ const wanted = (layer: string) => only === undefined || only === layer;
 function vitest(project: string, env: Record<string, string> = {}): boolean {
   if (!wanted(project)) return true;
   const report = path.join(REPORTS, `${project}.json`);
-  const ok = run(`${project} tests`, "node_modules/vitest/vitest.mjs", ["run", "--project", project, "--reporter=default", "--reporter=json", `--outputFile.json=${report}`, ...filters], env);
+  const ok = run(
+    `${project} tests`,
+    "node_modules/vitest/vitest.mjs",
+    ["run", "--project", project, "--reporter=default", "--reporter=json", `--outputFile.json=${report}`, ...filters],
+    env,
+  );
   if (existsSync(report)) {
     const r = JSON.parse(readFileSync(report, "utf8"));
     totals.passed += r.numPassedTests;
@@ -53,6 +60,7 @@ mkdirSync(REPORTS, { recursive: true });
 if (only === undefined) {
   run("typecheck (tsc)", "node_modules/typescript/bin/tsc", ["--noEmit", "-p", "."]);
   run("lint (eslint)", "node_modules/eslint/bin/eslint.js", ["--max-warnings", "0", "."]);
+  run("format (prettier --check; npm run format fixes it)", "node_modules/prettier/bin/prettier.cjs", ["--check", "--log-level", "warn", FORMATTED]);
 }
 vitest("unit");
 if (only === "unit") finish();

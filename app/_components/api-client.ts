@@ -1,7 +1,10 @@
 /** Calls the app's own REST API from the browser (the session cookie authenticates). */
 export type ApiError = { code: string; message: string; details?: unknown };
 
-export async function callApi<T>(path: string, init: { method: string; json?: unknown; body?: BodyInit; headers?: Record<string, string> }): Promise<{ ok: true; data: T } | { ok: false; error: ApiError }> {
+export async function callApi<T>(
+  path: string,
+  init: { method: string; json?: unknown; body?: BodyInit; headers?: Record<string, string> },
+): Promise<{ ok: true; data: T } | { ok: false; error: ApiError }> {
   const response = await fetch(path, {
     method: init.method,
     headers: init.json === undefined ? init.headers : { "content-type": "application/json", ...init.headers },
@@ -15,7 +18,13 @@ export async function callApi<T>(path: string, init: { method: string; json?: un
  * Uploads a body with XMLHttpRequest (fetch cannot report upload progress), calling `onProgress`
  * with the fraction sent, and resolves with the parsed JSON answer.
  */
-export function uploadWithProgress<T>(options: { method: string; url: string; body: Blob | FormData; contentType?: string; onProgress: (fraction: number) => void }): Promise<{ ok: true; data: T } | { ok: false; error: ApiError }> {
+export function uploadWithProgress<T>(options: {
+  method: string;
+  url: string;
+  body: Blob | FormData;
+  contentType?: string;
+  onProgress: (fraction: number) => void;
+}): Promise<{ ok: true; data: T } | { ok: false; error: ApiError }> {
   return new Promise((resolve) => {
     const xhr = new XMLHttpRequest();
     xhr.open(options.method, options.url);

@@ -11,7 +11,15 @@ type FieldSpec = { label: string; name: string; type?: string; autoComplete?: st
  * from the answer's details beside the field and anything else above the form, and on success says
  * `success` (and clears the form). The account, password-reset and verification pages use it.
  */
-export function ApiForm(props: { method: "POST" | "PUT"; path: string; fields: FieldSpec[]; extra?: Record<string, string>; submitLabel: string; success: string; className?: string }) {
+export function ApiForm(props: {
+  method: "POST" | "PUT";
+  path: string;
+  fields: FieldSpec[];
+  extra?: Record<string, string>;
+  submitLabel: string;
+  success: string;
+  className?: string;
+}) {
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [formError, setFormError] = useState<string>();
   const [done, setDone] = useState(false);
@@ -43,7 +51,17 @@ export function ApiForm(props: { method: "POST" | "PUT"; path: string; fields: F
     <form onSubmit={onSubmit} className={props.className ?? "max-w-sm space-y-3"} noValidate>
       <FormError message={formError} />
       {props.fields.map((f) => (
-        <Field key={f.name} id={`${props.path}-${f.name}`} label={f.label} name={f.name} type={f.type ?? "text"} autoComplete={f.autoComplete} minLength={f.minLength} required error={errors[f.name]} />
+        <Field
+          key={f.name}
+          id={`${props.path}-${f.name}`}
+          label={f.label}
+          name={f.name}
+          type={f.type ?? "text"}
+          autoComplete={f.autoComplete}
+          minLength={f.minLength}
+          required
+          error={errors[f.name]}
+        />
       ))}
       <button type="submit" disabled={pending} className="rounded-md bg-indigo-600 px-4 py-2 font-medium text-white hover:bg-indigo-700 disabled:opacity-60">
         {pending ? "Please wait…" : props.submitLabel}

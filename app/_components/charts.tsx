@@ -24,7 +24,23 @@ function fmt(v: number): string {
 
 type Line = { label: string; color: string; points: { x: number; y: number | null }[] };
 
-export function LineChart({ title, points, series, xLabel, yLabel, marker, yRange }: { title: string; points?: Point[]; series?: Line[]; xLabel: string; yLabel: string; marker?: number; yRange?: [number, number] }) {
+export function LineChart({
+  title,
+  points,
+  series,
+  xLabel,
+  yLabel,
+  marker,
+  yRange,
+}: {
+  title: string;
+  points?: Point[];
+  series?: Line[];
+  xLabel: string;
+  yLabel: string;
+  marker?: number;
+  yRange?: [number, number];
+}) {
   const lines: Line[] = series ?? [{ label: yLabel, color: "#4f46e5", points: points ?? [] }];
   const all = lines.flatMap((l) => l.points).filter((p): p is Point => p.y !== null);
   if (all.length === 0) return <p className="text-sm text-slate-500">{title}: nothing to plot yet.</p>;

@@ -73,7 +73,13 @@ export function CreateCompetitionForm() {
           <label htmlFor="metric" className="block text-sm font-medium text-slate-700">
             Metric
           </label>
-          <select id="metric" name="metric" value={metric} onChange={(e) => setMetric(e.target.value)} className="block w-full rounded-md border border-slate-300 bg-white px-3 py-2">
+          <select
+            id="metric"
+            name="metric"
+            value={metric}
+            onChange={(e) => setMetric(e.target.value)}
+            className="block w-full rounded-md border border-slate-300 bg-white px-3 py-2"
+          >
             {METRICS.map(([value, label]) => (
               <option key={value} value={value}>
                 {label}

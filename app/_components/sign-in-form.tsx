@@ -18,7 +18,8 @@ export function SignInForm({ callbackUrl }: { callbackUrl: string }) {
     const form = new FormData(event.currentTarget);
     const result = await signIn("credentials", { email: form.get("email"), password: form.get("password"), redirect: false });
     setPending(false);
-    if (!result || result.error) return setError(result?.error?.startsWith("too many") ? `Too many attempts: ${result.error.split(": ").slice(1).join(": ")}` : "Wrong email or password.");
+    if (!result || result.error)
+      return setError(result?.error?.startsWith("too many") ? `Too many attempts: ${result.error.split(": ").slice(1).join(": ")}` : "Wrong email or password.");
     router.push(callbackUrl);
     router.refresh();
   }

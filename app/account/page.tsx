@@ -53,10 +53,18 @@ export default async function AccountPage() {
             <caption className="sr-only">Your API tokens</caption>
             <thead className="text-slate-500">
               <tr>
-                <th scope="col" className="py-2 font-medium">Name</th>
-                <th scope="col" className="py-2 font-medium">Token</th>
-                <th scope="col" className="hidden py-2 font-medium sm:table-cell">Created</th>
-                <th scope="col" className="py-2 font-medium"><span className="sr-only">Actions</span></th>
+                <th scope="col" className="py-2 font-medium">
+                  Name
+                </th>
+                <th scope="col" className="py-2 font-medium">
+                  Token
+                </th>
+                <th scope="col" className="hidden py-2 font-medium sm:table-cell">
+                  Created
+                </th>
+                <th scope="col" className="py-2 font-medium">
+                  <span className="sr-only">Actions</span>
+                </th>
               </tr>
             </thead>
             <tbody className="divide-y divide-slate-100">

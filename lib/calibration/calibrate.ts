@@ -17,9 +17,7 @@ type ApiMechanism =
   | { mode: "practical"; sigma: number; threshold: number; budget: number; beta?: number; maxQueries?: number };
 
 export type CalibrationQuestion =
-  | { n: number; model: ApiModel; epsBdp: number }
-  | { n: number; model: ApiModel; epsDp: number }
-  | { n: number; model: ApiModel; mechanism: ApiMechanism };
+  { n: number; model: ApiModel; epsBdp: number } | { n: number; model: ApiModel; epsDp: number } | { n: number; model: ApiModel; mechanism: ApiMechanism };
 
 /** `exhaustive: false` when a quilt search stopped at its work guard (the value is valid but conservative). */
 export type CalibrationAnswer = { epsDp: number; byMethod: ByMethod; exhaustive: boolean } | { epsBdp: number; byMethod: ByMethod; exhaustive: boolean } | Plan;

@@ -14,9 +14,7 @@ export function checkTransitionMatrix(rows: number[][]): Matrix {
   check(size >= 2 && size <= MAX_STATES, `transition matrix must have 2 to ${MAX_STATES} states, got ${size}`);
   rows.forEach((row, i) => {
     check(row.length === size, `transition matrix row ${i + 1} has ${row.length} entries, expected ${size}`);
-    row.forEach((p, j) =>
-      check(Number.isFinite(p) && p >= 0 && p <= 1, `transition matrix entry (${i + 1}, ${j + 1}) is ${p}, expected a probability`),
-    );
+    row.forEach((p, j) => check(Number.isFinite(p) && p >= 0 && p <= 1, `transition matrix entry (${i + 1}, ${j + 1}) is ${p}, expected a probability`));
     const sum = row.reduce((a, b) => a + b, 0);
     check(Math.abs(sum - 1) <= 1e-9, `transition matrix row ${i + 1} sums to ${round(sum)}, expected 1`);
   });
@@ -73,9 +71,7 @@ export function period(p: Matrix): number {
     }
   }
   let g = 0;
-  for (let u = 0; u < n; u++)
-    for (let v = 0; v < n; v++)
-      if (p.data[u * n + v] > 0 && level[u] >= 0) g = gcd(g, Math.abs(level[u] + 1 - level[v]));
+  for (let u = 0; u < n; u++) for (let v = 0; v < n; v++) if (p.data[u * n + v] > 0 && level[u] >= 0) g = gcd(g, Math.abs(level[u] + 1 - level[v]));
   return g;
 }
 
@@ -83,9 +79,7 @@ export function period(p: Matrix): number {
 export function stationaryDistribution(p: Matrix): Float64Array {
   const n = p.size;
   // Rows of (Pᵀ − I), with the last equation replaced by Σ π = 1.
-  const rows = Array.from({ length: n }, (_, j) =>
-    Array.from({ length: n }, (_, i) => (j === n - 1 ? 1 : p.data[i * n + j] - (i === j ? 1 : 0))),
-  );
+  const rows = Array.from({ length: n }, (_, j) => Array.from({ length: n }, (_, i) => (j === n - 1 ? 1 : p.data[i * n + j] - (i === j ? 1 : 0))));
   const rhs = Array.from({ length: n }, (_, j) => (j === n - 1 ? 1 : 0));
   const pi = solve(rows, rhs);
   check(pi !== null, "transition matrix has no unique stationary distribution (is the chain irreducible?)");
@@ -95,9 +89,7 @@ export function stationaryDistribution(p: Matrix): Float64Array {
 /** Detailed balance π_i P_ij = π_j P_ji within 1e-10: the chain is reversible. */
 export function isReversible(p: Matrix, pi: Float64Array): boolean {
   const n = p.size;
-  for (let i = 0; i < n; i++)
-    for (let j = i + 1; j < n; j++)
-      if (Math.abs(pi[i] * p.data[i * n + j] - pi[j] * p.data[j * n + i]) > 1e-10) return false;
+  for (let i = 0; i < n; i++) for (let j = i + 1; j < n; j++) if (Math.abs(pi[i] * p.data[i * n + j] - pi[j] * p.data[j * n + i]) > 1e-10) return false;
   return true;
 }
 
@@ -105,8 +97,7 @@ export function isReversible(p: Matrix, pi: Float64Array): boolean {
 function symmetrised(p: Matrix, pi: Float64Array): Matrix {
   const n = p.size;
   const out = new Float64Array(n * n);
-  for (let i = 0; i < n; i++)
-    for (let j = 0; j < n; j++) out[i * n + j] = (Math.sqrt(pi[i]) * p.data[i * n + j]) / Math.sqrt(pi[j]);
+  for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) out[i * n + j] = (Math.sqrt(pi[i]) * p.data[i * n + j]) / Math.sqrt(pi[j]);
   return { size: n, data: out };
 }
 
@@ -187,8 +178,7 @@ export function fitTransitionMatrix(sequences: string[][], alpha: number): { sta
   const index = new Map(states.map((s, i) => [s, i]));
   const n = states.length;
   const counts = Array.from({ length: n }, () => new Array<number>(n).fill(0));
-  for (const seq of sequences)
-    for (let t = 1; t < seq.length; t++) counts[index.get(seq[t - 1])!][index.get(seq[t])!] += 1;
+  for (const seq of sequences) for (let t = 1; t < seq.length; t++) counts[index.get(seq[t - 1])!][index.get(seq[t])!] += 1;
   const transition = counts.map((row) => {
     const total = row.reduce((a, b) => a + b, 0) + n * alpha;
     return row.map((c) => (c + alpha) / total);
@@ -292,7 +282,12 @@ type Objective = (m: number, influence: number) => number;
  */
 export function exactQuiltEpsDp(chain: QuiltChain, eps: number, influenceFactor = 4, work = QUILT_SEARCH_WORK): QuiltSearchResult {
   check(eps > 0, `epsilon must be positive, got ${eps}`);
-  return searchQuilts(chain, (m, b) => (eps - influenceFactor * b) / m, (v) => v, work);
+  return searchQuilts(
+    chain,
+    (m, b) => (eps - influenceFactor * b) / m,
+    (v) => v,
+    work,
+  );
 }
 
 /**
@@ -301,7 +296,12 @@ export function exactQuiltEpsDp(chain: QuiltChain, eps: number, influenceFactor 
  */
 export function exactQuiltEpsBdp(chain: QuiltChain, epsDp: number, work = QUILT_SEARCH_WORK): QuiltSearchResult {
   check(epsDp > 0, `epsilon must be positive, got ${epsDp}`);
-  return searchQuilts(chain, (m, b) => -(m * epsDp + 4 * b), (v) => -v, work);
+  return searchQuilts(
+    chain,
+    (m, b) => -(m * epsDp + 4 * b),
+    (v) => -v,
+    work,
+  );
 }
 
 /**
@@ -525,8 +525,7 @@ function ratio(num: number, den: number): number {
 function maxOverSupport(ratios: Float64Array, q: Float64Array): number {
   const s = q.length;
   let best = 0;
-  for (let x = 0; x < s; x++)
-    for (let y = 0; y < s; y++) if (x !== y && q[x] > 0 && q[y] > 0 && ratios[x * s + y] > best) best = ratios[x * s + y];
+  for (let x = 0; x < s; x++) for (let y = 0; y < s; y++) if (x !== y && q[x] > 0 && q[y] > 0 && ratios[x * s + y] > best) best = ratios[x * s + y];
   return best;
 }
 

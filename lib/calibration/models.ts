@@ -1,16 +1,7 @@
 import { check, MathInputError } from "../mechanism/errors";
 import { groupsEffectiveSize, groupsEpsBdp, groupsEpsDp } from "./groups";
 import { independentEpsBdp, independentEpsDp } from "./independent";
-import {
-  checkDistribution,
-  checkTransitionMatrix,
-  closedFormEpsDp,
-  describeChain,
-  effectiveSampleSize,
-  exactQuiltEpsBdp,
-  exactQuiltEpsDp,
-  QUILT_SEARCH_WORK,
-} from "./markov";
+import { checkDistribution, checkTransitionMatrix, closedFormEpsDp, describeChain, effectiveSampleSize, exactQuiltEpsBdp, exactQuiltEpsDp, QUILT_SEARCH_WORK } from "./markov";
 import { maxInfluenceEpsBdp, maxInfluenceEpsDp } from "./max-influence";
 
 /** The organizer's correlation model of the holdout rows (docs/mechanism.md §3). */

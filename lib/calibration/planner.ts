@@ -128,20 +128,26 @@ export function planGuarantee(setting: Setting, input: GuaranteeInput): Plan {
   const t = theorem2Parameters(input);
   const { budget, nEff, concentration, exhaustive } = maxBudget(setting, input);
   const holds = budget >= 1;
-  const reason = nEff < concentration
-    ? `the holdout has ${fmt(nEff)} effective rows but the tolerance needs ${fmt(concentration)}`
-    : `the holdout cannot afford a single holdout answer at this tolerance`;
-  return describe(setting, { sigma: t.sigma, threshold: t.threshold, budget }, {
-    holds,
-    requiredN: requiredN(setting, input, Math.max(1, budget)),
-    tolerance: input.tolerance,
-    beta: input.beta,
-    maxQueries: input.maxQueries,
-    split: t.split,
-    explanation: holds
-      ? `With probability at least ${fmt(1 - input.beta)}, every answer a team gets before its budget of ${budget} runs out is within ${fmt(input.tolerance)} of the true score, for up to ${input.maxQueries} submissions per team.`
-      : `No formal guarantee: ${reason}. Raise the tolerance or the failure probability, or lower the number of submissions.`,
-  }, exhaustive);
+  const reason =
+    nEff < concentration
+      ? `the holdout has ${fmt(nEff)} effective rows but the tolerance needs ${fmt(concentration)}`
+      : `the holdout cannot afford a single holdout answer at this tolerance`;
+  return describe(
+    setting,
+    { sigma: t.sigma, threshold: t.threshold, budget },
+    {
+      holds,
+      requiredN: requiredN(setting, input, Math.max(1, budget)),
+      tolerance: input.tolerance,
+      beta: input.beta,
+      maxQueries: input.maxQueries,
+      split: t.split,
+      explanation: holds
+        ? `With probability at least ${fmt(1 - input.beta)}, every answer a team gets before its budget of ${budget} runs out is within ${fmt(input.tolerance)} of the true score, for up to ${input.maxQueries} submissions per team.`
+        : `No formal guarantee: ${reason}. Raise the tolerance or the failure probability, or lower the number of submissions.`,
+    },
+    exhaustive,
+  );
 }
 
 /**
@@ -161,7 +167,12 @@ export function planPractical(setting: Setting, input: PracticalInput & { beta: 
   let guarantee: Guarantee;
   if (split <= 0 || tau > 1) {
     guarantee = {
-      holds: false, requiredN: null, tolerance: null, beta, maxQueries, split: null,
+      holds: false,
+      requiredN: null,
+      tolerance: null,
+      beta,
+      maxQueries,
+      split: null,
       explanation: `No formal (τ, β) guarantee at these settings: the threshold ${fmt(threshold)} is too small for the noise σ = ${fmt(sigma)} (Theorem 2 needs T > 6σ ln(4m/β) = ${fmt(a / 2)}).`,
     };
   } else {
@@ -169,7 +180,12 @@ export function planPractical(setting: Setting, input: PracticalInput & { beta: 
     const need = requiredN(setting, g, budget);
     const holds = setting.n >= need && budget <= maxBudget(setting, g).budget;
     guarantee = {
-      holds, requiredN: need, tolerance: tau, beta, maxQueries, split,
+      holds,
+      requiredN: need,
+      tolerance: tau,
+      beta,
+      maxQueries,
+      split,
       explanation: holds
         ? `These settings match Theorem 2 with tolerance ${fmt(tau)}: with probability at least ${fmt(1 - beta)}, answers stay within ${fmt(tau)} of the true score.`
         : `No formal (τ, β) guarantee at these settings: a budget of ${budget} at tolerance ${fmt(tau)} needs ${fmt(need)} holdout rows, this holdout has ${setting.n}.`,

@@ -52,7 +52,10 @@ export function resolveCorrelation(input: CorrelationInput, n: number, solution:
       if (input.fit) {
         check(solution?.states != null, "fitting P needs a solution with a state column");
         const states = solution!.states!;
-        const fitted = fitTransitionMatrix(chains!.map((rows) => rows.map((r) => states.names[states.codes[r]])), input.fit.alpha);
+        const fitted = fitTransitionMatrix(
+          chains!.map((rows) => rows.map((r) => states.names[states.codes[r]])),
+          input.fit.alpha,
+        );
         transition = fitted.transition;
         stateNames = fitted.states;
       }
@@ -80,7 +83,9 @@ export function splitIntegrityProblem(kind: CorrelationInput["kind"], solution: 
   if (kind !== "groups" && kind !== "markov") return null;
   const crossing = groupsAcrossSplits(solution);
   if (crossing === null) {
-    return kind === "markov" ? "without a group column all rows form one Markov chain, which has rows in both splits: add a group column that keeps public and holdout rows in different chains" : null;
+    return kind === "markov"
+      ? "without a group column all rows form one Markov chain, which has rows in both splits: add a group column that keeps public and holdout rows in different chains"
+      : null;
   }
   if (crossing.count === 0) return null;
   const more = crossing.count > crossing.examples.length ? ", …" : "";

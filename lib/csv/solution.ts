@@ -84,7 +84,8 @@ export function createSolutionParser(labelKind: LabelKind) {
 
   function row(fields: string[], line: number) {
     const c = columns!;
-    if (ids.length === MAX_SOLUTION_ROWS) throw new CsvValidationError([{ line, message: `more than ${MAX_SOLUTION_ROWS.toLocaleString("en")} rows: a solution may have at most that many` }]);
+    if (ids.length === MAX_SOLUTION_ROWS)
+      throw new CsvValidationError([{ line, message: `more than ${MAX_SOLUTION_ROWS.toLocaleString("en")} rows: a solution may have at most that many` }]);
     if (fields.length !== width) return problem(line, `expected ${width} fields, found ${fields.length}`);
     const id = fields[c.id];
     if (id === "") return problem(line, "empty id");

@@ -137,7 +137,8 @@ function readNumber(record: CsvRecord, field: number, start: number, end: number
       mantissa = mantissa * 10 + (c - 48);
       digits++;
       if (fraction >= 0) fraction++;
-    } else if (c === 46 && fraction < 0) fraction = 0; // .
+    } else if (c === 46 && fraction < 0)
+      fraction = 0; // .
     else break;
   }
   if (i === end && digits > 0 && digits <= 15 && !record.escaped[field]) {
@@ -215,7 +216,11 @@ export function createSubmissionParser(key: SubmissionKey, input: Metric["input"
     if (start === end) return problem(line, `empty prediction for id ${quote(key.ids.name(r))}`);
     if (key.classes) {
       const code = key.classes.find(record, predictionColumn, start, end);
-      if (code < 0) return problem(line, `prediction ${quote(record.text(predictionColumn))} is not one of the classes ${key.classes.names.slice(0, 10).join(", ")}${key.classes.names.length > 10 ? ", …" : ""}`);
+      if (code < 0)
+        return problem(
+          line,
+          `prediction ${quote(record.text(predictionColumn))} is not one of the classes ${key.classes.names.slice(0, 10).join(", ")}${key.classes.names.length > 10 ? ", …" : ""}`,
+        );
       predictions[r] = code;
       return;
     }
@@ -247,7 +252,10 @@ export function createSubmissionParser(key: SubmissionKey, input: Metric["input"
           missing.push(key.ids.name(r));
           if (missing.length > 64) missing.sort().splice(3); // keep the alphabetically first few
         }
-        const examples = missing.sort().slice(0, 3).map((id) => quote(id));
+        const examples = missing
+          .sort()
+          .slice(0, 3)
+          .map((id) => quote(id));
         if (count) problem(0, `${count} test id${count > 1 ? "s have" : " has"} no prediction, e.g. ${examples.join(", ")}`);
       }
       if (issues.length) throw new CsvValidationError(issues);

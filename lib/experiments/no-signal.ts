@@ -17,7 +17,15 @@ export type NoSignalRow = { k: number; selected: number; training: number; repor
  * Rows 0…n−1 of every submission are the training rows, n…2n−1 the holdout rows.
  * @param stay for correlated labels, the probability that a row's label equals the previous row's
  */
-export async function noSignalExperiment(options: { n: number; d: number; ks: number[]; seed: string; margin?: number; stay?: number; leaderboard: Leaderboard }): Promise<{ labels: Int8Array; rows: NoSignalRow[] }> {
+export async function noSignalExperiment(options: {
+  n: number;
+  d: number;
+  ks: number[];
+  seed: string;
+  margin?: number;
+  stay?: number;
+  leaderboard: Leaderboard;
+}): Promise<{ labels: Int8Array; rows: NoSignalRow[] }> {
   const { n, d, seed, leaderboard } = options;
   const ks = [...options.ks].sort((a, b) => a - b);
   const kMax = ks[ks.length - 1];
@@ -33,7 +41,9 @@ export async function noSignalExperiment(options: { n: number; d: number; ks: nu
     for (let i = 0; i < n; i++) s += x[i] * labels[i];
     score[j] = s / n;
   }
-  const top = Array.from({ length: d }, (_, j) => j).sort((a, b) => Math.abs(score[b]) - Math.abs(score[a])).slice(0, kMax);
+  const top = Array.from({ length: d }, (_, j) => j)
+    .sort((a, b) => Math.abs(score[b]) - Math.abs(score[a]))
+    .slice(0, kMax);
   const column = (j: number) => normals(2 * n, seedrandom(`${seed}:x:${j}`)); // same training rows, then holdout
   const freshColumn = (j: number) => normals(n, seedrandom(`${seed}:fresh:${j}`));
   const trainRows = Uint32Array.from({ length: n }, (_, i) => i);

@@ -35,7 +35,9 @@ export function linePlotSvg(options: { title: string; xLabel: string; yLabel: st
     parts.push(`<path d="${d}" fill="none" stroke="${s.color}" stroke-width="2.5"${s.dashed ? ' stroke-dasharray="6 4"' : ""}/>`);
     for (const p of pts) parts.push(`<circle cx="${sx(p.x).toFixed(1)}" cy="${sy(p.y).toFixed(1)}" r="3" fill="${s.color}"/>`);
     const ly = pad.top + 10 + i * 22;
-    parts.push(`<line x1="${W - pad.right + 16}" x2="${W - pad.right + 40}" y1="${ly}" y2="${ly}" stroke="${s.color}" stroke-width="2.5"${s.dashed ? ' stroke-dasharray="6 4"' : ""}/>`);
+    parts.push(
+      `<line x1="${W - pad.right + 16}" x2="${W - pad.right + 40}" y1="${ly}" y2="${ly}" stroke="${s.color}" stroke-width="2.5"${s.dashed ? ' stroke-dasharray="6 4"' : ""}/>`,
+    );
     parts.push(`<text x="${W - pad.right + 46}" y="${ly + 4}">${esc(s.label)}</text>`);
   });
   parts.push("</svg>");

@@ -37,7 +37,8 @@ export async function requireAccess(user: PublicUser, competition: Pick<Competit
   const access = accessOf(competition);
   if (access.requireVerifiedEmail) {
     const { emailVerifiedAt } = await db.user.findUniqueOrThrow({ where: { id: user.id }, select: { emailVerifiedAt: true } });
-    if (!emailVerifiedAt) throw new AppError("email_unverified", "this competition admits verified addresses only: open the link we mailed you (or send it again from your account page)");
+    if (!emailVerifiedAt)
+      throw new AppError("email_unverified", "this competition admits verified addresses only: open the link we mailed you (or send it again from your account page)");
   }
   if (!domainAllowed(user.email, access.allowedEmailDomains)) {
     throw new AppError("domain_not_allowed", `this competition admits addresses at ${access.allowedEmailDomains.join(", ")} only`);
@@ -70,7 +71,11 @@ export async function myRegistration(user: PublicUser, competitionId: string): P
 
 /** The requests to take part, pending first (organizers). */
 export async function listRegistrations(competitionId: string): Promise<RegistrationView[]> {
-  const rows = await db.registration.findMany({ where: { competitionId }, orderBy: [{ createdAt: "asc" }], select: { id: true, status: true, createdAt: true, user: { select: { name: true, email: true } } } });
+  const rows = await db.registration.findMany({
+    where: { competitionId },
+    orderBy: [{ createdAt: "asc" }],
+    select: { id: true, status: true, createdAt: true, user: { select: { name: true, email: true } } },
+  });
   const order: Record<string, number> = { pending: 0, approved: 1, refused: 2 };
   return rows.sort((a, b) => order[a.status] - order[b.status]).map((r) => ({ ...r, createdAt: r.createdAt.toISOString() }));
 }
@@ -81,14 +86,22 @@ export async function decideRegistration(competition: CompetitionRow, id: string
   if (!isUuid(id)) throw new AppError("not_found", "no such request");
   const found = await db.registration.findFirst({ where: { id, competitionId: competition.id }, select: { id: true } });
   if (!found) throw new AppError("not_found", "no such request");
-  const r = await db.registration.update({ where: { id }, data: { status, decidedAt: new Date() }, select: { id: true, status: true, createdAt: true, user: { select: { name: true, email: true } } } });
+  const r = await db.registration.update({
+    where: { id },
+    data: { status, decidedAt: new Date() },
+    select: { id: true, status: true, createdAt: true, user: { select: { name: true, email: true } } },
+  });
   const approved = status === "approved";
   await sendMail(
     message({
       to: r.user.email,
       subject: `${approved ? "You may take part in" : "Your request for"} ${competition.title}`,
       name: r.user.name,
-      paragraphs: [approved ? `The organizers of ${competition.title} approved your request: create or join a team to take part.` : `The organizers of ${competition.title} did not approve your request to take part.`],
+      paragraphs: [
+        approved
+          ? `The organizers of ${competition.title} approved your request: create or join a team to take part.`
+          : `The organizers of ${competition.title} did not approve your request to take part.`,
+      ],
       action: { label: "Open the competition", url: appLink(`/competitions/${competition.slug}`) },
     }),
   );
@@ -99,7 +112,11 @@ export type BanView = { userId: string; name: string; email: string; reason: str
 
 /** The users banned from the competition, newest first (organizers). */
 export async function listBans(competitionId: string): Promise<BanView[]> {
-  const rows = await db.competitionBan.findMany({ where: { competitionId }, orderBy: { createdAt: "desc" }, select: { reason: true, createdAt: true, user: { select: { id: true, name: true, email: true } } } });
+  const rows = await db.competitionBan.findMany({
+    where: { competitionId },
+    orderBy: { createdAt: "desc" },
+    select: { reason: true, createdAt: true, user: { select: { id: true, name: true, email: true } } },
+  });
   return rows.map((r) => ({ userId: r.user.id, name: r.user.name, email: r.user.email, reason: r.reason, createdAt: r.createdAt.toISOString() }));
 }
 
@@ -115,7 +132,11 @@ export async function banUser(competition: CompetitionRow, input: unknown): Prom
   if (user.role === "admin" || (await db.competitionOrganizer.count({ where: { competitionId: competition.id, userId: user.id } })) > 0) {
     throw new AppError("conflict", "organizers and admins cannot be banned from a competition they run");
   }
-  await db.competitionBan.upsert({ where: { competitionId_userId: { competitionId: competition.id, userId: user.id } }, create: { competitionId: competition.id, userId: user.id, reason }, update: { reason } });
+  await db.competitionBan.upsert({
+    where: { competitionId_userId: { competitionId: competition.id, userId: user.id } },
+    create: { competitionId: competition.id, userId: user.id, reason },
+    update: { reason },
+  });
   return (await listBans(competition.id)).find((b) => b.userId === user.id)!;
 }
 

@@ -13,7 +13,6 @@ export type AttachmentSummary = { id: string; filename: string; contentType: str
 
 const SUMMARY = { id: true, filename: true, contentType: true, size: true, createdAt: true } as const;
 
-
 /** Attaches a public data file (replacing one of the same name). */
 export async function addAttachment(user: PublicUser, slug: string, file: { name: string; type: string; bytes: Uint8Array<ArrayBuffer> }): Promise<AttachmentSummary> {
   const competition = await requireOrganizer(user, slug);

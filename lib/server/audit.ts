@@ -28,11 +28,36 @@ export async function auditCompetition(user: PublicUser, slug: string): Promise<
   let cursor: { streamTeamId: string; queryIndex: number } | null = null;
   let stream: { team: string; threshold: number; next: number; streams: ReturnType<typeof createStreams> } | null = null;
   for (;;) {
-    const batch: { id: string; streamTeamId: string; queryIndex: number; kind: string; answer: number | null; budgetBefore: number; budgetAfter: number; remeasure: number | null; publicScore: number; holdoutScore: number }[] = await db.submission.findMany({
-      where: { competitionId: competition.id, ...(cursor ? { OR: [{ streamTeamId: { gt: cursor.streamTeamId } }, { streamTeamId: cursor.streamTeamId, queryIndex: { gt: cursor.queryIndex } }] } : {}) },
+    const batch: {
+      id: string;
+      streamTeamId: string;
+      queryIndex: number;
+      kind: string;
+      answer: number | null;
+      budgetBefore: number;
+      budgetAfter: number;
+      remeasure: number | null;
+      publicScore: number;
+      holdoutScore: number;
+    }[] = await db.submission.findMany({
+      where: {
+        competitionId: competition.id,
+        ...(cursor ? { OR: [{ streamTeamId: { gt: cursor.streamTeamId } }, { streamTeamId: cursor.streamTeamId, queryIndex: { gt: cursor.queryIndex } }] } : {}),
+      },
       orderBy: [{ streamTeamId: "asc" }, { queryIndex: "asc" }],
       take: 10_000,
-      select: { id: true, streamTeamId: true, queryIndex: true, kind: true, answer: true, budgetBefore: true, budgetAfter: true, remeasure: true, publicScore: true, holdoutScore: true },
+      select: {
+        id: true,
+        streamTeamId: true,
+        queryIndex: true,
+        kind: true,
+        answer: true,
+        budgetBefore: true,
+        budgetAfter: true,
+        remeasure: true,
+        publicScore: true,
+        holdoutScore: true,
+      },
     });
     if (batch.length === 0) break;
     for (const s of batch) {
@@ -43,7 +68,12 @@ export async function auditCompetition(user: PublicUser, slug: string): Promise<
       report.queries++;
       if (s.queryIndex !== stream.next) mismatch(s.id, `query index ${s.queryIndex}, expected ${stream.next}`);
       stream.next = s.queryIndex + 1;
-      const step = stepThresholdout(params, { budget: s.budgetBefore, noisyThreshold: stream.threshold, queries: s.queryIndex - 1 }, { holdoutValue: s.holdoutScore, publicValue: s.publicScore }, stream.streams);
+      const step = stepThresholdout(
+        params,
+        { budget: s.budgetBefore, noisyThreshold: stream.threshold, queries: s.queryIndex - 1 },
+        { holdoutValue: s.holdoutScore, publicValue: s.publicScore },
+        stream.streams,
+      );
       stream.threshold = step.state.noisyThreshold;
       if (step.answer.kind !== s.kind || step.answer.value !== s.answer || step.state.budget !== s.budgetAfter) {
         mismatch(s.id, `stored ${s.kind} ${s.answer} (budget ${s.budgetAfter}), replay gives ${step.answer.kind} ${step.answer.value} (budget ${step.state.budget})`);
@@ -81,7 +111,9 @@ export async function holdoutHealth(user: PublicUser, slug: string): Promise<Hea
            (SELECT s.kind::text FROM submissions s WHERE s.team_id = t.id ORDER BY s.created_at DESC, s.query_index DESC LIMIT 1) AS last_kind
     FROM teams t WHERE t.competition_id = ${competition.id}::uuid AND t.merged_into_id IS NULL ORDER BY t.name`;
   // A threshold epoch is open (its cost incurred) once it has answered a query below the threshold.
-  const releases = new Map<string, TeamReleases>(teams.map((t) => [t.id, { holdoutAnswers: t.initial_budget - t.budget_remaining, remeasures: t.remeasures, openEpoch: t.last_kind === "public" && t.budget_remaining > 0 }]));
+  const releases = new Map<string, TeamReleases>(
+    teams.map((t) => [t.id, { holdoutAnswers: t.initial_budget - t.budget_remaining, remeasures: t.remeasures, openEpoch: t.last_kind === "public" && t.budget_remaining > 0 }]),
+  );
   const baselines = await db.unrankedSubmission.count({ where: { competitionId: competition.id, kind: "sandbox", baselineScore: { not: null } } });
   for (let i = 0; i < baselines; i++) releases.set(`baseline ${i}`, { holdoutAnswers: 0, remeasures: 1, openEpoch: false });
   const spent = privacySpent(releases, competition.sigma, solution.holdoutRows);
@@ -89,5 +121,11 @@ export async function holdoutHealth(user: PublicUser, slug: string): Promise<Hea
     const r = releases.get(t.id)!;
     return { name: t.name, ...r, epsDp: spent.perTeam.get(t.id)!, remaining: t.budget_remaining, initial: t.initial_budget, exhausted: t.budget_remaining === 0 };
   });
-  return { perHoldoutAnswer: epsPerHoldoutAnswer(competition.sigma, solution.holdoutRows), total: spent.total, teams: rows, exhausted: rows.filter((r) => r.exhausted).length, baselines };
+  return {
+    perHoldoutAnswer: epsPerHoldoutAnswer(competition.sigma, solution.holdoutRows),
+    total: spent.total,
+    teams: rows,
+    exhausted: rows.filter((r) => r.exhausted).length,
+    baselines,
+  };
 }

@@ -97,9 +97,7 @@ export async function listCompetitions(viewer: PublicUser | null): Promise<Compe
     select: { slug: true, title: true, status: true, metric: true, endsAt: true, _count: { select: { teams: { where: { mergedIntoId: null } } } } },
   });
   const order = { published: 0, draft: 1, closed: 2 } as const;
-  return rows
-    .sort((a, b) => order[a.status] - order[b.status])
-    .map(({ _count, ...c }) => ({ ...c, endsAt: c.endsAt.toISOString(), teams: _count.teams }));
+  return rows.sort((a, b) => order[a.status] - order[b.status]).map(({ _count, ...c }) => ({ ...c, endsAt: c.endsAt.toISOString(), teams: _count.teams }));
 }
 
 async function isOrganizer(user: PublicUser | null, competitionId: string): Promise<boolean> {

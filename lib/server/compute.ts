@@ -41,7 +41,14 @@ function dispatch(): void {
       // Stop the worker first: finishing hands the slot its next job, which needs a fresh worker.
       void slot.worker?.terminate();
       slot.worker = null;
-      finish(slot, () => job.reject(new AppError("unprocessable_entity", `this calibration needs more than ${TIME_LIMIT_MS / 1000} s of work: use fewer states, fewer different chain lengths or a smaller n`)));
+      finish(slot, () =>
+        job.reject(
+          new AppError(
+            "unprocessable_entity",
+            `this calibration needs more than ${TIME_LIMIT_MS / 1000} s of work: use fewer states, fewer different chain lengths or a smaller n`,
+          ),
+        ),
+      );
     }, TIME_LIMIT_MS);
     slot.worker.postMessage(job.message);
   }
@@ -54,12 +61,17 @@ function startWorker(slot: Slot): Worker {
   // tsx's hooks on to worker threads.
   const worker = process.env.NEXT_RUNTIME
     ? new Worker(new URL("./compute-worker.ts", import.meta.url), options)
-    : new Worker(`import("tsx/esm/api").then((tsx) => { tsx.register(); return import(${JSON.stringify(new URL("compute-worker.ts", import.meta.url).href)}); });`, { ...options, eval: true });
+    : new Worker(`import("tsx/esm/api").then((tsx) => { tsx.register(); return import(${JSON.stringify(new URL("compute-worker.ts", import.meta.url).href)}); });`, {
+        ...options,
+        eval: true,
+      });
   worker.unref();
   worker.on("message", (reply: TaskReply) => {
     const job = slot.job;
     if (!job || slot.worker !== worker) return; // a stopped worker's last word belongs to no job
-    finish(slot, () => (reply.ok ? job.resolve(reply.value) : job.reject(reply.name === "MathInputError" ? new MathInputError(reply.message) : new Error(`${reply.name}: ${reply.message}`))));
+    finish(slot, () =>
+      reply.ok ? job.resolve(reply.value) : job.reject(reply.name === "MathInputError" ? new MathInputError(reply.message) : new Error(`${reply.name}: ${reply.message}`)),
+    );
   });
   worker.on("error", (error) => {
     if (slot.worker !== worker) return;

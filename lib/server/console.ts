@@ -29,15 +29,27 @@ export type ConsoleRow = {
  * and flags (a disqualified team, a banned user, a near-duplicate of another team's submissions), and
  * the signals the flags come from. `teamId` narrows it to one team (the per-team drill-down).
  */
-export async function listAllSubmissions(user: PublicUser, slug: string, options: { teamId?: string } = {}): Promise<{ direction: "higher" | "lower"; displayPrecision: number; submissions: ConsoleRow[]; signals: SybilSignals }> {
+export async function listAllSubmissions(
+  user: PublicUser,
+  slug: string,
+  options: { teamId?: string } = {},
+): Promise<{ direction: "higher" | "lower"; displayPrecision: number; submissions: ConsoleRow[]; signals: SybilSignals }> {
   const competition = await requireOrganizer(user, slug);
   const metric = metricOf(competition);
   if (options.teamId !== undefined && !isUuid(options.teamId)) throw new AppError("not_found", "no such team in this competition");
   const where = { competitionId: competition.id, ...(options.teamId ? { teamId: options.teamId } : {}) };
   const select = { id: true, createdAt: true, publicScore: true, holdoutScore: true, description: true, filename: true, user: { select: { id: true, name: true } } } as const;
   const [scored, late, bans, signals] = await Promise.all([
-    db.submission.findMany({ where, orderBy: { createdAt: "desc" }, select: { ...select, kind: true, answer: true, team: { select: { id: true, name: true, disqualifiedAt: true } } } }),
-    db.unrankedSubmission.findMany({ where: { ...where, kind: "late" }, orderBy: { createdAt: "desc" }, select: { ...select, holdoutScore: true, team: { select: { id: true, name: true, disqualifiedAt: true } } } }),
+    db.submission.findMany({
+      where,
+      orderBy: { createdAt: "desc" },
+      select: { ...select, kind: true, answer: true, team: { select: { id: true, name: true, disqualifiedAt: true } } },
+    }),
+    db.unrankedSubmission.findMany({
+      where: { ...where, kind: "late" },
+      orderBy: { createdAt: "desc" },
+      select: { ...select, holdoutScore: true, team: { select: { id: true, name: true, disqualifiedAt: true } } },
+    }),
     db.competitionBan.findMany({ where: { competitionId: competition.id }, select: { userId: true } }),
     sybilSignals(competition),
   ]);
@@ -47,10 +59,9 @@ export async function listAllSubmissions(user: PublicUser, slug: string, options
     twins.set(teams[1], [...(twins.get(teams[1]) ?? []), teams[0]]);
   }
   const banned = new Set(bans.map((b) => b.userId));
-  const rows = [
-    ...scored.map((s) => ({ ...s, team: s.team })),
-    ...late.map((s) => ({ ...s, kind: "late" as const, answer: s.holdoutScore, team: s.team! })),
-  ].sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime());
+  const rows = [...scored.map((s) => ({ ...s, team: s.team })), ...late.map((s) => ({ ...s, kind: "late" as const, answer: s.holdoutScore, team: s.team! }))].sort(
+    (a, b) => b.createdAt.getTime() - a.createdAt.getTime(),
+  );
   return {
     direction: metric.direction,
     displayPrecision: competition.displayPrecision,
@@ -78,6 +89,8 @@ export async function listAllSubmissions(user: PublicUser, slug: string, options
 
 export function consoleCsv(rows: ConsoleRow[]): string {
   const header = ["id", "created_at", "team", "user", "kind", "answer", "public_score", "holdout_score", "description", "filename", "flags"];
-  const lines = rows.map((r) => [r.id, r.createdAt, r.team, r.user, r.kind, r.answer, r.publicScore, r.holdoutScore, r.description, r.filename, r.flags.join("; ")].map(csvCell).join(","));
+  const lines = rows.map((r) =>
+    [r.id, r.createdAt, r.team, r.user, r.kind, r.answer, r.publicScore, r.holdoutScore, r.description, r.filename, r.flags.join("; ")].map(csvCell).join(","),
+  );
   return [header.join(","), ...lines].join("\r\n") + "\r\n";
 }

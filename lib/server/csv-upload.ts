@@ -22,7 +22,14 @@ export async function readCsvUpload<T>(
   // Level 1: 10 MB in ~56 ms here, under the parse, so it adds no wait (level 6: 169 ms, 9 % smaller).
   const gzip = options.keep ? createGzip({ level: 1 }) : null;
   const compressed: Buffer[] = [];
-  const finished = gzip && new Promise<void>((resolve, reject) => gzip.on("data", (c: Buffer) => compressed.push(c)).on("end", resolve).on("error", reject));
+  const finished =
+    gzip &&
+    new Promise<void>((resolve, reject) =>
+      gzip
+        .on("data", (c: Buffer) => compressed.push(c))
+        .on("end", resolve)
+        .on("error", reject),
+    );
   let size = 0;
   const reader = body.getReader();
   try {

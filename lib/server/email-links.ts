@@ -31,7 +31,9 @@ export async function sendVerification(user: PublicUser): Promise<void> {
       to: user.email,
       subject: "Verify your email address for Quiltboard",
       name: user.name,
-      paragraphs: ["Please confirm that this address is yours. Some competitions only admit verified addresses, because every team's overfitting budget assumes one account per person."],
+      paragraphs: [
+        "Please confirm that this address is yours. Some competitions only admit verified addresses, because every team's overfitting budget assumes one account per person.",
+      ],
       action: { label: "Verify my address", url: appLink(`/verify-email?token=${token}`) },
       footer: "The link works once and expires in 48 hours. If you did not create an account, ignore this mail.",
     }),

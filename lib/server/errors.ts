@@ -82,8 +82,14 @@ function isDatabaseUnavailable(error: unknown): boolean {
   for (let e: unknown = error, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
     const code = (e as { code?: unknown }).code;
     const message = e instanceof Error ? e.message : "";
-    if (typeof code === "string" && ["ECONNREFUSED", "ECONNRESET", "EPIPE", "P1001", "P1002", "P1017", "57P01", "57P02", "57P03", "08006", "08001", "08003"].includes(code)) return true;
-    if (/ECONNREFUSED|Connection terminated|terminating connection|Can't reach database|connection is insecure|Client has encountered a connection error|the database system is (starting up|shutting down)/i.test(message)) return true;
+    if (typeof code === "string" && ["ECONNREFUSED", "ECONNRESET", "EPIPE", "P1001", "P1002", "P1017", "57P01", "57P02", "57P03", "08006", "08001", "08003"].includes(code))
+      return true;
+    if (
+      /ECONNREFUSED|Connection terminated|terminating connection|Can't reach database|connection is insecure|Client has encountered a connection error|the database system is (starting up|shutting down)/i.test(
+        message,
+      )
+    )
+      return true;
     if (e instanceof Error && e.name === "PrismaClientInitializationError") return true;
   }
   return false;

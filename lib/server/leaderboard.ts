@@ -73,7 +73,17 @@ export async function getLeaderboard(viewer: PublicUser | null, slug: string, op
   const page = Math.max(1, Math.floor(options.page ?? 1));
   const limit = pageSize === 0 ? Prisma.empty : Prisma.sql`LIMIT ${pageSize} OFFSET ${(page - 1) * pageSize}`;
   const rows = await db.$queryRaw<
-    { id: string; name: string; best_score: number | null; submission_count: number; budget_remaining: number; initial_budget: number; last_submission_at: Date | null; rank: bigint; total: bigint }[]
+    {
+      id: string;
+      name: string;
+      best_score: number | null;
+      submission_count: number;
+      budget_remaining: number;
+      initial_budget: number;
+      last_submission_at: Date | null;
+      rank: bigint;
+      total: bigint;
+    }[]
   >`SELECT *, count(*) OVER () AS total FROM (
       SELECT id, name, best_score, submission_count, budget_remaining, initial_budget, last_submission_at,
              row_number() OVER (ORDER BY ${liveOrder(metric)}) AS rank
@@ -115,7 +125,9 @@ export function csvCell(value: string | number | null): string {
 export function leaderboardCsv(board: Leaderboard): string {
   const header = ["rank", "team", "score", "uncertainty", "submissions", "budget_remaining", "budget_initial", "last_submission_at"];
   const round = (x: number | null) => (x === null ? null : Number(x.toFixed(board.displayPrecision)));
-  const lines = board.entries.map((e) => [e.rank, e.team, round(e.score), round(e.uncertainty), e.submissions, e.budget.remaining, e.budget.initial, e.lastSubmissionAt].map(csvCell).join(","));
+  const lines = board.entries.map((e) =>
+    [e.rank, e.team, round(e.score), round(e.uncertainty), e.submissions, e.budget.remaining, e.budget.initial, e.lastSubmissionAt].map(csvCell).join(","),
+  );
   return [header.join(","), ...lines].join("\r\n") + "\r\n";
 }
 
@@ -126,7 +138,10 @@ export type LateEntry = { rank: number; team: string; teamId: string; score: num
  * holdout score among its late submissions, ranked apart from the final standings, which it never
  * changes. Ties go to the team whose late submissions ended earlier.
  */
-export async function getLateBoard(viewer: PublicUser | null, slug: string): Promise<{ metric: Leaderboard["metric"]; displayPrecision: number; lateSubmissions: boolean; entries: LateEntry[] }> {
+export async function getLateBoard(
+  viewer: PublicUser | null,
+  slug: string,
+): Promise<{ metric: Leaderboard["metric"]; displayPrecision: number; lateSubmissions: boolean; entries: LateEntry[] }> {
   const { competition } = await getVisibleCompetition(viewer, slug);
   const metric = metricOf(competition);
   const groups = await db.unrankedSubmission.groupBy({
@@ -138,18 +153,35 @@ export async function getLateBoard(viewer: PublicUser | null, slug: string): Pro
   });
   const names = new Map((await db.team.findMany({ where: { id: { in: groups.map((g) => g.teamId!) } }, select: { id: true, name: true } })).map((t) => [t.id, t.name]));
   const best = (g: (typeof groups)[number]) => (metric.direction === "higher" ? g._max.holdoutScore! : g._min.holdoutScore!);
-  const sorted = groups.sort((a, b) => (isBetter(metric, best(a), best(b)) ? -1 : isBetter(metric, best(b), best(a)) ? 1 : a._max.createdAt!.getTime() - b._max.createdAt!.getTime()));
+  const sorted = groups.sort((a, b) =>
+    isBetter(metric, best(a), best(b)) ? -1 : isBetter(metric, best(b), best(a)) ? 1 : a._max.createdAt!.getTime() - b._max.createdAt!.getTime(),
+  );
   return {
     metric: { name: metric.name, title: metric.title, direction: metric.direction },
     displayPrecision: competition.displayPrecision,
     lateSubmissions: competition.lateSubmissions,
-    entries: sorted.map((g, i) => ({ rank: i + 1, team: names.get(g.teamId!)!, teamId: g.teamId!, score: metric.toDisplay(best(g)), submissions: g._count._all, lastSubmissionAt: g._max.createdAt!.toISOString() })),
+    entries: sorted.map((g, i) => ({
+      rank: i + 1,
+      team: names.get(g.teamId!)!,
+      teamId: g.teamId!,
+      score: metric.toDisplay(best(g)),
+      submissions: g._count._all,
+      lastSubmissionAt: g._max.createdAt!.toISOString(),
+    })),
   };
 }
 
 export type TeamHistory = {
   /** rank and shown score (the re-measured best) as on the leaderboard */
-  team: { id: string; name: string; members: string[]; budget: { remaining: number; initial: number }; rank: number | null; score: number | null; disqualified: { at: string; reason: string } | null };
+  team: {
+    id: string;
+    name: string;
+    members: string[];
+    budget: { remaining: number; initial: number };
+    rank: number | null;
+    score: number | null;
+    disqualified: { at: string; reason: string } | null;
+  };
   metric: Leaderboard["metric"];
   displayPrecision: number;
   /** half-width of a holdout answer's 95 % interval (display units); public answers are exact public scores */
@@ -165,7 +197,16 @@ export async function getTeamHistory(viewer: PublicUser | null, slug: string, te
   if (!isUuid(teamId)) throw new AppError("not_found", "no such team in this competition");
   const team = await db.team.findFirst({
     where: { id: teamId, competitionId: competition.id },
-    select: { id: true, name: true, budgetRemaining: true, initialBudget: true, mergedIntoId: true, disqualifiedAt: true, disqualifyReason: true, members: { select: { user: { select: { name: true } } } } },
+    select: {
+      id: true,
+      name: true,
+      budgetRemaining: true,
+      initialBudget: true,
+      mergedIntoId: true,
+      disqualifiedAt: true,
+      disqualifyReason: true,
+      members: { select: { user: { select: { name: true } } } },
+    },
   });
   if (!team) throw new AppError("not_found", "no such team in this competition");
   if (team.mergedIntoId) throw new AppError("not_found", "this team was merged into another");
@@ -197,7 +238,11 @@ export type FinalStanding = { rank: number; team: string; teamId: string; score:
 export async function closeCompetition(user: PublicUser, slug: string): Promise<CompetitionRow> {
   const competition = await requireOrganizer(user, slug);
   const closed = await closeNow(competition);
-  if (!closed) throw new AppError("conflict", `only a published competition can be closed; this one is ${(await db.competition.findUniqueOrThrow({ where: { id: competition.id }, select: { status: true } })).status}`);
+  if (!closed)
+    throw new AppError(
+      "conflict",
+      `only a published competition can be closed; this one is ${(await db.competition.findUniqueOrThrow({ where: { id: competition.id }, select: { status: true } })).status}`,
+    );
   return closed;
 }
 
@@ -271,7 +316,10 @@ function ordinal(n: number): string {
 
 /** Mails every member of every team: the final standings are out. */
 async function announceFinalStandings(competition: CompetitionRow): Promise<void> {
-  const members = await db.teamMember.findMany({ where: { competitionId: competition.id }, select: { user: { select: { email: true, name: true } }, team: { select: { name: true, finalRank: true } } } });
+  const members = await db.teamMember.findMany({
+    where: { competitionId: competition.id },
+    select: { user: { select: { email: true, name: true } }, team: { select: { name: true, finalRank: true } } },
+  });
   for (const m of members) {
     await sendMail(
       message({
@@ -302,6 +350,13 @@ export async function getFinalStandings(viewer: PublicUser | null, slug: string)
   return {
     metric: { name: metric.name, title: metric.title, direction: metric.direction },
     displayPrecision: competition.displayPrecision,
-    entries: teams.map((t, i) => ({ rank: i + 1, team: t.name, teamId: t.id, score: metric.toDisplay(t.finalScore!), liveRank: t.liveRank, shakeUp: t.liveRank === null ? null : t.liveRank - (i + 1) })),
+    entries: teams.map((t, i) => ({
+      rank: i + 1,
+      team: t.name,
+      teamId: t.id,
+      score: metric.toDisplay(t.finalScore!),
+      liveRank: t.liveRank,
+      shakeUp: t.liveRank === null ? null : t.liveRank - (i + 1),
+    })),
   };
 }

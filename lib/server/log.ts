@@ -6,4 +6,7 @@ import pino from "pino";
  * process's HTTP preload writes (scripts/http-preload.mjs). Never log a secret: no tokens, passwords,
  * labels, raw scores, noise or seeds (the authorization tests scan the log for them).
  */
-export const log = pino({ base: { service: "quiltboard" }, timestamp: pino.stdTimeFunctions.isoTime, level: process.env.LOG_LEVEL ?? "info" }, pino.destination({ dest: 1, sync: true }));
+export const log = pino(
+  { base: { service: "quiltboard" }, timestamp: pino.stdTimeFunctions.isoTime, level: process.env.LOG_LEVEL ?? "info" },
+  pino.destination({ dest: 1, sync: true }),
+);

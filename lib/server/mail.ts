@@ -36,7 +36,14 @@ const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)}
 /** A short message as plain text and HTML: a greeting, paragraphs, and one button-like link. */
 export function message(options: { to: string; subject: string; name: string; paragraphs: string[]; action?: { label: string; url: string }; footer?: string }): Mail {
   const { name, paragraphs, action, footer } = options;
-  const text = [`Hello ${name},`, "", ...paragraphs.flatMap((p) => [p, ""]), ...(action ? [`${action.label}: ${action.url}`, ""] : []), ...(footer ? [footer, ""] : []), "— Quiltboard"].join("\n");
+  const text = [
+    `Hello ${name},`,
+    "",
+    ...paragraphs.flatMap((p) => [p, ""]),
+    ...(action ? [`${action.label}: ${action.url}`, ""] : []),
+    ...(footer ? [footer, ""] : []),
+    "— Quiltboard",
+  ].join("\n");
   const html = `<!doctype html><html><body style="font-family: system-ui, sans-serif; color: #0f172a; line-height: 1.5">
 <p>Hello ${escape(name)},</p>
 ${paragraphs.map((p) => `<p>${escape(p)}</p>`).join("\n")}

@@ -14,12 +14,20 @@ function once<T extends client.Metric>(name: string, make: () => T): T {
 }
 
 /** Answers given, by kind (public, holdout, exhausted, late). */
-export const submissionsTotal = once("quiltboard_submissions_total", () => new client.Counter({ name: "quiltboard_submissions_total", help: "Submissions answered, by answer kind", labelNames: ["kind"] }));
+export const submissionsTotal = once(
+  "quiltboard_submissions_total",
+  () => new client.Counter({ name: "quiltboard_submissions_total", help: "Submissions answered, by answer kind", labelNames: ["kind"] }),
+);
 
 /** Reading, validating and scoring a submission through the mechanism, up to its commit. */
 export const scoringSeconds = once(
   "quiltboard_scoring_duration_seconds",
-  () => new client.Histogram({ name: "quiltboard_scoring_duration_seconds", help: "Time to read, validate, score and record a submission", buckets: [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30] }),
+  () =>
+    new client.Histogram({
+      name: "quiltboard_scoring_duration_seconds",
+      help: "Time to read, validate, score and record a submission",
+      buckets: [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+    }),
 );
 
 once(

@@ -13,14 +13,28 @@ import { baselineSchema } from "@/lib/validation/competitions";
 import { isUuid } from "@/lib/validation/ids";
 
 /** A sandbox test as organizers see it: exact scores in display units, and its baseline name when shown. */
-export type SandboxRow = { id: string; createdAt: string; by: string; publicScore: number; holdoutScore: number; description: string | null; filename: string | null; baseline: { name: string; score: number } | null };
+export type SandboxRow = {
+  id: string;
+  createdAt: string;
+  by: string;
+  publicScore: number;
+  holdoutScore: number;
+  description: string | null;
+  filename: string | null;
+  baseline: { name: string; score: number } | null;
+};
 
 /**
  * POST …/submissions?sandbox=true (organizers): a file tested against the key with the full
  * validation of a submission, answered with its exact public and holdout scores. Nothing is spent,
  * ranked or shown to competitors; it works in a draft too, to check the key before publishing.
  */
-export async function testInSandbox(user: PublicUser, slug: string, body: ReadableStream<Uint8Array> | null, file: { name?: string | null; description?: string | null }): Promise<SandboxRow> {
+export async function testInSandbox(
+  user: PublicUser,
+  slug: string,
+  body: ReadableStream<Uint8Array> | null,
+  file: { name?: string | null; description?: string | null },
+): Promise<SandboxRow> {
   const competition = await requireOrganizer(user, slug);
   const description = descriptionSchema.parse(file.description ?? "");
   const filename = safeFilename(file.name ?? "") ?? "submission.csv";
@@ -46,9 +60,29 @@ export async function testInSandbox(user: PublicUser, slug: string, body: Readab
   return present(competition, row);
 }
 
-const SANDBOX_SELECT = { id: true, createdAt: true, publicScore: true, holdoutScore: true, description: true, filename: true, baselineName: true, baselineScore: true, user: { select: { name: true } } } as const;
+const SANDBOX_SELECT = {
+  id: true,
+  createdAt: true,
+  publicScore: true,
+  holdoutScore: true,
+  description: true,
+  filename: true,
+  baselineName: true,
+  baselineScore: true,
+  user: { select: { name: true } },
+} as const;
 
-type Stored = { id: string; createdAt: Date; publicScore: number; holdoutScore: number; description: string | null; filename: string | null; baselineName: string | null; baselineScore: number | null; user: { name: string } };
+type Stored = {
+  id: string;
+  createdAt: Date;
+  publicScore: number;
+  holdoutScore: number;
+  description: string | null;
+  filename: string | null;
+  baselineName: string | null;
+  baselineScore: number | null;
+  user: { name: string };
+};
 
 function present(competition: CompetitionRow, r: Stored): SandboxRow {
   const metric = metricOf(competition);
@@ -93,7 +127,11 @@ export async function setBaseline(user: PublicUser, slug: string, id: string, in
     score = remeasureHoldout(thresholdoutParams(competition, solution.holdoutRows), 1, row.holdoutScore, createStreams(secret, `baseline:${id}`));
   }
   // A hidden baseline keeps its drawn score: it was released, and the privacy account keeps counting it.
-  const updated = await db.unrankedSubmission.update({ where: { id }, data: name === null ? { baselineName: null } : { baselineName: name, baselineScore: score }, select: SANDBOX_SELECT });
+  const updated = await db.unrankedSubmission.update({
+    where: { id },
+    data: name === null ? { baselineName: null } : { baselineName: name, baselineScore: score },
+    select: SANDBOX_SELECT,
+  });
   return present(competition, updated);
 }
 
@@ -101,7 +139,11 @@ export type Baseline = { name: string; score: number };
 
 /** The baselines shown on the leaderboard (display units), in the order they were tested. */
 export async function listBaselines(competition: CompetitionRow): Promise<Baseline[]> {
-  const rows = await db.unrankedSubmission.findMany({ where: { competitionId: competition.id, kind: "sandbox", baselineName: { not: null } }, orderBy: { createdAt: "asc" }, select: { baselineName: true, baselineScore: true } });
+  const rows = await db.unrankedSubmission.findMany({
+    where: { competitionId: competition.id, kind: "sandbox", baselineName: { not: null } },
+    orderBy: { createdAt: "asc" },
+    select: { baselineName: true, baselineScore: true },
+  });
   const metric = metricOf(competition);
   return rows.map((r) => ({ name: r.baselineName!, score: metric.toDisplay(r.baselineScore!) }));
 }

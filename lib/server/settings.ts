@@ -27,10 +27,18 @@ export type SettingsPreview = { changes: SettingChange[]; plan: PlanShift | null
 type Prepared = SettingsPreview & { data: Prisma.CompetitionUpdateInput; submitted: boolean };
 
 function figures(plan: Plan): PlanFigures {
-  return { sigma: plan.sigma, threshold: plan.threshold, budget: plan.budget, maxQueries: plan.guarantee.maxQueries, tolerance: plan.guarantee.tolerance, holds: plan.guarantee.holds, explanation: plan.guarantee.explanation };
+  return {
+    sigma: plan.sigma,
+    threshold: plan.threshold,
+    budget: plan.budget,
+    maxQueries: plan.guarantee.maxQueries,
+    tolerance: plan.guarantee.tolerance,
+    holds: plan.guarantee.holds,
+    explanation: plan.guarantee.explanation,
+  };
 }
 
-const asLogged = (value: unknown): unknown => (value instanceof Date ? value.toISOString() : value ?? null);
+const asLogged = (value: unknown): unknown => (value instanceof Date ? value.toISOString() : (value ?? null));
 
 /**
  * Checks a settings change against the competition as it stands and works out what it implies.
@@ -49,12 +57,14 @@ async function prepare(competition: CompetitionRow, input: UpdateCompetitionInpu
     if (locked.length) throw new AppError("conflict", `${locked.join(", ")} cannot change once the competition is published (${LIVE_SETTINGS.join(", ")} can)`);
     const closedOnly = Object.keys(input).filter((k) => (OPEN_ONLY_SETTINGS as readonly string[]).includes(k));
     if (competition.status === "closed" && closedOnly.length) throw new AppError("conflict", `the competition has closed: ${closedOnly.join(" and ")} no longer apply`);
-    if (input.endsAt && input.endsAt <= now) throw new AppError("unprocessable_entity", "endsAt: the new end must be in the future", [{ path: "endsAt", message: "must be in the future" }]);
+    if (input.endsAt && input.endsAt <= now)
+      throw new AppError("unprocessable_entity", "endsAt: the new end must be in the future", [{ path: "endsAt", message: "must be in the future" }]);
   }
   if (input.metric) checkMetric(input.metric.name, input.metric.params);
   const startsAt = input.startsAt === undefined ? competition.startsAt : input.startsAt;
   const endsAt = input.endsAt ?? competition.endsAt;
-  if (startsAt && startsAt >= endsAt) throw new AppError("unprocessable_entity", "endsAt: the end must come after the start", [{ path: "endsAt", message: "must come after the start" }]);
+  if (startsAt && startsAt >= endsAt)
+    throw new AppError("unprocessable_entity", "endsAt: the end must come after the start", [{ path: "endsAt", message: "must come after the start" }]);
 
   const { metric, ...rest } = input;
   const data: Prisma.CompetitionUpdateInput = { ...rest, ...(metric ? { metric: metric.name, metricParams: metric.params ?? {} } : {}) };
@@ -65,7 +75,8 @@ async function prepare(competition: CompetitionRow, input: UpdateCompetitionInpu
 
   const submitted = live && (await db.submission.count({ where: { competitionId: competition.id } })) > 0;
   const mechanism = competition.mechanism as MechanismInput | null;
-  if (!live || competition.status === "closed" || !mechanism || mechanism.maxQueries !== undefined || competition.maxQueries === null) return { changes, plan: null, data, submitted };
+  if (!live || competition.status === "closed" || !mechanism || mechanism.maxQueries !== undefined || competition.maxQueries === null)
+    return { changes, plan: null, data, submitted };
   const m = competition.maxQueries;
   const moved = defaultMaxQueries({ ...competition, startsAt, endsAt, dailySubmissionLimit: input.dailySubmissionLimit ?? competition.dailySubmissionLimit }, now);
   const next = submitted ? Math.max(m, moved) : moved;
@@ -73,7 +84,16 @@ async function prepare(competition: CompetitionRow, input: UpdateCompetitionInpu
 
   const before = (await planOn(competition, mechanism)).plan;
   const after = submitted
-    ? (await planOn(competition, { mode: "practical", sigma: competition.sigma!, threshold: competition.threshold!, budget: competition.budget!, beta: before.guarantee.beta, maxQueries: next })).plan
+    ? (
+        await planOn(competition, {
+          mode: "practical",
+          sigma: competition.sigma!,
+          threshold: competition.threshold!,
+          budget: competition.budget!,
+          beta: before.guarantee.beta,
+          maxQueries: next,
+        })
+      ).plan
     : (await planOn(competition, { ...mechanism, maxQueries: next })).plan;
   if (after.budget < 1) throw new AppError("conflict", `with ${next} submissions per team the mechanism's budget would be 0; choose a nearer deadline or a smaller daily cap`);
   changes.push({ field: "maxQueries", before: m, after: next });
@@ -104,10 +124,15 @@ export async function updateCompetition(user: PublicUser, slug: string, input: u
     const status = await lockCompetition(tx, competition.id);
     const fresh = await tx.competition.findUniqueOrThrow({ where: { id: competition.id }, select: { maxQueries: true, sigma: true, endsAt: true } });
     const firstSubmission = competition.status !== "draft" && !submitted && (await tx.submission.count({ where: { competitionId: competition.id } })) > 0;
-    if (status !== competition.status || firstSubmission || JSON.stringify(fresh) !== JSON.stringify({ maxQueries: competition.maxQueries, sigma: competition.sigma, endsAt: competition.endsAt })) {
+    if (
+      status !== competition.status ||
+      firstSubmission ||
+      JSON.stringify(fresh) !== JSON.stringify({ maxQueries: competition.maxQueries, sigma: competition.sigma, endsAt: competition.endsAt })
+    ) {
       throw new AppError("conflict", "the competition changed while this was being saved (published, closed, edited or a first submission); look again and save again");
     }
-    if (changes.length) await tx.competitionChange.create({ data: { id: randomUUID(), competitionId: competition.id, userId: user.id, createdAt: now, changes: changes as Prisma.InputJsonValue } });
+    if (changes.length)
+      await tx.competitionChange.create({ data: { id: randomUUID(), competitionId: competition.id, userId: user.id, createdAt: now, changes: changes as Prisma.InputJsonValue } });
     return tx.competition.update({ where: { id: competition.id }, data, select: COMPETITION_SELECT });
   });
 }
@@ -116,6 +141,10 @@ export type ChangeLogEntry = { at: string; by: string; changes: SettingChange[] 
 
 /** GET …/changes (organizers): every recorded settings change, newest first. */
 export async function listChanges(competitionId: string): Promise<ChangeLogEntry[]> {
-  const rows = await db.competitionChange.findMany({ where: { competitionId }, orderBy: { createdAt: "desc" }, select: { createdAt: true, changes: true, user: { select: { name: true } } } });
+  const rows = await db.competitionChange.findMany({
+    where: { competitionId },
+    orderBy: { createdAt: "desc" },
+    select: { createdAt: true, changes: true, user: { select: { name: true } } },
+  });
   return rows.map((r) => ({ at: r.createdAt.toISOString(), by: r.user.name, changes: r.changes as SettingChange[] }));
 }

@@ -87,7 +87,14 @@ async function scoringData(competitionId: string): Promise<ScoringData> {
 
 /** Algorithm 1's parameters for a published competition: σ, T, B₀ and m as fixed at publishing. */
 export function thresholdoutParams(competition: CompetitionRow, holdoutSize: number): ThresholdoutParams {
-  return { mode: "thresholdout", sigma: competition.sigma!, threshold: competition.threshold!, budget: competition.budget!, holdoutSize, maxQueries: competition.maxQueries ?? undefined };
+  return {
+    mode: "thresholdout",
+    sigma: competition.sigma!,
+    threshold: competition.threshold!,
+    budget: competition.budget!,
+    holdoutSize,
+    maxQueries: competition.maxQueries ?? undefined,
+  };
 }
 
 /** The answer as a competitor sees it: kind and the released value in the metric's units. */
@@ -121,16 +128,19 @@ export async function submit(
   const description = descriptionSchema.parse(file.description ?? "");
   const filename = safeFilename(file.name ?? "") ?? "submission.csv";
   const metric = metricOf(competition);
-  if (idempotencyKey !== null && (idempotencyKey.length < 1 || idempotencyKey.length > 200)) throw new AppError("unprocessable_entity", "Idempotency-Key must be 1 to 200 characters");
+  if (idempotencyKey !== null && (idempotencyKey.length < 1 || idempotencyKey.length > 200))
+    throw new AppError("unprocessable_entity", "Idempotency-Key must be 1 to 200 characters");
   const member = await db.teamMember.findUnique({ where: { competitionId_userId: { competitionId: competition.id, userId: user.id } }, select: { teamId: true } });
   if (!member) throw new AppError("forbidden", "join or create a team in this competition before submitting");
   await requireNotBanned(user.id, competition.id);
   await consumeRateLimit("submissions", user.id);
-  if (!body) throw new AppError("unprocessable_entity", "send the predictions CSV as the request body or as the multipart field \"file\"");
+  if (!body) throw new AppError("unprocessable_entity", 'send the predictions CSV as the request body or as the multipart field "file"');
 
   const started = performance.now();
   const scored = await scoreUpload(competition, metric, body);
-  const outcome = late ? { result: await recordLate(user, competition, metric, member.teamId, scored, { description, filename }, now), replayed: false } : await scoreThroughMechanism(user, competition, metric, member.teamId, scored, idempotencyKey, { description, filename }, now);
+  const outcome = late
+    ? { result: await recordLate(user, competition, metric, member.teamId, scored, { description, filename }, now), replayed: false }
+    : await scoreThroughMechanism(user, competition, metric, member.teamId, scored, idempotencyKey, { description, filename }, now);
   if (!outcome.replayed) {
     scoringSeconds.observe((performance.now() - started) / 1000);
     submissionsTotal.inc({ kind: outcome.result.answer.kind });
@@ -161,8 +171,12 @@ async function scoreThroughMechanism(
       // competition row so that they cannot pass the cap together; otherwise they share it.
       const [live] =
         competition.holdoutCap === null
-          ? await tx.$queryRaw<{ status: string; ends_at: Date; holdout_answers: number }[]>`SELECT status, ends_at, holdout_answers FROM competitions WHERE id = ${competition.id}::uuid FOR KEY SHARE`
-          : await tx.$queryRaw<{ status: string; ends_at: Date; holdout_answers: number }[]>`SELECT status, ends_at, holdout_answers FROM competitions WHERE id = ${competition.id}::uuid FOR UPDATE`;
+          ? await tx.$queryRaw<
+              { status: string; ends_at: Date; holdout_answers: number }[]
+            >`SELECT status, ends_at, holdout_answers FROM competitions WHERE id = ${competition.id}::uuid FOR KEY SHARE`
+          : await tx.$queryRaw<
+              { status: string; ends_at: Date; holdout_answers: number }[]
+            >`SELECT status, ends_at, holdout_answers FROM competitions WHERE id = ${competition.id}::uuid FOR UPDATE`;
       if (live.status !== "published" || at >= live.ends_at) throw new AppError("conflict", "this competition has closed; the submission was not scored");
       const team = await tx.team.findUniqueOrThrow({ where: { id: teamId } });
       if (team.mergedIntoId) throw new AppError("conflict", "your team was just merged into another; submit again");
@@ -177,7 +191,12 @@ async function scoreThroughMechanism(
           throw new AppError("conflict", "this Idempotency-Key was already used by your team for a different file; use a new key for a new submission");
         }
         if (previous) {
-          const result = { id: previous.id, createdAt: previous.createdAt.toISOString(), answer: present(metric, previous.kind, previous.answer), budget: { remaining: previous.budgetAfter, initial: team.initialBudget } };
+          const result = {
+            id: previous.id,
+            createdAt: previous.createdAt.toISOString(),
+            answer: present(metric, previous.kind, previous.answer),
+            budget: { remaining: previous.budgetAfter, initial: team.initialBudget },
+          };
           return { result, replayed: true };
         }
       }
@@ -231,7 +250,12 @@ async function scoreThroughMechanism(
         },
       });
       if (spent > 0) await tx.competition.update({ where: { id: competition.id }, data: { holdoutAnswers: { increment: spent } } });
-      const result = { id: created.id, createdAt: created.createdAt.toISOString(), answer: present(metric, step.answer.kind, value), budget: { remaining: team.budgetRemaining - spent, initial: team.initialBudget } };
+      const result = {
+        id: created.id,
+        createdAt: created.createdAt.toISOString(),
+        answer: present(metric, step.answer.kind, value),
+        budget: { remaining: team.budgetRemaining - spent, initial: team.initialBudget },
+      };
       return { result, replayed: false };
     },
     { timeout: 30_000, maxWait: 30_000 },
@@ -244,7 +268,15 @@ async function scoreThroughMechanism(
  * board; the final standings never change. It counts against the daily cap. Idempotency-Key is not
  * needed here: repeating a late submission spends nothing.
  */
-async function recordLate(user: PublicUser, competition: CompetitionRow, metric: Metric, teamId: string, scored: ScoredUpload, file: { description: string | null; filename: string }, now?: Date): Promise<SubmissionResult> {
+async function recordLate(
+  user: PublicUser,
+  competition: CompetitionRow,
+  metric: Metric,
+  teamId: string,
+  scored: ScoredUpload,
+  file: { description: string | null; filename: string },
+  now?: Date,
+): Promise<SubmissionResult> {
   return db.$transaction(async (tx) => {
     await tx.$queryRaw`SELECT id FROM teams WHERE id = ${teamId}::uuid FOR UPDATE`;
     const at = now ?? new Date();
@@ -269,7 +301,12 @@ async function recordLate(user: PublicUser, competition: CompetitionRow, metric:
       },
       select: { id: true, createdAt: true },
     });
-    return { id: created.id, createdAt: created.createdAt.toISOString(), answer: present(metric, "late", scored.holdoutValue), budget: { remaining: team.budgetRemaining, initial: team.initialBudget } };
+    return {
+      id: created.id,
+      createdAt: created.createdAt.toISOString(),
+      answer: present(metric, "late", scored.holdoutValue),
+      budget: { remaining: team.budgetRemaining, initial: team.initialBudget },
+    };
   });
 }
 
@@ -288,7 +325,10 @@ export type MySubmission = {
 export async function listMySubmissions(user: PublicUser, slug: string): Promise<{ submissions: MySubmission[]; finalIds: string[] }> {
   const { competition } = await getVisibleCompetition(user, slug);
   const metric = metricOf(competition);
-  const member = await db.teamMember.findUnique({ where: { competitionId_userId: { competitionId: competition.id, userId: user.id } }, select: { teamId: true, team: { select: { initialBudget: true } } } });
+  const member = await db.teamMember.findUnique({
+    where: { competitionId_userId: { competitionId: competition.id, userId: user.id } },
+    select: { teamId: true, team: { select: { initialBudget: true } } },
+  });
   if (!member) return { submissions: [], finalIds: [] };
   const rows = await db.submission.findMany({
     where: { teamId: member.teamId },
@@ -311,7 +351,16 @@ export async function listMySubmissions(user: PublicUser, slug: string): Promise
     select: { id: true, createdAt: true, holdoutScore: true, description: true, filename: true, user: { select: { name: true } } },
   });
   const budget = { remaining: rows[0]?.budgetAfter ?? member.team.initialBudget, initial: member.team.initialBudget };
-  const lateRows = late.map((s) => ({ id: s.id, createdAt: s.createdAt.toISOString(), by: s.user.name, answer: present(metric, "late", s.holdoutScore), budget, selected: false, description: s.description, filename: s.filename }));
+  const lateRows = late.map((s) => ({
+    id: s.id,
+    createdAt: s.createdAt.toISOString(),
+    by: s.user.name,
+    answer: present(metric, "late", s.holdoutScore),
+    budget,
+    selected: false,
+    description: s.description,
+    filename: s.filename,
+  }));
   return { submissions: [...lateRows, ...submissions], finalIds: finalSubmissionIds(metric, rows) };
 }
 
@@ -361,7 +410,9 @@ export async function getSubmissionFile(user: PublicUser, slug: string, submissi
   const where = { id: submissionId, competitionId: competition.id };
   const scored = await db.submission.findFirst({ where, select: { teamId: true, filename: true, file: { select: { data: true } } } });
   const unranked = scored ? null : await db.unrankedSubmission.findFirst({ where, select: { teamId: true, filename: true, fileData: true } });
-  const found = scored ? { teamId: scored.teamId, filename: scored.filename, data: scored.file?.data } : unranked && { teamId: unranked.teamId, filename: unranked.filename, data: unranked.fileData };
+  const found = scored
+    ? { teamId: scored.teamId, filename: scored.filename, data: scored.file?.data }
+    : unranked && { teamId: unranked.teamId, filename: unranked.filename, data: unranked.fileData };
   if (!found) throw notFound;
   if (!organizer) {
     const member = await db.teamMember.findUnique({ where: { competitionId_userId: { competitionId: competition.id, userId: user.id } }, select: { teamId: true } });

@@ -34,7 +34,8 @@ export async function sybilSignals(competition: Pick<CompetitionRow, "id">): Pro
     const sorted = group.sort((a, b) => a.user.createdAt.getTime() - b.user.createdAt.getTime());
     let cluster = [sorted[0]];
     const flush = () => {
-      if (new Set(cluster.map((m) => m.teamId)).size > 1) sameAddress.push({ accounts: cluster.map((m) => ({ name: m.user.name, team: m.team.name, createdAt: m.user.createdAt.toISOString() })) });
+      if (new Set(cluster.map((m) => m.teamId)).size > 1)
+        sameAddress.push({ accounts: cluster.map((m) => ({ name: m.user.name, team: m.team.name, createdAt: m.user.createdAt.toISOString() })) });
     };
     for (const m of sorted.slice(1)) {
       if (m.user.createdAt.getTime() - cluster[cluster.length - 1].user.createdAt.getTime() <= SIGNUP_WINDOW_MS) cluster.push(m);

@@ -127,21 +127,46 @@ export async function mergeTeams(user: PublicUser, slug: string, input: unknown,
     for (const id of [member.teamId, other.id].sort()) await tx.$queryRaw`SELECT id FROM teams WHERE id = ${id}::uuid FOR UPDATE`;
     const [a, b] = await Promise.all(
       [member.teamId, other.id].map((id) =>
-        tx.team.findUniqueOrThrow({ where: { id }, select: { id: true, mergedIntoId: true, initialBudget: true, budgetRemaining: true, submissionCount: true, selectionScore: true, bestScore: true, bestAt: true, remeasures: true, lastSubmissionAt: true, _count: { select: { members: true } } } }),
+        tx.team.findUniqueOrThrow({
+          where: { id },
+          select: {
+            id: true,
+            mergedIntoId: true,
+            initialBudget: true,
+            budgetRemaining: true,
+            submissionCount: true,
+            selectionScore: true,
+            bestScore: true,
+            bestAt: true,
+            remeasures: true,
+            lastSubmissionAt: true,
+            _count: { select: { members: true } },
+          },
+        }),
       ),
     );
     if (a.mergedIntoId || b.mergedIntoId) throw new AppError("conflict", "one of the teams was merged meanwhile; reload and try again");
-    if (a._count.members + b._count.members > competition.maxTeamSize) throw new AppError("conflict", `the merged team would have ${a._count.members + b._count.members} members; the limit is ${competition.maxTeamSize}`);
+    if (a._count.members + b._count.members > competition.maxTeamSize)
+      throw new AppError("conflict", `the merged team would have ${a._count.members + b._count.members} members; the limit is ${competition.maxTeamSize}`);
     const submissions = a.submissionCount + b.submissionCount;
     if (submissions > competition.dailySubmissionLimit * days) {
-      throw new AppError("conflict", `the merged team would have ${submissions} submissions, more than the daily cap × days elapsed (${competition.dailySubmissionLimit} × ${days})`);
+      throw new AppError(
+        "conflict",
+        `the merged team would have ${submissions} submissions, more than the daily cap × days elapsed (${competition.dailySubmissionLimit} × ${days})`,
+      );
     }
     const [spentA, spentB] = [a, b].map((t) => t.initialBudget - t.budgetRemaining);
     if (spentA + spentB > a.initialBudget) {
-      throw new AppError("conflict", `the two teams received ${spentA} + ${spentB} = ${spentA + spentB} holdout answers, more than the budget of ${a.initialBudget} one team may hold; they cannot merge`);
+      throw new AppError(
+        "conflict",
+        `the two teams received ${spentA} + ${spentB} = ${spentA + spentB} holdout answers, more than the budget of ${a.initialBudget} one team may hold; they cannot merge`,
+      );
     }
     if (a.remeasures + b.remeasures > a.initialBudget) {
-      throw new AppError("conflict", `the two teams' leaderboard scores were re-measured ${a.remeasures} + ${b.remeasures} = ${a.remeasures + b.remeasures} times, more than the ${a.initialBudget} one team may receive; they cannot merge`);
+      throw new AppError(
+        "conflict",
+        `the two teams' leaderboard scores were re-measured ${a.remeasures} + ${b.remeasures} = ${a.remeasures + b.remeasures} times, more than the ${a.initialBudget} one team may receive; they cannot merge`,
+      );
     }
     const metric = metricOf(competition);
     const bestTeam = b.selectionScore !== null && (a.selectionScore === null || isBetter(metric, b.selectionScore, a.selectionScore)) ? b : a;
@@ -171,7 +196,15 @@ export async function getMyTeam(user: PublicUser, slug: string): Promise<TeamVie
   if (!member) return null;
   const team = await db.team.findUniqueOrThrow({
     where: { id: member.teamId },
-    select: { id: true, name: true, inviteCode: true, initialBudget: true, budgetRemaining: true, submissionCount: true, members: { select: { user: { select: { name: true } } }, orderBy: { acceptedRulesAt: "asc" } } },
+    select: {
+      id: true,
+      name: true,
+      inviteCode: true,
+      initialBudget: true,
+      budgetRemaining: true,
+      submissionCount: true,
+      members: { select: { user: { select: { name: true } } }, orderBy: { acceptedRulesAt: "asc" } },
+    },
   });
   return {
     id: team.id,
@@ -189,12 +222,21 @@ export async function getMyTeam(user: PublicUser, slug: string): Promise<TeamVie
  * boards and cannot submit; its budget is not restored (what it learned stays learned). DELETE
  * reinstates it. The reason is shown on the team's page.
  */
-export async function setDisqualified(user: PublicUser, slug: string, teamId: string, input: unknown | null): Promise<{ id: string; name: string; disqualified: { at: string; reason: string } | null }> {
+export async function setDisqualified(
+  user: PublicUser,
+  slug: string,
+  teamId: string,
+  input: unknown | null,
+): Promise<{ id: string; name: string; disqualified: { at: string; reason: string } | null }> {
   const competition = await requireOrganizer(user, slug);
   const reason = input === null ? null : disqualifySchema.parse(input).reason;
   if (!isUuid(teamId)) throw new AppError("not_found", "no such team in this competition");
   const team = await db.team.findFirst({ where: { id: teamId, competitionId: competition.id, mergedIntoId: null }, select: { id: true } });
   if (!team) throw new AppError("not_found", "no such team in this competition");
-  const updated = await db.team.update({ where: { id: teamId }, data: { disqualifiedAt: reason === null ? null : new Date(), disqualifyReason: reason }, select: { id: true, name: true, disqualifiedAt: true, disqualifyReason: true } });
+  const updated = await db.team.update({
+    where: { id: teamId },
+    data: { disqualifiedAt: reason === null ? null : new Date(), disqualifyReason: reason },
+    select: { id: true, name: true, disqualifiedAt: true, disqualifyReason: true },
+  });
   return { id: updated.id, name: updated.name, disqualified: updated.disqualifiedAt ? { at: updated.disqualifiedAt.toISOString(), reason: updated.disqualifyReason ?? "" } : null };
 }

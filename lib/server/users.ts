@@ -105,6 +105,7 @@ export async function changePassword(user: PublicUser, input: unknown): Promise<
   await consumeRateLimit("signIn", user.email);
   const { passwordHash } = await db.user.findUniqueOrThrow({ where: { id: user.id }, select: { passwordHash: true } });
   if (!(await verifyPassword(currentPassword, passwordHash))) throw new AppError("forbidden", "the current password is not right; nothing was changed");
-  if (currentPassword === newPassword) throw new AppError("unprocessable_entity", "the new password is the same as the current one", [{ path: "newPassword", message: "choose a different password" }]);
+  if (currentPassword === newPassword)
+    throw new AppError("unprocessable_entity", "the new password is the same as the current one", [{ path: "newPassword", message: "choose a different password" }]);
   await db.user.update({ where: { id: user.id }, data: { passwordHash: await hashPassword(newPassword) } });
 }

@@ -49,7 +49,11 @@ export type MechanismInput = z.infer<typeof mechanismSchema>;
 /** `POST /api/v1/calibrate` and `npm run calibrate -- spec.json`: exactly one of epsBdp, epsDp, mechanism. */
 export const calibrationRequestSchema = z
   .object({
-    n: z.number().int().min(1).max(MAX_ROWS, { message: `at most ${MAX_ROWS.toLocaleString("en")} rows (ten times the largest holdout Quiltboard serves)` }),
+    n: z
+      .number()
+      .int()
+      .min(1)
+      .max(MAX_ROWS, { message: `at most ${MAX_ROWS.toLocaleString("en")} rows (ten times the largest holdout Quiltboard serves)` }),
     model: correlationModelSchema,
     epsBdp: z.number().positive().optional(),
     epsDp: z.number().positive().optional(),

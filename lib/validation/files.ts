@@ -2,7 +2,11 @@ import { z } from "zod";
 
 /** A safe file name: no path, no control characters or quotes, at most 120 characters; null when nothing is left. */
 export function safeFilename(name: string): string | null {
-  const base = name.split(/[\\/]/).pop()!.replace(/[\u0000-\u001f\u007f"]/g, "").trim();
+  const base = name
+    .split(/[\\/]/)
+    .pop()!
+    .replace(/[\u0000-\u001f\u007f"]/g, "")
+    .trim();
   return !base || base === "." || base === ".." ? null : base.slice(0, 120);
 }
 

@@ -14,7 +14,9 @@ export async function benchHostile(): Promise<Figure[]> {
   try {
     const organizer = await harnessUser(base, "organizer");
     const n = 1_000_000;
-    await organizer("/api/v1/competitions", { json: { slug: "hostile", title: "Hostile", metric: { name: "accuracy" }, endsAt: new Date(Date.now() + 86_400_000).toISOString(), dailySubmissionLimit: 1000 } });
+    await organizer("/api/v1/competitions", {
+      json: { slug: "hostile", title: "Hostile", metric: { name: "accuracy" }, endsAt: new Date(Date.now() + 86_400_000).toISOString(), dailySubmissionLimit: 1000 },
+    });
     await organizer("/api/v1/competitions/hostile/solution", { method: "PUT", csv: syntheticSolution(n) });
     await organizer("/api/v1/competitions/hostile/mechanism", { method: "PUT", json: { mode: "practical", sigma: 0.01, threshold: 0.04, budget: 10 } });
     await organizer("/api/v1/competitions/hostile/publish", { method: "POST" });
@@ -59,7 +61,12 @@ export async function benchHostile(): Promise<Figure[]> {
       alone.push(performance.now() - t);
     }
     const best = Math.min(...alone);
-    figures.push({ name: "normal: 1e6-row submission, alone (best of 3)", value: best, unit: "ms", note: `${(normal.length / 1e6).toFixed(1)} MB; a server that only reads the body: ${baseline.toFixed(0)} ms, ratio ${(best / baseline).toFixed(1)}` });
+    figures.push({
+      name: "normal: 1e6-row submission, alone (best of 3)",
+      value: best,
+      unit: "ms",
+      note: `${(normal.length / 1e6).toFixed(1)} MB; a server that only reads the body: ${baseline.toFixed(0)} ms, ratio ${(best / baseline).toFixed(1)}`,
+    });
     await measure("normal: 1e6-row submission, pinged", () => post(syntheticPredictions(n, 2)));
     await measure("hostile: one 16 MiB line", () => post(`id,prediction\n${"x".repeat(16 * 1024 * 1024)}`));
     await measure("hostile: 4 MiB of commas", () => post(`id,prediction\n${",".repeat(4 * 1024 * 1024)}`));
@@ -76,8 +83,14 @@ export async function benchHostile(): Promise<Figure[]> {
     const S = 64;
     const stay = 1 - 1e-6;
     const transition = Array.from({ length: S }, (_, i) => Array.from({ length: S }, (_, j) => (i === j ? stay : (1 - stay) / (S - 1))));
-    const spec = { n: 10_000_000, model: { kind: "markov", transition, initial: Array.from({ length: S }, (_, i) => (i ? 0 : 1)), chains: [1e7, 9e6, 8e6, 7e6, 6e6, 5e6, 4e6, 3e6] }, epsBdp: 0.1 };
-    await measure(`hostile: ${(JSON.stringify(spec).length / 1024).toFixed(0)} KB /calibrate, 64 sticky states`, () => post(JSON.stringify(spec), { "content-type": "application/json" }, "/api/v1/calibrate"));
+    const spec = {
+      n: 10_000_000,
+      model: { kind: "markov", transition, initial: Array.from({ length: S }, (_, i) => (i ? 0 : 1)), chains: [1e7, 9e6, 8e6, 7e6, 6e6, 5e6, 4e6, 3e6] },
+      epsBdp: 0.1,
+    };
+    await measure(`hostile: ${(JSON.stringify(spec).length / 1024).toFixed(0)} KB /calibrate, 64 sticky states`, () =>
+      post(JSON.stringify(spec), { "content-type": "application/json" }, "/api/v1/calibrate"),
+    );
     await client(base)("/api/v1/competitions"); // still up
   } finally {
     await harness.stop();

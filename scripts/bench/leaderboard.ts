@@ -44,8 +44,12 @@ export async function benchLeaderboard(): Promise<Figure[]> {
     const db = new pg.Client({ connectionString: server.databaseUrl });
     await db.connect();
     const seeded = performance.now();
-    const { rows: [c] } = await db.query("SELECT id FROM competitions WHERE slug = $1", [slug]);
-    const { rows: [u] } = await db.query("SELECT id FROM users LIMIT 1");
+    const {
+      rows: [c],
+    } = await db.query("SELECT id FROM competitions WHERE slug = $1", [slug]);
+    const {
+      rows: [u],
+    } = await db.query("SELECT id FROM users LIMIT 1");
     await db.query(
       `INSERT INTO teams (id, competition_id, name, invite_code, initial_budget, budget_remaining, query_count, best_score, best_at, submission_count, last_submission_at, created_at)
        SELECT gen_random_uuid(), $1, 'Team ' || i, md5(i::text || random()::text), 20, (i % 21), $3 / $2, random(), now() - (i || ' seconds')::interval, $3 / $2, now() - (i || ' seconds')::interval, now() - interval '1 day'
@@ -60,7 +64,12 @@ export async function benchLeaderboard(): Promise<Figure[]> {
     );
     await db.query("ANALYZE teams; ANALYZE submissions");
     const counts = await db.query("SELECT (SELECT count(*) FROM teams) AS teams, (SELECT count(*) FROM submissions) AS submissions");
-    figures.push({ name: "seeded teams / submissions", value: Number(counts.rows[0].submissions), unit: "submissions", note: `${counts.rows[0].teams} teams, ${((performance.now() - seeded) / 1000).toFixed(0)} s to insert` });
+    figures.push({
+      name: "seeded teams / submissions",
+      value: Number(counts.rows[0].submissions),
+      unit: "submissions",
+      note: `${counts.rows[0].teams} teams, ${((performance.now() - seeded) / 1000).toFixed(0)} s to insert`,
+    });
 
     const plan = await db.query(
       `EXPLAIN SELECT *, count(*) OVER () AS total FROM (SELECT id, name, best_score, submission_count, budget_remaining, initial_budget, last_submission_at,

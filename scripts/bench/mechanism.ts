@@ -32,7 +32,10 @@ export function benchMechanism(): Figure[] {
     const { result, ms } = time(() => calibrateEpsDp({ kind: "markov", transition: chain }, 1_000_000, eps));
     figures.push({ name: `calibrate markov |S|=64 n=1e6 eps=${eps}`, value: ms, unit: "ms", note: `epsDp=${result.value.toExponential(4)}` });
   }
-  const sticky = [[0.95, 0.05], [0.05, 0.95]];
+  const sticky = [
+    [0.95, 0.05],
+    [0.05, 0.95],
+  ];
   const { ms: stickyMs } = time(() => calibrateEpsDp({ kind: "markov", transition: sticky }, 1_000_000, 0.01));
   figures.push({ name: "calibrate markov sticky p=0.95 n=1e6 eps=0.01", value: stickyMs, unit: "ms" });
 
@@ -64,6 +67,11 @@ export function benchMechanism(): Figure[] {
     return s;
   });
   const rate = (repeat * n) / (scoreMs / 1000);
-  figures.push({ name: "score accuracy 1e6 rows", value: rate / 1e6, unit: "M rows/s", note: `baseline inline loop ${((repeat * n) / (baseMs / 1000) / 1e6).toFixed(0)} M rows/s, ratio ${(baseMs / scoreMs).toFixed(2)}` });
+  figures.push({
+    name: "score accuracy 1e6 rows",
+    value: rate / 1e6,
+    unit: "M rows/s",
+    note: `baseline inline loop ${((repeat * n) / (baseMs / 1000) / 1e6).toFixed(0)} M rows/s, ratio ${(baseMs / scoreMs).toFixed(2)}`,
+  });
   return figures;
 }

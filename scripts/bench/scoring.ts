@@ -29,7 +29,9 @@ export async function benchScoring(): Promise<Figure[]> {
   try {
     const organizer = await harnessUser(base, "organizer");
     const publish = async (slug: string, n: number, daily: number) => {
-      await organizer("/api/v1/competitions", { json: { slug, title: slug, metric: { name: "accuracy" }, endsAt: new Date(Date.now() + 86_400_000).toISOString(), dailySubmissionLimit: daily } });
+      await organizer("/api/v1/competitions", {
+        json: { slug, title: slug, metric: { name: "accuracy" }, endsAt: new Date(Date.now() + 86_400_000).toISOString(), dailySubmissionLimit: daily },
+      });
       await organizer(`/api/v1/competitions/${slug}/solution`, { method: "PUT", csv: syntheticSolution(n) });
       await organizer(`/api/v1/competitions/${slug}/mechanism`, { method: "PUT", json: { mode: "practical", sigma: 0.01, threshold: 0.04, budget: 10 } });
       await organizer(`/api/v1/competitions/${slug}/publish`, { method: "POST" });
@@ -50,7 +52,12 @@ export async function benchScoring(): Promise<Figure[]> {
     }
     const baseline = await readOnlyBaseline(body);
     const best = Math.min(...runs);
-    figures.push({ name: "submission of 1e6 rows, end to end (best of 3)", value: best, unit: "ms", note: `${(body.length / 1e6).toFixed(1)} MB; read-only baseline ${baseline.toFixed(0)} ms, ratio ${(best / baseline).toFixed(1)}` });
+    figures.push({
+      name: "submission of 1e6 rows, end to end (best of 3)",
+      value: best,
+      unit: "ms",
+      note: `${(body.length / 1e6).toFixed(1)} MB; read-only baseline ${baseline.toFixed(0)} ms, ratio ${(best / baseline).toFixed(1)}`,
+    });
 
     // 100 concurrent 10⁴-row submissions from 50 teams.
     const small = 10_000;
@@ -63,12 +70,19 @@ export async function benchScoring(): Promise<Figure[]> {
       }),
     );
     const start = performance.now();
-    const answers = await Promise.allSettled(Array.from({ length: 100 }, (_, i) => teams[i % 50]("/api/v1/competitions/bench-crowd/submissions", { csv: syntheticPredictions(small, i + 10) })));
+    const answers = await Promise.allSettled(
+      Array.from({ length: 100 }, (_, i) => teams[i % 50]("/api/v1/competitions/bench-crowd/submissions", { csv: syntheticPredictions(small, i + 10) })),
+    );
     const ms = performance.now() - start;
     const ok = answers.filter((a) => a.status === "fulfilled") as PromiseFulfilledResult<{ id: string }>[];
     const ids = new Set(ok.map((a) => a.value.id));
     const stored = await organizer("/api/v1/competitions/bench-crowd/audit");
-    figures.push({ name: "100 concurrent 1e4-row submissions, 50 teams", value: ms, unit: "ms", note: `${ok.length} answered, ${ids.size} distinct, ${stored.queries} stored, ${stored.mismatches} audit mismatches, ${(100 / (ms / 1000)).toFixed(0)} submissions/s` });
+    figures.push({
+      name: "100 concurrent 1e4-row submissions, 50 teams",
+      value: ms,
+      unit: "ms",
+      note: `${ok.length} answered, ${ids.size} distinct, ${stored.queries} stored, ${stored.mismatches} audit mismatches, ${(100 / (ms / 1000)).toFixed(0)} submissions/s`,
+    });
   } finally {
     await server.stop();
   }

@@ -35,7 +35,20 @@ type Bundle = {
 
 const REQUIRED = ["slug", "title", "metric", "endsAt", "solution", "mechanism"] as const;
 const LIVE = ["title", "description", "rules", "endsAt", "dailySubmissionLimit", "access", "lateSubmissions"];
-const SETTINGS = ["title", "description", "rules", "metric", "startsAt", "endsAt", "dailySubmissionLimit", "maxTeamSize", "displayPrecision", "holdoutCap", "lateSubmissions", "access"] as const;
+const SETTINGS = [
+  "title",
+  "description",
+  "rules",
+  "metric",
+  "startsAt",
+  "endsAt",
+  "dailySubmissionLimit",
+  "maxTeamSize",
+  "displayPrecision",
+  "holdoutCap",
+  "lateSubmissions",
+  "access",
+] as const;
 
 export function readBundle(dir: string): { bundle: Bundle; file: (name: string) => Buffer } {
   const file = (name: string) => {
@@ -96,11 +109,16 @@ export async function pushBundle(client: Client, dir: string, out: (line: string
   }
 
   if (status === "draft") {
-    const solution = await client.request<{ rows: number; public: number; holdout: number }>("PUT", `${base}/solution`, { body: new Uint8Array(file(bundle.solution)), contentType: "text/csv" });
+    const solution = await client.request<{ rows: number; public: number; holdout: number }>("PUT", `${base}/solution`, {
+      body: new Uint8Array(file(bundle.solution)),
+      contentType: "text/csv",
+    });
     say(`solution: ${solution.rows.toLocaleString("en")} rows (${solution.public.toLocaleString("en")} public, ${solution.holdout.toLocaleString("en")} holdout)`);
     await client.request("PUT", `${base}/correlation`, { json: { model: bundle.correlation ?? { kind: "independent" } } });
     say(`correlation: ${String(bundle.correlation?.kind ?? "independent")}`);
-    const plan = await client.request<{ sigma: number; threshold: number; budget: number; guarantee: { explanation: string } }>("PUT", `${base}/mechanism`, { json: bundle.mechanism });
+    const plan = await client.request<{ sigma: number; threshold: number; budget: number; guarantee: { explanation: string } }>("PUT", `${base}/mechanism`, {
+      json: bundle.mechanism,
+    });
     say(`mechanism: σ = ${plan.sigma.toPrecision(3)}, T = ${plan.threshold.toPrecision(3)}, budget ${plan.budget}. ${plan.guarantee.explanation}`);
   }
   for (const name of bundle.data ?? []) {

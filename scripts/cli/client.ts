@@ -73,7 +73,10 @@ export class Client {
     } catch (error) {
       throw new CliError(`cannot reach ${this.url} (${(error as { cause?: { code?: string } }).cause?.code ?? (error as Error).message}); set QUILTBOARD_URL or --url`);
     }
-    if (response.status === 401) throw new CliError(this.token || init.basic ? "the server refused the credentials (401): run quiltboard login again" : "not signed in: run quiltboard login, or set QUILTBOARD_TOKEN");
+    if (response.status === 401)
+      throw new CliError(
+        this.token || init.basic ? "the server refused the credentials (401): run quiltboard login again" : "not signed in: run quiltboard login, or set QUILTBOARD_TOKEN",
+      );
     if (!response.ok) throw new CliError(describe(response.status, (await response.json().catch(() => ({}))) as ApiErrorBody));
     return response;
   }

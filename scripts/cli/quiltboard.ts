@@ -60,7 +60,14 @@ function limitsLine(l: Limits): string {
 
 function table(rows: (string | number)[][]): string {
   const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => String(r[i]).length)));
-  return rows.map((r) => r.map((c, i) => (typeof c === "number" ? String(c).padStart(widths[i]) : String(c).padEnd(widths[i]))).join("  ").trimEnd()).join("\n");
+  return rows
+    .map((r) =>
+      r
+        .map((c, i) => (typeof c === "number" ? String(c).padStart(widths[i]) : String(c).padEnd(widths[i])))
+        .join("  ")
+        .trimEnd(),
+    )
+    .join("\n");
 }
 
 /** A file read as a stream that reports progress on stderr when it is large and stderr is a terminal. */
@@ -95,7 +102,10 @@ export async function run(argv: string[], out: (line: string) => void): Promise<
     const password = await readLine("password: ");
     if (!email || !password) throw new CliError("login needs an email and a password (from the terminal, or two lines on stdin)");
     const client = new Client(url, null);
-    const token = await client.request<{ token: string }>("POST", "/api/v1/tokens", { json: { name: `quiltboard CLI on ${process.env.HOSTNAME ?? "this machine"}` }, basic: [email, password] });
+    const token = await client.request<{ token: string }>("POST", "/api/v1/tokens", {
+      json: { name: `quiltboard CLI on ${process.env.HOSTNAME ?? "this machine"}` },
+      basic: [email, password],
+    });
     const file = saveConfig({ url, token: token.token });
     return out(json ? JSON.stringify({ url, config: file }) : `signed in to ${url} as ${email}; the token is stored in ${file}`);
   }
@@ -120,10 +130,22 @@ export async function run(argv: string[], out: (line: string) => void): Promise<
     }
     case "submissions": {
       need(1, "SLUG");
-      const data = await client.request<{ submissions: (Answer & { by: string; description: string | null; filename: string | null; selected: boolean })[]; final: string[] }>("GET", `${base()}/submissions`);
+      const data = await client.request<{ submissions: (Answer & { by: string; description: string | null; filename: string | null; selected: boolean })[]; final: string[] }>(
+        "GET",
+        `${base()}/submissions`,
+      );
       if (json) return out(JSON.stringify(data));
       if (data.submissions.length === 0) return out("no submissions yet");
-      const rows = data.submissions.map((s) => [s.createdAt.slice(0, 19).replace("T", " "), s.id.slice(0, 8), s.answer.kind, s.answer.score ?? "—", `${s.budget.remaining}/${s.budget.initial}`, data.final.includes(s.id) ? "final" : "", s.filename ?? "", s.description ?? ""]);
+      const rows = data.submissions.map((s) => [
+        s.createdAt.slice(0, 19).replace("T", " "),
+        s.id.slice(0, 8),
+        s.answer.kind,
+        s.answer.score ?? "—",
+        `${s.budget.remaining}/${s.budget.initial}`,
+        data.final.includes(s.id) ? "final" : "",
+        s.filename ?? "",
+        s.description ?? "",
+      ]);
       return out(table([["time (UTC)", "id", "kind", "score", "budget", "", "file", "note"], ...rows]));
     }
     case "leaderboard": {
@@ -134,10 +156,24 @@ export async function run(argv: string[], out: (line: string) => void): Promise<
         if (json) return out(JSON.stringify(final));
         return out(table([["#", "team", "final score", "live rank"], ...final.entries.map((e) => [e.rank, e.team, e.score, e.liveRank ?? "—"])]));
       }
-      const board = await client.request<{ entries: { rank: number; team: string; score: number | null; uncertainty: number | null; submissions: number; budget: { remaining: number; initial: number } }[] }>("GET", `${base()}/leaderboard`);
+      const board = await client.request<{
+        entries: { rank: number; team: string; score: number | null; uncertainty: number | null; submissions: number; budget: { remaining: number; initial: number } }[];
+      }>("GET", `${base()}/leaderboard`);
       if (json) return out(JSON.stringify(board));
       if (board.entries.length === 0) return out("no submissions yet");
-      return out(table([["#", "team", "score", "±", "entries", "budget"], ...board.entries.map((e) => [e.rank, e.team, e.score ?? "—", e.uncertainty === null ? "" : Number(e.uncertainty.toPrecision(2)), e.submissions, `${e.budget.remaining}/${e.budget.initial}`])]));
+      return out(
+        table([
+          ["#", "team", "score", "±", "entries", "budget"],
+          ...board.entries.map((e) => [
+            e.rank,
+            e.team,
+            e.score ?? "—",
+            e.uncertainty === null ? "" : Number(e.uncertainty.toPrecision(2)),
+            e.submissions,
+            `${e.budget.remaining}/${e.budget.initial}`,
+          ]),
+        ]),
+      );
     }
     case "limits": {
       need(1, "SLUG");

@@ -54,10 +54,11 @@ export async function migrate(databaseUrl: string, migrationsDir = path.resolve(
       await client.query("BEGIN");
       try {
         await client.query(sql);
-        await client.query(
-          `INSERT INTO "_prisma_migrations" (id, checksum, migration_name, started_at, finished_at, applied_steps_count) VALUES ($1, $2, $3, now(), now(), 1)`,
-          [randomUUID(), checksum, name],
-        );
+        await client.query(`INSERT INTO "_prisma_migrations" (id, checksum, migration_name, started_at, finished_at, applied_steps_count) VALUES ($1, $2, $3, now(), now(), 1)`, [
+          randomUUID(),
+          checksum,
+          name,
+        ]);
         await client.query("COMMIT");
       } catch (error) {
         await client.query("ROLLBACK");

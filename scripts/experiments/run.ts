@@ -9,7 +9,17 @@ import { client, harnessUser } from "../harness";
 
 export type ExperimentOptions = { n: number; d: number; ks: number[]; submissions: number; stay: number; epsBdp: number; sigma: number; threshold: number; seed: string };
 
-export const DEFAULTS: ExperimentOptions = { n: 10_000, d: 10_000, ks: [10, 50, 100, 200, 300, 400, 500], submissions: 400, stay: 0.9, epsBdp: 10, sigma: 0.0025, threshold: 0.04, seed: "quiltboard" };
+export const DEFAULTS: ExperimentOptions = {
+  n: 10_000,
+  d: 10_000,
+  ks: [10, 50, 100, 200, 300, 400, 500],
+  submissions: 400,
+  stay: 0.9,
+  epsBdp: 10,
+  sigma: 0.0025,
+  threshold: 0.04,
+  seed: "quiltboard",
+};
 
 type Variant = { key: "plain" | "independent" | "bdp"; label: string; color: string; budget: number | null; leaderboard: Leaderboard };
 export type ExperimentReport = { name: string; csv: string; svgs: { file: string; svg: string }[]; summary: string[]; budgets: Record<string, number | null> };
@@ -28,17 +38,32 @@ async function leaderboards(base: string, labels: Int8Array, options: Experiment
   const holdout = rows / 2;
   const organizer = await harnessUser(base, "organizer");
   const anyone = client(base);
-  const markov = { kind: "markov", transition: [[options.stay, 1 - options.stay], [1 - options.stay, options.stay]] };
-  const perAnswer = (await anyone("/api/v1/calibrate", { json: { n: holdout, model: { kind: "independent" }, mechanism: { mode: "practical", sigma: options.sigma, threshold: options.threshold, budget: 1 } } })).epsDp as number;
+  const markov = {
+    kind: "markov",
+    transition: [
+      [options.stay, 1 - options.stay],
+      [1 - options.stay, options.stay],
+    ],
+  };
+  const perAnswer = (
+    await anyone("/api/v1/calibrate", {
+      json: { n: holdout, model: { kind: "independent" }, mechanism: { mode: "practical", sigma: options.sigma, threshold: options.threshold, budget: 1 } },
+    })
+  ).epsDp as number;
   const epsDpFor = async (model: object) => (await anyone("/api/v1/calibrate", { json: { n: holdout, model, epsBdp: options.epsBdp } })).epsDp as number;
   const holdoutRows = Uint32Array.from({ length: holdout }, (_, i) => holdout + i);
   // The group column keeps the public rows and the holdout rows in separate chains (a split must not cut a chain).
-  const solution = ["id,label,split,order,group", ...Array.from(labels, (y, i) => `r${i},${y},${i < holdout ? "public" : "holdout"},${i},${i < holdout ? "public" : "holdout"}`)].join("\n");
+  const solution = [
+    "id,label,split,order,group",
+    ...Array.from(labels, (y, i) => `r${i},${y},${i < holdout ? "public" : "holdout"},${i},${i < holdout ? "public" : "holdout"}`),
+  ].join("\n");
 
   const make = async (key: "independent" | "bdp", label: string, model: object): Promise<Variant> => {
     const budget = Math.max(1, Math.floor((await epsDpFor(model)) / perAnswer));
     const slug = `exp-${key}-${randomBytes(4).toString("hex")}`;
-    await organizer("/api/v1/competitions", { json: { slug, title: `${label}`, metric: { name: "accuracy" }, endsAt: new Date(Date.now() + 86_400_000).toISOString(), dailySubmissionLimit: 1000 } });
+    await organizer("/api/v1/competitions", {
+      json: { slug, title: `${label}`, metric: { name: "accuracy" }, endsAt: new Date(Date.now() + 86_400_000).toISOString(), dailySubmissionLimit: 1000 },
+    });
     await organizer(`/api/v1/competitions/${slug}/solution`, { method: "PUT", csv: solution });
     await organizer(`/api/v1/competitions/${slug}/correlation`, { method: "PUT", json: { model } });
     await organizer(`/api/v1/competitions/${slug}/mechanism`, { method: "PUT", json: { mode: "practical", sigma: options.sigma, threshold: options.threshold, budget } });
@@ -70,10 +95,20 @@ async function runNoSignal(base: string, options: ExperimentOptions, correlated:
     const r = await noSignalExperiment({ n: options.n, d: options.d, ks: options.ks, seed: options.seed, stay: correlated ? options.stay : undefined, leaderboard: v.leaderboard });
     results.push({ v, rows: r.rows });
   }
-  const csv = ["leaderboard,k,selected,training,reported,fresh", ...results.flatMap(({ v, rows }) => rows.map((r) => [v.key, r.k, r.selected, f(r.training), f(r.reported), f(r.fresh)].join(",")))].join("\n") + "\n";
+  const csv =
+    [
+      "leaderboard,k,selected,training,reported,fresh",
+      ...results.flatMap(({ v, rows }) => rows.map((r) => [v.key, r.k, r.selected, f(r.training), f(r.reported), f(r.fresh)].join(","))),
+    ].join("\n") + "\n";
   const series: Series[] = results.map(({ v, rows }) => ({ label: v.label, color: v.color, points: rows.map((r) => ({ x: r.k, y: r.reported })) }));
   series.push({ label: "Fresh data (truth)", color: COLORS.fresh, dashed: true, points: results[0].rows.map((r) => ({ x: r.k, y: r.fresh })) });
-  const svg = linePlotSvg({ title: `No-signal data: reported vs fresh accuracy (n = d = ${options.n === options.d ? options.n : `${options.n}, d = ${options.d}`}${correlated ? `, Markov labels p = ${options.stay}` : ""})`, xLabel: "variables selected k", yLabel: "accuracy", series, yRange: [0.4, 0.75] });
+  const svg = linePlotSvg({
+    title: `No-signal data: reported vs fresh accuracy (n = d = ${options.n === options.d ? options.n : `${options.n}, d = ${options.d}`}${correlated ? `, Markov labels p = ${options.stay}` : ""})`,
+    xLabel: "variables selected k",
+    yLabel: "accuracy",
+    series,
+    yRange: [0.4, 0.75],
+  });
   const last = (key: string) => results.find((r) => r.v.key === key)!.rows.at(-1)!;
   const summary = [
     `k = ${options.ks.at(-1)}: fresh accuracy ${f(last("plain").fresh)} (no classifier beats 0.5 on new data)`,
@@ -124,8 +159,20 @@ async function runBoosting(base: string, options: ExperimentOptions, correlated:
     summary.push(`  ${v.label.padEnd(58)} reports ${f(last.reported) || "⊥ (budget spent)"} for the majority vote; fresh ${f(last.fresh)}`);
   }
   series.push({ label: "Fresh labels (truth)", color: COLORS.fresh, dashed: true, points: [...checkpoints].map((s) => ({ x: s, y: 0.5 })) });
-  const svg = linePlotSvg({ title: `Boosting attack: reported accuracy of the majority vote (${options.n} holdout rows${correlated ? `, Markov p = ${options.stay}` : ""})`, xLabel: "random submissions", yLabel: "accuracy", series, yRange: [0.4, 0.75] });
-  return { name, csv: csvRows.join("\n") + "\n", svgs: [{ file: `${name}.svg`, svg }], summary: [`after ${options.submissions} submissions (truth: 0.5)`, ...summary], budgets: Object.fromEntries(variants.map((v) => [v.key, v.budget])) };
+  const svg = linePlotSvg({
+    title: `Boosting attack: reported accuracy of the majority vote (${options.n} holdout rows${correlated ? `, Markov p = ${options.stay}` : ""})`,
+    xLabel: "random submissions",
+    yLabel: "accuracy",
+    series,
+    yRange: [0.4, 0.75],
+  });
+  return {
+    name,
+    csv: csvRows.join("\n") + "\n",
+    svgs: [{ file: `${name}.svg`, svg }],
+    summary: [`after ${options.submissions} submissions (truth: 0.5)`, ...summary],
+    budgets: Object.fromEntries(variants.map((v) => [v.key, v.budget])),
+  };
 }
 
 export type CurseOptions = { teams: number; rows: number; budget: number; sigma: number; threshold: number; copied: number; seed: string };
@@ -137,7 +184,9 @@ export const CURSE_DEFAULTS: CurseOptions = { teams: 100, rows: 4000, budget: 20
 async function publishCompetition(base: string, options: { title: string; solution: string; model: object; mechanism: object; daily: number }) {
   const organizer = await harnessUser(base, "organizer");
   const slug = `exp-${randomBytes(4).toString("hex")}`;
-  await organizer("/api/v1/competitions", { json: { slug, title: options.title, metric: { name: "accuracy" }, endsAt: new Date(Date.now() + 86_400_000).toISOString(), dailySubmissionLimit: options.daily } });
+  await organizer("/api/v1/competitions", {
+    json: { slug, title: options.title, metric: { name: "accuracy" }, endsAt: new Date(Date.now() + 86_400_000).toISOString(), dailySubmissionLimit: options.daily },
+  });
   await organizer(`/api/v1/competitions/${slug}/solution`, { method: "PUT", csv: options.solution });
   await organizer(`/api/v1/competitions/${slug}/correlation`, { method: "PUT", json: { model: options.model } });
   await organizer(`/api/v1/competitions/${slug}/mechanism`, { method: "PUT", json: options.mechanism });
@@ -156,7 +205,13 @@ async function runWinnersCurse(base: string, options: CurseOptions): Promise<Exp
   const rows = options.rows;
   const labels = randomLabels(rows, seedrandom(`${options.seed}:curse-labels`));
   const solution = ["id,label,split", ...Array.from(labels, (y, i) => `r${i},${y},${i % 2 ? "public" : "holdout"}`)].join("\n");
-  const slug = await publishCompetition(base, { title: "Winner's curse", solution, model: { kind: "independent" }, mechanism: { mode: "practical", sigma: options.sigma, threshold: options.threshold, budget: options.budget }, daily: 1000 });
+  const slug = await publishCompetition(base, {
+    title: "Winner's curse",
+    solution,
+    model: { kind: "independent" },
+    mechanism: { mode: "practical", sigma: options.sigma, threshold: options.threshold, budget: options.budget },
+    daily: 1000,
+  });
   const rng = seedrandom(`${options.seed}:curse-predictions`);
   const best: number[] = [];
   const submissions: number[] = [];
@@ -184,18 +239,34 @@ async function runWinnersCurse(base: string, options: CurseOptions): Promise<Exp
   const top = board.entries[0];
   const topBest = best[names.indexOf(top.team)];
   const uncertainty = top.uncertainty as number;
-  const csv = ["team,submissions,best_answer,shown,uncertainty,truth", ...names.map((n, i) => [n, submissions[i], f(best[i]), f(shown[i]), f(uncertainty), "0.5"].join(","))].join("\n") + "\n";
+  const csv =
+    ["team,submissions,best_answer,shown,uncertainty,truth", ...names.map((n, i) => [n, submissions[i], f(best[i]), f(shown[i]), f(uncertainty), "0.5"].join(","))].join("\n") +
+    "\n";
   const order = names.map((_, i) => i).sort((a, b) => best[b] - best[a]);
   const series: Series[] = [
     { label: "Best released answer (old display)", color: COLORS.plain, points: order.map((i, k) => ({ x: k + 1, y: best[i] })) },
     { label: "Shown: fresh re-measurement", color: COLORS.bdp, points: order.map((i, k) => ({ x: k + 1, y: shown[i] })) },
-    { label: "Truth on new data", color: COLORS.fresh, dashed: true, points: [{ x: 1, y: 0.5 }, { x: names.length, y: 0.5 }] },
+    {
+      label: "Truth on new data",
+      color: COLORS.fresh,
+      dashed: true,
+      points: [
+        { x: 1, y: 0.5 },
+        { x: names.length, y: 0.5 },
+      ],
+    },
   ];
-  const svg = linePlotSvg({ title: `Winner's curse: ${options.teams} teams of true accuracy 0.5 (σ = ${options.sigma}, T = ${options.threshold}, B₀ = ${options.budget})`, xLabel: "teams, by best released answer", yLabel: "accuracy", series, yRange: [0.3, 0.9] });
+  const svg = linePlotSvg({
+    title: `Winner's curse: ${options.teams} teams of true accuracy 0.5 (σ = ${options.sigma}, T = ${options.threshold}, B₀ = ${options.budget})`,
+    xLabel: "teams, by best released answer",
+    yLabel: "accuracy",
+    series,
+    yRange: [0.3, 0.9],
+  });
   const summary = [
     `${options.teams} teams, ${mean(submissions).toFixed(1)} submissions each until a budget of ${options.budget} was spent; truth 0.5 on new data; shown scores carry ±${f(uncertainty)} (95 %)`,
     `  mean (best released answer − truth): ${(mean(best) - 0.5).toFixed(4)}   (what a board of best answers would show)`,
-    `  mean (shown − truth):                ${(mean(shown) - 0.5).toFixed(4)}   (Quiltboard's board; standard error ${(Math.sqrt(2) * 4 * options.sigma / Math.sqrt(options.teams)).toFixed(4)})`,
+    `  mean (shown − truth):                ${(mean(shown) - 0.5).toFixed(4)}   (Quiltboard's board; standard error ${((Math.sqrt(2) * 4 * options.sigma) / Math.sqrt(options.teams)).toFixed(4)})`,
     `  top team on Quiltboard's board: shown ${f(top.score)} (bias ${(top.score - 0.5).toFixed(4)}), its best answer ${f(topBest)} (bias ${(topBest - 0.5).toFixed(4)})`,
     `  top of the best-answer board: ${f(Math.max(...best))} (bias ${(Math.max(...best) - 0.5).toFixed(4)})`,
   ];
@@ -228,22 +299,37 @@ async function runSplitLeak(base: string, options: LeakOptions): Promise<Experim
     ["cut", "Rows split at random (independent model)", cutSplit, { kind: "independent" }],
     ["group", "Households split whole (groups model)", groupSplit, { kind: "groups" }],
   ] as const) {
-    const solution = ["id,label,split,order,group", ...Array.from(labels, (y, i) => `r${i},${y},${split[i] ? "holdout" : "public"},${i % hours},h${Math.floor(i / hours)}`)].join("\n");
+    const solution = ["id,label,split,order,group", ...Array.from(labels, (y, i) => `r${i},${y},${split[i] ? "holdout" : "public"},${i % hours},h${Math.floor(i / hours)}`)].join(
+      "\n",
+    );
     const slug = await publishCompetition(base, { title: label, solution, model, mechanism: { mode: "practical", sigma: 0.01, threshold: 0.04, budget: 20 }, daily: 100 });
     const guess = seedrandom(`${options.seed}:leak-guess`);
     const predictions = Array.from(labels, (_, i) => {
       const h = Math.floor(i / hours);
-      for (let d = 1; d < hours; d++)
-        for (const j of [i - d, i + d]) if (j >= h * hours && j < (h + 1) * hours && !split[j]) return labels[j];
+      for (let d = 1; d < hours; d++) for (const j of [i - d, i + d]) if (j >= h * hours && j < (h + 1) * hours && !split[j]) return labels[j];
       return guess() < 0.5 ? 1 : -1;
     });
     const analyst = await harnessUser(base, "analyst");
     await analyst(`/api/v1/competitions/${slug}/teams`, { json: { name: "Neighbours", acceptRules: true } });
-    const answer = await analyst(`/api/v1/competitions/${slug}/submissions`, { csv: ["id,prediction", ...predictions.map((p, i) => `r${i},${p}`)].join("\n"), headers: { "idempotency-key": randomUUID() } });
+    const answer = await analyst(`/api/v1/competitions/${slug}/submissions`, {
+      csv: ["id,prediction", ...predictions.map((p, i) => `r${i},${p}`)].join("\n"),
+      headers: { "idempotency-key": randomUUID() },
+    });
     const holdoutRows = Uint32Array.from(split.flatMap((s, i) => (s ? [i] : [])));
-    results.push({ key, label, kind: answer.answer.kind, reported: answer.answer.score, holdoutAccuracy: accuracy(Int8Array.from(predictions), labels, holdoutRows), budget: answer.budget.remaining });
+    results.push({
+      key,
+      label,
+      kind: answer.answer.kind,
+      reported: answer.answer.score,
+      holdoutAccuracy: accuracy(Int8Array.from(predictions), labels, holdoutRows),
+      budget: answer.budget.remaining,
+    });
   }
-  const csv = ["split,answer_kind,reported,holdout_accuracy,budget_remaining,truth", ...results.map((r) => [r.key, r.kind, f(r.reported), f(r.holdoutAccuracy), r.budget, "0.5"].join(","))].join("\n") + "\n";
+  const csv =
+    [
+      "split,answer_kind,reported,holdout_accuracy,budget_remaining,truth",
+      ...results.map((r) => [r.key, r.kind, f(r.reported), f(r.holdoutAccuracy), r.budget, "0.5"].join(",")),
+    ].join("\n") + "\n";
   const summary = [
     `${households} households × ${hours} hours, labels a sticky chain (P[stay] = ${options.stay}); predictions from public neighbours; truth on new households 0.5`,
     ...results.map((r) => `  ${r.label.padEnd(44)} ${r.kind} answer ${f(r.reported)} (holdout accuracy ${f(r.holdoutAccuracy)}), budget left ${r.budget}`),
@@ -252,7 +338,13 @@ async function runSplitLeak(base: string, options: LeakOptions): Promise<Experim
 }
 
 /** Runs one named experiment against the app at `base`. */
-export async function runExperiment(name: string, base: string, options: ExperimentOptions, curse: Partial<CurseOptions> = {}, leak: Partial<LeakOptions> = {}): Promise<ExperimentReport[]> {
+export async function runExperiment(
+  name: string,
+  base: string,
+  options: ExperimentOptions,
+  curse: Partial<CurseOptions> = {},
+  leak: Partial<LeakOptions> = {},
+): Promise<ExperimentReport[]> {
   switch (name) {
     case "dwork-no-signal":
       return [await runNoSignal(base, options, false, name)];

@@ -12,7 +12,16 @@ describe("leaderboard API (docs/api.md)", () => {
     const board = await (await api(`/api/v1/competitions/${slug}/leaderboard`)).json();
     expect(board.metric).toMatchObject({ name: "accuracy", direction: "higher" });
     expect(board.entries).toEqual([
-      { rank: 1, team: "=cmd|' /C calc'!A0", teamId: expect.any(String), score: expect.any(Number), uncertainty: expect.any(Number), submissions: 1, budget: { remaining: expect.any(Number), initial: 5 }, lastSubmissionAt: expect.any(String) },
+      {
+        rank: 1,
+        team: "=cmd|' /C calc'!A0",
+        teamId: expect.any(String),
+        score: expect.any(Number),
+        uncertainty: expect.any(Number),
+        submissions: 1,
+        budget: { remaining: expect.any(Number), initial: 5 },
+        lastSubmissionAt: expect.any(String),
+      },
     ]);
     // The demo competition's σ (helpers: publishedCompetition) over its holdout: ± 4σ ln 20 on a fine grid.
     const details = await (await api(`/api/v1/competitions/${slug}`)).json();

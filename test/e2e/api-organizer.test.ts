@@ -80,7 +80,10 @@ describe("the organizer's console and disqualification", () => {
     await api(`/api/v1/competitions/${slug}/teams`, { headers: cheat.auth, body: { name: "Cheaters", acceptRules: true } });
     const honest = await newApiUser("honest");
     await api(`/api/v1/competitions/${slug}/teams`, { headers: honest.auth, body: { name: "Honest Ones", acceptRules: true } });
-    for (const [who, seed] of [[cheat, "c1"], [honest, "h1"]] as const) {
+    for (const [who, seed] of [
+      [cheat, "c1"],
+      [honest, "h1"],
+    ] as const) {
       const form = new FormData();
       form.set("file", new Blob([demoPredictionsCsv({ skill: 0.7, seed })], { type: "text/csv" }), `${seed}.csv`);
       form.set("description", `run ${seed}`);
@@ -88,7 +91,20 @@ describe("the organizer's console and disqualification", () => {
     }
     const all = await (await api(`/api/v1/competitions/${slug}/submissions/all`, { headers: organizer })).json();
     expect(all.submissions).toHaveLength(2);
-    expect(all.submissions[0]).toEqual({ id: expect.any(String), createdAt: expect.any(String), team: "Honest Ones", teamId: expect.any(String), user: "honest", kind: expect.stringMatching(/public|holdout/), answer: expect.any(Number), publicScore: expect.any(Number), holdoutScore: expect.any(Number), description: "run h1", filename: "h1.csv", flags: [] });
+    expect(all.submissions[0]).toEqual({
+      id: expect.any(String),
+      createdAt: expect.any(String),
+      team: "Honest Ones",
+      teamId: expect.any(String),
+      user: "honest",
+      kind: expect.stringMatching(/public|holdout/),
+      answer: expect.any(Number),
+      publicScore: expect.any(Number),
+      holdoutScore: expect.any(Number),
+      description: "run h1",
+      filename: "h1.csv",
+      flags: [],
+    });
     const csv = await (await api(`/api/v1/competitions/${slug}/submissions/all?format=csv`, { headers: organizer })).text();
     expect(csv.split("\r\n")[0]).toBe("id,created_at,team,user,kind,answer,public_score,holdout_score,description,filename,flags");
     expect(csv.split("\r\n").filter(Boolean)).toHaveLength(3);
@@ -131,12 +147,17 @@ describe("running a live competition through the REST API", () => {
     ]);
     expect(preview.plan).toMatchObject({ replanned: false, before: { sigma: 0.01, budget: 5 }, after: { sigma: 0.01, budget: 5, maxQueries: details.mechanism.maxQueries + 6 } });
     const locked = await api(`/api/v1/competitions/${slug}`, { method: "PATCH", headers: organizer, body: { maxTeamSize: 2 } });
-    expect([locked.status, (await locked.json()).error.message]).toEqual([409, "maxTeamSize cannot change once the competition is published (title, description, rules, endsAt, dailySubmissionLimit, access, lateSubmissions can)"]);
+    expect([locked.status, (await locked.json()).error.message]).toEqual([
+      409,
+      "maxTeamSize cannot change once the competition is published (title, description, rules, endsAt, dailySubmissionLimit, access, lateSubmissions can)",
+    ]);
     expect((await api(`/api/v1/competitions/${slug}`, { method: "PATCH", headers: player.auth, body: { title: "Mine now" } })).status).toBe(403);
     const saved = await (await api(`/api/v1/competitions/${slug}`, { method: "PATCH", headers: organizer, body: { endsAt, lateSubmissions: true } })).json();
     expect([saved.endsAt, saved.lateSubmissions, saved.mechanism.maxQueries]).toEqual([endsAt, true, details.mechanism.maxQueries + 6]);
     const { changes } = await (await api(`/api/v1/competitions/${slug}/changes`, { headers: organizer })).json();
-    expect(changes).toEqual([{ at: expect.any(String), by: expect.any(String), changes: [...preview.changes.slice(0, 1), { field: "lateSubmissions", before: false, after: true }, preview.changes[1]] }]);
+    expect(changes).toEqual([
+      { at: expect.any(String), by: expect.any(String), changes: [...preview.changes.slice(0, 1), { field: "lateSubmissions", before: false, after: true }, preview.changes[1]] },
+    ]);
     expect((await api(`/api/v1/competitions/${slug}/changes`, { headers: player.auth })).status).toBe(403);
 
     // A ban: the reason reaches the banned user, nothing is spent; lifted, they submit again.
@@ -148,10 +169,26 @@ describe("running a live competition through the REST API", () => {
     expect((await api(`/api/v1/competitions/${slug}/bans/${bans[0].userId}`, { method: "DELETE", headers: organizer })).status).toBe(200);
 
     // The sandbox: exact scores for organizers, refused to competitors, nothing on the boards.
-    const test = await (await fetch(`${APP_URL}/api/v1/competitions/${slug}/submissions?sandbox=true&filename=base.csv`, { method: "POST", headers: { ...organizer, "content-type": "text/csv" }, body: demoPredictionsCsv({ skill: 0.6, seed: "base" }) })).json();
+    const test = await (
+      await fetch(`${APP_URL}/api/v1/competitions/${slug}/submissions?sandbox=true&filename=base.csv`, {
+        method: "POST",
+        headers: { ...organizer, "content-type": "text/csv" },
+        body: demoPredictionsCsv({ skill: 0.6, seed: "base" }),
+      })
+    ).json();
     expect(test).toMatchObject({ filename: "base.csv", publicScore: expect.any(Number), holdoutScore: expect.any(Number), baseline: null });
-    expect((await fetch(`${APP_URL}/api/v1/competitions/${slug}/submissions?sandbox=true`, { method: "POST", headers: { ...player.auth, "content-type": "text/csv" }, body: "id,prediction\n" })).status).toBe(403);
-    const shown = await (await api(`/api/v1/competitions/${slug}/sandbox/${test.id}/baseline`, { method: "PUT", headers: organizer, body: { name: "Logistic regression" } })).json();
+    expect(
+      (
+        await fetch(`${APP_URL}/api/v1/competitions/${slug}/submissions?sandbox=true`, {
+          method: "POST",
+          headers: { ...player.auth, "content-type": "text/csv" },
+          body: "id,prediction\n",
+        })
+      ).status,
+    ).toBe(403);
+    const shown = await (
+      await api(`/api/v1/competitions/${slug}/sandbox/${test.id}/baseline`, { method: "PUT", headers: organizer, body: { name: "Logistic regression" } })
+    ).json();
     const board = await (await api(`/api/v1/competitions/${slug}/leaderboard`)).json();
     expect(board.baselines).toEqual([{ name: "Logistic regression", score: shown.baseline.score, uncertainty: board.entries[0].uncertainty }]);
     expect(board.entries.map((e: { team: string }) => e.team)).toEqual(["Stragglers"]);
@@ -166,7 +203,9 @@ describe("running a live competition through the REST API", () => {
     expect(answer).toMatchObject({ answer: { kind: "late", score: expect.any(Number) }, budget: { initial: 5 } });
     const all = await (await api(`/api/v1/competitions/${slug}/submissions/all`, { headers: organizer })).json();
     expect(all.submissions[0]).toMatchObject({ id: answer.id, kind: "late", answer: answer.answer.score, holdoutScore: answer.answer.score });
-    expect((await (await api(`/api/v1/competitions/${slug}/leaderboard/late`)).json()).entries).toEqual([{ rank: 1, team: "Stragglers", teamId: expect.any(String), score: answer.answer.score, submissions: 1, lastSubmissionAt: answer.createdAt }]);
+    expect((await (await api(`/api/v1/competitions/${slug}/leaderboard/late`)).json()).entries).toEqual([
+      { rank: 1, team: "Stragglers", teamId: expect.any(String), score: answer.answer.score, submissions: 1, lastSubmissionAt: answer.createdAt },
+    ]);
     expect(await (await api(`/api/v1/competitions/${slug}/final`)).json()).toEqual(final);
     const file = await api(`/api/v1/competitions/${slug}/submissions/${answer.id}/file`, { headers: player.auth });
     expect(await file.text()).toBe(demoPredictionsCsv({ skill: 0.95, seed: "s3" }));

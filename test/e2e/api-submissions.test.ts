@@ -32,7 +32,12 @@ describe("submissions over HTTP (docs/api.md)", () => {
     const first = await postCsv(APP_URL, slug, good("a"), auth);
     expect(first.status).toBe(201);
     const body = await first.json();
-    expect(body).toEqual({ id: expect.any(String), createdAt: expect.any(String), answer: { kind: expect.stringMatching(/^(public|holdout)$/), score: expect.any(Number) }, budget: { remaining: expect.any(Number), initial: 5 } });
+    expect(body).toEqual({
+      id: expect.any(String),
+      createdAt: expect.any(String),
+      answer: { kind: expect.stringMatching(/^(public|holdout)$/), score: expect.any(Number) },
+      budget: { remaining: expect.any(Number), initial: 5 },
+    });
 
     const form = new FormData();
     form.append("file", new Blob([good("b")], { type: "text/csv" }), "predictions.csv");
@@ -74,7 +79,16 @@ describe("submissions over HTTP (docs/api.md)", () => {
       ["missing ids", postCsv(APP_URL, slug, "id,prediction\nhh000-t00,spike\n", auth), 422, /2879 test ids have no prediction/],
       ["no team", postCsv(APP_URL, slug, good("d"), outsider.auth), 403, /join or create a team/],
       ["anonymous", postCsv(APP_URL, slug, good("d"), {}), 401, /sign in or send Authorization/],
-      ["too large", sendAsResponse(send(`/api/v1/competitions/${slug}/submissions`, { ...auth, "content-type": "text/csv", "content-length": String(129 * 1024 * 1024) }, [Buffer.alloc(129 * 1024 * 1024, "x")])), 413, /larger than 128 MiB/],
+      [
+        "too large",
+        sendAsResponse(
+          send(`/api/v1/competitions/${slug}/submissions`, { ...auth, "content-type": "text/csv", "content-length": String(129 * 1024 * 1024) }, [
+            Buffer.alloc(129 * 1024 * 1024, "x"),
+          ]),
+        ),
+        413,
+        /larger than 128 MiB/,
+      ],
     ];
     for (const [name, request, status, message] of cases) {
       const response = await request;
@@ -116,7 +130,9 @@ describe("submissions over HTTP (docs/api.md)", () => {
     const { auth, team } = await teamOf(slug, "Two Doors");
     const mate = await newApiUser("mate");
     await api(`/api/v1/competitions/${slug}/teams/join`, { headers: mate.auth, body: { inviteCode: team.inviteCode } });
-    const requests = Array.from({ length: 20 }, (_, i) => postCsv(i % 2 ? APP_URL_2 : APP_URL, slug, demoPredictionsCsv({ skill: 0.3 + (i % 4) * 0.1, seed: `race-${i}` }), i % 3 ? auth : mate.auth));
+    const requests = Array.from({ length: 20 }, (_, i) =>
+      postCsv(i % 2 ? APP_URL_2 : APP_URL, slug, demoPredictionsCsv({ skill: 0.3 + (i % 4) * 0.1, seed: `race-${i}` }), i % 3 ? auth : mate.auth),
+    );
     const responses = await Promise.all(requests);
     expect(responses.map((r) => r.status)).toEqual(Array(20).fill(201));
     const results = await Promise.all(responses.map((r) => r.json()));
@@ -147,7 +163,11 @@ describe("submission files and notes", () => {
     const posted = await fetch(`${APP_URL}/api/v1/competitions/${slug}/submissions`, { method: "POST", headers: auth, body: form });
     expect(posted.status).toBe(201);
     const { id } = await posted.json();
-    const viaQuery = await fetch(`${APP_URL}/api/v1/competitions/${slug}/submissions?description=${encodeURIComponent("plain body")}&filename=raw.csv`, { method: "POST", headers: { ...auth, "content-type": "text/csv" }, body: good("raw") });
+    const viaQuery = await fetch(`${APP_URL}/api/v1/competitions/${slug}/submissions?description=${encodeURIComponent("plain body")}&filename=raw.csv`, {
+      method: "POST",
+      headers: { ...auth, "content-type": "text/csv" },
+      body: good("raw"),
+    });
     expect(viaQuery.status).toBe(201);
     const listed = (await state(slug, auth)).submissions.map((s: { description: string; filename: string }) => [s.description, s.filename]);
     expect(listed).toEqual([

@@ -54,7 +54,12 @@ const ROUTES: Route[] = [
   { method: "PUT", path: () => `/api/v1/competitions/${slug}/solution`, csv: true, expect: organizerOnly(409) },
   { method: "PUT", path: () => `/api/v1/competitions/${slug}/correlation`, body: () => ({ model: { kind: "independent" } }), expect: organizerOnly(409) },
   { method: "PUT", path: () => `/api/v1/competitions/${slug}/mechanism`, body: () => ({ mode: "practical", sigma: 0.5, threshold: 0.5, budget: 100 }), expect: organizerOnly(409) },
-  { method: "POST", path: () => `/api/v1/competitions/${slug}/mechanism/preview`, body: () => ({ mode: "practical", sigma: 0.01, threshold: 0.04, budget: 3 }), expect: organizerOnly(200) },
+  {
+    method: "POST",
+    path: () => `/api/v1/competitions/${slug}/mechanism/preview`,
+    body: () => ({ mode: "practical", sigma: 0.01, threshold: 0.04, budget: 3 }),
+    expect: organizerOnly(200),
+  },
   { method: "POST", path: () => `/api/v1/competitions/${slug}/publish`, expect: organizerOnly(409) },
   { method: "POST", path: () => `/api/v1/competitions/${slug}/organizers`, body: () => ({ email: "nobody-here@example.com" }), expect: organizerOnly(404) },
   { method: "GET", path: () => `/api/v1/competitions/${slug}/health`, expect: organizerOnly(200) },
@@ -64,11 +69,30 @@ const ROUTES: Route[] = [
   { method: "GET", path: () => `/api/v1/competitions/${slug}/leaderboard?format=csv`, expect: all(200) },
   { method: "GET", path: () => `/api/v1/competitions/${slug}/teams/${teamId}`, expect: all(200) },
   { method: "GET", path: () => `/api/v1/competitions/${slug}/final`, expect: all(409) },
-  { method: "GET", path: () => `/api/v1/competitions/${slug}/team`, expect: { anonymous: 401, otherTeamMember: 200, teamMember: 200, otherOrganizer: 404, organizer: 404, admin: 404 } },
+  {
+    method: "GET",
+    path: () => `/api/v1/competitions/${slug}/team`,
+    expect: { anonymous: 401, otherTeamMember: 200, teamMember: 200, otherOrganizer: 404, organizer: 404, admin: 404 },
+  },
   { method: "GET", path: () => `/api/v1/competitions/${slug}/submissions`, expect: { ...all(200), anonymous: 401 } },
-  { method: "PUT", path: () => `/api/v1/competitions/${slug}/submissions/${submissionId}/final`, body: () => ({ selected: true }), expect: { anonymous: 401, otherTeamMember: 404, teamMember: 200, otherOrganizer: 404, organizer: 404, admin: 404 } },
-  { method: "POST", path: () => `/api/v1/competitions/${slug}/teams`, body: () => ({ name: "Sneaky", acceptRules: true }), expect: { anonymous: 401, otherTeamMember: 409, teamMember: 409, otherOrganizer: 201, organizer: 403, admin: 403 } },
-  { method: "POST", path: () => `/api/v1/competitions/${slug}/submissions`, csv: true, expect: { anonymous: 401, otherTeamMember: 201, teamMember: 201, otherOrganizer: 201, organizer: 403, admin: 403 } },
+  {
+    method: "PUT",
+    path: () => `/api/v1/competitions/${slug}/submissions/${submissionId}/final`,
+    body: () => ({ selected: true }),
+    expect: { anonymous: 401, otherTeamMember: 404, teamMember: 200, otherOrganizer: 404, organizer: 404, admin: 404 },
+  },
+  {
+    method: "POST",
+    path: () => `/api/v1/competitions/${slug}/teams`,
+    body: () => ({ name: "Sneaky", acceptRules: true }),
+    expect: { anonymous: 401, otherTeamMember: 409, teamMember: 409, otherOrganizer: 201, organizer: 403, admin: 403 },
+  },
+  {
+    method: "POST",
+    path: () => `/api/v1/competitions/${slug}/submissions`,
+    csv: true,
+    expect: { anonymous: 401, otherTeamMember: 201, teamMember: 201, otherOrganizer: 201, organizer: 403, admin: 403 },
+  },
   { method: "GET", path: () => "/api/v1/me", expect: { ...all(200), anonymous: 401 } },
 ];
 
@@ -91,7 +115,9 @@ describe("nothing secret leaks", () => {
   it("no answer, page, client asset or server log line holds the secret, a noisy threshold or a raw score", async () => {
     const db = new pg.Client({ connectionString: process.env.DATABASE_URL });
     await db.connect();
-    const { rows: [c] } = await db.query("SELECT id, secret FROM competitions WHERE slug = $1", [slug]);
+    const {
+      rows: [c],
+    } = await db.query("SELECT id, secret FROM competitions WHERE slug = $1", [slug]);
     const { rows: thresholds } = await db.query("SELECT noisy_threshold FROM teams WHERE competition_id = $1 AND noisy_threshold IS NOT NULL", [c.id]);
     const { rows: scores } = await db.query("SELECT public_score, holdout_score FROM submissions WHERE competition_id = $1", [c.id]);
     await db.end();

@@ -66,7 +66,11 @@ describe("organizer routes refuse everyone else", () => {
     const slug = which === "draft" ? draft : live;
     for (const caller of callers) {
       for (const route of ROUTES) {
-        const init = { method: route.method, headers: { ...caller.auth, "content-type": route.csv ? "text/csv" : "application/json" }, body: route.csv ? demoSolutionCsv() : route.body === undefined ? undefined : JSON.stringify(route.body) };
+        const init = {
+          method: route.method,
+          headers: { ...caller.auth, "content-type": route.csv ? "text/csv" : "application/json" },
+          body: route.csv ? demoSolutionCsv() : route.body === undefined ? undefined : JSON.stringify(route.body),
+        };
         const response = await fetch(`${APP_URL}${route.path(slug)}`, init);
         const text = await response.text();
         const expected = which === "draft" && caller.expected.includes(404) ? [404] : caller.expected;

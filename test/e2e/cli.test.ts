@@ -76,7 +76,11 @@ describe("the quiltboard command", () => {
     expect(budget).toMatch(/^budget (19|20) of 20 left; 4 of 5 submissions left today \(resets \d{4}-\d\d-\d\d 00:00 UTC\)$/);
 
     const json = JSON.parse((await quiltboard(["submit", slug, predictions, "--json"], asCompetitor)).stdout);
-    expect(json).toMatchObject({ answer: { kind: expect.stringMatching(/^(public|holdout)$/) }, budget: { initial: 20 }, limits: { dailyLimit: 5, usedToday: 2, remainingToday: 3 } });
+    expect(json).toMatchObject({
+      answer: { kind: expect.stringMatching(/^(public|holdout)$/) },
+      budget: { initial: 20 },
+      limits: { dailyLimit: 5, usedToday: 2, remainingToday: 3 },
+    });
 
     const bad = path.join(work, "bad.csv");
     writeFileSync(bad, "id,prediction\nnobody,spike\n");
@@ -102,12 +106,18 @@ describe("the quiltboard command", () => {
 
   it("says what is wrong in one line with a non-zero exit", async () => {
     const nobody = { XDG_CONFIG_HOME: mkdtempSync(path.join(tmpdir(), "quiltboard-config-")) };
-    expect(await quiltboard(["submissions", "anything"], nobody)).toEqual({ code: 1, stdout: "", stderr: "quiltboard: not signed in: run quiltboard login, or set QUILTBOARD_TOKEN\n" });
+    expect(await quiltboard(["submissions", "anything"], nobody)).toEqual({
+      code: 1,
+      stdout: "",
+      stderr: "quiltboard: not signed in: run quiltboard login, or set QUILTBOARD_TOKEN\n",
+    });
     expect(await quiltboard(["frobnicate"], nobody)).toEqual({ code: 2, stdout: "", stderr: 'quiltboard: unknown command "frobnicate"; see quiltboard --help\n' });
     expect(await quiltboard(["submit", "x"], nobody)).toEqual({ code: 2, stdout: "", stderr: "quiltboard: usage: quiltboard submit SLUG FILE [-m TEXT]\n" });
     expect((await quiltboard(["leaderboard", "no-such-competition"], nobody)).stderr).toBe('quiltboard: no competition called "no-such-competition"\n');
     const closed = await freePort(); // nothing listens there
-    expect((await quiltboard(["limits", "x"], { ...nobody, QUILTBOARD_URL: `http://127.0.0.1:${closed}` })).stderr).toBe(`quiltboard: cannot reach http://127.0.0.1:${closed} (ECONNREFUSED); set QUILTBOARD_URL or --url\n`);
+    expect((await quiltboard(["limits", "x"], { ...nobody, QUILTBOARD_URL: `http://127.0.0.1:${closed}` })).stderr).toBe(
+      `quiltboard: cannot reach http://127.0.0.1:${closed} (ECONNREFUSED); set QUILTBOARD_URL or --url\n`,
+    );
     expect((await quiltboard(["--help"], nobody)).stdout).toMatch(/^usage: quiltboard <command>/);
   });
 });

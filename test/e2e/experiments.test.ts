@@ -44,7 +44,9 @@ describe("the papers' attacks against the live mechanism", () => {
     expect(reports.map((r) => r.name)).toEqual(["correlated-no-signal", "correlated-boosting"]);
     for (const report of reports) {
       expect(report.budgets.bdp!).toBeLessThan(report.budgets.independent!);
-      const plainFinal = rowsOf(report.csv).filter((r) => r.leaderboard === "plain").at(-1)!;
+      const plainFinal = rowsOf(report.csv)
+        .filter((r) => r.leaderboard === "plain")
+        .at(-1)!;
       expect(plainFinal.reported as number).toBeGreaterThan(plainFinal.fresh as number);
     }
   }, 300_000);

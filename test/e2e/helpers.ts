@@ -36,16 +36,7 @@ export async function launchBrowser(viewport = { width: 1280, height: 800 }): Pr
     headless: true,
     viewport,
     baseURL: APP_URL,
-    args: [
-      "--headless",
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-quic",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-    ],
+    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
   });
 }
 
@@ -77,18 +68,42 @@ export async function runCalibrateCli(spec: unknown): Promise<Record<string, unk
 export const APP_URL_2 = process.env.APP_URL_2 ?? APP_URL;
 
 /** An organizer (a new one unless given) publishes a competition on the demo solution through the API; returns its slug. */
-export async function publishedCompetition(options: { daily?: number; budget?: number; sigma?: number; threshold?: number; startsAt?: string; endsAt?: string; lateSubmissions?: boolean; organizer?: Record<string, string> } = {}): Promise<{ slug: string; organizer: Record<string, string> }> {
+export async function publishedCompetition(
+  options: {
+    daily?: number;
+    budget?: number;
+    sigma?: number;
+    threshold?: number;
+    startsAt?: string;
+    endsAt?: string;
+    lateSubmissions?: boolean;
+    organizer?: Record<string, string>;
+  } = {},
+): Promise<{ slug: string; organizer: Record<string, string> }> {
   const auth = options.organizer ?? (await newApiUser("organizer")).auth;
   const { randomBytes } = await import("node:crypto");
   const { demoSolutionCsv } = await import("@/prisma/demo-solution");
   const slug = `e2e-${randomBytes(5).toString("hex")}`;
   const created = await api("/api/v1/competitions", {
     headers: auth,
-    body: { slug, title: "E2E competition", metric: { name: "accuracy" }, endsAt: options.endsAt ?? new Date(Date.now() + 10 * 86_400_000).toISOString(), dailySubmissionLimit: options.daily ?? 100, maxTeamSize: 4, lateSubmissions: options.lateSubmissions ?? false, ...(options.startsAt ? { startsAt: options.startsAt } : {}) },
+    body: {
+      slug,
+      title: "E2E competition",
+      metric: { name: "accuracy" },
+      endsAt: options.endsAt ?? new Date(Date.now() + 10 * 86_400_000).toISOString(),
+      dailySubmissionLimit: options.daily ?? 100,
+      maxTeamSize: 4,
+      lateSubmissions: options.lateSubmissions ?? false,
+      ...(options.startsAt ? { startsAt: options.startsAt } : {}),
+    },
   });
   if (created.status !== 201) throw new Error(`create failed: ${await created.text()}`);
   await putCsv(`/api/v1/competitions/${slug}/solution`, demoSolutionCsv(), auth);
-  await api(`/api/v1/competitions/${slug}/mechanism`, { method: "PUT", headers: auth, body: { mode: "practical", sigma: options.sigma ?? 0.01, threshold: options.threshold ?? 0.04, budget: options.budget ?? 5 } });
+  await api(`/api/v1/competitions/${slug}/mechanism`, {
+    method: "PUT",
+    headers: auth,
+    body: { mode: "practical", sigma: options.sigma ?? 0.01, threshold: options.threshold ?? 0.04, budget: options.budget ?? 5 },
+  });
   const published = await api(`/api/v1/competitions/${slug}/publish`, { method: "POST", headers: auth });
   if (published.status !== 200) throw new Error(`publish failed: ${await published.text()}`);
   return { slug, organizer: auth };
@@ -154,7 +169,9 @@ export function send(path: string, headers: Record<string, string>, chunks: Iter
       settle();
       if (!answered) reject(new Error(`the connection closed without a whole answer to POST ${path}: ${received.toString("latin1").slice(0, 200)}`));
     });
-    const head = [`POST ${url.pathname}${url.search} HTTP/1.1`, `Host: ${url.host}`, "Connection: close", ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`), "", ""].join("\r\n");
+    const head = [`POST ${url.pathname}${url.search} HTTP/1.1`, `Host: ${url.host}`, "Connection: close", ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`), "", ""].join(
+      "\r\n",
+    );
     socket.write(head);
     const iterator = chunks[Symbol.iterator]();
     const pump = () => {

@@ -48,7 +48,8 @@ describe("bounded requests", () => {
     const { slug } = await publishedCompetition();
     const { auth } = await teamOf(slug);
     const before = await counters(slug, auth);
-    const upload = (text: string) => send(`/api/v1/competitions/${slug}/submissions`, { ...auth, "content-type": "text/csv", "content-length": String(Buffer.byteLength(text)) }, [Buffer.from(text)]);
+    const upload = (text: string) =>
+      send(`/api/v1/competitions/${slug}/submissions`, { ...auth, "content-type": "text/csv", "content-length": String(Buffer.byteLength(text)) }, [Buffer.from(text)]);
     const long = await whileBusy(() => upload(`id,prediction\n${"x".repeat(16 * 1024 * 1024)}`));
     expect(long.status).toBe(422);
     expect(long.body.error!.message).toBe("the submission was rejected: line 2: the line is longer than 16384 bytes: is this the right file?");
@@ -122,9 +123,17 @@ describe("abuse limits per client address", () => {
   // counted many sign-ups from 127.0.0.1 already).
   const database = freshDatabase("limits");
   const limited = async (extra: Record<string, string>) =>
-    startApp({ port: await freePort(), quiet: true, env: { DATABASE_URL: await database, NEXTAUTH_SECRET: process.env.NEXTAUTH_SECRET!, QUILTBOARD_LIMIT_SIGN_UP_IP: "3/3600", ...extra } });
+    startApp({
+      port: await freePort(),
+      quiet: true,
+      env: { DATABASE_URL: await database, NEXTAUTH_SECRET: process.env.NEXTAUTH_SECRET!, QUILTBOARD_LIMIT_SIGN_UP_IP: "3/3600", ...extra },
+    });
   const signUp = (url: string, headers: Record<string, string> = {}) =>
-    fetch(`${url}/api/v1/users`, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify({ email: uniqueEmail("ip"), password: "a long enough password", name: "Ip" }) });
+    fetch(`${url}/api/v1/users`, {
+      method: "POST",
+      headers: { "content-type": "application/json", ...headers },
+      body: JSON.stringify({ email: uniqueEmail("ip"), password: "a long enough password", name: "Ip" }),
+    });
 
   it("without TRUST_PROXY a client cannot escape the limit by claiming addresses in X-Forwarded-For", async () => {
     const app = await limited({});
@@ -159,7 +168,10 @@ describe("no published credentials outside the demo", () => {
   it("npm start on DATABASE_URL creates no demo accounts and says how to make the first admin; `npm run admin -- create` makes one, who can change the password", async () => {
     const url = await freshDatabase("deploy", false);
     const port = await freePort();
-    const start = spawn(process.execPath, ["--conditions=react-server", "--import", "tsx", "scripts/start.ts"], { env: { ...process.env, DATABASE_URL: url, PORT: String(port) }, stdio: ["ignore", "pipe", "pipe"] });
+    const start = spawn(process.execPath, ["--conditions=react-server", "--import", "tsx", "scripts/start.ts"], {
+      env: { ...process.env, DATABASE_URL: url, PORT: String(port) },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let output = "";
     start.stdout.on("data", (d) => (output += d));
     start.stderr.on("data", (d) => (output += d));
@@ -169,23 +181,47 @@ describe("no published credentials outside the demo", () => {
       expect(output).toContain("No administrator yet: create one with  npm run admin -- create you@example.org");
       expect(output).not.toContain("quiltboard-admin");
       const base = `http://localhost:${port}`;
-      const demo = await fetch(`${base}/api/v1/tokens`, { method: "POST", headers: { ...basic("admin@quiltboard.test", "quiltboard-admin"), "content-type": "application/json" }, body: JSON.stringify({ name: "x" }) });
+      const demo = await fetch(`${base}/api/v1/tokens`, {
+        method: "POST",
+        headers: { ...basic("admin@quiltboard.test", "quiltboard-admin"), "content-type": "application/json" },
+        body: JSON.stringify({ name: "x" }),
+      });
       expect(demo.status).toBe(401);
       expect((await (await fetch(`${base}/api/v1/competitions`)).json()).competitions).toEqual([]);
 
-      const admin = spawnSync(process.execPath, ["--conditions=react-server", "--import", "tsx", "scripts/admin.ts", "create", "root@example.org", "--name", "Root"], { env: { ...process.env, DATABASE_URL: url }, input: "a strong admin password\n", encoding: "utf8" });
+      const admin = spawnSync(process.execPath, ["--conditions=react-server", "--import", "tsx", "scripts/admin.ts", "create", "root@example.org", "--name", "Root"], {
+        env: { ...process.env, DATABASE_URL: url },
+        input: "a strong admin password\n",
+        encoding: "utf8",
+      });
       expect(admin.stdout).toContain("created administrator root@example.org");
       expect(admin.status).toBe(0);
-      const token = await fetch(`${base}/api/v1/tokens`, { method: "POST", headers: { ...basic("root@example.org", "a strong admin password"), "content-type": "application/json" }, body: JSON.stringify({ name: "ops" }) });
+      const token = await fetch(`${base}/api/v1/tokens`, {
+        method: "POST",
+        headers: { ...basic("root@example.org", "a strong admin password"), "content-type": "application/json" },
+        body: JSON.stringify({ name: "ops" }),
+      });
       expect(token.status).toBe(201);
       const auth = { authorization: `Bearer ${(await token.json()).token}`, "content-type": "application/json" };
       expect(await (await fetch(`${base}/api/v1/me`, { headers: auth })).json()).toMatchObject({ email: "root@example.org", role: "admin" });
 
-      const wrong = await fetch(`${base}/api/v1/me/password`, { method: "PUT", headers: auth, body: JSON.stringify({ currentPassword: "not it", newPassword: "another strong password" }) });
+      const wrong = await fetch(`${base}/api/v1/me/password`, {
+        method: "PUT",
+        headers: auth,
+        body: JSON.stringify({ currentPassword: "not it", newPassword: "another strong password" }),
+      });
       expect([wrong.status, (await wrong.json()).error.message]).toEqual([403, "the current password is not right; nothing was changed"]);
-      const changed = await fetch(`${base}/api/v1/me/password`, { method: "PUT", headers: auth, body: JSON.stringify({ currentPassword: "a strong admin password", newPassword: "another strong password" }) });
+      const changed = await fetch(`${base}/api/v1/me/password`, {
+        method: "PUT",
+        headers: auth,
+        body: JSON.stringify({ currentPassword: "a strong admin password", newPassword: "another strong password" }),
+      });
       expect(changed.status).toBe(200);
-      const oldOne = await fetch(`${base}/api/v1/tokens`, { method: "POST", headers: { ...basic("root@example.org", "a strong admin password"), "content-type": "application/json" }, body: JSON.stringify({ name: "x" }) });
+      const oldOne = await fetch(`${base}/api/v1/tokens`, {
+        method: "POST",
+        headers: { ...basic("root@example.org", "a strong admin password"), "content-type": "application/json" },
+        body: JSON.stringify({ name: "x" }),
+      });
       expect(oldOne.status).toBe(401);
     } finally {
       start.kill("SIGINT");

@@ -33,7 +33,10 @@ describe.skipIf(!CHROMIUM_PATH)("accounts and mail in a real browser", () => {
     expect(mail.html).toContain("Verify my address");
     const link = linkIn(mail, "/verify-email?token=");
     await page.goto(link.pathname + link.search); // opening the link verifies
-    await page.getByRole("status").filter({ hasText: `Your address ${email} is verified.` }).waitFor();
+    await page
+      .getByRole("status")
+      .filter({ hasText: `Your address ${email} is verified.` })
+      .waitFor();
     await page.screenshot({ path: path.join(SCREENSHOTS, "verify-email.png") });
     await page.goto("/account");
     await expect.poll(() => page.getByTestId("email-status").textContent()).toBe("Verified");

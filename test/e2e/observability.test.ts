@@ -37,7 +37,9 @@ describe("metrics and logs", () => {
     // Other test files use this instance meanwhile: at least this one submission was counted.
     expect(sample(after, kind) - sample(before, kind)).toBeGreaterThanOrEqual(1);
     expect(sample(after, "quiltboard_scoring_duration_seconds_count") - sample(before, "quiltboard_scoring_duration_seconds_count")).toBeGreaterThanOrEqual(1);
-    expect(after).toMatch(/^quiltboard_http_request_duration_seconds_bucket\{le="0\.005",method="POST",route="\/api\/v1\/competitions\/\{slug\}\/submissions",status="201"\} \d+$/m);
+    expect(after).toMatch(
+      /^quiltboard_http_request_duration_seconds_bucket\{le="0\.005",method="POST",route="\/api\/v1\/competitions\/\{slug\}\/submissions",status="201"\} \d+$/m,
+    );
     expect(after).toMatch(/^quiltboard_db_pool_connections\{state="total"\} [1-9]\d*$/m);
     expect(after).toMatch(/^process_resident_memory_bytes \d+/m);
   });
@@ -47,7 +49,10 @@ describe("metrics and logs", () => {
     const response = await fetch(`${APP_URL}/reset-password?token=very-secret-reset-token`, { headers: { "x-request-id": id } });
     expect(response.headers.get("x-request-id")).toBe(id);
     expect((await fetch(`${APP_URL}/api/v1/competitions`, { headers: { "x-request-id": "bad id with spaces" } })).headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);
-    const lines = () => readFileSync(process.env.APP_LOG!, "utf8").split("\n").filter((l) => l.startsWith("{"));
+    const lines = () =>
+      readFileSync(process.env.APP_LOG!, "utf8")
+        .split("\n")
+        .filter((l) => l.startsWith("{"));
     await expect.poll(() => lines().some((l) => l.includes(id))).toBe(true);
     const line = JSON.parse(lines().find((l) => l.includes(id))!);
     expect(line).toMatchObject({ level: 30, service: "quiltboard", reqId: id, method: "GET", path: "/reset-password", route: "/reset-password", status: 200, msg: "request" });
@@ -70,13 +75,25 @@ describe("graceful shutdown", () => {
       let received = Buffer.alloc(0);
       socket.on("data", (d: Buffer) => (received = Buffer.concat([received, d])));
       const closed = new Promise<void>((resolve) => socket.on("close", () => resolve()));
-      const head = [`POST /api/v1/competitions/${slug}/submissions HTTP/1.1`, `Host: 127.0.0.1:${port}`, "Content-Type: text/csv", `Content-Length: ${csv.length}`, `Authorization: ${player.auth.authorization}`, "Connection: close", "", ""].join("\r\n");
+      const head = [
+        `POST /api/v1/competitions/${slug}/submissions HTTP/1.1`,
+        `Host: 127.0.0.1:${port}`,
+        "Content-Type: text/csv",
+        `Content-Length: ${csv.length}`,
+        `Authorization: ${player.auth.authorization}`,
+        "Connection: close",
+        "",
+        "",
+      ].join("\r\n");
       socket.write(head);
       socket.write(csv.subarray(0, csv.length >> 1));
       await new Promise((r) => setTimeout(r, 300));
       app.child.kill("SIGTERM");
       await new Promise((r) => setTimeout(r, 300));
-      const refused = await fetch(`http://127.0.0.1:${port}/api/v1/competitions`).then(() => false, () => true);
+      const refused = await fetch(`http://127.0.0.1:${port}/api/v1/competitions`).then(
+        () => false,
+        () => true,
+      );
       expect(refused).toBe(true);
       socket.write(csv.subarray(csv.length >> 1));
       await closed;
@@ -106,7 +123,13 @@ describe("the standalone entry, as the image runs it (node entry.mjs)", () => {
     expect([created.code, created.stdout]).toEqual([0, `created administrator ${email}; sign in at /signin\n`]);
     const app = await startApp({ port: await freePort(), quiet: true, env: { DATABASE_URL: database, NEXTAUTH_SECRET: process.env.NEXTAUTH_SECRET! } });
     try {
-      const token = await (await fetch(`${app.url}/api/v1/tokens`, { method: "POST", headers: { "content-type": "application/json", ...basic(email, "a long enough password") }, body: JSON.stringify({ name: "ops" }) })).json();
+      const token = await (
+        await fetch(`${app.url}/api/v1/tokens`, {
+          method: "POST",
+          headers: { "content-type": "application/json", ...basic(email, "a long enough password") },
+          body: JSON.stringify({ name: "ops" }),
+        })
+      ).json();
       const me = await (await fetch(`${app.url}/api/v1/me`, { headers: { authorization: `Bearer ${token.token}` } })).json();
       expect(me).toMatchObject({ email, role: "admin" });
       expect((await (await fetch(`${app.url}/api/v1/competitions`)).json()).competitions).toEqual([]);
@@ -114,7 +137,10 @@ describe("the standalone entry, as the image runs it (node entry.mjs)", () => {
     } finally {
       await app.stop();
     }
-    expect(entry([], { DATABASE_URL: database, QUILTBOARD_DEMO: "1" })).toMatchObject({ code: 2, stderr: expect.stringMatching(/^QUILTBOARD_DEMO=1: the standalone server carries no demo data/) });
+    expect(entry([], { DATABASE_URL: database, QUILTBOARD_DEMO: "1" })).toMatchObject({
+      code: 2,
+      stderr: expect.stringMatching(/^QUILTBOARD_DEMO=1: the standalone server carries no demo data/),
+    });
     expect(entry([], {})).toMatchObject({ code: 2, stderr: expect.stringMatching(/^DATABASE_URL is not set/) });
     expect(entry([], { DATABASE_URL: database, NEXTAUTH_SECRET: "" })).toMatchObject({ code: 2, stderr: expect.stringMatching(/^NEXTAUTH_SECRET is not set/) });
   });

@@ -48,13 +48,20 @@ describe.skipIf(!CHROMIUM_PATH)("an organizer in a real browser", () => {
     await page.getByRole("button", { name: "Save mechanism" }).click();
     await page.getByRole("status").filter({ hasText: "Saved." }).waitFor();
     await page.getByRole("button", { name: "Run attack preview" }).click();
-    await page.getByTestId("attack-preview").getByText(/Simulated on 1,536 holdout rows/).waitFor({ timeout: 60_000 });
+    await page
+      .getByTestId("attack-preview")
+      .getByText(/Simulated on 1,536 holdout rows/)
+      .waitFor({ timeout: 60_000 });
     await page.getByRole("img", { name: /Reported accuracy of the attacker's majority vote/ }).waitFor();
     await panel.screenshot({ path: path.join(SCREENSHOTS, "mechanism-panel.png") });
 
     // The page's numbers are the planner's: the same as `npm run calibrate` for the same inputs.
     const correlation = await (await page.request.put(`/api/v1/competitions/${slug}/correlation`, { data: { model: { kind: "markov", fit: { alpha: 1 } } } })).json();
-    const cli = await runCalibrateCli({ n: correlation.n, model: correlation.model, mechanism: { mode: "practical", sigma: 0.01, threshold: 0.04, budget: 20, maxQueries: 5 * 30 } });
+    const cli = await runCalibrateCli({
+      n: correlation.n,
+      model: correlation.model,
+      mechanism: { mode: "practical", sigma: 0.01, threshold: 0.04, budget: 20, maxQueries: 5 * 30 },
+    });
     expect(await page.getByTestId("plan-budget").textContent()).toBe(String(cli.budget));
     expect(await page.getByTestId("plan-sigma").textContent()).toBe(n4(cli.sigma as number));
     expect(await page.getByTestId("plan-epsdp").textContent()).toBe(n4(cli.epsDp as number));
@@ -91,7 +98,10 @@ describe.skipIf(!CHROMIUM_PATH)("an organizer in a real browser", () => {
   it("reviews every submission in the console, filters it, and disqualifies a team whose page then says why", async () => {
     const organizer = await newApiUser("console");
     const { slug } = await publishedCompetition({ organizer: organizer.auth });
-    for (const [name, seed] of [["Alpha Squad", "a"], ["Bravo Squad", "b"]]) {
+    for (const [name, seed] of [
+      ["Alpha Squad", "a"],
+      ["Bravo Squad", "b"],
+    ]) {
       const player = await newApiUser("player");
       await api(`/api/v1/competitions/${slug}/teams`, { headers: player.auth, body: { name, acceptRules: true } });
       expect((await postCsv(APP_URL, slug, demoPredictionsCsv({ skill: 0.7, seed }), player.auth)).status).toBe(201);
@@ -109,7 +119,9 @@ describe.skipIf(!CHROMIUM_PATH)("an organizer in a real browser", () => {
     await page.screenshot({ path: path.join(SCREENSHOTS, "manage-console.png"), fullPage: true });
     const board = await (await api(`/api/v1/competitions/${slug}/leaderboard`)).json();
     expect(board.entries.map((e: { team: string }) => e.team)).toEqual(["Alpha Squad"]);
-    const teamId = (await (await api(`/api/v1/competitions/${slug}/submissions/all`, { headers: organizer.auth })).json()).submissions.find((s: { team: string }) => s.team === "Bravo Squad").teamId;
+    const teamId = (await (await api(`/api/v1/competitions/${slug}/submissions/all`, { headers: organizer.auth })).json()).submissions.find(
+      (s: { team: string }) => s.team === "Bravo Squad",
+    ).teamId;
     await page.goto(`/competitions/${slug}/teams/${teamId}`);
     expect(await page.getByTestId("disqualified").textContent()).toBe("This team was disqualified by the organizers: shared predictions with another team");
     await page.close();
@@ -119,7 +131,10 @@ describe.skipIf(!CHROMIUM_PATH)("an organizer in a real browser", () => {
     const organizer = await newApiUser("day");
     const { slug } = await publishedCompetition({ organizer: organizer.auth, lateSubmissions: true });
     const players = [];
-    for (const [name, seed] of [["Early Birds", "e"], ["Night Owls", "n"]]) {
+    for (const [name, seed] of [
+      ["Early Birds", "e"],
+      ["Night Owls", "n"],
+    ]) {
       const player = await newApiUser("player");
       await api(`/api/v1/competitions/${slug}/teams`, { headers: player.auth, body: { name, acceptRules: true } });
       expect((await postCsv(APP_URL, slug, demoPredictionsCsv({ skill: 0.7, seed }), player.auth)).status).toBe(201);
@@ -144,7 +159,10 @@ describe.skipIf(!CHROMIUM_PATH)("an organizer in a real browser", () => {
     await page.getByRole("status").filter({ hasText: "Saved." }).waitFor();
     const after = await (await api(`/api/v1/competitions/${slug}`)).json();
     expect([after.title, after.endsAt.slice(0, 16), after.mechanism.sigma]).toEqual(["E2E competition, extended", endsAt, before.mechanism.sigma]);
-    await page.getByTestId("change-log").getByText(/title E2E competition → E2E competition, extended/).waitFor();
+    await page
+      .getByTestId("change-log")
+      .getByText(/title E2E competition → E2E competition, extended/)
+      .waitFor();
 
     // The per-team drill-down.
     await page.getByRole("button", { name: "Only team Night Owls" }).click();
@@ -152,12 +170,17 @@ describe.skipIf(!CHROMIUM_PATH)("an organizer in a real browser", () => {
     expect(await page.getByTestId("team-drill-down").textContent()).toMatch(/^Night Owls: 1 submission \(/);
 
     // A sandbox test shown as a baseline on the public leaderboard.
-    await page.getByLabel("Predictions CSV").setInputFiles({ name: "majority.csv", mimeType: "text/csv", buffer: Buffer.from(demoPredictionsCsv({ skill: 0.5, seed: "majority" })) });
+    await page
+      .getByLabel("Predictions CSV")
+      .setInputFiles({ name: "majority.csv", mimeType: "text/csv", buffer: Buffer.from(demoPredictionsCsv({ skill: 0.5, seed: "majority" })) });
     await page.getByRole("button", { name: "Test against the key" }).click();
     await page.getByTestId("sandbox").getByText("majority.csv").waitFor();
     await page.getByLabel(/^Baseline name for majority\.csv/).fill("Coin flip");
     await page.getByTestId("sandbox").getByRole("button", { name: "Show" }).click();
-    await page.getByTestId("sandbox").getByText(/“Coin flip”, shown as/).waitFor();
+    await page
+      .getByTestId("sandbox")
+      .getByText(/“Coin flip”, shown as/)
+      .waitFor();
     await page.goto(`/competitions/${slug}/leaderboard`);
     await page.getByTestId("baseline-row").getByText("Coin flip").waitFor();
     expect(await page.getByTestId("leaderboard-row").count()).toBe(2);

@@ -41,13 +41,17 @@ describe("hostile input", () => {
       { method: "PATCH", path: `/api/v1/competitions/${slug}`, headers: organizer },
     ];
     await fc.assert(
-      fc.asyncProperty(fc.constantFrom(...endpoints), fc.oneof(fc.jsonValue(), fc.record({ n: fc.integer(), model: fc.jsonValue(), epsBdp: fc.double() }), fc.string()), async (endpoint, value) => {
-        const body = typeof value === "string" ? value : JSON.stringify(value);
-        const response = await fetch(`${APP_URL}${endpoint.path}`, { method: endpoint.method, headers: { ...endpoint.headers, "content-type": "application/json" }, body });
-        const text = await response.text();
-        expect(response.status, `${endpoint.method} ${endpoint.path} ${body.slice(0, 200)} → ${text.slice(0, 200)}`).toBeLessThan(500);
-        expect(() => JSON.parse(text)).not.toThrow();
-      }),
+      fc.asyncProperty(
+        fc.constantFrom(...endpoints),
+        fc.oneof(fc.jsonValue(), fc.record({ n: fc.integer(), model: fc.jsonValue(), epsBdp: fc.double() }), fc.string()),
+        async (endpoint, value) => {
+          const body = typeof value === "string" ? value : JSON.stringify(value);
+          const response = await fetch(`${APP_URL}${endpoint.path}`, { method: endpoint.method, headers: { ...endpoint.headers, "content-type": "application/json" }, body });
+          const text = await response.text();
+          expect(response.status, `${endpoint.method} ${endpoint.path} ${body.slice(0, 200)} → ${text.slice(0, 200)}`).toBeLessThan(500);
+          expect(() => JSON.parse(text)).not.toThrow();
+        },
+      ),
       { seed: 42, numRuns: 150 },
     );
   }, 180_000);
@@ -95,10 +99,18 @@ describe("browser protections", () => {
     keep(signIn);
     expect([...jar.keys()].some((k) => k.includes("session-token"))).toBe(true);
     const body = JSON.stringify({ name: "Cookie team", acceptRules: true });
-    const evil = await fetch(`${APP_URL}/api/v1/competitions/${slug}/teams`, { method: "POST", headers: { cookie: cookie(), origin: "https://evil.example", "content-type": "application/json" }, body });
+    const evil = await fetch(`${APP_URL}/api/v1/competitions/${slug}/teams`, {
+      method: "POST",
+      headers: { cookie: cookie(), origin: "https://evil.example", "content-type": "application/json" },
+      body,
+    });
     expect(evil.status).toBe(403);
     expect((await evil.json()).error.message).toMatch(/^cross-site request refused/);
-    const own = await fetch(`${APP_URL}/api/v1/competitions/${slug}/teams`, { method: "POST", headers: { cookie: cookie(), origin: new URL(APP_URL).origin, "content-type": "application/json" }, body });
+    const own = await fetch(`${APP_URL}/api/v1/competitions/${slug}/teams`, {
+      method: "POST",
+      headers: { cookie: cookie(), origin: new URL(APP_URL).origin, "content-type": "application/json" },
+      body,
+    });
     expect(own.status).toBe(201);
   });
 });

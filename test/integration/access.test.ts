@@ -17,7 +17,8 @@ import { demoPredictionsCsv, demoSolutionCsv } from "@/prisma/demo-solution";
 import { lastMailTo, linkIn } from "@/test/fixtures/mail";
 
 const tag = () => randomBytes(5).toString("hex");
-const user = (domain = "example.com", client = "test-client"): Promise<PublicUser> => registerUser({ email: `acc-${tag()}@${domain}`, password: "a long enough password", name: `Player ${tag()}` }, client);
+const user = (domain = "example.com", client = "test-client"): Promise<PublicUser> =>
+  registerUser({ email: `acc-${tag()}@${domain}`, password: "a long enough password", name: `Player ${tag()}` }, client);
 
 async function live() {
   const owner = await createUser({ email: `own-${tag()}@example.com`, password: "organizer password", name: "Owner" });
@@ -30,7 +31,10 @@ async function live() {
 }
 
 async function code(promise: Promise<unknown>): Promise<string> {
-  const error = await promise.then(() => null, (e) => e);
+  const error = await promise.then(
+    () => null,
+    (e) => e,
+  );
   expect(error).toBeInstanceOf(AppError);
   expect((error as AppError).status).toBe(403);
   return (error as AppError).code;
@@ -39,7 +43,11 @@ async function code(promise: Promise<unknown>): Promise<string> {
 describe("competition access rules", () => {
   it("checks verified address, allowed domains and approval when creating or joining a team, editable after publishing", async () => {
     const { owner, slug } = await live();
-    expect((await updateCompetition(owner, slug, { access: { requireVerifiedEmail: true, allowedEmailDomains: ["uni.edu"] } })).access).toEqual({ requireVerifiedEmail: true, allowedEmailDomains: ["uni.edu"], approval: false });
+    expect((await updateCompetition(owner, slug, { access: { requireVerifiedEmail: true, allowedEmailDomains: ["uni.edu"] } })).access).toEqual({
+      requireVerifiedEmail: true,
+      allowedEmailDomains: ["uni.edu"],
+      approval: false,
+    });
     await expect(updateCompetition(owner, slug, { maxTeamSize: 9 })).rejects.toThrow("maxTeamSize cannot change once the competition is published");
 
     const outsider = await user("gmail.com");

@@ -9,7 +9,11 @@ const S = 64;
 const stay = 1 - 1e-6;
 const hostile = {
   n: 10_000_000,
-  model: { kind: "markov", transition: Array.from({ length: S }, (_, i) => Array.from({ length: S }, (_, j) => (i === j ? stay : (1 - stay) / (S - 1)))), initial: Array.from({ length: S }, (_, i) => (i ? 0 : 1)) },
+  model: {
+    kind: "markov",
+    transition: Array.from({ length: S }, (_, i) => Array.from({ length: S }, (_, j) => (i === j ? stay : (1 - stay) / (S - 1)))),
+    initial: Array.from({ length: S }, (_, i) => (i ? 0 : 1)),
+  },
   epsBdp: 0.1,
 };
 
@@ -23,6 +27,18 @@ describe("the worker pool for heavy math", () => {
   });
 
   it("passes the pure code's input errors on as 422s", async () => {
-    await expect(calibrate({ n: 10, model: { kind: "markov", transition: [[0.5, 0.4], [0.5, 0.5]] }, epsBdp: 0.1 })).rejects.toThrow(/row/);
+    await expect(
+      calibrate({
+        n: 10,
+        model: {
+          kind: "markov",
+          transition: [
+            [0.5, 0.4],
+            [0.5, 0.5],
+          ],
+        },
+        epsBdp: 0.1,
+      }),
+    ).rejects.toThrow(/row/);
   });
 });

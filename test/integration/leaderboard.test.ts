@@ -72,7 +72,10 @@ describe("live leaderboard", () => {
     const b = await team(slug, "Better");
     await submit(a, slug, stream(predict("1100000011000000")), null);
     await submit(b, slug, stream(predict("1111111111111111")), null);
-    expect((await getLeaderboard(null, slug)).entries.map((e) => [e.team, e.score])).toEqual([["Better", 0], ["Worse", 0.75]]);
+    expect((await getLeaderboard(null, slug)).entries.map((e) => [e.team, e.score])).toEqual([
+      ["Better", 0],
+      ["Worse", 0.75],
+    ]);
   });
 
   it("treats a search as text, not a pattern", async () => {
@@ -131,7 +134,11 @@ describe("final standings", () => {
     await selectFinal(picky, slug, p1, { selected: true }); // picks its better-looking public score
     await expect(getFinalStandings(null, slug)).rejects.toThrow("revealed when the competition closes");
     const live = (await getLeaderboard(null, slug)).entries.map((e) => [e.team, e.score]);
-    expect(live).toEqual([["Honest", 0.75], ["Overfitter", 0.125], ["Picky", 0]]);
+    expect(live).toEqual([
+      ["Honest", 0.75],
+      ["Overfitter", 0.125],
+      ["Picky", 0],
+    ]);
     await closeCompetition(owner, slug);
     const final = await getFinalStandings(null, slug);
     expect(final.entries.map((e) => [e.rank, e.team, e.score, e.liveRank, e.shakeUp])).toEqual([

@@ -23,7 +23,10 @@ const SOLUTION = demoSolutionCsv();
 const DAY = 86_400_000;
 
 async function rejection(promise: Promise<unknown>): Promise<AppError> {
-  const error = await promise.then(() => null, (e) => e);
+  const error = await promise.then(
+    () => null,
+    (e) => e,
+  );
   expect(error).toBeInstanceOf(AppError);
   return error as AppError;
 }
@@ -35,7 +38,14 @@ const LARGE = ["id,label,split", ...Array.from({ length: 31_000 }, (_, i) => `r$
 async function published(mechanism: Record<string, unknown>, options: { days?: number; daily?: number; late?: boolean; solution?: string } = {}) {
   const owner = await user();
   const slug = `ops-${tag()}`;
-  await createCompetition(owner, { slug, title: "Live ops", metric: { name: "accuracy" }, endsAt: new Date(Date.now() + DAY * (options.days ?? 10)).toISOString(), dailySubmissionLimit: options.daily ?? 5, lateSubmissions: options.late ?? false });
+  await createCompetition(owner, {
+    slug,
+    title: "Live ops",
+    metric: { name: "accuracy" },
+    endsAt: new Date(Date.now() + DAY * (options.days ?? 10)).toISOString(),
+    dailySubmissionLimit: options.daily ?? 5,
+    lateSubmissions: options.late ?? false,
+  });
   await uploadSolution(owner, slug, stream(options.solution ?? SOLUTION));
   await setMechanism(owner, slug, mechanism);
   const competition = await publishCompetition(owner, slug);
@@ -73,7 +83,12 @@ describe("editing a published competition", () => {
     expect(preview.plan!.after.sigma).toBeLessThan(preview.plan!.before.sigma); // σ = (1 − c)τ / (12 ln(4m/β)) falls as m grows
     expect((await db.competition.findUniqueOrThrow({ where: { slug } })).maxQueries).toBe(competition.maxQueries); // the preview stored nothing
     const saved = await updateCompetition(owner, slug, { endsAt });
-    expect([saved.maxQueries, saved.sigma, saved.threshold, saved.budget]).toEqual([preview.plan!.after.maxQueries, preview.plan!.after.sigma, preview.plan!.after.threshold, preview.plan!.after.budget]);
+    expect([saved.maxQueries, saved.sigma, saved.threshold, saved.budget]).toEqual([
+      preview.plan!.after.maxQueries,
+      preview.plan!.after.sigma,
+      preview.plan!.after.threshold,
+      preview.plan!.after.budget,
+    ]);
     const fields = (await listChanges(competition.id))[0].changes.map((c) => c.field);
     expect(fields).toEqual(expect.arrayContaining(["endsAt", "maxQueries", "sigma"]));
     expect((await getMyTeam(early, slug))!.budget.initial).toBe(competition.budget);

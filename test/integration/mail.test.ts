@@ -11,7 +11,10 @@ const address = () => `mail-${randomBytes(5).toString("hex")}@example.com`;
 const PASSWORD = "the first password";
 
 async function rejection(promise: Promise<unknown>): Promise<AppError> {
-  const error = await promise.then(() => null, (e) => e);
+  const error = await promise.then(
+    () => null,
+    (e) => e,
+  );
   expect(error).toBeInstanceOf(AppError);
   return error as AppError;
 }

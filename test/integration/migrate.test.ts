@@ -16,7 +16,10 @@ beforeAll(() => createDatabaseIfMissing(admin, name));
 afterAll(() => dropDatabase(admin, name));
 
 describe("the project's migrator", () => {
-  const migrations = readdirSync("prisma/migrations", { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name).sort();
+  const migrations = readdirSync("prisma/migrations", { withFileTypes: true })
+    .filter((d) => d.isDirectory())
+    .map((d) => d.name)
+    .sort();
 
   it("applies every migration once and keeps Prisma's bookkeeping", async () => {
     const first = await migrate(url);

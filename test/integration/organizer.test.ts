@@ -19,7 +19,10 @@ async function draft(owner: PublicUser, metric = "accuracy") {
 }
 
 async function rejection(promise: Promise<unknown>): Promise<AppError> {
-  const error = await promise.then(() => null, (e) => e);
+  const error = await promise.then(
+    () => null,
+    (e) => e,
+  );
   expect(error).toBeInstanceOf(AppError);
   return error as AppError;
 }
@@ -73,7 +76,15 @@ describe("correlation, mechanism, publish", () => {
     const summary = await setCorrelation(owner, c.slug, { model: { kind: "markov", fit: { alpha: 1 } } });
     expect("chain" in summary && summary.chain?.stateNames).toEqual(["high", "low", "mid"]);
     // One chain per household in the holdout (the demo splits by household).
-    const holdoutHouseholds = new Set(demoSolutionCsv().trim().split("\n").slice(1).map((l) => l.split(",")).filter((r) => r[2] === "holdout").map((r) => r[4]));
+    const holdoutHouseholds = new Set(
+      demoSolutionCsv()
+        .trim()
+        .split("\n")
+        .slice(1)
+        .map((l) => l.split(","))
+        .filter((r) => r[2] === "holdout")
+        .map((r) => r[4]),
+    );
     expect("chain" in summary && summary.chain?.chains).toBe(holdoutHouseholds.size);
     expect(holdoutHouseholds.size).toBe(32);
     const plan = await setMechanism(owner, c.slug, { mode: "practical", sigma: 0.02, threshold: 0.05, budget: 10 });
@@ -117,11 +128,14 @@ describe("correlation, mechanism, publish", () => {
 
 describe("split integrity (docs/mechanism.md §2.6)", () => {
   // Households h0…h9 of 4 hourly rows; h0…h6 have rows in both splits, h7…h9 lie in one split.
-  const cut = ["id,label,split,order,group,state", ...Array.from({ length: 40 }, (_, i) => {
-    const h = Math.floor(i / 4);
-    const split = h < 7 ? (i % 2 ? "public" : "holdout") : h % 2 ? "public" : "holdout";
-    return `r${i},${i % 3 ? "yes" : "no"},${split},${i % 4},h${h},${i % 5 ? "a" : "b"}`;
-  })].join("\n");
+  const cut = [
+    "id,label,split,order,group,state",
+    ...Array.from({ length: 40 }, (_, i) => {
+      const h = Math.floor(i / 4);
+      const split = h < 7 ? (i % 2 ? "public" : "holdout") : h % 2 ? "public" : "holdout";
+      return `r${i},${i % 3 ? "yes" : "no"},${split},${i % 4},h${h},${i % 5 ? "a" : "b"}`;
+    }),
+  ].join("\n");
 
   it("warns at upload and refuses to publish under the groups and Markov models, naming how many groups and a few", async () => {
     const owner = await user();
@@ -160,7 +174,13 @@ describe("the query cap m", () => {
     const now = new Date();
     const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
     // From today (now) to 09:00 UTC the day after tomorrow: three dates, whatever the hour now.
-    const c = await createCompetition(owner, { slug: `m-${tag()}`, title: "Three dates", metric: { name: "accuracy" }, endsAt: new Date(today + 2 * 86_400_000 + 9 * 3_600_000).toISOString(), dailySubmissionLimit: 4 });
+    const c = await createCompetition(owner, {
+      slug: `m-${tag()}`,
+      title: "Three dates",
+      metric: { name: "accuracy" },
+      endsAt: new Date(today + 2 * 86_400_000 + 9 * 3_600_000).toISOString(),
+      dailySubmissionLimit: 4,
+    });
     await uploadSolution(owner, c.slug, body(demoSolutionCsv()));
     await setMechanism(owner, c.slug, { mode: "practical", sigma: 0.02, threshold: 0.05, budget: 10 });
     const published = await publishCompetition(owner, c.slug);

@@ -40,8 +40,15 @@ it("seeds the demo accounts with their printed passwords and a configured, publi
   expect(competition.correlation).toEqual({ kind: "markov", fit: { alpha: 1 } });
   expect([competition.sigma, competition.threshold, competition.budget]).toEqual([0.01, 0.04, 20]);
   expect(competition.secret).toHaveLength(32);
-  const teams = await db.team.findMany({ where: { competitionId: competition.id }, orderBy: { name: "asc" }, select: { name: true, submissionCount: true, budgetRemaining: true } });
-  expect(teams.map((t) => [t.name, t.submissionCount])).toEqual([["Gradient Gliders", 3], ["Overfit Otters", 4]]);
+  const teams = await db.team.findMany({
+    where: { competitionId: competition.id },
+    orderBy: { name: "asc" },
+    select: { name: true, submissionCount: true, budgetRemaining: true },
+  });
+  expect(teams.map((t) => [t.name, t.submissionCount])).toEqual([
+    ["Gradient Gliders", 3],
+    ["Overfit Otters", 4],
+  ]);
   // Bob's files are perfect on the public split and a coin flip on the holdout: charged every time.
   expect(teams[1].budgetRemaining).toBe(20 - 4);
 });

@@ -16,28 +16,48 @@ const tag = () => randomBytes(5).toString("hex");
 const user = (): Promise<PublicUser> => createUser({ email: `comp-${tag()}@example.com`, password: "competitor password", name: `Player ${tag()}` });
 const stream = (text: string) => new Response(text).body;
 const SOLUTION = demoSolutionCsv();
-const ROWS = SOLUTION.trim().split("\n").slice(1).map((l) => l.split(","));
+const ROWS = SOLUTION.trim()
+  .split("\n")
+  .slice(1)
+  .map((l) => l.split(","));
 
 /** A predictions CSV that gets each row right with probability `skill` (deterministic per seed). */
 function predictions(skill: number, seed = 1): string {
   let x = seed;
-  const rnd = () => ((x = (x * 1103515245 + 12345) % 2147483648) / 2147483648);
+  const rnd = () => (x = (x * 1103515245 + 12345) % 2147483648) / 2147483648;
   return ["id,prediction", ...ROWS.map(([id, label]) => `${id},${rnd() < skill ? label : label === "spike" ? "none" : "spike"}`)].join("\n");
 }
 
 async function liveCompetition(options: { daily?: number; budget?: number; sigma?: number; threshold?: number; maxQueries?: number; holdoutCap?: number } = {}) {
   const owner = await user();
   const slug = `live-${tag()}`;
-  await createCompetition(owner, { slug, title: "Live", metric: { name: "accuracy" }, endsAt: new Date(Date.now() + 86_400_000 * 10).toISOString(), dailySubmissionLimit: options.daily ?? 1000, maxTeamSize: 3, holdoutCap: options.holdoutCap });
+  await createCompetition(owner, {
+    slug,
+    title: "Live",
+    metric: { name: "accuracy" },
+    endsAt: new Date(Date.now() + 86_400_000 * 10).toISOString(),
+    dailySubmissionLimit: options.daily ?? 1000,
+    maxTeamSize: 3,
+    holdoutCap: options.holdoutCap,
+  });
   await uploadSolution(owner, slug, stream(SOLUTION));
-  await setMechanism(owner, slug, { mode: "practical", sigma: options.sigma ?? 0.01, threshold: options.threshold ?? 0.04, budget: options.budget ?? 5, maxQueries: options.maxQueries });
+  await setMechanism(owner, slug, {
+    mode: "practical",
+    sigma: options.sigma ?? 0.01,
+    threshold: options.threshold ?? 0.04,
+    budget: options.budget ?? 5,
+    maxQueries: options.maxQueries,
+  });
   await publishCompetition(owner, slug);
   const competition = await db.competition.findUniqueOrThrow({ where: { slug }, select: { id: true } });
   return { owner, slug, id: competition.id };
 }
 
 async function rejection(promise: Promise<unknown>): Promise<AppError> {
-  const error = await promise.then(() => null, (e) => e);
+  const error = await promise.then(
+    () => null,
+    (e) => e,
+  );
   expect(error).toBeInstanceOf(AppError);
   return error as AppError;
 }
@@ -45,7 +65,11 @@ async function rejection(promise: Promise<unknown>): Promise<AppError> {
 async function snapshot(competitionId: string) {
   const [submissions, teams] = await Promise.all([
     db.submission.count({ where: { competitionId } }),
-    db.team.findMany({ where: { competitionId }, orderBy: { id: "asc" }, select: { budgetRemaining: true, queryCount: true, noisyThreshold: true, submissionCount: true, bestScore: true } }),
+    db.team.findMany({
+      where: { competitionId },
+      orderBy: { id: "asc" },
+      select: { budgetRemaining: true, queryCount: true, noisyThreshold: true, submissionCount: true, bestScore: true },
+    }),
   ]);
   return { submissions, teams };
 }
@@ -64,7 +88,14 @@ describe("scoring through the mechanism", () => {
     if (result.answer.kind === "public") expect(Math.abs(result.answer.score! - row.publicScore)).toBeLessThan(2 ** -20);
     const team = await db.team.findFirstOrThrow({ where: { competitionId: c.id } });
     // The first answer selects the team's best; the leaderboard shows its fresh re-measurement.
-    expect(team).toMatchObject({ submissionCount: 1, queryCount: 1, selectionScore: row.answer, bestScore: row.remeasure, remeasures: 1, budgetRemaining: result.budget.remaining });
+    expect(team).toMatchObject({
+      submissionCount: 1,
+      queryCount: 1,
+      selectionScore: row.answer,
+      bestScore: row.remeasure,
+      remeasures: 1,
+      budgetRemaining: result.budget.remaining,
+    });
     expect(row.remeasure).not.toBeNull();
     expect(row.remeasure).not.toBe(row.answer);
     expect(team.noisyThreshold).not.toBeNull();
@@ -151,7 +182,10 @@ describe("scoring through the mechanism", () => {
       const c = await liveCompetition();
       const players = await Promise.all(Array.from({ length: 4 }, () => user()));
       await Promise.all(players.map((p, i) => createTeam(p, c.slug, { name: `Racer ${i}`, acceptRules: true })));
-      const [submissions, closed] = await Promise.all([Promise.allSettled(players.map((p, i) => submit(p, c.slug, stream(predictions(0.6 + i / 10, round * 10 + i)), null))), closeCompetition(c.owner, c.slug)]);
+      const [submissions, closed] = await Promise.all([
+        Promise.allSettled(players.map((p, i) => submit(p, c.slug, stream(predictions(0.6 + i / 10, round * 10 + i)), null))),
+        closeCompetition(c.owner, c.slug),
+      ]);
       const closedAt = closed.closedAt!;
       const stored = await db.submission.findMany({ where: { competitionId: c.id }, select: { createdAt: true, teamId: true } });
       // Everything stored was stored before the close, and each team that has a submission is ranked.
@@ -206,7 +240,9 @@ describe("scoring through the mechanism", () => {
     await db.submission.update({ where: { id: victim.id }, data: { answer: victim.answer } });
     const remeasured = await db.submission.findFirstOrThrow({ where: { competitionId: c.id, remeasure: { not: null } } });
     await db.submission.update({ where: { id: remeasured.id }, data: { remeasure: remeasured.remeasure! + 2 ** -20 } });
-    expect((await auditCompetition(c.owner, c.slug)).examples).toEqual([{ submissionId: remeasured.id, problem: `stored re-measurement ${remeasured.remeasure! + 2 ** -20} differs from its replay` }]);
+    expect((await auditCompetition(c.owner, c.slug)).examples).toEqual([
+      { submissionId: remeasured.id, problem: `stored re-measurement ${remeasured.remeasure! + 2 ** -20} differs from its replay` },
+    ]);
   });
 });
 

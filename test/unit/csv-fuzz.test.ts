@@ -37,7 +37,12 @@ describe("CSV reader under fuzzing", () => {
         (rows, eol, cuts) => {
           const text = rows.map((r) => r.map(encode).join(",")).join(eol) + eol;
           const expected = rows.filter((r) => !(r.length === 1 && r[0] === ""));
-          const got = readChunked("x" + eol + text, cuts.map((c) => c % (utf8(text).length + 3))).slice(1).map((r) => r.fields);
+          const got = readChunked(
+            "x" + eol + text,
+            cuts.map((c) => c % (utf8(text).length + 3)),
+          )
+            .slice(1)
+            .map((r) => r.fields);
           expect(got).toEqual(expected);
         },
       ),
@@ -96,7 +101,15 @@ describe("CSV reader under fuzzing", () => {
     const parsed = parser.end();
     expect(parsed.ids).toEqual(ids);
     const sub = createSubmissionParser(submissionKey({ ids, classes: null }), "number");
-    sub.push(utf8("\uFEFFid,prediction\r\n" + [...ids].reverse().map((id, i) => `${encode(id)},${i}`).join("\r\n")));
+    sub.push(
+      utf8(
+        "\uFEFFid,prediction\r\n" +
+          [...ids]
+            .reverse()
+            .map((id, i) => `${encode(id)},${i}`)
+            .join("\r\n"),
+      ),
+    );
     expect(Array.from(sub.end())).toEqual([5, 4, 3, 2, 1, 0]);
   });
 });

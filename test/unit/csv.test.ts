@@ -92,7 +92,7 @@ describe("submission parser: exact keys and values", () => {
     const got = parse(ids, null, "number", ["id,prediction", ...values.map((v, i) => `r${i},${v}`)].join("\n"));
     expect(got).toEqual(values.map((v) => Number(v.trim())));
     let seed = 1;
-    const random = () => ((seed = (seed * 48271) % 2147483647) / 2147483647);
+    const random = () => (seed = (seed * 48271) % 2147483647) / 2147483647;
     const many = Array.from({ length: 2000 }, () => (random() * 10 ** Math.floor(random() * 8 - 4)).toFixed(Math.floor(random() * 16)));
     const manyIds = many.map((_, i) => `m${i}`);
     expect(parse(manyIds, null, "number", ["id,prediction", ...many.map((v, i) => `m${i},${v}`)].join("\n"))).toEqual(many.map(Number));

@@ -18,7 +18,10 @@ type Service = {
 const compose = parse(readFileSync("docker-compose.yml", "utf8")) as { services: Record<string, Service> };
 const { app, postgres, mail } = compose.services;
 // `!reset` is Compose's tag for dropping a list from the base file; the yaml parser keeps it as a custom tag.
-const scale = parseDocument(readFileSync("compose.scale.yml", "utf8"), { customTags: [{ tag: "!reset", resolve: () => [] }] }).toJS() as { services: Record<string, Service & { configs?: unknown }>; configs: { caddyfile: { content: string } } };
+const scale = parseDocument(readFileSync("compose.scale.yml", "utf8"), { customTags: [{ tag: "!reset", resolve: () => [] }] }).toJS() as {
+  services: Record<string, Service & { configs?: unknown }>;
+  configs: { caddyfile: { content: string } };
+};
 const dockerfile = readFileSync("Dockerfile", "utf8");
 const stages = dockerfile.split(/^FROM /m).slice(1);
 

@@ -22,7 +22,17 @@ describe("the mechanism's golden transcript (audit replay)", () => {
   it("replays one team's nine queries exactly: answers, kinds, budgets and noisy thresholds", () => {
     let state = initThresholdout(params, streams);
     expect(state).toEqual({ budget: 3, noisyThreshold: 0.023303985595703125, queries: 0 });
-    const queries: [number, number][] = [[0.7, 0.71], [0.72, 0.8], [0.73, 0.74], [0.6, 0.9], [0.75, 0.75], [0.5, 0.95], [0.76, 0.77], [0.77, 0.99], [0.78, 0.78]];
+    const queries: [number, number][] = [
+      [0.7, 0.71],
+      [0.72, 0.8],
+      [0.73, 0.74],
+      [0.6, 0.9],
+      [0.75, 0.75],
+      [0.5, 0.95],
+      [0.76, 0.77],
+      [0.77, 0.99],
+      [0.78, 0.78],
+    ];
     const transcript = queries.map(([holdoutValue, publicValue]) => {
       const step = stepThresholdout(params, state, { holdoutValue, publicValue }, streams);
       state = step.state;

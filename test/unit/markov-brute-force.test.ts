@@ -59,10 +59,42 @@ function bruteInfluence(dist: Joint, node: number, quilt: number[], nearby: numb
 }
 
 const CASES: { name: string; p: number[][]; q: number[] | "stationary" }[] = [
-  { name: "sticky chain, stationary start", p: [[0.8, 0.1, 0.1], [0.2, 0.7, 0.1], [0.1, 0.3, 0.6]], q: "stationary" },
-  { name: "sticky chain, skewed start", p: [[0.8, 0.1, 0.1], [0.2, 0.7, 0.1], [0.1, 0.3, 0.6]], q: [0.7, 0.2, 0.1] },
-  { name: "non-reversible cycle, uniform start", p: [[0.1, 0.8, 0.1], [0.1, 0.1, 0.8], [0.8, 0.1, 0.1]], q: [1 / 3, 1 / 3, 1 / 3] },
-  { name: "mixing chain, deterministic-ish start", p: [[0.4, 0.3, 0.3], [0.25, 0.5, 0.25], [0.3, 0.3, 0.4]], q: [0.98, 0.01, 0.01] },
+  {
+    name: "sticky chain, stationary start",
+    p: [
+      [0.8, 0.1, 0.1],
+      [0.2, 0.7, 0.1],
+      [0.1, 0.3, 0.6],
+    ],
+    q: "stationary",
+  },
+  {
+    name: "sticky chain, skewed start",
+    p: [
+      [0.8, 0.1, 0.1],
+      [0.2, 0.7, 0.1],
+      [0.1, 0.3, 0.6],
+    ],
+    q: [0.7, 0.2, 0.1],
+  },
+  {
+    name: "non-reversible cycle, uniform start",
+    p: [
+      [0.1, 0.8, 0.1],
+      [0.1, 0.1, 0.8],
+      [0.8, 0.1, 0.1],
+    ],
+    q: [1 / 3, 1 / 3, 1 / 3],
+  },
+  {
+    name: "mixing chain, deterministic-ish start",
+    p: [
+      [0.4, 0.3, 0.3],
+      [0.25, 0.5, 0.25],
+      [0.3, 0.3, 0.4],
+    ],
+    q: [0.98, 0.01, 0.01],
+  },
 ];
 
 describe("factorised max-influence equals brute force over the joint distribution", () => {

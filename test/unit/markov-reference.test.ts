@@ -13,14 +13,20 @@ const REFERENCE: [p: number, scale: number][] = [
 
 describe("exact quilt search reproduces MQMExact", () => {
   it.each(REFERENCE)("p = %f gives noise scale %f", (p, scale) => {
-    const transition = checkTransitionMatrix([[p, 1 - p], [1 - p, p]]);
+    const transition = checkTransitionMatrix([
+      [p, 1 - p],
+      [1 - p, p],
+    ]);
     const result = exactQuiltEpsDp({ transition, length: 100 }, 1, 1);
     expect(1 / result.value).toBeCloseTo(scale, 4);
     expect(result.exhaustive).toBe(true);
   });
 
   it("a chain whose rows are independent gives exactly 1/ε", () => {
-    const transition = checkTransitionMatrix([[0.5, 0.5], [0.5, 0.5]]);
+    const transition = checkTransitionMatrix([
+      [0.5, 0.5],
+      [0.5, 0.5],
+    ]);
     for (const eps of [0.1, 1, 2]) {
       expect(exactQuiltEpsDp({ transition, length: 100 }, eps, 1).value).toBe(eps);
       expect(exactQuiltEpsDp({ transition, length: 100 }, eps).value).toBe(eps);

@@ -13,23 +13,52 @@ import { matrixFromRows } from "@/lib/calibration/linalg";
 
 describe("chain checks name the problem", () => {
   it("a row that does not sum to 1", () => {
-    expect(() => checkTransitionMatrix([[0.5, 0.5], [0.5, 0.47]])).toThrow("transition matrix row 2 sums to 0.97, expected 1");
+    expect(() =>
+      checkTransitionMatrix([
+        [0.5, 0.5],
+        [0.5, 0.47],
+      ]),
+    ).toThrow("transition matrix row 2 sums to 0.97, expected 1");
   });
   it("a ragged or negative matrix", () => {
     expect(() => checkTransitionMatrix([[1, 0], [0.5]])).toThrow("row 2 has 1 entries, expected 2");
-    expect(() => checkTransitionMatrix([[1.5, -0.5], [0.5, 0.5]])).toThrow("entry (1, 1) is 1.5, expected a probability");
+    expect(() =>
+      checkTransitionMatrix([
+        [1.5, -0.5],
+        [0.5, 0.5],
+      ]),
+    ).toThrow("entry (1, 1) is 1.5, expected a probability");
   });
   it("a reducible chain", () => {
-    expect(() => describeChain(checkTransitionMatrix([[1, 0], [0.5, 0.5]]))).toThrow("not irreducible");
+    expect(() =>
+      describeChain(
+        checkTransitionMatrix([
+          [1, 0],
+          [0.5, 0.5],
+        ]),
+      ),
+    ).toThrow("not irreducible");
   });
   it("a periodic chain", () => {
-    expect(() => describeChain(checkTransitionMatrix([[0, 1], [1, 0]]))).toThrow("periodic with period 2");
+    expect(() =>
+      describeChain(
+        checkTransitionMatrix([
+          [0, 1],
+          [1, 0],
+        ]),
+      ),
+    ).toThrow("periodic with period 2");
   });
 });
 
 describe("chain summary", () => {
   it("symmetric binary chain: π = (½, ½), gap = λ₂ complement, λ = |2p − 1|", () => {
-    const s = describeChain(checkTransitionMatrix([[0.9, 0.1], [0.1, 0.9]]));
+    const s = describeChain(
+      checkTransitionMatrix([
+        [0.9, 0.1],
+        [0.1, 0.9],
+      ]),
+    );
     expect(s.stationary[0]).toBeCloseTo(0.5, 14);
     expect(s.reversible).toBe(true);
     expect(s.spectralGap).toBeCloseTo(0.2, 12);
@@ -38,14 +67,24 @@ describe("chain summary", () => {
 
   it("birth–death chain (always reversible) with known π", () => {
     // π ∝ (1, 2, 2) solves detailed balance for these rates: π1·0.4 = π2·0.2, π2·0.3 = π3·0.3.
-    const p = checkTransitionMatrix([[0.6, 0.4, 0], [0.2, 0.5, 0.3], [0, 0.3, 0.7]]);
+    const p = checkTransitionMatrix([
+      [0.6, 0.4, 0],
+      [0.2, 0.5, 0.3],
+      [0, 0.3, 0.7],
+    ]);
     const s = describeChain(p);
     expect(s.stationary.map((x) => x * 5)).toEqual([expect.closeTo(1, 12), expect.closeTo(2, 12), expect.closeTo(2, 12)]);
     expect(s.reversible).toBe(true);
   });
 
   it("a cyclic drift is not reversible and has no Lemma 4 gap", () => {
-    const s = describeChain(checkTransitionMatrix([[0.1, 0.8, 0.1], [0.1, 0.1, 0.8], [0.8, 0.1, 0.1]]));
+    const s = describeChain(
+      checkTransitionMatrix([
+        [0.1, 0.8, 0.1],
+        [0.1, 0.1, 0.8],
+        [0.8, 0.1, 0.1],
+      ]),
+    );
     expect(s.reversible).toBe(false);
     expect(s.spectralGap).toBeNull();
     expect(s.lambda).toBeGreaterThan(0);
@@ -60,10 +99,19 @@ describe("chain summary", () => {
 
 describe("fitting P from states", () => {
   it("counts transitions within each sequence with add-α smoothing", () => {
-    const fit = fitTransitionMatrix([["a", "a", "b", "a"], ["b", "b"]], 1);
+    const fit = fitTransitionMatrix(
+      [
+        ["a", "a", "b", "a"],
+        ["b", "b"],
+      ],
+      1,
+    );
     // a→a 1, a→b 1, b→a 1, b→b 1 (the second sequence's b→b; no transition across sequences).
     expect(fit.states).toEqual(["a", "b"]);
-    expect(fit.transition).toEqual([[0.5, 0.5], [0.5, 0.5]]);
+    expect(fit.transition).toEqual([
+      [0.5, 0.5],
+      [0.5, 0.5],
+    ]);
     const skewed = fitTransitionMatrix([["a", "a", "a", "b"]], 0.5);
     expect(skewed.transition[0]).toEqual([2.5 / 4, 1.5 / 4]);
     expect(skewed.transition[1]).toEqual([0.5, 0.5]);
@@ -89,11 +137,15 @@ describe("Lemma 4 closed form", () => {
   });
 
   it("the enumeration finds the maximum a fine grid over c finds, or better", () => {
-    for (const [eps, gap, rho] of [[1, 0.2, 0.5], [0.01, 0.3, 0.1], [0.1, 0.05, 0.25]]) {
+    for (const [eps, gap, rho] of [
+      [1, 0.2, 0.5],
+      [0.01, 0.3, 0.1],
+      [0.1, 0.05, 0.25],
+    ]) {
       const exact = closedFormEpsDp(eps, gap, rho, 1e9)!;
       let grid = 0;
       for (let k = 1; k < 200_000; k++) {
-        const c = (k / 200_000) / 6;
+        const c = k / 200_000 / 6;
         const d = Math.ceil(Math.log((Math.exp(c * eps) + 1) / (rho * Math.expm1(c * eps))) / gap);
         const s = Math.ceil(Math.log((Math.exp(eps / 6) + 1) / (rho * Math.expm1(eps / 6))) / gap);
         grid = Math.max(grid, Math.min(((1 - 6 * c) * eps) / (2 * d - 1), ((1 / 3 - 2 * c) * eps) / (d + s)));
@@ -109,9 +161,19 @@ describe("Lemma 4 closed form", () => {
 
   it("is never larger than the exact quilt search", () => {
     const chains = [
-      [[0.9, 0.1], [0.1, 0.9]],
-      [[0.7, 0.3], [0.2, 0.8]],
-      [[0.6, 0.4, 0], [0.2, 0.5, 0.3], [0, 0.3, 0.7]],
+      [
+        [0.9, 0.1],
+        [0.1, 0.9],
+      ],
+      [
+        [0.7, 0.3],
+        [0.2, 0.8],
+      ],
+      [
+        [0.6, 0.4, 0],
+        [0.2, 0.5, 0.3],
+        [0, 0.3, 0.7],
+      ],
     ];
     for (const rows of chains) {
       const transition = checkTransitionMatrix(rows);
@@ -127,7 +189,10 @@ describe("Lemma 4 closed form", () => {
 });
 
 describe("exact quilt search", () => {
-  const transition = checkTransitionMatrix([[0.8, 0.2], [0.3, 0.7]]);
+  const transition = checkTransitionMatrix([
+    [0.8, 0.2],
+    [0.3, 0.7],
+  ]);
 
   it("is monotone in ε and below ε", () => {
     let last = 0;
@@ -146,7 +211,10 @@ describe("exact quilt search", () => {
   });
 
   it("a short chain is bounded by its empty quilt ε/n", () => {
-    const slow = checkTransitionMatrix([[0.999, 0.001], [0.001, 0.999]]);
+    const slow = checkTransitionMatrix([
+      [0.999, 0.001],
+      [0.001, 0.999],
+    ]);
     const v = exactQuiltEpsDp({ transition: slow, length: 5 }, 1).value;
     expect(v).toBeCloseTo(1 / 5, 12);
   });
@@ -178,7 +246,17 @@ describe("the quilt search's work guard (docs/mechanism.md §2.6)", () => {
 
   it("a start far from stationarity (P[stay] = 0.999) does not evaluate every early node without bound", () => {
     const started = performance.now();
-    const r = exactQuiltEpsDp({ transition: matrixFromRows([[0.999, 0.001], [0.001, 0.999]]), initial: Float64Array.from([1, 0]), length: 100_000 }, 1);
+    const r = exactQuiltEpsDp(
+      {
+        transition: matrixFromRows([
+          [0.999, 0.001],
+          [0.001, 0.999],
+        ]),
+        initial: Float64Array.from([1, 0]),
+        length: 100_000,
+      },
+      1,
+    );
     console.log(`P[stay] = 0.999 from state 0, n = 10⁵: ${(performance.now() - started).toFixed(0)} ms, exhaustive ${r.exhaustive}`);
     expect(r.value).toBeGreaterThanOrEqual(1e-5);
     expect(r.exhaustive).toBe(false);

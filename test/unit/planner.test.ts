@@ -4,7 +4,13 @@ import { calibrateEpsBdp, calibrateEpsDp, effectiveSize, type CorrelationModel }
 import { maxBudget, planGuarantee, planPractical, requiredN, smallestTolerance, targetEpsBdp, theorem2Parameters } from "@/lib/calibration/planner";
 
 const INDEPENDENT: CorrelationModel = { kind: "independent" };
-const markov = (p: number): CorrelationModel => ({ kind: "markov", transition: [[p, 1 - p], [1 - p, p]] });
+const markov = (p: number): CorrelationModel => ({
+  kind: "markov",
+  transition: [
+    [p, 1 - p],
+    [1 - p, p],
+  ],
+});
 const GUARANTEE = { tolerance: 0.2, beta: 0.05, maxQueries: 100, split: 0.5 };
 
 describe("Theorem 2 parameters", () => {
@@ -12,7 +18,7 @@ describe("Theorem 2 parameters", () => {
     const t = theorem2Parameters(GUARANTEE);
     // σ = (1 − c)τ / (12 ln(4m/β)) = 0.1 / (12 ln 8000) = 0.1 / 107.8464… = 9.27245e-4
     expect(t.sigma).toBeCloseTo(0.1 / (12 * Math.log(8000)), 15);
-    expect(t.sigma).toBeCloseTo(9.272450e-4, 9);
+    expect(t.sigma).toBeCloseTo(9.27245e-4, 9);
     expect(t.threshold).toBeCloseTo(0.15, 15);
     expect(t.tauPrime).toBeCloseTo(0.025, 15);
     expect(t.betaPrime).toBeCloseTo(0.00025, 15);
@@ -136,7 +142,14 @@ describe("correlation models", () => {
     const r = calibrateEpsDp(markov(0.9), 100_000, 1);
     expect(r.byMethod.closedForm).not.toBeNull();
     expect(r.value).toBe(Math.max(r.byMethod.closedForm!, r.byMethod.exactQuilts!));
-    const nonReversible: CorrelationModel = { kind: "markov", transition: [[0.1, 0.8, 0.1], [0.1, 0.1, 0.8], [0.8, 0.1, 0.1]] };
+    const nonReversible: CorrelationModel = {
+      kind: "markov",
+      transition: [
+        [0.1, 0.8, 0.1],
+        [0.1, 0.1, 0.8],
+        [0.8, 0.1, 0.1],
+      ],
+    };
     expect(calibrateEpsDp(nonReversible, 1000, 1).byMethod.closedForm).toBeNull();
   });
 

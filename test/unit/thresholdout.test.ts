@@ -135,9 +135,7 @@ describe("Thresholdout (Zhao 2017, Algorithm 1)", () => {
   it("rejects values outside [0, 1] with a message", () => {
     const streams = createStreams(SECRET, "t");
     const state = initThresholdout(PARAMS, streams);
-    expect(() => stepThresholdout(PARAMS, state, { holdoutValue: 1.2, publicValue: 0.5 }, streams)).toThrow(
-      "holdout value must be in [0, 1], got 1.2",
-    );
+    expect(() => stepThresholdout(PARAMS, state, { holdoutValue: 1.2, publicValue: 0.5 }, streams)).toThrow("holdout value must be in [0, 1], got 1.2");
   });
 });
 

@@ -8,7 +8,18 @@ describe("sameSitePath (the redirect after sign-in)", () => {
   });
 
   it("refuses every way of naming another site", () => {
-    for (const hostile of ["https://evil.example", "//evil.example", "/\\evil.example", "/\\/evil.example", "javascript:alert(1)", " /x", "/\tx", "http:/evil.example", "", undefined]) {
+    for (const hostile of [
+      "https://evil.example",
+      "//evil.example",
+      "/\\evil.example",
+      "/\\/evil.example",
+      "javascript:alert(1)",
+      " /x",
+      "/\tx",
+      "http:/evil.example",
+      "",
+      undefined,
+    ]) {
       expect(sameSitePath(hostile, "/competitions"), String(hostile)).toBe("/competitions");
     }
   });

@@ -9,10 +9,24 @@ const KIND = { public: "Public answer", holdout: "Holdout answer (spent 1)", exh
 const TIME = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" });
 
 /** The team's submissions with their answers and the final selection (up to 2; default: best). */
-export function MySubmissions({ slug, submissions, finalIds, precision, locked }: { slug: string; submissions: MySubmission[]; finalIds: string[]; precision: number; locked: boolean }) {
+export function MySubmissions({
+  slug,
+  submissions,
+  finalIds,
+  precision,
+  locked,
+}: {
+  slug: string;
+  submissions: MySubmission[];
+  finalIds: string[];
+  precision: number;
+  locked: boolean;
+}) {
   const router = useRouter();
   const [error, setError] = useState<string>();
-  const [shown, setShown] = useOptimistic(submissions, (rows, change: { id: string; selected: boolean }) => rows.map((s) => (s.id === change.id ? { ...s, selected: change.selected } : s)));
+  const [shown, setShown] = useOptimistic(submissions, (rows, change: { id: string; selected: boolean }) =>
+    rows.map((s) => (s.id === change.id ? { ...s, selected: change.selected } : s)),
+  );
   const explicit = shown.some((s) => s.selected);
 
   function toggle(id: string, selected: boolean) {
@@ -40,12 +54,24 @@ export function MySubmissions({ slug, submissions, finalIds, precision, locked }
           <caption className="sr-only">Your team&apos;s submissions</caption>
           <thead className="text-slate-500">
             <tr>
-              <th scope="col" className="py-2 pr-3 font-medium">Submitted (UTC)</th>
-              <th scope="col" className="py-2 pr-3 font-medium">By</th>
-              <th scope="col" className="py-2 pr-3 text-right font-medium">Score</th>
-              <th scope="col" className="py-2 pr-3 font-medium">Answer</th>
-              <th scope="col" className="py-2 pr-3 text-right font-medium">Budget left</th>
-              <th scope="col" className="py-2 font-medium">Final</th>
+              <th scope="col" className="py-2 pr-3 font-medium">
+                Submitted (UTC)
+              </th>
+              <th scope="col" className="py-2 pr-3 font-medium">
+                By
+              </th>
+              <th scope="col" className="py-2 pr-3 text-right font-medium">
+                Score
+              </th>
+              <th scope="col" className="py-2 pr-3 font-medium">
+                Answer
+              </th>
+              <th scope="col" className="py-2 pr-3 text-right font-medium">
+                Budget left
+              </th>
+              <th scope="col" className="py-2 font-medium">
+                Final
+              </th>
             </tr>
           </thead>
           <tbody className="divide-y divide-slate-100">
@@ -59,7 +85,11 @@ export function MySubmissions({ slug, submissions, finalIds, precision, locked }
                     </span>
                   )}
                   {s.filename && (
-                    <a href={`/api/v1/competitions/${slug}/submissions/${s.id}/file`} className="block text-xs font-medium text-indigo-700 hover:underline" aria-label={`Download ${s.filename} (${TIME.format(new Date(s.createdAt))})`}>
+                    <a
+                      href={`/api/v1/competitions/${slug}/submissions/${s.id}/file`}
+                      className="block text-xs font-medium text-indigo-700 hover:underline"
+                      aria-label={`Download ${s.filename} (${TIME.format(new Date(s.createdAt))})`}
+                    >
                       {s.filename}
                     </a>
                   )}
@@ -72,7 +102,13 @@ export function MySubmissions({ slug, submissions, finalIds, precision, locked }
                 </td>
                 <td className="py-2">
                   <label className="flex items-center gap-2">
-                    <input type="checkbox" checked={s.selected} disabled={locked || s.answer.kind === "late"} onChange={(e) => toggle(s.id, e.target.checked)} aria-label={`Select the submission of ${TIME.format(new Date(s.createdAt))} as final`} />
+                    <input
+                      type="checkbox"
+                      checked={s.selected}
+                      disabled={locked || s.answer.kind === "late"}
+                      onChange={(e) => toggle(s.id, e.target.checked)}
+                      aria-label={`Select the submission of ${TIME.format(new Date(s.createdAt))} as final`}
+                    />
                     {!explicit && finalIds.includes(s.id) && <span className="text-xs text-indigo-700">best</span>}
                   </label>
                 </td>

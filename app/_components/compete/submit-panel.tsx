@@ -63,7 +63,14 @@ export function SubmitPanel({ slug, precision }: { slug: string; precision: numb
       >
         <span className="font-medium text-slate-800">Drop your predictions CSV here, or choose a file</span>
         <span className="text-sm text-slate-500">Header id,prediction — one row for every test id</span>
-        <input type="file" accept=".csv,text/csv" className="sr-only" aria-label="Predictions CSV" disabled={progress !== null} onChange={(e) => e.target.files?.[0] && send(e.target.files[0])} />
+        <input
+          type="file"
+          accept=".csv,text/csv"
+          className="sr-only"
+          aria-label="Predictions CSV"
+          disabled={progress !== null}
+          onChange={(e) => e.target.files?.[0] && send(e.target.files[0])}
+        />
       </label>
       {progress !== null && (
         <div aria-live="polite">
@@ -72,7 +79,11 @@ export function SubmitPanel({ slug, precision }: { slug: string; precision: numb
         </div>
       )}
       {result && (
-        <div role="status" data-testid="submission-result" className={`rounded-md px-4 py-3 text-sm ${result.answer.kind === "exhausted" ? "bg-amber-50 text-amber-900" : "bg-emerald-50 text-emerald-900"}`}>
+        <div
+          role="status"
+          data-testid="submission-result"
+          className={`rounded-md px-4 py-3 text-sm ${result.answer.kind === "exhausted" ? "bg-amber-50 text-amber-900" : "bg-emerald-50 text-emerald-900"}`}
+        >
           {result.answer.kind === "exhausted" ? (
             <p>Your team&apos;s overfitting budget is spent: no score is released for further submissions.</p>
           ) : (
@@ -81,8 +92,8 @@ export function SubmitPanel({ slug, precision }: { slug: string; precision: numb
               {result.answer.kind === "late"
                 ? "a late submission: the exact holdout score, on the late board; it does not change the final standings."
                 : result.answer.kind === "public"
-                ? "your public score agrees with the holdout, so it is shown and no budget was spent."
-                : "your public score disagrees with the holdout (overfitting detected): this is a noisy holdout score and it spent one unit of budget."}
+                  ? "your public score agrees with the holdout, so it is shown and no budget was spent."
+                  : "your public score disagrees with the holdout (overfitting detected): this is a noisy holdout score and it spent one unit of budget."}
             </p>
           )}
           <p className="mt-1">

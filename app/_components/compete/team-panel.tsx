@@ -76,11 +76,14 @@ export function TeamPanel({ slug, team, open }: { slug: string; team: TeamView |
       </div>
       <BudgetBar remaining={team.budget.remaining} initial={team.budget.initial} />
       <p className="text-sm text-slate-600" data-testid="daily-limits">
-        Submissions today: <strong className="text-slate-900">{team.limits.usedToday}</strong> of {team.limits.dailyLimit} used, {team.limits.remainingToday} left; the count resets at{" "}
-        <time dateTime={team.limits.resetsAt}>{team.limits.resetsAt.slice(11, 16)} UTC</time>.
+        Submissions today: <strong className="text-slate-900">{team.limits.usedToday}</strong> of {team.limits.dailyLimit} used, {team.limits.remainingToday} left; the count resets
+        at <time dateTime={team.limits.resetsAt}>{team.limits.resetsAt.slice(11, 16)} UTC</time>.
       </p>
       <p className="text-sm">
-        Invite code: <code className="rounded bg-slate-100 px-2 py-0.5 font-mono" data-testid="invite-code">{team.inviteCode}</code>
+        Invite code:{" "}
+        <code className="rounded bg-slate-100 px-2 py-0.5 font-mono" data-testid="invite-code">
+          {team.inviteCode}
+        </code>
       </p>
       {open && (
         <details className="text-sm">

@@ -18,7 +18,9 @@ export function AccessSettings({ slug, access, registrations }: { slug: string; 
   async function save(event: React.FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
-    const domains = String(form.get("domains") ?? "").split(/[\s,]+/).filter(Boolean);
+    const domains = String(form.get("domains") ?? "")
+      .split(/[\s,]+/)
+      .filter(Boolean);
     setPending(true);
     const result = await callApi(`/api/v1/competitions/${slug}`, {
       method: "PATCH",
@@ -50,7 +52,13 @@ export function AccessSettings({ slug, access, registrations }: { slug: string; 
           <label htmlFor="access-domains" className="block font-medium text-slate-700">
             Allowed email domains (subdomains included; empty: any)
           </label>
-          <input id="access-domains" name="domains" defaultValue={access.allowedEmailDomains.join(", ")} placeholder="e.g. university.edu, lab.org" className="block w-full max-w-md rounded-md border border-slate-300 px-3 py-2" />
+          <input
+            id="access-domains"
+            name="domains"
+            defaultValue={access.allowedEmailDomains.join(", ")}
+            placeholder="e.g. university.edu, lab.org"
+            className="block w-full max-w-md rounded-md border border-slate-300 px-3 py-2"
+          />
         </div>
         <button type="submit" disabled={pending} className="rounded-md bg-indigo-600 px-4 py-2 font-medium text-white hover:bg-indigo-700 disabled:opacity-60">
           Save access rules
@@ -66,10 +74,18 @@ export function AccessSettings({ slug, access, registrations }: { slug: string; 
           <caption className="mb-1 text-left font-medium">Requests to take part</caption>
           <thead className="text-slate-500">
             <tr>
-              <th scope="col" className="py-1 pr-3 font-medium">Person</th>
-              <th scope="col" className="py-1 pr-3 font-medium">Asked</th>
-              <th scope="col" className="py-1 pr-3 font-medium">Status</th>
-              <th scope="col" className="py-1 font-medium"><span className="sr-only">Decide</span></th>
+              <th scope="col" className="py-1 pr-3 font-medium">
+                Person
+              </th>
+              <th scope="col" className="py-1 pr-3 font-medium">
+                Asked
+              </th>
+              <th scope="col" className="py-1 pr-3 font-medium">
+                Status
+              </th>
+              <th scope="col" className="py-1 font-medium">
+                <span className="sr-only">Decide</span>
+              </th>
             </tr>
           </thead>
           <tbody className="divide-y divide-slate-100">
@@ -82,12 +98,22 @@ export function AccessSettings({ slug, access, registrations }: { slug: string; 
                 <td className="py-1 pr-3">{r.status}</td>
                 <td className="py-1 text-right">
                   {r.status !== "approved" && (
-                    <button type="button" onClick={() => decide(r.id, "approved")} className="mr-2 rounded-md border border-emerald-300 px-2 py-1 text-emerald-800 hover:bg-emerald-50" aria-label={`Approve ${r.user.name}`}>
+                    <button
+                      type="button"
+                      onClick={() => decide(r.id, "approved")}
+                      className="mr-2 rounded-md border border-emerald-300 px-2 py-1 text-emerald-800 hover:bg-emerald-50"
+                      aria-label={`Approve ${r.user.name}`}
+                    >
                       Approve
                     </button>
                   )}
                   {r.status !== "refused" && (
-                    <button type="button" onClick={() => decide(r.id, "refused")} className="rounded-md border border-red-200 px-2 py-1 text-red-700 hover:bg-red-50" aria-label={`Refuse ${r.user.name}`}>
+                    <button
+                      type="button"
+                      onClick={() => decide(r.id, "refused")}
+                      className="rounded-md border border-red-200 px-2 py-1 text-red-700 hover:bg-red-50"
+                      aria-label={`Refuse ${r.user.name}`}
+                    >
                       Refuse
                     </button>
                   )}

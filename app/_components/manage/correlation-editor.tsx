@@ -18,7 +18,12 @@ function parseMatrix(text: string): number[][] {
   return text
     .trim()
     .split(/\n+/)
-    .map((line) => line.trim().split(/[\s,;]+/).map(Number));
+    .map((line) =>
+      line
+        .trim()
+        .split(/[\s,;]+/)
+        .map(Number),
+    );
 }
 
 export function CorrelationEditor({ slug, current, hasGroups, hasStates, locked }: { slug: string; current: Model; hasGroups: boolean; hasStates: boolean; locked: boolean }) {
@@ -60,7 +65,14 @@ export function CorrelationEditor({ slug, current, hasGroups, hasStates, locked 
       {kind === "groups" && (
         <label className="block text-sm">
           <span className="font-medium text-slate-700">Largest group {hasGroups ? "(leave empty to read it from the group column)" : ""}</span>
-          <input name="maxGroupSize" type="number" min={1} defaultValue={current.maxGroupSize} disabled={locked} className="mt-1 block w-40 rounded-md border border-slate-300 px-3 py-2" />
+          <input
+            name="maxGroupSize"
+            type="number"
+            min={1}
+            defaultValue={current.maxGroupSize}
+            disabled={locked}
+            className="mt-1 block w-40 rounded-md border border-slate-300 px-3 py-2"
+          />
         </label>
       )}
       {kind === "markov" && (
@@ -78,12 +90,33 @@ export function CorrelationEditor({ slug, current, hasGroups, hasStates, locked 
           {markovSource === "fit" ? (
             <label className="block">
               <span className="font-medium text-slate-700">Smoothing α (added to every transition count)</span>
-              <input name="alpha" type="number" step="any" min={0} defaultValue={current.fit?.alpha ?? 1} disabled={locked} className="mt-1 block w-40 rounded-md border border-slate-300 px-3 py-2" />
+              <input
+                name="alpha"
+                type="number"
+                step="any"
+                min={0}
+                defaultValue={current.fit?.alpha ?? 1}
+                disabled={locked}
+                className="mt-1 block w-40 rounded-md border border-slate-300 px-3 py-2"
+              />
             </label>
           ) : (
             <label className="block">
               <span className="font-medium text-slate-700">Transition matrix P, one row per line</span>
-              <textarea name="transition" rows={4} defaultValue={(current.transition ?? [[0.9, 0.1], [0.1, 0.9]]).map((r) => r.join(" ")).join("\n")} disabled={locked} className="mt-1 block w-full max-w-md rounded-md border border-slate-300 px-3 py-2 font-mono" />
+              <textarea
+                name="transition"
+                rows={4}
+                defaultValue={(
+                  current.transition ?? [
+                    [0.9, 0.1],
+                    [0.1, 0.9],
+                  ]
+                )
+                  .map((r) => r.join(" "))
+                  .join("\n")}
+                disabled={locked}
+                className="mt-1 block w-full max-w-md rounded-md border border-slate-300 px-3 py-2 font-mono"
+              />
             </label>
           )}
         </div>
@@ -91,7 +124,15 @@ export function CorrelationEditor({ slug, current, hasGroups, hasStates, locked 
       {kind === "max-influence" && (
         <label className="block text-sm">
           <span className="font-medium text-slate-700">Bound a (nats)</span>
-          <input name="bound" type="number" step="any" min={0} defaultValue={current.bound ?? 0.001} disabled={locked} className="mt-1 block w-40 rounded-md border border-slate-300 px-3 py-2" />
+          <input
+            name="bound"
+            type="number"
+            step="any"
+            min={0}
+            defaultValue={current.bound ?? 0.001}
+            disabled={locked}
+            className="mt-1 block w-40 rounded-md border border-slate-300 px-3 py-2"
+          />
         </label>
       )}
       {error && (

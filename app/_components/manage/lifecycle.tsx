@@ -23,12 +23,22 @@ export function Lifecycle({ slug, status }: { slug: string; status: "draft" | "p
   return (
     <div className="flex flex-wrap items-center gap-3">
       {status === "draft" && (
-        <button type="button" disabled={pending} onClick={() => act("publish", "Publish now? The solution, correlation model and mechanism are locked from then on.")} className="rounded-md bg-emerald-600 px-4 py-2 font-medium text-white hover:bg-emerald-700 disabled:opacity-60">
+        <button
+          type="button"
+          disabled={pending}
+          onClick={() => act("publish", "Publish now? The solution, correlation model and mechanism are locked from then on.")}
+          className="rounded-md bg-emerald-600 px-4 py-2 font-medium text-white hover:bg-emerald-700 disabled:opacity-60"
+        >
           Publish
         </button>
       )}
       {status === "published" && (
-        <button type="button" disabled={pending} onClick={() => act("close", "Close the competition? Submissions stop and the final standings are revealed.")} className="rounded-md bg-slate-800 px-4 py-2 font-medium text-white hover:bg-slate-900 disabled:opacity-60">
+        <button
+          type="button"
+          disabled={pending}
+          onClick={() => act("close", "Close the competition? Submissions stop and the final standings are revealed.")}
+          className="rounded-md bg-slate-800 px-4 py-2 font-medium text-white hover:bg-slate-900 disabled:opacity-60"
+        >
           Close competition
         </button>
       )}

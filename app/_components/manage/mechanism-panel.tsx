@@ -23,7 +23,17 @@ const n4 = (x: number) => significant(x);
 /** Guarantee or practical mode with the planner's live answer in words and plots. */
 export function MechanismPanel({ slug, initial, locked, metric }: { slug: string; initial: Partial<Input>; locked: boolean; metric: { title: string; displayScale: number } }) {
   const router = useRouter();
-  const [input, setInput] = useState<Input>({ mode: "practical", tolerance: "0.2", beta: "0.05", maxQueries: "", split: "0.5", sigma: "0.01", threshold: "0.04", budget: "20", ...initial });
+  const [input, setInput] = useState<Input>({
+    mode: "practical",
+    tolerance: "0.2",
+    beta: "0.05",
+    maxQueries: "",
+    split: "0.5",
+    sigma: "0.01",
+    threshold: "0.04",
+    budget: "20",
+    ...initial,
+  });
   const [preview, setPreview] = useState<MechanismPreview>();
   const [error, setError] = useState<string>();
   const [saved, setSaved] = useState<string>();
@@ -64,7 +74,15 @@ export function MechanismPanel({ slug, initial, locked, metric }: { slug: string
   const field = (key: keyof Input, label: string, help?: string) => (
     <label className="block text-sm">
       <span className="font-medium text-slate-700">{label}</span>
-      <input name={key} type="number" step="any" value={input[key]} onChange={set(key)} disabled={locked} className="mt-1 block w-full rounded-md border border-slate-300 px-3 py-2" />
+      <input
+        name={key}
+        type="number"
+        step="any"
+        value={input[key]}
+        onChange={set(key)}
+        disabled={locked}
+        className="mt-1 block w-full rounded-md border border-slate-300 px-3 py-2"
+      />
       {help && <span className="text-xs text-slate-500">{help}</span>}
     </label>
   );
@@ -74,7 +92,10 @@ export function MechanismPanel({ slug, initial, locked, metric }: { slug: string
     <div className="space-y-5" data-testid="mechanism-panel">
       <fieldset disabled={locked} className="flex gap-2" role="radiogroup" aria-label="Mode">
         {(["guarantee", "practical"] as const).map((m) => (
-          <label key={m} className="flex cursor-pointer items-center gap-2 rounded-md border border-slate-200 px-3 py-2 text-sm has-[:checked]:border-indigo-500 has-[:checked]:bg-indigo-50">
+          <label
+            key={m}
+            className="flex cursor-pointer items-center gap-2 rounded-md border border-slate-200 px-3 py-2 text-sm has-[:checked]:border-indigo-500 has-[:checked]:bg-indigo-50"
+          >
             <input type="radio" name="mode" checked={input.mode === m} onChange={() => setInput({ ...input, mode: m })} />
             {m === "guarantee" ? "Guarantee mode (τ, β)" : "Practical mode (σ, T, B)"}
           </label>
@@ -106,12 +127,12 @@ export function MechanismPanel({ slug, initial, locked, metric }: { slug: string
         <div className="space-y-4">
           <div className="rounded-md border border-slate-200 bg-slate-50 p-4 text-sm">
             <p className="text-base">
-              Each team may receive <strong data-testid="plan-budget">{plan.budget}</strong> holdout answers; noise σ = <strong data-testid="plan-sigma">{n4(plan.sigma)}</strong>, threshold T ={" "}
-              <strong data-testid="plan-threshold">{n4(plan.threshold)}</strong>.
+              Each team may receive <strong data-testid="plan-budget">{plan.budget}</strong> holdout answers; noise σ = <strong data-testid="plan-sigma">{n4(plan.sigma)}</strong>,
+              threshold T = <strong data-testid="plan-threshold">{n4(plan.threshold)}</strong>.
             </p>
             <p className="mt-1">
-              Privacy per team: ε<sub>DP</sub> = <span data-testid="plan-epsdp">{n4(plan.epsDp)}</span>, which under your correlation model is ε<sub>BDP</sub> = <span data-testid="plan-epsbdp">{n4(plan.epsBdp)}</span>. Effective
-              holdout size n<sub>eff</sub> = {n4(plan.nEff)}.
+              Privacy per team: ε<sub>DP</sub> = <span data-testid="plan-epsdp">{n4(plan.epsDp)}</span>, which under your correlation model is ε<sub>BDP</sub> ={" "}
+              <span data-testid="plan-epsbdp">{n4(plan.epsBdp)}</span>. Effective holdout size n<sub>eff</sub> = {n4(plan.nEff)}.
             </p>
             <p className="mt-1" data-testid="plan-units">
               σ, T and τ are entered in [0, 1] per-row units. In {metric.title.toLowerCase()} units, as scores are shown: σ = {n4(plan.sigma * metric.displayScale)}, T ={" "}
@@ -130,14 +151,26 @@ export function MechanismPanel({ slug, initial, locked, metric }: { slug: string
           </div>
           <div className="grid gap-6 lg:grid-cols-3">
             <div className="space-y-1">
-              <LineChart title="Largest budget B_max against tolerance τ (Theorem 2)" points={preview!.curves.budgetByTolerance} xLabel="τ" yLabel="B_max" marker={input.mode === "guarantee" ? Number(input.tolerance) : undefined} />
-              {preview!.curves.budgetByTolerance.every((p) => p.y === 0) && <p className="text-xs text-amber-700">This holdout is too small for a formal guarantee at any τ ≤ 1; practical mode still limits what teams learn.</p>}
+              <LineChart
+                title="Largest budget B_max against tolerance τ (Theorem 2)"
+                points={preview!.curves.budgetByTolerance}
+                xLabel="τ"
+                yLabel="B_max"
+                marker={input.mode === "guarantee" ? Number(input.tolerance) : undefined}
+              />
+              {preview!.curves.budgetByTolerance.every((p) => p.y === 0) && (
+                <p className="text-xs text-amber-700">This holdout is too small for a formal guarantee at any τ ≤ 1; practical mode still limits what teams learn.</p>
+              )}
             </div>
             <LineChart title="ε_BDP spent by the full budget against noise σ" points={preview!.curves.epsBdpByNoise} xLabel="σ" yLabel="ε_BDP" marker={plan.sigma} />
             <BarChart
               title={`What the correlation costs at τ = ${n4(preview!.curves.tolerance)}: the ε_DP each calibration allows, and the budget it buys`}
               unit="ε_DP"
-              bars={preview!.curves.budgetByCalibration.map((b) => ({ label: b.label, value: b.epsDp ?? 0, text: b.epsDp === null ? "does not apply" : `${b.epsDp.toExponential(2)} · B ${b.budget}` }))}
+              bars={preview!.curves.budgetByCalibration.map((b) => ({
+                label: b.label,
+                value: b.epsDp ?? 0,
+                text: b.epsDp === null ? "does not apply" : `${b.epsDp.toExponential(2)} · B ${b.budget}`,
+              }))}
             />
           </div>
         </div>
@@ -146,10 +179,15 @@ export function MechanismPanel({ slug, initial, locked, metric }: { slug: string
         <div className="space-y-3 rounded-md border border-slate-200 p-4" data-testid="attack-preview">
           <div className="flex flex-wrap items-center justify-between gap-3">
             <p className="text-sm text-slate-700">
-              <strong>Attack preview.</strong> Blum &amp; Hardt&apos;s boosting attack (random submissions, keep those that beat chance, submit their majority vote) on synthetic labels with
-              this holdout&apos;s size and correlation. The truth is 0.5: anything above is overfitting the leaderboard.
+              <strong>Attack preview.</strong> Blum &amp; Hardt&apos;s boosting attack (random submissions, keep those that beat chance, submit their majority vote) on synthetic
+              labels with this holdout&apos;s size and correlation. The truth is 0.5: anything above is overfitting the leaderboard.
             </p>
-            <button type="button" onClick={runAttack} disabled={attack === "running"} className="rounded-md border border-slate-300 px-4 py-2 text-sm font-medium hover:bg-slate-100 disabled:opacity-60">
+            <button
+              type="button"
+              onClick={runAttack}
+              disabled={attack === "running"}
+              className="rounded-md border border-slate-300 px-4 py-2 text-sm font-medium hover:bg-slate-100 disabled:opacity-60"
+            >
               {attack === "running" ? "Attacking…" : "Run attack preview"}
             </button>
           </div>
@@ -166,8 +204,8 @@ export function MechanismPanel({ slug, initial, locked, metric }: { slug: string
                 ]}
               />
               <p className="text-xs text-slate-600">
-                Simulated on {attack.rows.toLocaleString("en")} holdout rows; the full attack spent {attack.budgetSpent} of {attack.budget} holdout answers. A missing point means the budget was
-                spent and no score was released.
+                Simulated on {attack.rows.toLocaleString("en")} holdout rows; the full attack spent {attack.budgetSpent} of {attack.budget} holdout answers. A missing point means
+                the budget was spent and no score was released.
               </p>
             </>
           )}

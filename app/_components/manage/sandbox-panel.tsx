@@ -60,11 +60,21 @@ export function SandboxPanel({ slug, lines, canShowBaselines }: { slug: string; 
           <caption className="sr-only">Sandbox tests with their exact scores</caption>
           <thead className="text-slate-500">
             <tr>
-              <th scope="col" className="py-1 pr-3 font-medium">Time (UTC)</th>
-              <th scope="col" className="py-1 pr-3 font-medium">File, note</th>
-              <th scope="col" className="py-1 pr-3 text-right font-medium">Public</th>
-              <th scope="col" className="py-1 pr-3 text-right font-medium">Holdout</th>
-              <th scope="col" className="py-1 font-medium">Baseline on the leaderboard</th>
+              <th scope="col" className="py-1 pr-3 font-medium">
+                Time (UTC)
+              </th>
+              <th scope="col" className="py-1 pr-3 font-medium">
+                File, note
+              </th>
+              <th scope="col" className="py-1 pr-3 text-right font-medium">
+                Public
+              </th>
+              <th scope="col" className="py-1 pr-3 text-right font-medium">
+                Holdout
+              </th>
+              <th scope="col" className="py-1 font-medium">
+                Baseline on the leaderboard
+              </th>
             </tr>
           </thead>
           <tbody className="divide-y divide-slate-100">
@@ -95,7 +105,13 @@ export function SandboxPanel({ slug, lines, canShowBaselines }: { slug: string; 
                         baseline(t.id, String(new FormData(e.currentTarget).get("name")));
                       }}
                     >
-                      <input name="name" aria-label={`Baseline name for ${t.filename} (${t.time})`} placeholder="name" maxLength={60} className="w-32 rounded-md border border-slate-300 px-2 py-0.5" />
+                      <input
+                        name="name"
+                        aria-label={`Baseline name for ${t.filename} (${t.time})`}
+                        placeholder="name"
+                        maxLength={60}
+                        className="w-32 rounded-md border border-slate-300 px-2 py-0.5"
+                      />
                       <button type="submit" className="rounded border border-slate-300 px-2 py-0.5 hover:bg-slate-100">
                         Show
                       </button>

@@ -102,7 +102,8 @@ export function SettingsEditor({ slug, current, closed }: { slug: string; curren
           <textarea name="rules" defaultValue={current.rules} rows={3} className={INPUT} />
         </label>
         <label className="flex items-center gap-2 md:col-span-2">
-          <input type="checkbox" name="lateSubmissions" defaultChecked={current.lateSubmissions} /> Accept late submissions after the close (exact holdout scores on a separate late board)
+          <input type="checkbox" name="lateSubmissions" defaultChecked={current.lateSubmissions} /> Accept late submissions after the close (exact holdout scores on a separate late
+          board)
         </label>
         <div className="md:col-span-2">
           <button type="submit" disabled={pending} className="rounded-md bg-indigo-600 px-4 py-2 font-medium text-white hover:bg-indigo-700 disabled:opacity-60">

@@ -55,7 +55,12 @@ export function SolutionUpload({ slug, locked }: { slug: string; locked: boolean
       </label>
       {progress !== null && (
         <div>
-          <progress max={1} value={progress} aria-label="Upload progress" className="h-2 w-full overflow-hidden rounded [&::-webkit-progress-bar]:bg-slate-200 [&::-webkit-progress-value]:bg-indigo-600" />
+          <progress
+            max={1}
+            value={progress}
+            aria-label="Upload progress"
+            className="h-2 w-full overflow-hidden rounded [&::-webkit-progress-bar]:bg-slate-200 [&::-webkit-progress-value]:bg-indigo-600"
+          />
           <p className="text-sm text-slate-600" aria-live="polite">
             {phase === "validating" ? "Validating every row…" : `Uploading… ${Math.round(progress * 100)}%`}
           </p>

@@ -9,7 +9,20 @@ import { FormError } from "../field";
  * One submission as the console shows it, formatted on the server: `scores` are the raw public and
  * holdout scores as text, `rank` orders by the holdout score (the page is for organizers only).
  */
-export type ConsoleLine = { id: string; time: string; team: string; teamId: string; user: string; kind: string; answer: string; scores: [string, string]; rank: number; note: string; flags: string[]; disqualified: boolean };
+export type ConsoleLine = {
+  id: string;
+  time: string;
+  team: string;
+  teamId: string;
+  user: string;
+  kind: string;
+  answer: string;
+  scores: [string, string];
+  rank: number;
+  note: string;
+  flags: string[];
+  disqualified: boolean;
+};
 
 /**
  * Every submission with its raw scores, filtered and sorted here; one team's submissions with a
@@ -24,7 +37,12 @@ export function SubmissionsConsole({ slug, rows }: { slug: string; rows: Console
   const [error, setError] = useState<string>();
   const shown = useMemo(() => {
     const q = query.trim().toLowerCase();
-    const kept = rows.filter((r) => (kind === "all" || r.kind === kind) && (team === "all" || r.teamId === team) && (!q || r.team.toLowerCase().includes(q) || r.user.toLowerCase().includes(q) || r.note.toLowerCase().includes(q)));
+    const kept = rows.filter(
+      (r) =>
+        (kind === "all" || r.kind === kind) &&
+        (team === "all" || r.teamId === team) &&
+        (!q || r.team.toLowerCase().includes(q) || r.user.toLowerCase().includes(q) || r.note.toLowerCase().includes(q)),
+    );
     return sort === "rank" ? [...kept].sort((a, b) => a.rank - b.rank) : kept;
   }, [rows, query, kind, team, sort]);
   const teams = useMemo(() => [...new Map(rows.map((r) => [r.teamId, r.team])).entries()].sort((a, b) => a[1].localeCompare(b[1])), [rows]);
@@ -75,13 +93,18 @@ export function SubmissionsConsole({ slug, rows }: { slug: string; rows: Console
             <option value="rank">best on the holdout first</option>
           </select>
         </label>
-        <a href={`/api/v1/competitions/${slug}/submissions/all?format=csv${team === "all" ? "" : `&team=${team}`}`} className="rounded-md border border-slate-300 px-3 py-1.5 font-medium hover:bg-slate-100">
+        <a
+          href={`/api/v1/competitions/${slug}/submissions/all?format=csv${team === "all" ? "" : `&team=${team}`}`}
+          className="rounded-md border border-slate-300 px-3 py-1.5 font-medium hover:bg-slate-100"
+        >
           Export CSV
         </a>
       </div>
       {drill && drill.length > 0 && (
         <p role="status" className="rounded-md bg-slate-50 p-3" data-testid="team-drill-down">
-          <strong>{drill[0].team}</strong>: {drill.length} submission{drill.length === 1 ? "" : "s"} ({["public", "holdout", "exhausted", "late"].map((k) => `${drill.filter((r) => r.kind === k).length} ${k}`).join(", ")}), by {[...new Set(drill.map((r) => r.user))].join(", ")}; best on the holdout {[...drill].sort((a, b) => a.rank - b.rank)[0].scores[1]}.{" "}
+          <strong>{drill[0].team}</strong>: {drill.length} submission{drill.length === 1 ? "" : "s"} (
+          {["public", "holdout", "exhausted", "late"].map((k) => `${drill.filter((r) => r.kind === k).length} ${k}`).join(", ")}), by{" "}
+          {[...new Set(drill.map((r) => r.user))].join(", ")}; best on the holdout {[...drill].sort((a, b) => a.rank - b.rank)[0].scores[1]}.{" "}
           {drill[0].disqualified && <span className="font-medium text-red-700">Disqualified. </span>}
           <a href={`/competitions/${slug}/teams/${team}`} className="font-medium text-indigo-700 hover:underline">
             Team page
@@ -93,14 +116,30 @@ export function SubmissionsConsole({ slug, rows }: { slug: string; rows: Console
           <caption className="sr-only">Every submission with its raw scores</caption>
           <thead className="sticky top-0 bg-white text-slate-500">
             <tr>
-              <th scope="col" className="py-1 pr-3 font-medium">Time (UTC)</th>
-              <th scope="col" className="py-1 pr-3 font-medium">Team</th>
-              <th scope="col" className="py-1 pr-3 font-medium">User</th>
-              <th scope="col" className="py-1 pr-3 font-medium">Answer</th>
-              <th scope="col" className="py-1 pr-3 text-right font-medium">Public</th>
-              <th scope="col" className="py-1 pr-3 text-right font-medium">Holdout</th>
-              <th scope="col" className="py-1 pr-3 font-medium">Note, flags</th>
-              <th scope="col" className="py-1 font-medium"><span className="sr-only">Team actions</span></th>
+              <th scope="col" className="py-1 pr-3 font-medium">
+                Time (UTC)
+              </th>
+              <th scope="col" className="py-1 pr-3 font-medium">
+                Team
+              </th>
+              <th scope="col" className="py-1 pr-3 font-medium">
+                User
+              </th>
+              <th scope="col" className="py-1 pr-3 font-medium">
+                Answer
+              </th>
+              <th scope="col" className="py-1 pr-3 text-right font-medium">
+                Public
+              </th>
+              <th scope="col" className="py-1 pr-3 text-right font-medium">
+                Holdout
+              </th>
+              <th scope="col" className="py-1 pr-3 font-medium">
+                Note, flags
+              </th>
+              <th scope="col" className="py-1 font-medium">
+                <span className="sr-only">Team actions</span>
+              </th>
             </tr>
           </thead>
           <tbody className="divide-y divide-slate-100">
@@ -132,7 +171,12 @@ export function SubmissionsConsole({ slug, rows }: { slug: string; rows: Console
                     ))}
                   </td>
                   <td className="py-1 text-right">
-                    <button type="button" onClick={() => disqualify(r.teamId, r.team, disqualified)} className="rounded-md border border-slate-300 px-2 py-0.5 text-xs hover:bg-slate-100" aria-label={`${disqualified ? "Reinstate" : "Disqualify"} team ${r.team}`}>
+                    <button
+                      type="button"
+                      onClick={() => disqualify(r.teamId, r.team, disqualified)}
+                      className="rounded-md border border-slate-300 px-2 py-0.5 text-xs hover:bg-slate-100"
+                      aria-label={`${disqualified ? "Reinstate" : "Disqualify"} team ${r.team}`}
+                    >
                       {disqualified ? "Reinstate" : "Disqualify"}
                     </button>
                   </td>

@@ -82,7 +82,8 @@ export function LiveLeaderboard({ slug, initial }: { slug: string; initial: Lead
         </div>
       </div>
       <p className="text-xs text-slate-500" aria-live="polite">
-        {board.total.toLocaleString("en")} team{board.total === 1 ? "" : "s"} · {board.metric.title}, {arrow} · {updatedAt ? `updated ${updatedAt.toLocaleTimeString("en-GB")}` : "live: refreshes every 10 seconds"}
+        {board.total.toLocaleString("en")} team{board.total === 1 ? "" : "s"} · {board.metric.title}, {arrow} ·{" "}
+        {updatedAt ? `updated ${updatedAt.toLocaleTimeString("en-GB")}` : "live: refreshes every 10 seconds"}
       </p>
       {error && (
         <p role="alert" className="text-sm text-amber-700">
@@ -94,12 +95,24 @@ export function LiveLeaderboard({ slug, initial }: { slug: string; initial: Lead
           <caption className="sr-only">Live leaderboard, ranked by a fresh measurement of each team&apos;s best submission</caption>
           <thead className="bg-slate-50 text-slate-600">
             <tr>
-              <th scope="col" className="px-3 py-2 text-right font-medium">#</th>
-              <th scope="col" className="px-3 py-2 font-medium">Team</th>
-              <th scope="col" className="px-3 py-2 text-right font-medium">Score</th>
-              <th scope="col" className="hidden px-3 py-2 text-right font-medium sm:table-cell">Entries</th>
-              <th scope="col" className="hidden px-3 py-2 font-medium md:table-cell">Last (UTC)</th>
-              <th scope="col" className="px-3 py-2 font-medium">Overfitting budget</th>
+              <th scope="col" className="px-3 py-2 text-right font-medium">
+                #
+              </th>
+              <th scope="col" className="px-3 py-2 font-medium">
+                Team
+              </th>
+              <th scope="col" className="px-3 py-2 text-right font-medium">
+                Score
+              </th>
+              <th scope="col" className="hidden px-3 py-2 text-right font-medium sm:table-cell">
+                Entries
+              </th>
+              <th scope="col" className="hidden px-3 py-2 font-medium md:table-cell">
+                Last (UTC)
+              </th>
+              <th scope="col" className="px-3 py-2 font-medium">
+                Overfitting budget
+              </th>
             </tr>
           </thead>
           <tbody className="divide-y divide-slate-100">
@@ -114,33 +127,35 @@ export function LiveLeaderboard({ slug, initial }: { slug: string; initial: Lead
                     {baseline.score.toFixed(board.displayPrecision)}
                     {baseline.uncertainty !== null && <span className="ml-1 text-xs text-slate-500">± {significant(baseline.uncertainty, 2)}</span>}
                   </td>
-                  <td colSpan={3} className="px-3 py-2 text-xs">set by the organizers, not ranked</td>
+                  <td colSpan={3} className="px-3 py-2 text-xs">
+                    set by the organizers, not ranked
+                  </td>
                 </tr>
               ) : (
-              <tr key={e.teamId} data-testid="leaderboard-row">
-                <td className="px-3 py-2 text-right tabular-nums whitespace-nowrap">
-                  {tiedWithAbove(board, i) && (
-                    <span title="Statistically tied with the team above: the difference is within the ± of the scores" className="mr-1 text-slate-400">
-                      ≈
-                    </span>
-                  )}
-                  {e.rank}
-                </td>
-                <td className="px-3 py-2 font-medium">
-                  <Link href={`/competitions/${slug}/teams/${e.teamId}`} className="hover:underline">
-                    {e.team}
-                  </Link>
-                </td>
-                <td className="px-3 py-2 text-right font-mono tabular-nums whitespace-nowrap">
-                  {e.score === null ? "—" : e.score.toFixed(board.displayPrecision)}
-                  {e.uncertainty !== null && <span className="ml-1 text-xs text-slate-500">± {significant(e.uncertainty, 2)}</span>}
-                </td>
-                <td className="hidden px-3 py-2 text-right tabular-nums sm:table-cell">{e.submissions}</td>
-                <td className="hidden px-3 py-2 whitespace-nowrap text-slate-600 md:table-cell">{e.lastSubmissionAt ? TIME.format(new Date(e.lastSubmissionAt)) : "—"}</td>
-                <td className="px-3 py-2">
-                  <BudgetBar remaining={e.budget.remaining} initial={e.budget.initial} />
-                </td>
-              </tr>
+                <tr key={e.teamId} data-testid="leaderboard-row">
+                  <td className="px-3 py-2 text-right tabular-nums whitespace-nowrap">
+                    {tiedWithAbove(board, i) && (
+                      <span title="Statistically tied with the team above: the difference is within the ± of the scores" className="mr-1 text-slate-400">
+                        ≈
+                      </span>
+                    )}
+                    {e.rank}
+                  </td>
+                  <td className="px-3 py-2 font-medium">
+                    <Link href={`/competitions/${slug}/teams/${e.teamId}`} className="hover:underline">
+                      {e.team}
+                    </Link>
+                  </td>
+                  <td className="px-3 py-2 text-right font-mono tabular-nums whitespace-nowrap">
+                    {e.score === null ? "—" : e.score.toFixed(board.displayPrecision)}
+                    {e.uncertainty !== null && <span className="ml-1 text-xs text-slate-500">± {significant(e.uncertainty, 2)}</span>}
+                  </td>
+                  <td className="hidden px-3 py-2 text-right tabular-nums sm:table-cell">{e.submissions}</td>
+                  <td className="hidden px-3 py-2 whitespace-nowrap text-slate-600 md:table-cell">{e.lastSubmissionAt ? TIME.format(new Date(e.lastSubmissionAt)) : "—"}</td>
+                  <td className="px-3 py-2">
+                    <BudgetBar remaining={e.budget.remaining} initial={e.budget.initial} />
+                  </td>
+                </tr>
               ),
             )}
             {board.entries.length === 0 && (
@@ -154,8 +169,8 @@ export function LiveLeaderboard({ slug, initial }: { slug: string; initial: Lead
         </table>
       </div>
       <p className="text-xs text-slate-500">
-        Each score is a fresh holdout measurement of the team&apos;s best submission, not its luckiest answer; ± is the 95 % interval of the noise. ≈ marks a team whose score lies within the
-        ± of the team above: their order could swap on another measurement.
+        Each score is a fresh holdout measurement of the team&apos;s best submission, not its luckiest answer; ± is the 95 % interval of the noise. ≈ marks a team whose score lies
+        within the ± of the team above: their order could swap on another measurement.
       </p>
       {pages > 1 && (
         <nav aria-label="Leaderboard pages" className="flex items-center justify-between text-sm">

@@ -77,7 +77,12 @@ export default async function CompetitionPage({ params }: { params: Promise<{ sl
             <div className="flex gap-1">
               <dt>{competition.status === "closed" ? "Closed:" : "Closes:"}</dt>
               <dd>
-                {formatDate(competition.endsAt)} {competition.status === "published" && <span className="text-slate-500">(<Countdown until={competition.endsAt.toISOString()} />)</span>}
+                {formatDate(competition.endsAt)}{" "}
+                {competition.status === "published" && (
+                  <span className="text-slate-500">
+                    (<Countdown until={competition.endsAt.toISOString()} />)
+                  </span>
+                )}
               </dd>
             </div>
           </dl>
@@ -102,18 +107,18 @@ export default async function CompetitionPage({ params }: { params: Promise<{ sl
           </h2>
           <p>
             Every submission is scored on a hidden <strong>holdout</strong> as well as on the public rows. If the two scores agree (within a noisy threshold of about{" "}
-            {units(plan.threshold)}), you see your public score and spend nothing. If they disagree — the sign that a model is fitting the leaderboard rather than the problem — you see the
-            holdout score with a little noise added (±{units(halfWidth)}, 95 %), and your team spends one unit of its <strong>overfitting budget</strong>.
+            {units(plan.threshold)}), you see your public score and spend nothing. If they disagree — the sign that a model is fitting the leaderboard rather than the problem — you
+            see the holdout score with a little noise added (±{units(halfWidth)}, 95 %), and your team spends one unit of its <strong>overfitting budget</strong>.
           </p>
           <p className="mt-2">
-            Each team has <strong>{plan.budget}</strong> such holdout answers and at most <strong>{details.mechanism?.maxQueries ?? plan.guarantee.maxQueries}</strong> submissions in
-            all. When they are spent, submissions are still accepted but no more scores are released. This is what keeps the scores here honest: no team can learn enough about the
-            holdout to overfit it.
+            Each team has <strong>{plan.budget}</strong> such holdout answers and at most <strong>{details.mechanism?.maxQueries ?? plan.guarantee.maxQueries}</strong> submissions
+            in all. When they are spent, submissions are still accepted but no more scores are released. This is what keeps the scores here honest: no team can learn enough about
+            the holdout to overfit it.
           </p>
           <p className="mt-2">
-            <strong>The leaderboard shows a fresh measurement, not your luckiest answer.</strong> When an answer becomes your team&apos;s best, the server scores that submission on the
-            holdout once more with new noise and shows that value, ±{units(halfWidth)} (95 %). The best of several noisy answers sits above the truth (the winner&apos;s curse); a fresh
-            measurement is as likely below it as above. Teams whose scores lie within each other&apos;s ± are statistically tied: the leaderboard marks them with ≈.
+            <strong>The leaderboard shows a fresh measurement, not your luckiest answer.</strong> When an answer becomes your team&apos;s best, the server scores that submission on
+            the holdout once more with new noise and shows that value, ±{units(halfWidth)} (95 %). The best of several noisy answers sits above the truth (the winner&apos;s curse);
+            a fresh measurement is as likely below it as above. Teams whose scores lie within each other&apos;s ± are statistically tied: the leaderboard marks them with ≈.
           </p>
           <p className="mt-2">
             The promise holds <strong>per independent team</strong>: one person with several accounts holds several budgets on the same holdout.{" "}
@@ -122,9 +127,9 @@ export default async function CompetitionPage({ params }: { params: Promise<{ sl
               : `${details.holdout.answersReleased} holdout answers have been released so far, over all teams.`}
           </p>
           <p className="mt-2 text-slate-700">
-            In numbers ({metricTitle(competition.metric).toLowerCase()} units): noise σ = {units(plan.sigma)}, threshold T = {units(plan.threshold)}; a team&apos;s whole budget costs
-            ε<sub>DP</sub> = {n4(plan.epsDp)}, which under the organizer&apos;s model of how the holdout rows are correlated is ε<sub>BDP</sub> = {n4(plan.epsBdp)} (Bayesian differential
-            privacy). {plan.guarantee.explanation}
+            In numbers ({metricTitle(competition.metric).toLowerCase()} units): noise σ = {units(plan.sigma)}, threshold T = {units(plan.threshold)}; a team&apos;s whole budget
+            costs ε<sub>DP</sub> = {n4(plan.epsDp)}, which under the organizer&apos;s model of how the holdout rows are correlated is ε<sub>BDP</sub> = {n4(plan.epsBdp)} (Bayesian
+            differential privacy). {plan.guarantee.explanation}
           </p>
         </section>
       )}
@@ -159,7 +164,13 @@ export default async function CompetitionPage({ params }: { params: Promise<{ sl
                   Your request to take part is <strong>{registration}</strong>.
                 </p>
               ) : (
-                <ApiForm method="POST" path={`/api/v1/competitions/${slug}/registrations`} fields={[]} submitLabel="Ask to take part" success="Your request was sent to the organizers; we will mail you their answer." />
+                <ApiForm
+                  method="POST"
+                  path={`/api/v1/competitions/${slug}/registrations`}
+                  fields={[]}
+                  submitLabel="Ask to take part"
+                  success="Your request was sent to the organizers; we will mail you their answer."
+                />
               )}
             </div>
           )}
@@ -176,7 +187,11 @@ export default async function CompetitionPage({ params }: { params: Promise<{ sl
           {team && (open || late) && (
             <div className="border-t border-slate-100 pt-4">
               <h3 className="mb-2 font-semibold">{late ? "Late submission" : "Submit predictions"}</h3>
-              {late && <p className="mb-2 text-sm text-slate-600">The competition has closed. Late submissions get their exact holdout score on the late board and never change the final standings.</p>}
+              {late && (
+                <p className="mb-2 text-sm text-slate-600">
+                  The competition has closed. Late submissions get their exact holdout score on the late board and never change the final standings.
+                </p>
+              )}
               <SubmitPanel slug={slug} precision={competition.displayPrecision} />
             </div>
           )}

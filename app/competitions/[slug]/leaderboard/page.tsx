@@ -30,8 +30,8 @@ export default async function LeaderboardPage({ params }: { params: Promise<{ sl
         </p>
         <h1 className="text-2xl font-semibold tracking-tight">Leaderboard</h1>
         <p className="max-w-3xl text-sm text-slate-600">
-          Scores are released through Thresholdout: a team sees its public score while it agrees with the hidden holdout, and a noisy holdout score — spending one unit of its overfitting
-          budget — when it does not. So these scores stay honest estimates of performance on new data.
+          Scores are released through Thresholdout: a team sees its public score while it agrees with the hidden holdout, and a noisy holdout score — spending one unit of its
+          overfitting budget — when it does not. So these scores stay honest estimates of performance on new data.
         </p>
       </div>
       {final && (
@@ -45,11 +45,21 @@ export default async function LeaderboardPage({ params }: { params: Promise<{ sl
               <caption className="sr-only">Final standings with the change against the live leaderboard</caption>
               <thead className="bg-slate-50 text-slate-600">
                 <tr>
-                  <th scope="col" className="px-3 py-2 text-right font-medium">#</th>
-                  <th scope="col" className="px-3 py-2 font-medium">Team</th>
-                  <th scope="col" className="px-3 py-2 text-right font-medium">Holdout score</th>
-                  <th scope="col" className="px-3 py-2 text-right font-medium">Live rank</th>
-                  <th scope="col" className="px-3 py-2 font-medium">Shake-up</th>
+                  <th scope="col" className="px-3 py-2 text-right font-medium">
+                    #
+                  </th>
+                  <th scope="col" className="px-3 py-2 font-medium">
+                    Team
+                  </th>
+                  <th scope="col" className="px-3 py-2 text-right font-medium">
+                    Holdout score
+                  </th>
+                  <th scope="col" className="px-3 py-2 text-right font-medium">
+                    Live rank
+                  </th>
+                  <th scope="col" className="px-3 py-2 font-medium">
+                    Shake-up
+                  </th>
                 </tr>
               </thead>
               <tbody className="divide-y divide-slate-100">
@@ -67,9 +77,13 @@ export default async function LeaderboardPage({ params }: { params: Promise<{ sl
                       {e.shakeUp === null || e.shakeUp === 0 ? (
                         <span className="text-slate-500">–</span>
                       ) : e.shakeUp > 0 ? (
-                        <span className="text-emerald-700">▲ {e.shakeUp} <span className="sr-only">places up</span></span>
+                        <span className="text-emerald-700">
+                          ▲ {e.shakeUp} <span className="sr-only">places up</span>
+                        </span>
                       ) : (
-                        <span className="text-red-700">▼ {-e.shakeUp} <span className="sr-only">places down</span></span>
+                        <span className="text-red-700">
+                          ▼ {-e.shakeUp} <span className="sr-only">places down</span>
+                        </span>
                       )}
                     </td>
                   </tr>
@@ -93,10 +107,18 @@ export default async function LeaderboardPage({ params }: { params: Promise<{ sl
                 <caption className="sr-only">Late board: best exact holdout score of each team&apos;s late submissions</caption>
                 <thead className="bg-slate-50 text-slate-600">
                   <tr>
-                    <th scope="col" className="px-3 py-2 text-right font-medium">#</th>
-                    <th scope="col" className="px-3 py-2 font-medium">Team</th>
-                    <th scope="col" className="px-3 py-2 text-right font-medium">Holdout score</th>
-                    <th scope="col" className="px-3 py-2 text-right font-medium">Late entries</th>
+                    <th scope="col" className="px-3 py-2 text-right font-medium">
+                      #
+                    </th>
+                    <th scope="col" className="px-3 py-2 font-medium">
+                      Team
+                    </th>
+                    <th scope="col" className="px-3 py-2 text-right font-medium">
+                      Holdout score
+                    </th>
+                    <th scope="col" className="px-3 py-2 text-right font-medium">
+                      Late entries
+                    </th>
                   </tr>
                 </thead>
                 <tbody className="divide-y divide-slate-100">

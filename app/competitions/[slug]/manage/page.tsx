@@ -82,7 +82,13 @@ function sandboxLines(tests: Awaited<ReturnType<typeof listSandbox>>, displayPre
   }));
 }
 
-const FIELD_NAMES: Record<string, string> = { endsAt: "deadline", dailySubmissionLimit: "daily cap", lateSubmissions: "late submissions", maxQueries: "m", budget: "B₀ for new teams" };
+const FIELD_NAMES: Record<string, string> = {
+  endsAt: "deadline",
+  dailySubmissionLimit: "daily cap",
+  lateSubmissions: "late submissions",
+  maxQueries: "m",
+  budget: "B₀ for new teams",
+};
 
 function logged(value: unknown): string {
   if (typeof value === "number") return n4(value);
@@ -148,18 +154,30 @@ export default async function ManagePage({ params }: { params: Promise<{ slug: s
         ))}
       </nav>
 
-      <Section id="settings" title="Settings" description="Wording, deadline, daily cap and late submissions, also after publishing. A change that moves m (the submissions per team the guarantee covers) shows the recomputed plan before it is saved.">
+      <Section
+        id="settings"
+        title="Settings"
+        description="Wording, deadline, daily cap and late submissions, also after publishing. A change that moves m (the submissions per team the guarantee covers) shows the recomputed plan before it is saved."
+      >
         <SettingsEditor
           slug={slug}
           closed={competition.status === "closed"}
-          current={{ title: competition.title, description: competition.description, rules: competition.rules, endsAt: competition.endsAt.toISOString(), dailySubmissionLimit: competition.dailySubmissionLimit, lateSubmissions: competition.lateSubmissions }}
+          current={{
+            title: competition.title,
+            description: competition.description,
+            rules: competition.rules,
+            endsAt: competition.endsAt.toISOString(),
+            dailySubmissionLimit: competition.dailySubmissionLimit,
+            lateSubmissions: competition.lateSubmissions,
+          }}
         />
       </Section>
 
       <Section id="solution" title="Solution" description="The labels of every test row and which split it belongs to. Competitors never see it.">
         {solutionSummary ? (
           <p className="text-sm" data-testid="solution-summary">
-            <strong>{solutionSummary.rows.toLocaleString("en")}</strong> rows: {solutionSummary.public.toLocaleString("en")} public, {solutionSummary.holdout.toLocaleString("en")} holdout
+            <strong>{solutionSummary.rows.toLocaleString("en")}</strong> rows: {solutionSummary.public.toLocaleString("en")} public, {solutionSummary.holdout.toLocaleString("en")}{" "}
+            holdout
             {solution?.groups ? `, ${solution.groups.names.length.toLocaleString("en")} groups` : ""}
             {solution?.states ? `, states ${solution.states.names.join(", ")}` : ""}. Uploaded {formatDate(solutionSummary.uploadedAt)}.
           </p>
@@ -197,25 +215,37 @@ export default async function ManagePage({ params }: { params: Promise<{ slug: s
                   <caption className="mb-1 text-left font-sans text-sm font-medium">Transition matrix P and stationary distribution π</caption>
                   <thead>
                     <tr>
-                      <th scope="col" className="pr-3">from \ to</th>
+                      <th scope="col" className="pr-3">
+                        from \ to
+                      </th>
                       {(chain.stateNames ?? chain.stationary.map((_, i) => String(i + 1))).map((s) => (
-                        <th key={s} scope="col" className="pr-3">{s}</th>
+                        <th key={s} scope="col" className="pr-3">
+                          {s}
+                        </th>
                       ))}
                     </tr>
                   </thead>
                   <tbody>
                     {(summary.model.kind === "markov" ? summary.model.transition : []).map((row, i) => (
                       <tr key={i}>
-                        <th scope="row" className="pr-3">{chain.stateNames?.[i] ?? i + 1}</th>
+                        <th scope="row" className="pr-3">
+                          {chain.stateNames?.[i] ?? i + 1}
+                        </th>
                         {row.map((p, j) => (
-                          <td key={j} className="pr-3">{p.toFixed(3)}</td>
+                          <td key={j} className="pr-3">
+                            {p.toFixed(3)}
+                          </td>
                         ))}
                       </tr>
                     ))}
                     <tr>
-                      <th scope="row" className="pr-3">π</th>
+                      <th scope="row" className="pr-3">
+                        π
+                      </th>
                       {chain.stationary.map((p, j) => (
-                        <td key={j} className="pr-3">{p.toFixed(3)}</td>
+                        <td key={j} className="pr-3">
+                          {p.toFixed(3)}
+                        </td>
                       ))}
                     </tr>
                   </tbody>
@@ -223,15 +253,33 @@ export default async function ManagePage({ params }: { params: Promise<{ slug: s
               </>
             )}
             {summary.groupSizes && (
-              <BarChart title="Groups by size (holdout rows per group)" unit="groups" bars={Object.entries(summary.groupSizes).map(([size, count]) => ({ label: `${size} row${size === "1" ? "" : "s"}`, value: count }))} />
+              <BarChart
+                title="Groups by size (holdout rows per group)"
+                unit="groups"
+                bars={Object.entries(summary.groupSizes).map(([size, count]) => ({ label: `${size} row${size === "1" ? "" : "s"}`, value: count }))}
+              />
             )}
           </div>
         )}
       </Section>
 
-      <Section id="mechanism" title="Mechanism" description="Guarantee mode derives σ, T and the budget from a tolerance (Theorem 2); practical mode sets them directly and tells you what holds.">
+      <Section
+        id="mechanism"
+        title="Mechanism"
+        description="Guarantee mode derives σ, T and the budget from a tolerance (Theorem 2); practical mode sets them directly and tells you what holds."
+      >
         {/* Keyed by what the plan depends on: a new solution or correlation model plans afresh. */}
-        {solution ? <MechanismPanel key={`${solutionSummary?.sha256}:${JSON.stringify(competition.correlation)}`} slug={slug} initial={initial} locked={locked} metric={{ title: metricTitle(competition.metric), displayScale: metricOf(competition).toDisplay(1) }} /> : <p className="text-sm text-amber-700">Upload the solution first: the mechanism is planned for its holdout rows.</p>}
+        {solution ? (
+          <MechanismPanel
+            key={`${solutionSummary?.sha256}:${JSON.stringify(competition.correlation)}`}
+            slug={slug}
+            initial={initial}
+            locked={locked}
+            metric={{ title: metricTitle(competition.metric), displayScale: metricOf(competition).toDisplay(1) }}
+          />
+        ) : (
+          <p className="text-sm text-amber-700">Upload the solution first: the mechanism is planned for its holdout rows.</p>
+        )}
         {plan && locked && (
           <p className="text-sm">
             Published with σ = {n4(competition.sigma)}, T = {n4(competition.threshold)}, budget {competition.budget}.
@@ -239,21 +287,41 @@ export default async function ManagePage({ params }: { params: Promise<{ slug: s
         )}
       </Section>
 
-      <Section id="sandbox" title="Sandbox and baselines" description="Test a file against the key: full validation and exact scores, for organizers only; nothing is spent or ranked. A test can be shown on the leaderboard as a baseline, with one noisy holdout value like a team's best.">
-        {solution ? <SandboxPanel slug={slug} lines={sandboxLines(sandbox, competition.displayPrecision)} canShowBaselines={competition.sigma !== null} /> : <p className="text-sm text-amber-700">Upload the solution first.</p>}
+      <Section
+        id="sandbox"
+        title="Sandbox and baselines"
+        description="Test a file against the key: full validation and exact scores, for organizers only; nothing is spent or ranked. A test can be shown on the leaderboard as a baseline, with one noisy holdout value like a team's best."
+      >
+        {solution ? (
+          <SandboxPanel slug={slug} lines={sandboxLines(sandbox, competition.displayPrecision)} canShowBaselines={competition.sigma !== null} />
+        ) : (
+          <p className="text-sm text-amber-700">Upload the solution first.</p>
+        )}
       </Section>
 
-      <Section id="access" title="Access" description="Who may take part. Every team's overfitting budget assumes one person per account: verified addresses, allowed domains and approval make extra accounts harder. Editable after publishing.">
+      <Section
+        id="access"
+        title="Access"
+        description="Who may take part. Every team's overfitting budget assumes one person per account: verified addresses, allowed domains and approval make extra accounts harder. Editable after publishing."
+      >
         <AccessSettings slug={slug} access={accessOf(competition)} registrations={registrations} />
         <h3 className="pt-2 font-medium">Banned users</h3>
         <Bans slug={slug} bans={bans} />
       </Section>
 
-      <Section id="signals" title="Signs of one person behind several teams" description="Several accounts give several budgets on one holdout. These are signals to look into, not proof.">
+      <Section
+        id="signals"
+        title="Signs of one person behind several teams"
+        description="Several accounts give several budgets on one holdout. These are signals to look into, not proof."
+      >
         <SybilSignals signals={all.signals} />
       </Section>
 
-      <Section id="submissions" title="Submissions" description="Every submission with its raw public and holdout scores, which competitors never see. Disqualifying a team takes it off the live and final boards; its budget is not restored.">
+      <Section
+        id="submissions"
+        title="Submissions"
+        description="Every submission with its raw public and holdout scores, which competitors never see. Disqualifying a team takes it off the live and final boards; its budget is not restored."
+      >
         <SubmissionsConsole slug={slug} rows={consoleLines(all)} />
       </Section>
 
@@ -263,17 +331,26 @@ export default async function ManagePage({ params }: { params: Promise<{ slug: s
         ) : (
           <div className="space-y-3 text-sm" data-testid="health">
             <p>
-              Total ε<sub>DP</sub> spent: <strong>{n4(health.total)}</strong> ({n4(health.perHoldoutAnswer)} per holdout answer); {health.exhausted} of {health.teams.length} teams have exhausted their budget{health.baselines ? `; the total counts ${health.baselines} baseline${health.baselines === 1 ? "" : "s"} shown on the leaderboard` : ""}.
+              Total ε<sub>DP</sub> spent: <strong>{n4(health.total)}</strong> ({n4(health.perHoldoutAnswer)} per holdout answer); {health.exhausted} of {health.teams.length} teams
+              have exhausted their budget{health.baselines ? `; the total counts ${health.baselines} baseline${health.baselines === 1 ? "" : "s"} shown on the leaderboard` : ""}.
             </p>
             <div className="overflow-x-auto">
               <table className="w-full text-left">
                 <caption className="sr-only">Privacy spent per team</caption>
                 <thead className="text-slate-500">
                   <tr>
-                    <th scope="col" className="py-1 pr-3 font-medium">Team</th>
-                    <th scope="col" className="py-1 pr-3 text-right font-medium">Holdout answers</th>
-                    <th scope="col" className="py-1 pr-3 text-right font-medium">ε_DP spent</th>
-                    <th scope="col" className="py-1 font-medium">Budget</th>
+                    <th scope="col" className="py-1 pr-3 font-medium">
+                      Team
+                    </th>
+                    <th scope="col" className="py-1 pr-3 text-right font-medium">
+                      Holdout answers
+                    </th>
+                    <th scope="col" className="py-1 pr-3 text-right font-medium">
+                      ε_DP spent
+                    </th>
+                    <th scope="col" className="py-1 font-medium">
+                      Budget
+                    </th>
                   </tr>
                 </thead>
                 <tbody className="divide-y divide-slate-100">

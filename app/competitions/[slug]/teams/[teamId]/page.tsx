@@ -68,8 +68,8 @@ export default async function TeamPage({ params }: { params: Promise<{ slug: str
           Score history
         </h2>
         <p className="text-sm text-slate-600">
-          {metric.title} of each released answer over time; {holdout} of {history.length} answers came from the holdout and spent budget. Holdout answers carry noise ({pm.trim() || "±"},
-          95 %); public answers are exact scores on the public rows. The leaderboard score is a separate, fresh measurement of the team&apos;s best submission.
+          {metric.title} of each released answer over time; {holdout} of {history.length} answers came from the holdout and spent budget. Holdout answers carry noise (
+          {pm.trim() || "±"}, 95 %); public answers are exact scores on the public rows. The leaderboard score is a separate, fresh measurement of the team&apos;s best submission.
         </p>
         <HistoryChart points={history} initialBudget={team.budget.initial} precision={displayPrecision} />
       </section>

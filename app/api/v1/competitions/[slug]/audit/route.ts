@@ -3,4 +3,6 @@ import { handleApi, json } from "@/lib/server/api";
 import { auditCompetition } from "@/lib/server/audit";
 import { requireApiUser } from "@/lib/server/auth";
 
-export const GET = handleApi(async (request, { params }: { params: Promise<{ slug: string }> }) => json(await auditCompetition(await requireApiUser(request), (await params).slug)));
+export const GET = handleApi(async (request, { params }: { params: Promise<{ slug: string }> }) =>
+  json(await auditCompetition(await requireApiUser(request), (await params).slug)),
+);

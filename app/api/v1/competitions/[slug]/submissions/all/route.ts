@@ -8,7 +8,9 @@ export const GET = handleApi(async (request, { params }: { params: Promise<{ slu
   const query = new URL(request.url).searchParams;
   const result = await listAllSubmissions(await requireApiUser(request), slug, { teamId: query.get("team") ?? undefined });
   if (query.get("format") === "csv") {
-    return new Response(consoleCsv(result.submissions), { headers: { "content-type": "text/csv; charset=utf-8", "content-disposition": `attachment; filename="${slug}-submissions.csv"`, "cache-control": "private, no-store" } });
+    return new Response(consoleCsv(result.submissions), {
+      headers: { "content-type": "text/csv; charset=utf-8", "content-disposition": `attachment; filename="${slug}-submissions.csv"`, "cache-control": "private, no-store" },
+    });
   }
   return json({ displayPrecision: result.displayPrecision, submissions: result.submissions });
 });

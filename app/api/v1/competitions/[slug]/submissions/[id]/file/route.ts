@@ -7,6 +7,10 @@ export const GET = handleApi(async (request, { params }: { params: Promise<{ slu
   const { slug, id } = await params;
   const { filename, bytes } = await getSubmissionFile(await requireApiUser(request), slug, id);
   return new Response(new Uint8Array(bytes), {
-    headers: { "content-type": "text/csv; charset=utf-8", "content-disposition": `attachment; filename="${filename.replace(/[^\x20-\x7e]/g, "_")}"; filename*=UTF-8''${encodeURIComponent(filename)}`, "cache-control": "private, no-store" },
+    headers: {
+      "content-type": "text/csv; charset=utf-8",
+      "content-disposition": `attachment; filename="${filename.replace(/[^\x20-\x7e]/g, "_")}"; filename*=UTF-8''${encodeURIComponent(filename)}`,
+      "cache-control": "private, no-store",
+    },
   });
 });
