@@ -1,7 +1,9 @@
 import { check, MathInputError } from "../mechanism/errors";
 import { groupsEffectiveSize, groupsEpsBdp, groupsEpsDp } from "./groups";
 import { independentEpsBdp, independentEpsDp } from "./independent";
-import { checkDistribution, checkTransitionMatrix, closedFormEpsDp, describeChain, effectiveSampleSize, exactQuiltEpsBdp, exactQuiltEpsDp, QUILT_SEARCH_WORK } from "./markov";
+import { checkDistribution, checkTransitionMatrix, describeChain, effectiveSampleSize } from "./chain";
+import { closedFormEpsDp } from "./closed-form";
+import { exactQuiltEpsBdp, exactQuiltEpsDp, QUILT_SEARCH_WORK } from "./quilts";
 import { maxInfluenceEpsBdp, maxInfluenceEpsDp } from "./max-influence";
 
 /** The organizer's correlation model of the holdout rows (docs/mechanism.md §3). */

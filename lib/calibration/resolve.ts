@@ -1,6 +1,6 @@
 import { check } from "../mechanism/errors";
 import { groupsAcrossSplits, holdoutChains, type Solution, type SolutionColumns } from "../csv/solution";
-import { describeChain, checkTransitionMatrix, fitTransitionMatrix, type ChainSummary } from "./markov";
+import { describeChain, checkTransitionMatrix, fitTransitionMatrix, type ChainSummary } from "./chain";
 import { type CorrelationModel, effectiveSize } from "./models";
 
 /** The organizer's model as the API takes it (docs/api.md, PUT …/correlation). */

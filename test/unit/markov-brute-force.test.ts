@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { checkTransitionMatrix, quiltInfluence } from "@/lib/calibration/markov";
+import { checkTransitionMatrix } from "@/lib/calibration/chain";
+import { quiltInfluence } from "@/lib/calibration/quilts";
 
 // Brute force for Zhao 2017's max-influence b_i = max_{L ⊆ N} I(X_Q ⇝ X_i | X_L), computed from the
 // full joint distribution of a short chain by enumerating every sequence, every subset L of the

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { checkTransitionMatrix, exactQuiltEpsDp } from "@/lib/calibration/markov";
+import { checkTransitionMatrix } from "@/lib/calibration/chain";
+import { exactQuiltEpsDp } from "@/lib/calibration/quilts";
 
 // Reference values of docs/mechanism.md §3: Song, Wang & Chaudhuri (2017), "Pufferfish privacy mechanisms for
 // correlated data", MQMExact on a symmetric binary chain of length 100 with a stationary start,

@@ -1,14 +1,7 @@
 import { describe, expect, it } from "vitest";
-import {
-  checkTransitionMatrix,
-  closedFormEpsDp,
-  describeChain,
-  effectiveSampleSize,
-  exactQuiltEpsBdp,
-  exactQuiltEpsDp,
-  fitTransitionMatrix,
-  stationaryDistribution,
-} from "@/lib/calibration/markov";
+import { checkTransitionMatrix, describeChain, effectiveSampleSize, fitTransitionMatrix, stationaryDistribution } from "@/lib/calibration/chain";
+import { closedFormEpsDp } from "@/lib/calibration/closed-form";
+import { exactQuiltEpsBdp, exactQuiltEpsDp } from "@/lib/calibration/quilts";
 import { matrixFromRows } from "@/lib/calibration/linalg";
 
 describe("chain checks name the problem", () => {
