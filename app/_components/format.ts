@@ -7,6 +7,13 @@ export function formatDate(iso: string | Date): string {
   return DATE.format(new Date(iso));
 }
 
+const UTC_TIME = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" });
+
+/** "21 Nov 2026, 14:05" in UTC. */
+export function formatUtc(iso: string | Date): string {
+  return UTC_TIME.format(new Date(iso));
+}
+
 export function metricTitle(name: string): string {
   return METRIC_TITLES[name as keyof typeof METRIC_TITLES] ?? name;
 }

@@ -1,7 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound, redirect } from "next/navigation";
-import type { ReactNode } from "react";
 import { getSessionUser } from "@/lib/server/auth";
 import { listAttachments } from "@/lib/server/attachments";
 import { holdoutHealth } from "@/lib/server/audit";
@@ -13,8 +12,11 @@ import { AppError } from "@/lib/server/errors";
 import { listSandbox } from "@/lib/server/sandbox";
 import { listChanges } from "@/lib/server/settings";
 import { getSolutionSummary, loadSolution } from "@/lib/server/solutions";
-import { BarChart } from "../../../_components/charts";
-import { formatDate, metricTitle, significant } from "../../../_components/format";
+import { formatDate, formatUtc, metricTitle, significant } from "../../../_components/format";
+import { ChangeLog } from "../../../_components/manage/change-log";
+import { CorrelationSummary } from "../../../_components/manage/correlation-summary";
+import { HoldoutHealth } from "../../../_components/manage/holdout-health";
+import { Section } from "../../../_components/manage/section";
 import { AccessSettings } from "../../../_components/manage/access-settings";
 import { Bans } from "../../../_components/manage/bans";
 import { type SandboxLine, SandboxPanel } from "../../../_components/manage/sandbox-panel";
@@ -30,23 +32,7 @@ import { StatusBadge } from "../../../_components/status-badge";
 
 export const metadata: Metadata = { title: "Manage competition" };
 
-function Section({ id, title, children, description }: { id: string; title: string; description?: string; children: ReactNode }) {
-  return (
-    <section id={id} aria-labelledby={`${id}-heading`} className="space-y-4 rounded-xl border border-slate-200 bg-white p-6 shadow-sm">
-      <div>
-        <h2 id={`${id}-heading`} className="text-lg font-semibold">
-          {title}
-        </h2>
-        {description && <p className="text-sm text-slate-600">{description}</p>}
-      </div>
-      {children}
-    </section>
-  );
-}
-
 const n4 = (x: number | null | undefined) => significant(x);
-
-const UTC = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" });
 
 /** The console's rows, formatted here on the server. */
 function consoleLines({ submissions, displayPrecision, direction }: Awaited<ReturnType<typeof listAllSubmissions>>): ConsoleLine[] {
@@ -55,7 +41,7 @@ function consoleLines({ submissions, displayPrecision, direction }: Awaited<Retu
   const order = new Map([...submissions].sort((a, b) => better * (a.holdoutScore - b.holdoutScore)).map((s, i) => [s.id, i]));
   return submissions.map((s) => ({
     id: s.id,
-    time: UTC.format(new Date(s.createdAt)),
+    time: formatUtc(s.createdAt),
     team: s.team,
     teamId: s.teamId,
     user: s.user,
@@ -73,28 +59,13 @@ function consoleLines({ submissions, displayPrecision, direction }: Awaited<Retu
 function sandboxLines(tests: Awaited<ReturnType<typeof listSandbox>>, displayPrecision: number): SandboxLine[] {
   return tests.map((t) => ({
     id: t.id,
-    time: UTC.format(new Date(t.createdAt)),
+    time: formatUtc(t.createdAt),
     by: t.by,
     note: t.description ?? "",
     filename: t.filename ?? "submission.csv",
     scores: [t.publicScore.toFixed(displayPrecision), t.holdoutScore.toFixed(displayPrecision)],
     baseline: t.baseline && { name: t.baseline.name, score: t.baseline.score.toFixed(displayPrecision) },
   }));
-}
-
-const FIELD_NAMES: Record<string, string> = {
-  endsAt: "deadline",
-  dailySubmissionLimit: "daily cap",
-  lateSubmissions: "late submissions",
-  maxQueries: "m",
-  budget: "B₀ for new teams",
-};
-
-function logged(value: unknown): string {
-  if (typeof value === "number") return n4(value);
-  if (typeof value === "string" && /^\d{4}-\d\d-\d\dT/.test(value)) return UTC.format(new Date(value));
-  const text = typeof value === "string" ? value : JSON.stringify(value);
-  return text.length > 80 ? `${text.slice(0, 77)}…` : text || "(empty)";
 }
 
 export default async function ManagePage({ params }: { params: Promise<{ slug: string }> }) {
@@ -125,7 +96,6 @@ export default async function ManagePage({ params }: { params: Promise<{ slug: s
   const locked = competition.status !== "draft";
   const stored = (competition.mechanism ?? {}) as Record<string, unknown>;
   const initial = Object.fromEntries(Object.entries(stored).map(([k, v]) => [k, String(v)]));
-  const chain = summary?.chain;
 
   return (
     <div className="space-y-6">
@@ -199,68 +169,7 @@ export default async function ManagePage({ params }: { params: Promise<{ slug: s
           hasStates={Boolean(solution?.states)}
           locked={locked}
         />
-        {summary && (
-          <div className="space-y-3 rounded-md bg-slate-50 p-4 text-sm" data-testid="correlation-summary">
-            <p>
-              Holdout rows n = {summary.n.toLocaleString("en")}; effective sample size n<sub>eff</sub> = {n4(summary.nEff)}.
-            </p>
-            {chain && (
-              <>
-                <p>
-                  {chain.chains.toLocaleString("en")} independent chain{chain.chains === 1 ? "" : "s"} (longest {chain.longestChain}) over {chain.states} states
-                  {chain.stateNames ? ` (${chain.stateNames.join(", ")})` : ""}; {chain.reversible ? "reversible" : "not reversible (Lemma 4 does not apply)"}
-                  {chain.spectralGap !== null ? `, spectral gap ${n4(chain.spectralGap)}` : ""}, λ = {n4(chain.lambda)}.
-                </p>
-                <table className="text-left font-mono text-xs">
-                  <caption className="mb-1 text-left font-sans text-sm font-medium">Transition matrix P and stationary distribution π</caption>
-                  <thead>
-                    <tr>
-                      <th scope="col" className="pr-3">
-                        from \ to
-                      </th>
-                      {(chain.stateNames ?? chain.stationary.map((_, i) => String(i + 1))).map((s) => (
-                        <th key={s} scope="col" className="pr-3">
-                          {s}
-                        </th>
-                      ))}
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {(summary.model.kind === "markov" ? summary.model.transition : []).map((row, i) => (
-                      <tr key={i}>
-                        <th scope="row" className="pr-3">
-                          {chain.stateNames?.[i] ?? i + 1}
-                        </th>
-                        {row.map((p, j) => (
-                          <td key={j} className="pr-3">
-                            {p.toFixed(3)}
-                          </td>
-                        ))}
-                      </tr>
-                    ))}
-                    <tr>
-                      <th scope="row" className="pr-3">
-                        π
-                      </th>
-                      {chain.stationary.map((p, j) => (
-                        <td key={j} className="pr-3">
-                          {p.toFixed(3)}
-                        </td>
-                      ))}
-                    </tr>
-                  </tbody>
-                </table>
-              </>
-            )}
-            {summary.groupSizes && (
-              <BarChart
-                title="Groups by size (holdout rows per group)"
-                unit="groups"
-                bars={Object.entries(summary.groupSizes).map(([size, count]) => ({ label: `${size} row${size === "1" ? "" : "s"}`, value: count }))}
-              />
-            )}
-          </div>
-        )}
+        {summary && <CorrelationSummary summary={summary} />}
       </Section>
 
       <Section
@@ -326,64 +235,11 @@ export default async function ManagePage({ params }: { params: Promise<{ slug: s
       </Section>
 
       <Section id="health" title="Holdout health" description="The privacy each team has spent on the holdout (ε_DP of its holdout answers) and in total, by basic composition.">
-        {health.teams.length === 0 ? (
-          <p className="text-sm text-slate-500">No teams yet.</p>
-        ) : (
-          <div className="space-y-3 text-sm" data-testid="health">
-            <p>
-              Total ε<sub>DP</sub> spent: <strong>{n4(health.total)}</strong> ({n4(health.perHoldoutAnswer)} per holdout answer); {health.exhausted} of {health.teams.length} teams
-              have exhausted their budget{health.baselines ? `; the total counts ${health.baselines} baseline${health.baselines === 1 ? "" : "s"} shown on the leaderboard` : ""}.
-            </p>
-            <div className="overflow-x-auto">
-              <table className="w-full text-left">
-                <caption className="sr-only">Privacy spent per team</caption>
-                <thead className="text-slate-500">
-                  <tr>
-                    <th scope="col" className="py-1 pr-3 font-medium">
-                      Team
-                    </th>
-                    <th scope="col" className="py-1 pr-3 text-right font-medium">
-                      Holdout answers
-                    </th>
-                    <th scope="col" className="py-1 pr-3 text-right font-medium">
-                      ε_DP spent
-                    </th>
-                    <th scope="col" className="py-1 font-medium">
-                      Budget
-                    </th>
-                  </tr>
-                </thead>
-                <tbody className="divide-y divide-slate-100">
-                  {health.teams.map((t) => (
-                    <tr key={t.name}>
-                      <td className="py-1 pr-3">{t.name}</td>
-                      <td className="py-1 pr-3 text-right tabular-nums">{t.holdoutAnswers}</td>
-                      <td className="py-1 pr-3 text-right tabular-nums">{n4(t.epsDp)}</td>
-                      <td className="py-1">{t.exhausted ? <span className="font-medium text-red-700">exhausted</span> : `${t.remaining} of ${t.initial} left`}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-          </div>
-        )}
+        <HoldoutHealth health={health} />
       </Section>
 
       <Section id="changes" title="Change log" description="Every change of the settings: who, when, before → after.">
-        {changes.length === 0 ? (
-          <p className="text-sm text-slate-500">No changes yet.</p>
-        ) : (
-          <ol className="space-y-2 text-sm" data-testid="change-log">
-            {changes.map((entry, i) => (
-              <li key={i}>
-                <span className="text-slate-500">
-                  {UTC.format(new Date(entry.at))} UTC, {entry.by}:
-                </span>{" "}
-                {entry.changes.map((c) => `${FIELD_NAMES[c.field] ?? c.field} ${logged(c.before)} → ${logged(c.after)}`).join("; ")}
-              </li>
-            ))}
-          </ol>
-        )}
+        <ChangeLog changes={changes} />
       </Section>
 
       <Section id="organizers" title="Organizers">

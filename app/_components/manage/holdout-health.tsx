@@ -1,0 +1,47 @@
+import type { HealthReport } from "@/lib/server/audit";
+import { significant as n4 } from "../format";
+
+/** The privacy each team has spent on the holdout and in total (lib/server/audit.ts holdoutHealth). */
+export function HoldoutHealth({ health }: { health: HealthReport }) {
+  return health.teams.length === 0 ? (
+    <p className="text-sm text-slate-500">No teams yet.</p>
+  ) : (
+    <div className="space-y-3 text-sm" data-testid="health">
+      <p>
+        Total ε<sub>DP</sub> spent: <strong>{n4(health.total)}</strong> ({n4(health.perHoldoutAnswer)} per holdout answer); {health.exhausted} of {health.teams.length} teams have
+        exhausted their budget{health.baselines ? `; the total counts ${health.baselines} baseline${health.baselines === 1 ? "" : "s"} shown on the leaderboard` : ""}.
+      </p>
+      <div className="overflow-x-auto">
+        <table className="w-full text-left">
+          <caption className="sr-only">Privacy spent per team</caption>
+          <thead className="text-slate-500">
+            <tr>
+              <th scope="col" className="py-1 pr-3 font-medium">
+                Team
+              </th>
+              <th scope="col" className="py-1 pr-3 text-right font-medium">
+                Holdout answers
+              </th>
+              <th scope="col" className="py-1 pr-3 text-right font-medium">
+                ε_DP spent
+              </th>
+              <th scope="col" className="py-1 font-medium">
+                Budget
+              </th>
+            </tr>
+          </thead>
+          <tbody className="divide-y divide-slate-100">
+            {health.teams.map((t) => (
+              <tr key={t.name}>
+                <td className="py-1 pr-3">{t.name}</td>
+                <td className="py-1 pr-3 text-right tabular-nums">{t.holdoutAnswers}</td>
+                <td className="py-1 pr-3 text-right tabular-nums">{n4(t.epsDp)}</td>
+                <td className="py-1">{t.exhausted ? <span className="font-medium text-red-700">exhausted</span> : `${t.remaining} of ${t.initial} left`}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </div>
+  );
+}
