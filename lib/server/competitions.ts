@@ -1,6 +1,6 @@
 import "server-only";
 import { randomBytes } from "node:crypto";
-import { db } from "./db";
+import { db, isUniqueViolation } from "./db";
 import { AppError } from "./errors";
 import type { PublicUser } from "./users";
 import { accessOf } from "./access";
@@ -183,7 +183,7 @@ export async function createCompetition(user: PublicUser, input: unknown): Promi
       select: COMPETITION_SELECT,
     });
   } catch (error) {
-    if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002") {
+    if (isUniqueViolation(error)) {
       throw new AppError("conflict", `the slug "${data.slug}" is taken; choose another`);
     }
     throw error;

@@ -1,7 +1,7 @@
 import "server-only";
 import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
-import { PrismaClient } from "@/lib/generated/prisma/client";
+import { Prisma, PrismaClient } from "@/lib/generated/prisma/client";
 import { env } from "./env";
 import { log } from "./log";
 
@@ -42,3 +42,17 @@ export const db = new Proxy({} as PrismaClient, {
     return typeof value === "function" ? value.bind(client()) : value;
   },
 });
+
+/**
+ * Inside a transaction: locks one team's row (FOR UPDATE). Everything that changes a team's
+ * mechanism state, members or final selection takes it first, so one team's changes are serialised
+ * across any number of app instances.
+ */
+export async function lockTeam(tx: Prisma.TransactionClient, teamId: string): Promise<void> {
+  await tx.$queryRaw`SELECT id FROM teams WHERE id = ${teamId}::uuid FOR UPDATE`;
+}
+
+/** A unique constraint refused the write (Prisma's P2002): the caller answers 409 with what was taken. */
+export function isUniqueViolation(error: unknown): boolean {
+  return error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002";
+}

@@ -5,7 +5,7 @@ import { gunzip as gunzipCallback } from "node:zlib";
 import { readCsvUpload } from "./csv-upload";
 import { dailyLimits, refuseOverCap } from "./daily-cap";
 import { scoringSeconds, submissionsTotal } from "./metrics";
-import { db } from "./db";
+import { db, lockTeam } from "./db";
 import { AppError } from "./errors";
 import { loadSolution } from "./solutions";
 import { consumeRateLimit } from "./rate-limit";
@@ -165,7 +165,7 @@ async function scoreThroughMechanism(
 
   return db.$transaction(
     async (tx) => {
-      await tx.$queryRaw`SELECT id FROM teams WHERE id = ${teamId}::uuid FOR UPDATE`;
+      await lockTeam(tx, teamId);
       const at = now ?? new Date();
       // With a competition-wide cap on holdout answers, scorings of all teams take turns on the
       // competition row so that they cannot pass the cap together; otherwise they share it.
@@ -278,7 +278,7 @@ async function recordLate(
   now?: Date,
 ): Promise<SubmissionResult> {
   return db.$transaction(async (tx) => {
-    await tx.$queryRaw`SELECT id FROM teams WHERE id = ${teamId}::uuid FOR UPDATE`;
+    await lockTeam(tx, teamId);
     const at = now ?? new Date();
     const team = await tx.team.findUniqueOrThrow({ where: { id: teamId }, select: { disqualifiedAt: true, disqualifyReason: true, budgetRemaining: true, initialBudget: true } });
     if (team.disqualifiedAt) throw new AppError("forbidden", `your team was disqualified by the organizers: ${team.disqualifyReason}`);
@@ -389,7 +389,7 @@ export async function selectFinal(user: PublicUser, slug: string, submissionId: 
   const submission = await db.submission.findFirst({ where: { id: submissionId, teamId: member?.teamId ?? "00000000-0000-0000-0000-000000000000" }, select: { id: true } });
   if (!member || !submission) throw new AppError("not_found", "no such submission in your team");
   await db.$transaction(async (tx) => {
-    await tx.$queryRaw`SELECT id FROM teams WHERE id = ${member.teamId}::uuid FOR UPDATE`;
+    await lockTeam(tx, member.teamId);
     if (selected) {
       const count = await tx.submission.count({ where: { teamId: member.teamId, selected: true, id: { not: submissionId } } });
       if (count >= MAX_FINAL) throw new AppError("conflict", `at most ${MAX_FINAL} submissions can be selected; unselect one first`);

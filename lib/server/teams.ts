@@ -2,11 +2,10 @@ import "server-only";
 import { randomBytes } from "node:crypto";
 import { requireAccess } from "./access";
 import { type DailyLimits, dailyLimits } from "./daily-cap";
-import { db } from "./db";
+import { db, isUniqueViolation, lockTeam } from "./db";
 import { AppError } from "./errors";
 import { type CompetitionRow, getVisibleCompetition, requireOrganizer, metricOf } from "./competitions";
 import type { PublicUser } from "./users";
-import { Prisma } from "@/lib/generated/prisma/client";
 import { isBetter } from "@/lib/metrics/registry";
 import { isUuid } from "@/lib/validation/ids";
 import { createTeamSchema, disqualifySchema, inviteCodeSchema } from "@/lib/validation/teams";
@@ -66,7 +65,7 @@ export async function createTeam(user: PublicUser, slug: string, input: unknown)
       select: { id: true, name: true, inviteCode: true },
     });
   } catch (error) {
-    if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002") {
+    if (isUniqueViolation(error)) {
       throw new AppError("conflict", `a team called "${name}" already exists here, or you joined a team meanwhile`);
     }
     throw error;
@@ -98,7 +97,7 @@ export async function leaveTeam(user: PublicUser, slug: string): Promise<void> {
   const member = await membership(user.id, competition.id);
   if (!member) throw new AppError("not_found", "you are not in a team in this competition");
   await db.$transaction(async (tx) => {
-    await tx.$queryRaw`SELECT id FROM teams WHERE id = ${member.teamId}::uuid FOR UPDATE`;
+    await lockTeam(tx, member.teamId);
     const team = await tx.team.findUniqueOrThrow({ where: { id: member.teamId }, select: { submissionCount: true, _count: { select: { members: true } } } });
     if (team.submissionCount > 0) throw new AppError("conflict", "you cannot leave a team that has already submitted");
     await tx.teamMember.delete({ where: { competitionId_userId: { competitionId: competition.id, userId: user.id } } });
@@ -124,7 +123,7 @@ export async function mergeTeams(user: PublicUser, slug: string, input: unknown,
   const start = competition.startsAt ?? competition.publishedAt ?? competition.createdAt;
   const days = Math.max(1, Math.ceil((now.getTime() - start.getTime()) / 86_400_000));
   await db.$transaction(async (tx) => {
-    for (const id of [member.teamId, other.id].sort()) await tx.$queryRaw`SELECT id FROM teams WHERE id = ${id}::uuid FOR UPDATE`;
+    for (const id of [member.teamId, other.id].sort()) await lockTeam(tx, id);
     const [a, b] = await Promise.all(
       [member.teamId, other.id].map((id) =>
         tx.team.findUniqueOrThrow({

@@ -1,11 +1,10 @@
 import "server-only";
-import { db } from "./db";
+import { db, isUniqueViolation } from "./db";
 import { AppError } from "./errors";
 import { dummyPasswordHash, hashPassword, verifyPassword } from "./passwords";
 import { consumeRateLimit } from "./rate-limit";
 import { sendVerification } from "./email-links";
 import { emailChangeSchema, passwordChangeSchema, signUpSchema } from "@/lib/validation/accounts";
-import { Prisma } from "@/lib/generated/prisma/client";
 
 export type PublicUser = { id: string; email: string; name: string; role: "admin" | "user" };
 
@@ -20,7 +19,7 @@ export async function createUser(input: unknown, role: "admin" | "user" = "user"
   try {
     return await db.user.create({ data: { email, name, role, signupAddress, passwordHash: await hashPassword(password) }, select: PUBLIC });
   } catch (error) {
-    if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002") {
+    if (isUniqueViolation(error)) {
       throw new AppError("conflict", `an account with the email ${email} already exists`);
     }
     throw error;
@@ -89,7 +88,7 @@ export async function changeEmail(user: PublicUser, input: unknown): Promise<Me>
   try {
     updated = await db.user.update({ where: { id: user.id }, data: { email, emailVerifiedAt: null }, select: PUBLIC });
   } catch (error) {
-    if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002") throw new AppError("conflict", `an account with the email ${email} already exists`);
+    if (isUniqueViolation(error)) throw new AppError("conflict", `an account with the email ${email} already exists`);
     throw error;
   }
   await sendVerification(updated);
