@@ -28,11 +28,22 @@ export async function requireOpenCompetition(user: PublicUser | null, slug: stri
   return competition;
 }
 
-/** 409 unless the competition is published, started and before its deadline at `now`. */
+/**
+ * Why the competition does not take entries (teams, submissions) at `now`, or null when it does:
+ * published, started and before its deadline. The one home of that rule: pages ask it, services
+ * enforce it (checkOpen).
+ */
+export function closedForEntries(competition: Pick<CompetitionRow, "status" | "startsAt" | "endsAt">, now: Date): string | null {
+  if (competition.status === "draft") return "this competition is not published yet";
+  if (competition.status === "closed" || now >= competition.endsAt) return "this competition has closed";
+  if (competition.startsAt && now < competition.startsAt) return `this competition opens on ${competition.startsAt.toISOString()}`;
+  return null;
+}
+
+/** 409 unless the competition takes entries at `now` (closedForEntries). */
 export function checkOpen(competition: CompetitionRow, now: Date): void {
-  if (competition.status === "draft") throw new AppError("conflict", "this competition is not published yet");
-  if (competition.status === "closed" || now >= competition.endsAt) throw new AppError("conflict", "this competition has closed");
-  if (competition.startsAt && now < competition.startsAt) throw new AppError("conflict", `this competition opens on ${competition.startsAt.toISOString()}`);
+  const problem = closedForEntries(competition, now);
+  if (problem) throw new AppError("conflict", problem);
 }
 
 /** Organizers see raw scores, so they may not compete in their own competition. */

@@ -16,7 +16,7 @@ import { accessOf, myRegistration } from "@/lib/server/access";
 import { getCurrentPlan } from "@/lib/server/calibration";
 import { ApiForm } from "../../_components/api-form";
 import { Countdown } from "../../_components/view/countdown";
-import { getMyTeam } from "@/lib/server/teams";
+import { closedForEntries, getMyTeam } from "@/lib/server/teams";
 import { displayHalfWidth } from "@/lib/server/leaderboard";
 
 export const metadata: Metadata = { title: "Competition" };
@@ -33,7 +33,7 @@ export default async function CompetitionPage({ params }: { params: Promise<{ sl
   }
   const { competition, organizer } = visible;
   const now = new Date();
-  const open = competition.status === "published" && now < competition.endsAt && (!competition.startsAt || now >= competition.startsAt);
+  const open = closedForEntries(competition, now) === null;
   const late = competition.status === "closed" && competition.lateSubmissions;
   const [files, team, mine, plan, registration] = await Promise.all([
     listAttachments(competition.id),
