@@ -24,7 +24,12 @@ function domainAllowed(email: string, domains: string[]): boolean {
 /** 403 when the organizers banned `userId` from the competition (checked wherever access is, and when submitting). */
 export async function requireNotBanned(userId: string, competitionId: string): Promise<void> {
   const ban = await db.competitionBan.findUnique({ where: { competitionId_userId: { competitionId, userId } }, select: { reason: true } });
-  if (ban) throw new AppError("forbidden", `the organizers banned you from this competition: ${ban.reason}`);
+  if (ban) throw bannedError(ban.reason);
+}
+
+/** The 403 a banned user gets, with the organizers' reason. */
+export function bannedError(reason: string): AppError {
+  return new AppError("forbidden", `the organizers banned you from this competition: ${reason}`);
 }
 
 /**

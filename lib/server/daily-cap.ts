@@ -9,13 +9,15 @@ export type DailyLimits = { dailyLimit: number; usedToday: number; remainingToda
  * The team's use of its daily cap at `at` (scored and late submissions together), read through
  * `client` (the scoring transaction reads it under the team's lock). The day is the UTC date; the count resets at the next midnight UTC.
  */
-export async function dailyLimits(client: Pick<Prisma.TransactionClient, "submission" | "unrankedSubmission">, teamId: string, dailyLimit: number, at: Date): Promise<DailyLimits> {
+export async function dailyLimits(client: Pick<Prisma.TransactionClient, "$queryRaw">, teamId: string, dailyLimit: number, at: Date): Promise<DailyLimits> {
   const start = new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), at.getUTCDate()));
   const resetsAt = new Date(start.getTime() + 86_400_000);
-  const today = { teamId, createdAt: { gte: start, lt: resetsAt } };
-  // Late submissions (after the close) count against the same cap.
-  const usedToday = (await client.submission.count({ where: today })) + (await client.unrankedSubmission.count({ where: today }));
-  return { dailyLimit, usedToday, remainingToday: Math.max(0, dailyLimit - usedToday), resetsAt: resetsAt.toISOString() };
+  // Late submissions (after the close) count against the same cap. One round trip: this runs in
+  // every scoring transaction. Timestamps are stored in UTC without a zone, hence the casts.
+  const [{ used }] = await client.$queryRaw<{ used: number }[]>`
+    SELECT ((SELECT count(*) FROM submissions WHERE team_id = ${teamId}::uuid AND created_at >= ${start.toISOString()}::timestamp AND created_at < ${resetsAt.toISOString()}::timestamp)
+          + (SELECT count(*) FROM unranked_submissions WHERE team_id = ${teamId}::uuid AND created_at >= ${start.toISOString()}::timestamp AND created_at < ${resetsAt.toISOString()}::timestamp))::int AS used`;
+  return { dailyLimit, usedToday: used, remainingToday: Math.max(0, dailyLimit - used), resetsAt: resetsAt.toISOString() };
 }
 
 /** 429 with Retry-After (seconds to the reset) when the team has no submission left today. */

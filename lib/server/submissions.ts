@@ -9,7 +9,7 @@ import { db, lockTeam } from "./db";
 import { AppError } from "./errors";
 import { loadSolution } from "./solutions";
 import { consumeRateLimit } from "./rate-limit";
-import { requireNotBanned } from "./access";
+import { bannedError } from "./access";
 import { checkOpen } from "./teams";
 import type { PublicUser } from "./users";
 import { getVisibleCompetition, type CompetitionRow, metricOf } from "./competitions";
@@ -130,9 +130,13 @@ export async function submit(
   const metric = metricOf(competition);
   if (idempotencyKey !== null && (idempotencyKey.length < 1 || idempotencyKey.length > 200))
     throw new AppError("unprocessable_entity", "Idempotency-Key must be 1 to 200 characters");
-  const member = await db.teamMember.findUnique({ where: { competitionId_userId: { competitionId: competition.id, userId: user.id } }, select: { teamId: true } });
+  // The caller's team and a ban, in one round trip (this path runs for every submission).
+  const [member] = await db.$queryRaw<{ teamId: string; ban: string | null }[]>`
+    SELECT m.team_id AS "teamId", b.reason AS ban FROM team_members m
+    LEFT JOIN competition_bans b ON b.competition_id = m.competition_id AND b.user_id = m.user_id
+    WHERE m.competition_id = ${competition.id}::uuid AND m.user_id = ${user.id}::uuid`;
   if (!member) throw new AppError("forbidden", "join or create a team in this competition before submitting");
-  await requireNotBanned(user.id, competition.id);
+  if (member.ban !== null) throw bannedError(member.ban);
   await consumeRateLimit("submissions", user.id);
   if (!body) throw new AppError("unprocessable_entity", 'send the predictions CSV as the request body or as the multipart field "file"');
 
@@ -160,7 +164,6 @@ async function scoreThroughMechanism(
   now?: Date,
 ): Promise<{ result: SubmissionResult; replayed: boolean }> {
   const { holdoutValue, publicValue, sha256, sketch, kept, data } = scored;
-  const { secret } = await db.competition.findUniqueOrThrow({ where: { id: competition.id }, select: { secret: true } });
   const params = thresholdoutParams(competition, data.holdoutRows.length);
 
   return db.$transaction(
@@ -169,14 +172,15 @@ async function scoreThroughMechanism(
       const at = now ?? new Date();
       // With a competition-wide cap on holdout answers, scorings of all teams take turns on the
       // competition row so that they cannot pass the cap together; otherwise they share it.
+      // The secret keys the team's noise streams; it is read here, with the lock, to save a round trip.
       const [live] =
         competition.holdoutCap === null
           ? await tx.$queryRaw<
-              { status: string; ends_at: Date; holdout_answers: number }[]
-            >`SELECT status, ends_at, holdout_answers FROM competitions WHERE id = ${competition.id}::uuid FOR KEY SHARE`
+              { status: string; ends_at: Date; holdout_answers: number; secret: Uint8Array }[]
+            >`SELECT status, ends_at, holdout_answers, secret FROM competitions WHERE id = ${competition.id}::uuid FOR KEY SHARE`
           : await tx.$queryRaw<
-              { status: string; ends_at: Date; holdout_answers: number }[]
-            >`SELECT status, ends_at, holdout_answers FROM competitions WHERE id = ${competition.id}::uuid FOR UPDATE`;
+              { status: string; ends_at: Date; holdout_answers: number; secret: Uint8Array }[]
+            >`SELECT status, ends_at, holdout_answers, secret FROM competitions WHERE id = ${competition.id}::uuid FOR UPDATE`;
       if (live.status !== "published" || at >= live.ends_at) throw new AppError("conflict", "this competition has closed; the submission was not scored");
       const team = await tx.team.findUniqueOrThrow({ where: { id: teamId } });
       if (team.mergedIntoId) throw new AppError("conflict", "your team was just merged into another; submit again");
@@ -202,7 +206,7 @@ async function scoreThroughMechanism(
       }
       refuseOverCap(await dailyLimits(tx, team.id, competition.dailySubmissionLimit, at), at);
       const capReached = competition.holdoutCap !== null && live.holdout_answers >= competition.holdoutCap;
-      const streams = createStreams(secret, team.id);
+      const streams = createStreams(live.secret, team.id);
       const before = {
         budget: capReached ? 0 : team.budgetRemaining,
         noisyThreshold: team.noisyThreshold ?? initThresholdout(params, streams).noisyThreshold,
