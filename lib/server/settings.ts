@@ -127,7 +127,9 @@ export async function updateCompetition(user: PublicUser, slug: string, input: u
     if (
       status !== competition.status ||
       firstSubmission ||
-      JSON.stringify(fresh) !== JSON.stringify({ maxQueries: competition.maxQueries, sigma: competition.sigma, endsAt: competition.endsAt })
+      fresh.maxQueries !== competition.maxQueries ||
+      fresh.sigma !== competition.sigma ||
+      fresh.endsAt.getTime() !== competition.endsAt.getTime()
     ) {
       throw new AppError("conflict", "the competition changed while this was being saved (published, closed, edited or a first submission); look again and save again");
     }
