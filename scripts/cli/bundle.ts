@@ -6,6 +6,7 @@ import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { parse } from "yaml";
 import { type Client, CliError } from "./client";
+import { LIVE_SETTINGS, updateCompetitionSchema } from "@/lib/validation/competitions";
 
 /** What competition.yaml may hold (docs/operating.md §7; docs/bundle-example/ is a complete bundle). */
 type Bundle = {
@@ -34,21 +35,8 @@ type Bundle = {
 };
 
 const REQUIRED = ["slug", "title", "metric", "endsAt", "solution", "mechanism"] as const;
-const LIVE = ["title", "description", "rules", "endsAt", "dailySubmissionLimit", "access", "lateSubmissions"];
-const SETTINGS = [
-  "title",
-  "description",
-  "rules",
-  "metric",
-  "startsAt",
-  "endsAt",
-  "dailySubmissionLimit",
-  "maxTeamSize",
-  "displayPrecision",
-  "holdoutCap",
-  "lateSubmissions",
-  "access",
-] as const;
+/** The settings a bundle may carry are those PATCH …/competitions/{slug} takes; once published, the live ones. */
+const SETTINGS = Object.keys(updateCompetitionSchema.shape) as (keyof typeof updateCompetitionSchema.shape)[];
 
 export function readBundle(dir: string): { bundle: Bundle; file: (name: string) => Buffer } {
   const file = (name: string) => {
@@ -100,7 +88,7 @@ export async function pushBundle(client: Client, dir: string, out: (line: string
     const current = { ...existing, metric: { name: existing.metric.name, params: existing.metric.params } };
     const same = (k: string) => JSON.stringify(normalise(k, current[k as keyof typeof current])) === JSON.stringify(normalise(k, settings[k]));
     const changed = Object.keys(settings).filter((k) => !same(k));
-    const frozen = status === "draft" ? [] : changed.filter((k) => !LIVE.includes(k));
+    const frozen = status === "draft" ? [] : changed.filter((k) => !(LIVE_SETTINGS as readonly string[]).includes(k));
     if (frozen.length) throw new CliError(`${frozen.join(", ")} cannot change once the competition is published; change them back in the bundle`);
     if (changed.length) {
       await client.request("PATCH", base, { json: Object.fromEntries(changed.map((k) => [k, settings[k]])) });
