@@ -4,6 +4,7 @@ import { useRouter } from "next/navigation";
 import { startTransition, useOptimistic, useState } from "react";
 import type { MySubmission } from "@/lib/server/submissions";
 import { callApi } from "../api-client";
+import { ColumnHeads } from "../column-heads";
 
 const KIND = { public: "Public answer", holdout: "Holdout answer (spent 1)", exhausted: "Budget exhausted", late: "Late: exact holdout score" } as const;
 const TIME = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" });
@@ -52,28 +53,18 @@ export function MySubmissions({
       <div className="overflow-x-auto">
         <table className="w-full text-left text-sm">
           <caption className="sr-only">Your team&apos;s submissions</caption>
-          <thead className="text-slate-500">
-            <tr>
-              <th scope="col" className="py-2 pr-3 font-medium">
-                Submitted (UTC)
-              </th>
-              <th scope="col" className="py-2 pr-3 font-medium">
-                By
-              </th>
-              <th scope="col" className="py-2 pr-3 text-right font-medium">
-                Score
-              </th>
-              <th scope="col" className="py-2 pr-3 font-medium">
-                Answer
-              </th>
-              <th scope="col" className="py-2 pr-3 text-right font-medium">
-                Budget left
-              </th>
-              <th scope="col" className="py-2 font-medium">
-                Final
-              </th>
-            </tr>
-          </thead>
+          <ColumnHeads
+            className="text-slate-500"
+            cell="py-2 pr-3"
+            columns={[
+              { label: "Submitted (UTC)" },
+              { label: "By" },
+              { label: "Score", numeric: true },
+              { label: "Answer" },
+              { label: "Budget left", numeric: true },
+              { label: "Final" },
+            ]}
+          />
           <tbody className="divide-y divide-slate-100">
             {shown.map((s) => (
               <tr key={s.id} data-testid="submission-row">

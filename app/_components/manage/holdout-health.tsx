@@ -1,5 +1,6 @@
 import type { HealthReport } from "@/lib/server/audit";
 import { significant as n4 } from "../format";
+import { ColumnHeads } from "../column-heads";
 
 /** The privacy each team has spent on the holdout and in total (lib/server/audit.ts holdoutHealth). */
 export function HoldoutHealth({ health }: { health: HealthReport }) {
@@ -14,22 +15,11 @@ export function HoldoutHealth({ health }: { health: HealthReport }) {
       <div className="overflow-x-auto">
         <table className="w-full text-left">
           <caption className="sr-only">Privacy spent per team</caption>
-          <thead className="text-slate-500">
-            <tr>
-              <th scope="col" className="py-1 pr-3 font-medium">
-                Team
-              </th>
-              <th scope="col" className="py-1 pr-3 text-right font-medium">
-                Holdout answers
-              </th>
-              <th scope="col" className="py-1 pr-3 text-right font-medium">
-                ε_DP spent
-              </th>
-              <th scope="col" className="py-1 font-medium">
-                Budget
-              </th>
-            </tr>
-          </thead>
+          <ColumnHeads
+            className="text-slate-500"
+            cell="py-1 pr-3"
+            columns={[{ label: "Team" }, { label: "Holdout answers", numeric: true }, { label: "ε_DP spent", numeric: true }, { label: "Budget" }]}
+          />
           <tbody className="divide-y divide-slate-100">
             {health.teams.map((t) => (
               <tr key={t.name}>

@@ -4,6 +4,7 @@ import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { callApi, uploadWithProgress } from "../api-client";
 import { FormError } from "../field";
+import { ColumnHeads } from "../column-heads";
 
 /** One sandbox test as the panel shows it, formatted on the server: `scores` are the exact public and holdout scores as text. */
 export type SandboxLine = { id: string; time: string; by: string; note: string; filename: string; scores: [string, string]; baseline: { name: string; score: string } | null };
@@ -58,25 +59,17 @@ export function SandboxPanel({ slug, lines, canShowBaselines }: { slug: string; 
       {lines.length > 0 && (
         <table className="w-full text-left" data-testid="sandbox">
           <caption className="sr-only">Sandbox tests with their exact scores</caption>
-          <thead className="text-slate-500">
-            <tr>
-              <th scope="col" className="py-1 pr-3 font-medium">
-                Time (UTC)
-              </th>
-              <th scope="col" className="py-1 pr-3 font-medium">
-                File, note
-              </th>
-              <th scope="col" className="py-1 pr-3 text-right font-medium">
-                Public
-              </th>
-              <th scope="col" className="py-1 pr-3 text-right font-medium">
-                Holdout
-              </th>
-              <th scope="col" className="py-1 font-medium">
-                Baseline on the leaderboard
-              </th>
-            </tr>
-          </thead>
+          <ColumnHeads
+            className="text-slate-500"
+            cell="py-1 pr-3"
+            columns={[
+              { label: "Time (UTC)" },
+              { label: "File, note" },
+              { label: "Public", numeric: true },
+              { label: "Holdout", numeric: true },
+              { label: "Baseline on the leaderboard" },
+            ]}
+          />
           <tbody className="divide-y divide-slate-100">
             {lines.map((t) => (
               <tr key={t.id}>

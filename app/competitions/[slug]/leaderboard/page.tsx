@@ -5,6 +5,7 @@ import { getSessionUser } from "@/lib/server/auth";
 import { AppError } from "@/lib/server/errors";
 import { getFinalStandings, getLateBoard, getLeaderboard } from "@/lib/server/leaderboard";
 import { LiveLeaderboard } from "../../../_components/view/live-leaderboard";
+import { ColumnHeads } from "../../../_components/column-heads";
 
 export const metadata: Metadata = { title: "Leaderboard" };
 
@@ -43,25 +44,17 @@ export default async function LeaderboardPage({ params }: { params: Promise<{ sl
           <div className="overflow-x-auto rounded-xl border border-slate-200 bg-white">
             <table className="w-full text-left text-sm" data-testid="final-standings">
               <caption className="sr-only">Final standings with the change against the live leaderboard</caption>
-              <thead className="bg-slate-50 text-slate-600">
-                <tr>
-                  <th scope="col" className="px-3 py-2 text-right font-medium">
-                    #
-                  </th>
-                  <th scope="col" className="px-3 py-2 font-medium">
-                    Team
-                  </th>
-                  <th scope="col" className="px-3 py-2 text-right font-medium">
-                    Holdout score
-                  </th>
-                  <th scope="col" className="px-3 py-2 text-right font-medium">
-                    Live rank
-                  </th>
-                  <th scope="col" className="px-3 py-2 font-medium">
-                    Shake-up
-                  </th>
-                </tr>
-              </thead>
+              <ColumnHeads
+                className="bg-slate-50 text-slate-600"
+                cell="px-3 py-2"
+                columns={[
+                  { label: "#", numeric: true },
+                  { label: "Team" },
+                  { label: "Holdout score", numeric: true },
+                  { label: "Live rank", numeric: true },
+                  { label: "Shake-up" },
+                ]}
+              />
               <tbody className="divide-y divide-slate-100">
                 {final.entries.map((e) => (
                   <tr key={e.teamId}>
@@ -105,22 +98,11 @@ export default async function LeaderboardPage({ params }: { params: Promise<{ sl
             <div className="overflow-x-auto rounded-xl border border-slate-200 bg-white">
               <table className="w-full text-left text-sm" data-testid="late-board">
                 <caption className="sr-only">Late board: best exact holdout score of each team&apos;s late submissions</caption>
-                <thead className="bg-slate-50 text-slate-600">
-                  <tr>
-                    <th scope="col" className="px-3 py-2 text-right font-medium">
-                      #
-                    </th>
-                    <th scope="col" className="px-3 py-2 font-medium">
-                      Team
-                    </th>
-                    <th scope="col" className="px-3 py-2 text-right font-medium">
-                      Holdout score
-                    </th>
-                    <th scope="col" className="px-3 py-2 text-right font-medium">
-                      Late entries
-                    </th>
-                  </tr>
-                </thead>
+                <ColumnHeads
+                  className="bg-slate-50 text-slate-600"
+                  cell="px-3 py-2"
+                  columns={[{ label: "#", numeric: true }, { label: "Team" }, { label: "Holdout score", numeric: true }, { label: "Late entries", numeric: true }]}
+                />
                 <tbody className="divide-y divide-slate-100">
                   {late.entries.map((e) => (
                     <tr key={e.teamId}>
