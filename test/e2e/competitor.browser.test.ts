@@ -43,6 +43,8 @@ describe.skipIf(!CHROMIUM_PATH)("a competitor in a real browser", () => {
     expect((await page.getByTestId("daily-limits").textContent())!.replace(/\s+/g, " ")).toMatch(/^Submissions today: 2 of 100 used, 98 left; the count resets at 00:00 UTC\.$/);
     await page.getByLabel("Predictions CSV").setInputFiles({ name: "p2.csv", mimeType: "text/csv", buffer: Buffer.from(demoPredictionsCsv({ skill: 0.7, seed: "carla-2" })) });
     await page.getByTestId("submission-result").filter({ hasText: "Budget:" }).waitFor();
+    // The list refreshes after the answer; a click during that refresh could land on a row being replaced.
+    await expect.poll(() => page.getByTestId("submission-row").count()).toBe(3);
     const result = await page.getByTestId("submission-result").textContent();
     expect(result).toMatch(/Score \d\.\d{5}/);
     await page.getByText("best", { exact: true }).waitFor();
