@@ -1,23 +1,37 @@
 import "server-only";
 import { AppError } from "./errors";
-import type { Prisma } from "@/lib/generated/prisma/client";
+import { Prisma } from "@/lib/generated/prisma/client";
 
 /** A team's daily submissions (GET …/team `limits`): the cap counts per UTC day. */
 export type DailyLimits = { dailyLimit: number; usedToday: number; remainingToday: number; resetsAt: string };
 
-/**
- * The team's use of its daily cap at `at` (scored and late submissions together), read through
- * `client` (the scoring transaction reads it under the team's lock). The day is the UTC date; the count resets at the next midnight UTC.
- */
-export async function dailyLimits(client: Pick<Prisma.TransactionClient, "$queryRaw">, teamId: string, dailyLimit: number, at: Date): Promise<DailyLimits> {
+/** The UTC day that contains `at`: its start, and the next midnight when the count resets. */
+function utcDay(at: Date): { start: Date; resetsAt: Date } {
   const start = new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), at.getUTCDate()));
-  const resetsAt = new Date(start.getTime() + 86_400_000);
-  // Late submissions (after the close) count against the same cap. One round trip: this runs in
-  // every scoring transaction. Timestamps are stored in UTC without a zone, hence the casts.
-  const [{ used }] = await client.$queryRaw<{ used: number }[]>`
-    SELECT ((SELECT count(*) FROM submissions WHERE team_id = ${teamId}::uuid AND created_at >= ${start.toISOString()}::timestamp AND created_at < ${resetsAt.toISOString()}::timestamp)
-          + (SELECT count(*) FROM unranked_submissions WHERE team_id = ${teamId}::uuid AND created_at >= ${start.toISOString()}::timestamp AND created_at < ${resetsAt.toISOString()}::timestamp))::int AS used`;
-  return { dailyLimit, usedToday: used, remainingToday: Math.max(0, dailyLimit - used), resetsAt: resetsAt.toISOString() };
+  return { start, resetsAt: new Date(start.getTime() + 86_400_000) };
+}
+
+/**
+ * SQL for the number of the team's submissions on the UTC day of `at`, scored and late together
+ * (late submissions count against the same cap). The scoring transaction embeds it in the
+ * statement that follows the team's lock. Timestamps are stored in UTC without a zone, hence the casts.
+ */
+export function usedTodaySql(teamId: string, at: Date): Prisma.Sql {
+  const { start, resetsAt } = utcDay(at);
+  const [from, to] = [start.toISOString(), resetsAt.toISOString()];
+  return Prisma.sql`((SELECT count(*) FROM submissions WHERE team_id = ${teamId}::uuid AND created_at >= ${from}::timestamp AND created_at < ${to}::timestamp)
+    + (SELECT count(*) FROM unranked_submissions WHERE team_id = ${teamId}::uuid AND created_at >= ${from}::timestamp AND created_at < ${to}::timestamp))::int`;
+}
+
+/** The daily cap at `at` for a team that has used `usedToday` of it. */
+export function limitsOf(dailyLimit: number, usedToday: number, at: Date): DailyLimits {
+  return { dailyLimit, usedToday, remainingToday: Math.max(0, dailyLimit - usedToday), resetsAt: utcDay(at).resetsAt.toISOString() };
+}
+
+/** The team's use of its daily cap at `at`, read through `client` (a transaction reads it under the team's lock). */
+export async function dailyLimits(client: Pick<Prisma.TransactionClient, "$queryRaw">, teamId: string, dailyLimit: number, at: Date): Promise<DailyLimits> {
+  const [{ used }] = await client.$queryRaw<{ used: number }[]>`SELECT ${usedTodaySql(teamId, at)} AS used`;
+  return limitsOf(dailyLimit, used, at);
 }
 
 /** 429 with Retry-After (seconds to the reset) when the team has no submission left today. */

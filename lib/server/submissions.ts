@@ -3,9 +3,10 @@ import { promisify } from "node:util";
 import { randomUUID } from "node:crypto";
 import { gunzip as gunzipCallback } from "node:zlib";
 import { readCsvUpload } from "./csv-upload";
-import { dailyLimits, refuseOverCap } from "./daily-cap";
+import { dailyLimits, limitsOf, refuseOverCap, usedTodaySql } from "./daily-cap";
 import { scoringSeconds, submissionsTotal } from "./metrics";
 import { db, lockTeam } from "./db";
+import { Prisma } from "@/lib/generated/prisma/client";
 import { AppError } from "./errors";
 import { loadSolution } from "./solutions";
 import { consumeRateLimit } from "./rate-limit";
@@ -168,45 +169,41 @@ async function scoreThroughMechanism(
 
   return db.$transaction(
     async (tx) => {
-      await lockTeam(tx, teamId);
+      // The team's row lock (as `lockTeam`) with the row itself. From here to the commit, four round
+      // trips (two reads, one write, COMMIT): this section is serial per team (README, Reliability).
+      const [team] = await tx.$queryRaw<LockedTeam[]>`
+        SELECT merged_into_id AS "mergedIntoId", disqualify_reason AS "disqualifyReason", disqualified_at IS NOT NULL AS disqualified,
+          initial_budget AS "initialBudget", budget_remaining AS "budgetRemaining", noisy_threshold AS "noisyThreshold", query_count AS "queryCount",
+          selection_score AS "selectionScore", best_score AS "bestScore", best_at AS "bestAt", remeasures
+        FROM teams WHERE id = ${teamId}::uuid FOR UPDATE`;
       const at = now ?? new Date();
-      // With a competition-wide cap on holdout answers, scorings of all teams take turns on the
-      // competition row so that they cannot pass the cap together; otherwise they share it.
-      // The secret keys the team's noise streams; it is read here, with the lock, to save a round trip.
-      const [live] =
-        competition.holdoutCap === null
-          ? await tx.$queryRaw<
-              { status: string; ends_at: Date; holdout_answers: number; secret: Uint8Array }[]
-            >`SELECT status, ends_at, holdout_answers, secret FROM competitions WHERE id = ${competition.id}::uuid FOR KEY SHARE`
-          : await tx.$queryRaw<
-              { status: string; ends_at: Date; holdout_answers: number; secret: Uint8Array }[]
-            >`SELECT status, ends_at, holdout_answers, secret FROM competitions WHERE id = ${competition.id}::uuid FOR UPDATE`;
-      if (live.status !== "published" || at >= live.ends_at) throw new AppError("conflict", "this competition has closed; the submission was not scored");
-      const team = await tx.team.findUniqueOrThrow({ where: { id: teamId } });
+      // Read after the lock, so this statement sees every committed submission of the team. With a
+      // competition-wide cap on holdout answers, scorings of all teams take turns on the competition
+      // row so that they cannot pass the cap together; otherwise they share it.
+      const [live] = await tx.$queryRaw<Live[]>`
+        SELECT status, ends_at AS "endsAt", holdout_answers AS "holdoutAnswers", secret, ${usedTodaySql(teamId, at)} AS "usedToday",
+          (SELECT json_build_object('id', s.id, 'createdAt', s.created_at, 'kind', s.kind, 'answer', s.answer, 'budgetAfter', s.budget_after, 'sha256', s.file_sha256)
+            FROM submissions s WHERE s.team_id = ${teamId}::uuid AND s.idempotency_key = ${idempotencyKey} ORDER BY s.created_at LIMIT 1) AS previous
+        FROM competitions WHERE id = ${competition.id}::uuid ${competition.holdoutCap === null ? Prisma.sql`FOR KEY SHARE` : Prisma.sql`FOR UPDATE`}`;
+      if (live.status !== "published" || at >= live.endsAt) throw new AppError("conflict", "this competition has closed; the submission was not scored");
       if (team.mergedIntoId) throw new AppError("conflict", "your team was just merged into another; submit again");
-      if (team.disqualifiedAt) throw new AppError("forbidden", `your team was disqualified by the organizers: ${team.disqualifyReason}`);
-      if (idempotencyKey) {
-        const previous = await tx.submission.findFirst({
-          where: { teamId: team.id, idempotencyKey },
-          orderBy: { createdAt: "asc" },
-          select: { id: true, createdAt: true, kind: true, answer: true, budgetAfter: true, fileSha256: true },
-        });
-        if (previous && previous.fileSha256 !== sha256) {
-          throw new AppError("conflict", "this Idempotency-Key was already used by your team for a different file; use a new key for a new submission");
-        }
-        if (previous) {
-          const result = {
-            id: previous.id,
-            createdAt: previous.createdAt.toISOString(),
-            answer: present(metric, previous.kind, previous.answer),
-            budget: { remaining: previous.budgetAfter, initial: team.initialBudget },
-          };
-          return { result, replayed: true };
-        }
+      if (team.disqualified) throw new AppError("forbidden", `your team was disqualified by the organizers: ${team.disqualifyReason}`);
+      const previous = live.previous;
+      if (previous && previous.sha256 !== sha256) {
+        throw new AppError("conflict", "this Idempotency-Key was already used by your team for a different file; use a new key for a new submission");
       }
-      refuseOverCap(await dailyLimits(tx, team.id, competition.dailySubmissionLimit, at), at);
-      const capReached = competition.holdoutCap !== null && live.holdout_answers >= competition.holdoutCap;
-      const streams = createStreams(live.secret, team.id);
+      if (previous) {
+        const result = {
+          id: previous.id,
+          createdAt: new Date(`${previous.createdAt}Z`).toISOString(),
+          answer: present(metric, previous.kind, previous.answer),
+          budget: { remaining: previous.budgetAfter, initial: team.initialBudget },
+        };
+        return { result, replayed: true };
+      }
+      refuseOverCap(limitsOf(competition.dailySubmissionLimit, live.usedToday, at), at);
+      const capReached = competition.holdoutCap !== null && live.holdoutAnswers >= competition.holdoutCap;
+      const streams = createStreams(live.secret, teamId);
       const before = {
         budget: capReached ? 0 : team.budgetRemaining,
         noisyThreshold: team.noisyThreshold ?? initThresholdout(params, streams).noisyThreshold,
@@ -218,45 +215,31 @@ async function scoreThroughMechanism(
       // Selection by the released answer, display of a fresh re-measurement (docs/mechanism.md §2.6).
       const improves = value !== null && (team.selectionScore === null || isBetter(metric, value, team.selectionScore));
       const remeasure = improves && team.remeasures < team.initialBudget ? remeasureHoldout(params, step.state.queries, holdoutValue, streams) : null;
-      const created = await tx.submission.create({
-        data: {
-          competitionId: competition.id,
-          teamId: team.id,
-          userId: user.id,
-          createdAt: at,
-          idempotencyKey,
-          fileSha256: sha256,
-          streamTeamId: team.id,
-          queryIndex: step.state.queries,
-          kind: step.answer.kind,
-          answer: value,
-          budgetBefore: before.budget,
-          budgetAfter: step.state.budget,
-          remeasure,
-          publicScore: publicValue,
-          holdoutScore: holdoutValue,
-          sketch: new Uint8Array(sketch.buffer),
-          description,
-          filename,
-          file: { create: { size: kept.size, data: new Uint8Array(kept.gzip) } },
-        },
-        select: { id: true, createdAt: true },
-      });
-      await tx.team.update({
-        where: { id: team.id },
-        data: {
-          budgetRemaining: team.budgetRemaining - spent,
-          noisyThreshold: step.state.noisyThreshold,
-          queryCount: step.state.queries,
-          submissionCount: { increment: 1 },
-          lastSubmissionAt: at,
-          ...(remeasure !== null ? { selectionScore: value, bestScore: remeasure, bestAt: at, remeasures: { increment: 1 } } : {}),
-        },
-      });
-      if (spent > 0) await tx.competition.update({ where: { id: competition.id }, data: { holdoutAnswers: { increment: spent } } });
+      const best =
+        remeasure !== null
+          ? { selection: value, score: remeasure, at, remeasures: team.remeasures + 1 }
+          : { selection: team.selectionScore, score: team.bestScore, at: team.bestAt, remeasures: team.remeasures };
+      // The submission, its file, the team's mechanism state and leaderboard row, and the
+      // competition's count of holdout answers: one statement.
+      const id = randomUUID();
+      const stamp = (date: Date | null) => (date === null ? null : date.toISOString());
+      await tx.$executeRaw`
+        WITH created AS (
+          INSERT INTO submissions (id, competition_id, team_id, user_id, created_at, idempotency_key, file_sha256, stream_team_id, query_index, kind, answer,
+            budget_before, budget_after, remeasure, public_score, holdout_score, sketch, description, filename)
+          VALUES (${id}::uuid, ${competition.id}::uuid, ${teamId}::uuid, ${user.id}::uuid, ${stamp(at)}::timestamp, ${idempotencyKey}, ${sha256}, ${teamId}::uuid,
+            ${step.state.queries}, ${step.answer.kind}::"AnswerKind", ${value}, ${before.budget}, ${step.state.budget}, ${remeasure}, ${publicValue}, ${holdoutValue},
+            ${new Uint8Array(sketch.buffer)}, ${description}, ${filename})
+          RETURNING id),
+        file AS (INSERT INTO submission_files (submission_id, size, data) SELECT id, ${kept.size}, ${new Uint8Array(kept.gzip)} FROM created),
+        competition AS (UPDATE competitions SET holdout_answers = holdout_answers + ${spent} WHERE id = ${competition.id}::uuid AND ${spent}::int > 0)
+        UPDATE teams SET budget_remaining = ${team.budgetRemaining - spent}, noisy_threshold = ${step.state.noisyThreshold}, query_count = ${step.state.queries},
+          submission_count = submission_count + 1, last_submission_at = ${stamp(at)}::timestamp,
+          selection_score = ${best.selection}, best_score = ${best.score}, best_at = ${stamp(best.at)}::timestamp, remeasures = ${best.remeasures}
+        WHERE id = ${teamId}::uuid`;
       const result = {
-        id: created.id,
-        createdAt: created.createdAt.toISOString(),
+        id,
+        createdAt: at.toISOString(),
         answer: present(metric, step.answer.kind, value),
         budget: { remaining: team.budgetRemaining - spent, initial: team.initialBudget },
       };
@@ -265,6 +248,30 @@ async function scoreThroughMechanism(
     { timeout: 30_000, maxWait: 30_000 },
   );
 }
+
+type LockedTeam = {
+  mergedIntoId: string | null;
+  disqualified: boolean;
+  disqualifyReason: string | null;
+  initialBudget: number;
+  budgetRemaining: number;
+  noisyThreshold: number | null;
+  queryCount: number;
+  selectionScore: number | null;
+  bestScore: number | null;
+  bestAt: Date | null;
+  remeasures: number;
+};
+
+type Live = {
+  status: string;
+  endsAt: Date;
+  holdoutAnswers: number;
+  secret: Uint8Array;
+  usedToday: number;
+  /** the first answer to this Idempotency-Key (json: `createdAt` is the stored UTC timestamp without a zone) */
+  previous: { id: string; createdAt: string; kind: AnswerKind; answer: number | null; budgetAfter: number; sha256: string } | null;
+};
 
 /**
  * A late submission (after the close, when the organizers allow them): answered with the exact
