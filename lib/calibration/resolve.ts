@@ -2,13 +2,7 @@ import { check } from "../mechanism/errors";
 import { groupsAcrossSplits, holdoutChains, type Solution, type SolutionColumns } from "../csv/solution";
 import { describeChain, checkTransitionMatrix, fitTransitionMatrix, type ChainSummary } from "./chain";
 import { type CorrelationModel, effectiveSize } from "./models";
-
-/** The organizer's model as the API takes it (docs/api.md, PUT …/correlation). */
-export type CorrelationInput =
-  | { kind: "independent" }
-  | { kind: "groups"; maxGroupSize?: number }
-  | { kind: "markov"; transition?: number[][]; initial?: number[] | "stationary"; fit?: { alpha: number }; chains?: number[] }
-  | { kind: "max-influence"; bound: number };
+import type { CorrelationModelInput } from "../validation/calibration";
 
 export type CorrelationSummary = {
   model: CorrelationModel;
@@ -22,12 +16,12 @@ export type CorrelationSummary = {
 };
 
 /**
- * Turns the organizer's input into a complete model for a holdout of n rows, reading the solution
+ * Turns the organizer's model as the API takes it (lib/validation/calibration.ts) into a complete model for a holdout of n rows, reading the solution
  * where the input leaves something out: the largest group from the group column, P fitted from the
  * state column (add-α smoothing, transitions within each group's chain only), and the lengths of the
  * independent chains (one per group). Throws a MathInputError naming what is missing.
  */
-export function resolveCorrelation(input: CorrelationInput, n: number, solution: SolutionColumns | null): CorrelationSummary {
+export function resolveCorrelation(input: CorrelationModelInput, n: number, solution: SolutionColumns | null): CorrelationSummary {
   switch (input.kind) {
     case "independent":
       return { model: input, n, nEff: n };
@@ -79,7 +73,7 @@ export function resolveCorrelation(input: CorrelationInput, n: number, solution:
  * released exactly, so public rows would reveal their correlated holdout neighbours. Without a group
  * column a Markov model is one chain over all rows, which always has rows in both splits.
  */
-export function splitIntegrityProblem(kind: CorrelationInput["kind"], solution: Solution): string | null {
+export function splitIntegrityProblem(kind: CorrelationModelInput["kind"], solution: Solution): string | null {
   if (kind !== "groups" && kind !== "markov") return null;
   const crossing = groupsAcrossSplits(solution);
   if (crossing === null) {

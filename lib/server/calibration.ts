@@ -2,15 +2,15 @@ import "server-only";
 import { compute } from "./compute";
 import { db } from "./db";
 import { AppError } from "./errors";
-import { COMPETITION_SELECT, type CompetitionRow, defaultMaxQueries, lockCompetition, lockDraft, requireDraft, requireOrganizer } from "./competitions";
+import { COMPETITION_SELECT, type CompetitionRow, correlationOf, defaultMaxQueries, lockCompetition, lockDraft, requireDraft, requireOrganizer, mechanismOf } from "./competitions";
 import { getSolutionSummary, loadSolution } from "./solutions";
 import type { PublicUser } from "./users";
 import type { BudgetByCalibration, Point } from "@/lib/calibration/curves";
 import type { Plan } from "@/lib/calibration/planner";
-import { type CorrelationInput, type CorrelationSummary, splitIntegrityProblem } from "@/lib/calibration/resolve";
+import { type CorrelationSummary, splitIntegrityProblem } from "@/lib/calibration/resolve";
 import type { Solution } from "@/lib/csv/solution";
 import type { AttackPreview } from "@/lib/experiments/preview";
-import { calibrationRequestSchema, correlationModelSchema, mechanismSchema, type MechanismInput } from "@/lib/validation/calibration";
+import { calibrationRequestSchema, correlationModelSchema, type CorrelationModelInput, mechanismSchema, type MechanismInput } from "@/lib/validation/calibration";
 
 /** POST /api/v1/calibrate: the same planner as `npm run calibrate`, on a worker thread. */
 export async function calibrate(input: unknown) {
@@ -36,7 +36,7 @@ function once<T>(solution: Solution, key: unknown, make: () => Promise<T>): Prom
 }
 
 /** A correlation model resolved against the solution's columns (fitted, chains read), on a worker thread. */
-function resolveOn(solution: Solution, model: CorrelationInput): Promise<CorrelationSummary> {
+function resolveOn(solution: Solution, model: CorrelationModelInput): Promise<CorrelationSummary> {
   const n = solution.split.reduce((a, b) => a + b, 0);
   const { split, order, groups, states } = solution;
   return once(solution, ["correlation", model], () => compute("resolveCorrelation", model, n, { split, order, groups, states }));
@@ -45,15 +45,11 @@ function resolveOn(solution: Solution, model: CorrelationInput): Promise<Correla
 /** The stored correlation model resolved against the solution (independent when none is set). */
 export async function getCorrelationSummary(competition: CompetitionRow): Promise<CorrelationSummary | null> {
   const solution = await loadSolution(competition.id);
-  return solution && resolveOn(solution, correlationInput(competition));
-}
-
-function correlationInput(competition: CompetitionRow): CorrelationInput {
-  return (competition.correlation as CorrelationInput | null) ?? { kind: "independent" };
+  return solution && resolveOn(solution, correlationOf(competition));
 }
 
 /** PUT …/correlation: validates the model against the solution, stores it, returns the summary. */
-export async function setCorrelation(user: PublicUser, slug: string, input: unknown): Promise<CorrelationSummary | { model: CorrelationInput }> {
+export async function setCorrelation(user: PublicUser, slug: string, input: unknown): Promise<CorrelationSummary | { model: CorrelationModelInput }> {
   const competition = await requireOrganizer(user, slug);
   requireDraft(competition, "the correlation model");
   const body = (input ?? {}) as { model?: unknown };
@@ -71,7 +67,7 @@ export async function setCorrelation(user: PublicUser, slug: string, input: unkn
 export async function planOn(competition: CompetitionRow, mechanism: MechanismInput): Promise<{ plan: Plan; summary: CorrelationSummary }> {
   const solution = await loadSolution(competition.id);
   if (!solution) throw new AppError("conflict", "upload the solution first: the mechanism is planned for its holdout rows");
-  const correlation = correlationInput(competition);
+  const correlation = correlationOf(competition);
   const summary = await resolveOn(solution, correlation);
   const withDefaults = { ...mechanism, maxQueries: mechanism.maxQueries ?? competition.maxQueries ?? defaultMaxQueries(competition) };
   const plan = await once(solution, ["plan", correlation, withDefaults], () => compute("planMechanism", { n: summary.n, model: summary.model }, withDefaults));
@@ -80,10 +76,11 @@ export async function planOn(competition: CompetitionRow, mechanism: MechanismIn
 
 /** The plan of the stored mechanism settings, or null when none are set (or no solution yet). */
 export async function getCurrentPlan(competition: CompetitionRow): Promise<Plan | null> {
-  if (!competition.mechanism) return null;
+  const mechanism = mechanismOf(competition);
+  if (!mechanism) return null;
   const solution = await loadSolution(competition.id);
   if (!solution) return null;
-  return (await planOn(competition, competition.mechanism as MechanismInput)).plan;
+  return (await planOn(competition, mechanism)).plan;
 }
 
 /** PUT …/mechanism: stores the settings and the σ, T, B₀ they resolve to. */
@@ -155,15 +152,16 @@ export async function publishCompetition(user: PublicUser, slug: string): Promis
   const competition = await requireOrganizer(user, slug);
   if (competition.status !== "draft") throw new AppError("conflict", `the competition is already ${competition.status}`);
   if (competition.endsAt <= new Date()) throw new AppError("conflict", "the end date has passed; move it to the future before publishing");
-  if (!competition.mechanism) throw new AppError("conflict", "configure the mechanism before publishing");
+  const mechanism = mechanismOf(competition);
+  if (!mechanism) throw new AppError("conflict", "configure the mechanism before publishing");
   const now = new Date();
   const solution = await loadSolution(competition.id);
   const summary = await getSolutionSummary(competition.id);
   if (!solution || !summary) throw new AppError("conflict", "upload the solution before publishing");
-  const crossing = splitIntegrityProblem(correlationInput(competition).kind, solution);
+  const crossing = splitIntegrityProblem(correlationOf(competition).kind, solution);
   if (crossing) throw new AppError("conflict", `the split cuts correlated rows: ${crossing}`);
   const live = { ...competition, publishedAt: now };
-  const { plan } = await planOn(live, competition.mechanism as MechanismInput);
+  const { plan } = await planOn(live, mechanism);
   if (plan.budget < 1) throw new AppError("conflict", "the mechanism's budget is 0: no team could get a holdout answer; loosen the tolerance or use practical mode");
   // Under the row lock: still a draft, and the solution and settings planned on are the stored ones.
   return db.$transaction(async (tx) => {

@@ -6,6 +6,7 @@ import type { PublicUser } from "./users";
 import { accessOf } from "./access";
 import { getMetric, type Metric } from "@/lib/metrics/registry";
 import type { MetricParams } from "@/lib/metrics/types";
+import type { CorrelationModelInput, MechanismInput } from "@/lib/validation/calibration";
 import { createCompetitionSchema, inviteOrganizerSchema } from "@/lib/validation/competitions";
 import { Prisma } from "@/lib/generated/prisma/client";
 
@@ -41,9 +42,22 @@ export const COMPETITION_SELECT = {
 
 export type CompetitionRow = Prisma.CompetitionGetPayload<{ select: typeof COMPETITION_SELECT }>;
 
-/** The competition's metric with its parameters (the one place a stored competition's metric is resolved). */
+// The typed readers of a competition's stored settings: the only places its JSON columns are cast
+// (each was validated by its schema when it was saved).
+
+/** The competition's metric with its parameters. */
 export function metricOf(c: Pick<CompetitionRow, "metric" | "metricParams">): Metric {
   return getMetric(c.metric, c.metricParams as MetricParams);
+}
+
+/** The correlation model as the organizer set it; independent rows until one is set. */
+export function correlationOf(c: Pick<CompetitionRow, "correlation">): CorrelationModelInput {
+  return (c.correlation as CorrelationModelInput | null) ?? { kind: "independent" };
+}
+
+/** The mechanism settings as the organizer set them, or null before they are set. */
+export function mechanismOf(c: Pick<CompetitionRow, "mechanism">): MechanismInput | null {
+  return c.mechanism as MechanismInput | null;
 }
 
 export type CompetitionListItem = {

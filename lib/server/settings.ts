@@ -1,13 +1,12 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
 import { planOn } from "./calibration";
-import { checkMetric, COMPETITION_SELECT, type CompetitionRow, defaultMaxQueries, lockCompetition, requireOrganizer } from "./competitions";
+import { checkMetric, COMPETITION_SELECT, type CompetitionRow, defaultMaxQueries, lockCompetition, mechanismOf, requireOrganizer } from "./competitions";
 import { db } from "./db";
 import { AppError } from "./errors";
 import type { PublicUser } from "./users";
 import type { Plan } from "@/lib/calibration/planner";
 import type { Prisma } from "@/lib/generated/prisma/client";
-import type { MechanismInput } from "@/lib/validation/calibration";
 import { LIVE_SETTINGS, OPEN_ONLY_SETTINGS, type UpdateCompetitionInput, updateCompetitionSchema } from "@/lib/validation/competitions";
 
 /** One changed setting, as the change log records it (dates as ISO strings). */
@@ -74,7 +73,7 @@ async function prepare(competition: CompetitionRow, input: UpdateCompetitionInpu
     .filter((c) => JSON.stringify(c.before) !== JSON.stringify(c.after));
 
   const submitted = live && (await db.submission.count({ where: { competitionId: competition.id } })) > 0;
-  const mechanism = competition.mechanism as MechanismInput | null;
+  const mechanism = mechanismOf(competition);
   if (!live || competition.status === "closed" || !mechanism || mechanism.maxQueries !== undefined || competition.maxQueries === null)
     return { changes, plan: null, data, submitted };
   const m = competition.maxQueries;

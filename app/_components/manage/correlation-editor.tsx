@@ -4,8 +4,9 @@ import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { callApi } from "../api-client";
 
-type Kind = "independent" | "groups" | "markov" | "max-influence";
-type Model = { kind: Kind; maxGroupSize?: number; transition?: number[][]; fit?: { alpha: number }; bound?: number };
+import type { CorrelationModelInput } from "@/lib/validation/calibration";
+
+type Kind = CorrelationModelInput["kind"];
 
 const KINDS: [Kind, string, string][] = [
   ["independent", "Independent rows", "Every holdout row is independent of the others."],
@@ -26,18 +27,34 @@ function parseMatrix(text: string): number[][] {
     );
 }
 
-export function CorrelationEditor({ slug, current, hasGroups, hasStates, locked }: { slug: string; current: Model; hasGroups: boolean; hasStates: boolean; locked: boolean }) {
+export function CorrelationEditor({
+  slug,
+  current,
+  hasGroups,
+  hasStates,
+  locked,
+}: {
+  slug: string;
+  current: CorrelationModelInput;
+  hasGroups: boolean;
+  hasStates: boolean;
+  locked: boolean;
+}) {
   const router = useRouter();
+  // The saved model's fields, as the form's starting values for its kind.
+  const groups = current.kind === "groups" ? current : undefined;
+  const markov = current.kind === "markov" ? current : undefined;
+  const influence = current.kind === "max-influence" ? current : undefined;
   const [kind, setKind] = useState<Kind>(current.kind);
-  const [markovSource, setMarkovSource] = useState<"fit" | "enter">(current.transition ? "enter" : "fit");
+  const [markovSource, setMarkovSource] = useState<"fit" | "enter">(markov?.transition ? "enter" : "fit");
   const [error, setError] = useState<string>();
   const [pending, setPending] = useState(false);
 
   async function onSubmit(event: React.FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const f = new FormData(event.currentTarget);
-    let model: Model = { kind };
-    if (kind === "groups" && f.get("maxGroupSize")) model = { kind, maxGroupSize: Number(f.get("maxGroupSize")) };
+    let model: CorrelationModelInput = { kind: "independent" };
+    if (kind === "groups") model = f.get("maxGroupSize") ? { kind, maxGroupSize: Number(f.get("maxGroupSize")) } : { kind };
     if (kind === "markov") model = markovSource === "fit" ? { kind, fit: { alpha: Number(f.get("alpha")) } } : { kind, transition: parseMatrix(String(f.get("transition"))) };
     if (kind === "max-influence") model = { kind, bound: Number(f.get("bound")) };
     setPending(true);
@@ -69,7 +86,7 @@ export function CorrelationEditor({ slug, current, hasGroups, hasStates, locked 
             name="maxGroupSize"
             type="number"
             min={1}
-            defaultValue={current.maxGroupSize}
+            defaultValue={groups?.maxGroupSize}
             disabled={locked}
             className="mt-1 block w-40 rounded-md border border-slate-300 px-3 py-2"
           />
@@ -95,7 +112,7 @@ export function CorrelationEditor({ slug, current, hasGroups, hasStates, locked 
                 type="number"
                 step="any"
                 min={0}
-                defaultValue={current.fit?.alpha ?? 1}
+                defaultValue={markov?.fit?.alpha ?? 1}
                 disabled={locked}
                 className="mt-1 block w-40 rounded-md border border-slate-300 px-3 py-2"
               />
@@ -107,7 +124,7 @@ export function CorrelationEditor({ slug, current, hasGroups, hasStates, locked 
                 name="transition"
                 rows={4}
                 defaultValue={(
-                  current.transition ?? [
+                  markov?.transition ?? [
                     [0.9, 0.1],
                     [0.1, 0.9],
                   ]
@@ -129,7 +146,7 @@ export function CorrelationEditor({ slug, current, hasGroups, hasStates, locked 
             type="number"
             step="any"
             min={0}
-            defaultValue={current.bound ?? 0.001}
+            defaultValue={influence?.bound ?? 0.001}
             disabled={locked}
             className="mt-1 block w-40 rounded-md border border-slate-300 px-3 py-2"
           />

@@ -5,7 +5,7 @@ import { getSessionUser } from "@/lib/server/auth";
 import { listAttachments } from "@/lib/server/attachments";
 import { holdoutHealth } from "@/lib/server/audit";
 import { getCorrelationSummary, getCurrentPlan } from "@/lib/server/calibration";
-import { listOrganizers, requireOrganizer, metricOf } from "@/lib/server/competitions";
+import { correlationOf, listOrganizers, metricOf, requireOrganizer } from "@/lib/server/competitions";
 import { accessOf, listBans, listRegistrations } from "@/lib/server/access";
 import { listAllSubmissions } from "@/lib/server/console";
 import { AppError } from "@/lib/server/errors";
@@ -162,13 +162,7 @@ export default async function ManagePage({ params }: { params: Promise<{ slug: s
       </Section>
 
       <Section id="correlation" title="Correlation model" description="How the holdout rows depend on each other decides how much noise protects them.">
-        <CorrelationEditor
-          slug={slug}
-          current={(competition.correlation as never) ?? { kind: "independent" }}
-          hasGroups={Boolean(solution?.groups)}
-          hasStates={Boolean(solution?.states)}
-          locked={locked}
-        />
+        <CorrelationEditor slug={slug} current={correlationOf(competition)} hasGroups={Boolean(solution?.groups)} hasStates={Boolean(solution?.states)} locked={locked} />
         {summary && <CorrelationSummary summary={summary} />}
       </Section>
 
