@@ -4,15 +4,11 @@ import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { callApi } from "./api-client";
 import { Field, FormError, SubmitButton } from "./field";
+import type { LabelKind } from "@/lib/csv/solution";
+import { METRIC_CATALOGUE, METRIC_NAMES, type MetricName } from "@/lib/metrics/types";
 
-const METRICS = [
-  ["accuracy", "Accuracy (class labels)"],
-  ["error-rate", "Error rate (class labels)"],
-  ["brier", "Brier score (0/1 labels, probabilities)"],
-  ["log-loss", "Log-loss (0/1 labels, probabilities)"],
-  ["absolute-error", "Mean absolute error (numbers in a range)"],
-  ["squared-error", "Mean squared error (numbers in a range)"],
-] as const;
+const LABELS: Record<LabelKind, string> = { class: "class labels", probability: "0/1 labels, probabilities", number: "numbers in a range" };
+const METRICS = METRIC_NAMES.map((name) => [name, `${METRIC_CATALOGUE[name].title} (${LABELS[METRIC_CATALOGUE[name].input]})`] as const);
 
 type Details = { path: string; message: string }[];
 
@@ -21,14 +17,14 @@ export function CreateCompetitionForm() {
   const [pending, setPending] = useState(false);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [formError, setFormError] = useState<string>();
-  const [metric, setMetric] = useState<string>("accuracy");
+  const [metric, setMetric] = useState<MetricName>("accuracy");
+  const ranged = METRIC_CATALOGUE[metric].params === "range";
 
   async function onSubmit(event: React.FormEvent<HTMLFormElement>) {
     event.preventDefault();
     setPending(true);
     const f = new FormData(event.currentTarget);
     const num = (k: string) => (f.get(k) === "" || f.get(k) === null ? undefined : Number(f.get(k)));
-    const ranged = metric === "absolute-error" || metric === "squared-error";
     const body = {
       slug: f.get("slug"),
       title: f.get("title"),
@@ -77,7 +73,7 @@ export function CreateCompetitionForm() {
             id="metric"
             name="metric"
             value={metric}
-            onChange={(e) => setMetric(e.target.value)}
+            onChange={(e) => setMetric(e.target.value as MetricName)}
             className="block w-full rounded-md border border-slate-300 bg-white px-3 py-2"
           >
             {METRICS.map(([value, label]) => (
@@ -87,7 +83,7 @@ export function CreateCompetitionForm() {
             ))}
           </select>
         </div>
-        {(metric === "absolute-error" || metric === "squared-error") && (
+        {ranged && (
           <>
             <Field label="Label range: lowest" name="lo" type="number" step="any" required error={errors.metric} />
             <Field label="Label range: highest" name="hi" type="number" step="any" required />

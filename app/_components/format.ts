@@ -1,4 +1,4 @@
-import { METRIC_TITLES } from "@/lib/metrics/types";
+import { METRIC_CATALOGUE } from "@/lib/metrics/types";
 
 const DATE = new Intl.DateTimeFormat("en-GB", { day: "numeric", month: "short", year: "numeric", timeZone: "UTC" });
 
@@ -15,7 +15,7 @@ export function formatUtc(iso: string | Date): string {
 }
 
 export function metricTitle(name: string): string {
-  return METRIC_TITLES[name as keyof typeof METRIC_TITLES] ?? name;
+  return Object.hasOwn(METRIC_CATALOGUE, name) ? METRIC_CATALOGUE[name as keyof typeof METRIC_CATALOGUE].title : name;
 }
 
 /** A number to `digits` significant figures ("—" for none, "∞" for infinity). */

@@ -1,4 +1,4 @@
-import { type Metric, METRIC_TITLES } from "./types";
+import { described, type Metric } from "./types";
 import { checkRange } from "./range";
 
 /** Absolute error over the declared range: min(1, |ŷ − y| / (hi − lo)); displayed in label units. */
@@ -6,10 +6,8 @@ export function absoluteError(lo?: number, hi?: number): Metric {
   const range = checkRange(lo, hi);
   const width = range.hi - range.lo;
   return {
-    name: "absolute-error",
-    title: METRIC_TITLES["absolute-error"],
+    ...described("absolute-error"),
     direction: "lower",
-    input: "number",
     perRow: (prediction, label) => Math.min(1, Math.abs(prediction - label) / width),
     toDisplay: (mean) => mean * width,
   };

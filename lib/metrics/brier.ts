@@ -1,12 +1,10 @@
-import { type Metric, METRIC_TITLES } from "./types";
+import { described, type Metric } from "./types";
 
 /** Brier score for binary labels: (p − y)², p ∈ [0, 1], y ∈ {0, 1} (Brier 1950). */
 export function brier(): Metric {
   return {
-    name: "brier",
-    title: METRIC_TITLES["brier"],
+    ...described("brier"),
     direction: "lower",
-    input: "probability",
     perRow: (p, y) => (p - y) * (p - y),
     toDisplay: (mean) => mean,
   };

@@ -1,12 +1,10 @@
-import { type Metric, METRIC_TITLES } from "./types";
+import { described, type Metric } from "./types";
 
 /** Error rate: 1 − accuracy per row (a loss). */
 export function errorRate(): Metric {
   return {
-    name: "error-rate",
-    title: METRIC_TITLES["error-rate"],
+    ...described("error-rate"),
     direction: "lower",
-    input: "class",
     perRow: (prediction, label) => (prediction === label ? 0 : 1),
     toDisplay: (mean) => mean,
   };

@@ -1,5 +1,5 @@
 import { check } from "../mechanism/errors";
-import { type Metric, METRIC_TITLES } from "./types";
+import { described, type Metric } from "./types";
 
 /**
  * Binary log-loss with p clipped to [p_min, 1 − p_min], divided by −ln p_min so that each row lies
@@ -10,10 +10,8 @@ export function logLoss(pMin = 1e-3): Metric {
   check(Number.isFinite(pMin) && pMin > 0 && pMin < 0.5, `log-loss pMin must be in (0, 0.5), got ${pMin}`);
   const scale = -Math.log(pMin);
   return {
-    name: "log-loss",
-    title: METRIC_TITLES["log-loss"],
+    ...described("log-loss"),
     direction: "lower",
-    input: "probability",
     perRow: (prediction, y) => {
       const p = Math.min(1 - pMin, Math.max(pMin, prediction));
       return -(y * Math.log(p) + (1 - y) * Math.log(1 - p)) / scale;

@@ -5,30 +5,25 @@ import { brier } from "./brier";
 import { errorRate } from "./error-rate";
 import { logLoss } from "./log-loss";
 import { squaredError } from "./squared-error";
-import type { Metric, MetricName, MetricParams } from "./types";
+import { METRIC_NAMES, type Metric, type MetricName, type MetricParams } from "./types";
 
 export type { Metric, MetricName, MetricParams } from "./types";
+export { METRIC_NAMES } from "./types";
 
-export const METRIC_NAMES: readonly MetricName[] = ["accuracy", "error-rate", "brier", "log-loss", "absolute-error", "squared-error"];
+// Each catalogued metric's implementation (the type makes a missing one a compile error).
+const IMPLEMENTATIONS: Record<MetricName, (params: MetricParams) => Metric> = {
+  accuracy: () => accuracy(),
+  "error-rate": () => errorRate(),
+  brier: () => brier(),
+  "log-loss": (params) => logLoss(params.pMin),
+  "absolute-error": (params) => absoluteError(params.lo, params.hi),
+  "squared-error": (params) => squaredError(params.lo, params.hi),
+};
 
 /** The metric called `name` with its parameters; throws a MathInputError naming what is wrong. */
 export function getMetric(name: string, params: MetricParams = {}): Metric {
-  switch (name) {
-    case "accuracy":
-      return accuracy();
-    case "error-rate":
-      return errorRate();
-    case "brier":
-      return brier();
-    case "log-loss":
-      return logLoss(params.pMin);
-    case "absolute-error":
-      return absoluteError(params.lo, params.hi);
-    case "squared-error":
-      return squaredError(params.lo, params.hi);
-    default:
-      throw new MathInputError(`unknown metric "${name}"; choose one of ${METRIC_NAMES.join(", ")}`);
-  }
+  if (!Object.hasOwn(IMPLEMENTATIONS, name)) throw new MathInputError(`unknown metric "${name}"; choose one of ${METRIC_NAMES.join(", ")}`);
+  return IMPLEMENTATIONS[name as MetricName](params);
 }
 
 /** Predictions and labels as typed arrays (class codes or numbers), and the rows of one split. */

@@ -1,4 +1,4 @@
-import { type Metric, METRIC_TITLES } from "./types";
+import { described, type Metric } from "./types";
 import { checkRange } from "./range";
 
 /** Squared error over the declared range: min(1, ((ŷ − y) / (hi − lo))²); displayed in label units². */
@@ -6,10 +6,8 @@ export function squaredError(lo?: number, hi?: number): Metric {
   const range = checkRange(lo, hi);
   const width = range.hi - range.lo;
   return {
-    name: "squared-error",
-    title: METRIC_TITLES["squared-error"],
+    ...described("squared-error"),
     direction: "lower",
-    input: "number",
     perRow: (prediction, label) => Math.min(1, ((prediction - label) / width) ** 2),
     toDisplay: (mean) => mean * width * width,
   };

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { METRIC_NAMES } from "@/lib/metrics/registry";
+import { METRIC_NAMES } from "@/lib/metrics/types";
 
 const slug = z
   .string()
