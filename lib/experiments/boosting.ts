@@ -1,7 +1,7 @@
 import type { Rng } from "../mechanism/rng";
 
 /** A leaderboard as the attacker sees it: submit ±1 predictions for every row, get an accuracy or null (⊥). */
-export type Leaderboard = (predictions: Int8Array) => Promise<number | null>;
+export type LeaderboardOracle = (predictions: Int8Array) => Promise<number | null>;
 
 export type BoostingResult = {
   /** after each submission: how many were kept, and the leaderboard's answer for the majority vote so far */
@@ -18,7 +18,7 @@ export type BoostingResult = {
  * @param rows how many rows every submission covers
  * @param submissions k, the number of random probes
  */
-export async function boostingAttack(options: { rows: number; submissions: number; rng: Rng; leaderboard: Leaderboard }): Promise<BoostingResult> {
+export async function boostingAttack(options: { rows: number; submissions: number; rng: Rng; leaderboard: LeaderboardOracle }): Promise<BoostingResult> {
   const { rows, submissions, rng, leaderboard } = options;
   const votes = new Int32Array(rows);
   const steps: BoostingResult["steps"] = [];

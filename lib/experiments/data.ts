@@ -20,8 +20,8 @@ export function normals(n: number, rng: Rng): Float32Array {
   return out;
 }
 
-/** Fraction of rows (of `rows`, or all) where the prediction equals the label. */
-export function accuracy(predictions: Int8Array, labels: Int8Array, rows?: Uint32Array): number {
+/** Fraction of rows (of `rows`, or all) where a ±1 prediction equals the ±1 label (the experiments' own; the platform's metric is lib/metrics/accuracy.ts). */
+export function signAccuracy(predictions: Int8Array, labels: Int8Array, rows?: Uint32Array): number {
   let hits = 0;
   if (rows) {
     for (let k = 0; k < rows.length; k++) if (predictions[rows[k]] === labels[rows[k]]) hits++;

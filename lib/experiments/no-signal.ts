@@ -1,6 +1,6 @@
 import seedrandom from "seedrandom";
-import { accuracy, normals, randomLabels } from "./data";
-import type { Leaderboard } from "./boosting";
+import { signAccuracy, normals, randomLabels } from "./data";
+import type { LeaderboardOracle } from "./boosting";
 
 export type NoSignalRow = { k: number; selected: number; training: number; reported: number | null; fresh: number };
 
@@ -24,7 +24,7 @@ export async function noSignalExperiment(options: {
   seed: string;
   margin?: number;
   stay?: number;
-  leaderboard: Leaderboard;
+  leaderboard: LeaderboardOracle;
 }): Promise<{ labels: Int8Array; rows: NoSignalRow[] }> {
   const { n, d, seed, leaderboard } = options;
   const ks = [...options.ks].sort((a, b) => a - b);
@@ -55,7 +55,7 @@ export async function noSignalExperiment(options: {
     const sign = Math.sign(score[j]) || 1;
     const predictor = new Int8Array(2 * n);
     for (let i = 0; i < 2 * n; i++) predictor[i] = x[i] * sign >= 0 ? 1 : -1;
-    const training = accuracy(predictor, labels, trainRows);
+    const training = signAccuracy(predictor, labels, trainRows);
     const answer = await leaderboard(predictor);
     if (answer !== null && training - 0.5 > margin && answer - 0.5 > margin) passed.add(j);
   }
@@ -77,9 +77,9 @@ export async function noSignalExperiment(options: {
     rows.push({
       k,
       selected: selected.length,
-      training: accuracy(classifier, labels, trainRows),
+      training: signAccuracy(classifier, labels, trainRows),
       reported: await leaderboard(classifier),
-      fresh: accuracy(freshPredictions, freshLabels),
+      fresh: signAccuracy(freshPredictions, freshLabels),
     });
   }
   return { labels, rows };

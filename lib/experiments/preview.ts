@@ -1,8 +1,8 @@
 import seedrandom from "seedrandom";
 import { createStreams } from "../mechanism/rng";
 import { initThresholdout, stepThresholdout, type ThresholdoutParams, type ThresholdoutState } from "../mechanism/thresholdout";
-import { boostingAttack, type Leaderboard } from "./boosting";
-import { accuracy, randomLabels } from "./data";
+import { boostingAttack, type LeaderboardOracle } from "./boosting";
+import { signAccuracy, randomLabels } from "./data";
 
 /** Largest synthetic holdout the preview simulates; larger holdouts are scaled down to it. */
 export const PREVIEW_MAX_ROWS = 20_000;
@@ -50,19 +50,19 @@ export async function previewBoostingAttack(options: {
   const holdoutIdx = Uint32Array.from({ length: holdoutRows }, (_, i) => publicRows + i);
   const params: ThresholdoutParams = { mode: "thresholdout", sigma: options.sigma, threshold: options.threshold, budget: options.budget, holdoutSize: holdoutRows };
   let spent = 0;
-  const guarded = (): Leaderboard => {
+  const guarded = (): LeaderboardOracle => {
     const streams = createStreams(options.newSecret(), "preview");
     let state: ThresholdoutState = initThresholdout(params, streams);
     return async (p) => {
-      const step = stepThresholdout(params, state, { holdoutValue: accuracy(p, labels, holdoutIdx), publicValue: accuracy(p, labels, publicIdx) }, streams);
+      const step = stepThresholdout(params, state, { holdoutValue: signAccuracy(p, labels, holdoutIdx), publicValue: signAccuracy(p, labels, publicIdx) }, streams);
       state = step.state;
       spent = options.budget - state.budget;
       return step.answer.value;
     };
   };
-  const exact = (): Leaderboard => async (p) => accuracy(p, labels, holdoutIdx);
+  const exact = (): LeaderboardOracle => async (p) => signAccuracy(p, labels, holdoutIdx);
   const checkpoints = Array.from({ length: 8 }, (_, i) => Math.round(((i + 1) * submissions) / 8));
-  const curve = async (make: () => Leaderboard) => {
+  const curve = async (make: () => LeaderboardOracle) => {
     const points: AttackPreview["plain"] = [];
     for (const s of checkpoints) {
       const result = await boostingAttack({ rows, submissions: s, rng: seedrandom(`${options.seed}:probes`), leaderboard: make() });

@@ -6,6 +6,7 @@ import type { CompetitionRow } from "./competitions";
 import type { PublicUser } from "./users";
 import { type Access, accessSchema, banSchema, registrationDecisionSchema } from "@/lib/validation/competitions";
 import { isUuid } from "@/lib/validation/ids";
+import type { BanView } from "@/lib/responses";
 
 /**
  * Who may take part in a competition, set by its organizers (also after publishing): every team's
@@ -112,8 +113,6 @@ export async function decideRegistration(competition: CompetitionRow, id: string
   );
   return { ...r, createdAt: r.createdAt.toISOString() };
 }
-
-export type BanView = { userId: string; name: string; email: string; reason: string; createdAt: string };
 
 /** The users banned from the competition, newest first (organizers). */
 export async function listBans(competitionId: string): Promise<BanView[]> {

@@ -6,6 +6,7 @@ import { thresholdoutParams } from "./submissions";
 import { epsPerHoldoutAnswer, privacySpent, type TeamReleases } from "@/lib/mechanism/accounting";
 import { createStreams } from "@/lib/mechanism/rng";
 import { initThresholdout, remeasureHoldout, stepThresholdout } from "@/lib/mechanism/thresholdout";
+import type { HealthReport } from "@/lib/responses";
 
 export type AuditReport = { queries: number; mismatches: number; examples: { submissionId: string; problem: string }[] };
 
@@ -86,15 +87,6 @@ export async function auditCompetition(user: PublicUser, slug: string): Promise<
   }
   return report;
 }
-
-export type HealthReport = {
-  perHoldoutAnswer: number;
-  total: number;
-  teams: { name: string; holdoutAnswers: number; remeasures: number; openEpoch: boolean; epsDp: number; remaining: number; initial: number; exhausted: boolean }[];
-  exhausted: number;
-  /** baselines ever shown on the leaderboard: one re-measurement each, counted in the total */
-  baselines: number;
-};
 
 /**
  * The holdout's health: the DP privacy each team has spent (accounting.ts: its holdout answers,

@@ -5,12 +5,12 @@ import { AppError } from "./errors";
 import { COMPETITION_SELECT, type CompetitionRow, correlationOf, defaultMaxQueries, lockCompetition, lockDraft, requireDraft, requireOrganizer, mechanismOf } from "./competitions";
 import { getSolutionSummary, loadSolution } from "./solutions";
 import type { PublicUser } from "./users";
-import type { BudgetByCalibration, Point } from "@/lib/calibration/curves";
 import type { Plan } from "@/lib/calibration/planner";
 import { type CorrelationSummary, splitIntegrityProblem } from "@/lib/calibration/resolve";
 import type { Solution } from "@/lib/csv/solution";
 import type { AttackPreview } from "@/lib/experiments/preview";
 import { calibrationRequestSchema, correlationModelSchema, type CorrelationModelInput, mechanismSchema, type MechanismInput } from "@/lib/validation/calibration";
+import type { MechanismPreview } from "@/lib/responses";
 
 /** POST /api/v1/calibrate: the same planner as `npm run calibrate`, on a worker thread. */
 export async function calibrate(input: unknown) {
@@ -95,12 +95,6 @@ export async function setMechanism(user: PublicUser, slug: string, input: unknow
   });
   return plan;
 }
-
-export type MechanismPreview = {
-  plan: Plan;
-  /** the three plots; `tolerance` is the τ of the side-by-side comparison */
-  curves: { budgetByTolerance: Point[]; epsBdpByNoise: Point[]; budgetByCalibration: BudgetByCalibration; tolerance: number };
-};
 
 const TAUS = [0.02, 0.03, 0.05, 0.075, 0.1, 0.15, 0.2, 0.3, 0.4, 0.5, 0.75, 1];
 

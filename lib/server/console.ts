@@ -3,9 +3,10 @@ import { db } from "./db";
 import { requireOrganizer, metricOf } from "./competitions";
 import { AppError } from "./errors";
 import { csvCell } from "./leaderboard";
-import { type SybilSignals, sybilSignals } from "./sybil";
+import { sybilSignals } from "./sybil";
 import type { PublicUser } from "./users";
 import { isUuid } from "@/lib/validation/ids";
+import type { SybilSignals } from "@/lib/responses";
 
 /** One submission as organizers see it: raw scores included (display units). */
 export type ConsoleRow = {

@@ -1,9 +1,7 @@
 import "server-only";
 import { AppError } from "./errors";
 import { Prisma } from "@/lib/generated/prisma/client";
-
-/** A team's daily submissions (GET …/team `limits`): the cap counts per UTC day. */
-export type DailyLimits = { dailyLimit: number; usedToday: number; remainingToday: number; resetsAt: string };
+import type { DailyLimits } from "@/lib/responses";
 
 /** The UTC day that contains `at`: its start, and the next midnight when the count resets. */
 function utcDay(at: Date): { start: Date; resetsAt: Date } {

@@ -10,31 +10,7 @@ import { Prisma } from "@/lib/generated/prisma/client";
 import { answerHalfWidth } from "@/lib/mechanism/thresholdout";
 import { isBetter, type Metric } from "@/lib/metrics/registry";
 import { isUuid } from "@/lib/validation/ids";
-
-export type LeaderboardEntry = {
-  rank: number;
-  /** the team's name (docs/api.md), and its id for links */
-  team: string;
-  teamId: string;
-  /** the team's best answer, re-measured with fresh noise (docs/mechanism.md §2.6), display units */
-  score: number | null;
-  /** half-width of the score's 95 % interval from the mechanism's noise, display units */
-  uncertainty: number | null;
-  submissions: number;
-  budget: { remaining: number; initial: number };
-  lastSubmissionAt: string | null;
-};
-
-export type Leaderboard = {
-  metric: { name: string; title: string; direction: "higher" | "lower" };
-  displayPrecision: number;
-  total: number;
-  page: number;
-  pageSize: number;
-  entries: LeaderboardEntry[];
-  /** the organizers' baselines: unranked rows, each one noisy holdout value (lib/server/sandbox.ts) */
-  baselines: { name: string; score: number; uncertainty: number | null }[];
-};
+import type { Leaderboard } from "@/lib/responses";
 
 /**
  * The 95 % half-width of a released holdout value (thresholdout.ts answerHalfWidth) in the metric's

@@ -8,20 +8,7 @@ import type { PublicUser } from "./users";
 import type { Plan } from "@/lib/calibration/planner";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { LIVE_SETTINGS, OPEN_ONLY_SETTINGS, type UpdateCompetitionInput, updateCompetitionSchema } from "@/lib/validation/competitions";
-
-/** One changed setting, as the change log records it (dates as ISO strings). */
-export type SettingChange = { field: string; before: unknown; after: unknown };
-
-/** What the mechanism is after a change that moves m (docs/operating.md "Editing a live competition"). */
-export type PlanShift = {
-  before: PlanFigures;
-  after: PlanFigures;
-  /** true when σ, T and B₀ are recomputed (no team has submitted yet); false when only m and the guarantee move */
-  replanned: boolean;
-};
-export type PlanFigures = { sigma: number; threshold: number; budget: number; maxQueries: number; tolerance: number | null; holds: boolean; explanation: string };
-
-export type SettingsPreview = { changes: SettingChange[]; plan: PlanShift | null };
+import type { ChangeLogEntry, PlanFigures, SettingChange, SettingsPreview } from "@/lib/responses";
 
 type Prepared = SettingsPreview & { data: Prisma.CompetitionUpdateInput; submitted: boolean };
 
@@ -137,8 +124,6 @@ export async function updateCompetition(user: PublicUser, slug: string, input: u
     return tx.competition.update({ where: { id: competition.id }, data, select: COMPETITION_SELECT });
   });
 }
-
-export type ChangeLogEntry = { at: string; by: string; changes: SettingChange[] };
 
 /** GET …/changes (organizers): every recorded settings change, newest first. */
 export async function listChanges(competitionId: string): Promise<ChangeLogEntry[]> {

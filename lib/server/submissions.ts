@@ -23,6 +23,7 @@ import { sketchOf, sketchRows } from "@/lib/metrics/sketch";
 import { isUuid } from "@/lib/validation/ids";
 import { descriptionSchema, safeFilename } from "@/lib/validation/files";
 import { finalSelectionSchema } from "@/lib/validation/teams";
+import type { MySubmission, ResultKind, SubmissionResult } from "@/lib/responses";
 
 const gunzip = promisify(gunzipCallback);
 
@@ -55,16 +56,6 @@ export async function scoreUpload(competition: CompetitionRow, metric: Metric, b
 /** Largest submission accepted (docs/api.md: 413 beyond). 10⁶ rows with long ids fit. */
 export const MAX_SUBMISSION_BYTES = 128 * 1024 * 1024;
 const MAX_FINAL = 2;
-
-/** The mechanism's answer kinds, and "late": after the close, the exact holdout score (never ranked in the final standings). */
-export type ResultKind = AnswerKind | "late";
-
-export type SubmissionResult = {
-  id: string;
-  createdAt: string;
-  answer: { kind: ResultKind; score: number | null };
-  budget: { remaining: number; initial: number };
-};
 
 type ScoringData = { solution: Solution; key: SubmissionKey; publicRows: Uint32Array; holdoutRows: Uint32Array; sketchRows: Uint32Array };
 
@@ -320,17 +311,6 @@ async function recordLate(
     };
   });
 }
-
-export type MySubmission = {
-  id: string;
-  createdAt: string;
-  by: string;
-  answer: { kind: ResultKind; score: number | null };
-  budget: { remaining: number; initial: number };
-  selected: boolean;
-  description: string | null;
-  filename: string | null;
-};
 
 /** The caller's team's submissions, newest first (late ones, after the close, first): answers only, never raw scores. */
 export async function listMySubmissions(user: PublicUser, slug: string): Promise<{ submissions: MySubmission[]; finalIds: string[] }> {

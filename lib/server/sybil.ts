@@ -2,6 +2,7 @@ import "server-only";
 import { db } from "./db";
 import type { CompetitionRow } from "./competitions";
 import { agreement, bandKeys } from "@/lib/metrics/sketch";
+import type { SybilSignals } from "@/lib/responses";
 
 /** Accounts created from one client address within this window of each other, in different teams. */
 const SIGNUP_WINDOW_MS = 24 * 3600_000;
@@ -9,12 +10,6 @@ const SIGNUP_WINDOW_MS = 24 * 3600_000;
 export const NEAR_IDENTICAL = 0.98;
 /** Submissions per team compared (its latest). */
 const LATEST = 3;
-
-export type SybilSignals = {
-  /** accounts in different teams created from one address within a day; the address is never shown */
-  sameAddress: { accounts: { name: string; team: string; createdAt: string }[] }[];
-  nearIdentical: { teams: [string, string]; agreement: number }[];
-};
 
 /**
  * Signals for organizers that one person may be behind several teams (several budgets on one

@@ -1,7 +1,7 @@
 import "server-only";
 import { randomBytes } from "node:crypto";
 import { requireAccess } from "./access";
-import { type DailyLimits, dailyLimits } from "./daily-cap";
+import { dailyLimits } from "./daily-cap";
 import { db, isUniqueViolation, lockTeam } from "./db";
 import { AppError } from "./errors";
 import { type CompetitionRow, getVisibleCompetition, requireOrganizer, metricOf } from "./competitions";
@@ -9,17 +9,7 @@ import type { PublicUser } from "./users";
 import { isBetter } from "@/lib/metrics/registry";
 import { isUuid } from "@/lib/validation/ids";
 import { createTeamSchema, disqualifySchema, inviteCodeSchema } from "@/lib/validation/teams";
-
-export type TeamView = {
-  id: string;
-  name: string;
-  inviteCode: string;
-  members: { name: string }[];
-  budget: { remaining: number; initial: number };
-  submissions: number;
-  /** the daily cap: used today, left today, when it resets (midnight UTC) */
-  limits: DailyLimits;
-};
+import type { TeamView } from "@/lib/responses";
 
 /** A published competition that is open for taking part right now; 409 otherwise. */
 export async function requireOpenCompetition(user: PublicUser | null, slug: string, now = new Date()): Promise<CompetitionRow> {

@@ -1,8 +1,8 @@
 // The experiments, played through the REST API exactly as an outside client would.
 import { randomBytes, randomUUID } from "node:crypto";
 import seedrandom from "seedrandom";
-import { boostingAttack, type Leaderboard } from "@/lib/experiments/boosting";
-import { accuracy, randomLabels } from "@/lib/experiments/data";
+import { boostingAttack, type LeaderboardOracle } from "@/lib/experiments/boosting";
+import { signAccuracy, randomLabels } from "@/lib/experiments/data";
 import { noSignalExperiment } from "@/lib/experiments/no-signal";
 import { linePlotSvg, type Series } from "@/lib/experiments/svg";
 import { client, harnessUser } from "../harness";
@@ -21,7 +21,7 @@ export const DEFAULTS: ExperimentOptions = {
   seed: "quiltboard",
 };
 
-type Variant = { key: "plain" | "independent" | "bdp"; label: string; color: string; budget: number | null; leaderboard: Leaderboard };
+type Variant = { key: "plain" | "independent" | "bdp"; label: string; color: string; budget: number | null; leaderboard: LeaderboardOracle };
 export type ExperimentReport = { name: string; csv: string; svgs: { file: string; svg: string }[]; summary: string[]; budgets: Record<string, number | null> };
 
 const COLORS = { plain: "#dc2626", independent: "#d97706", bdp: "#4f46e5", fresh: "#059669" };
@@ -70,7 +70,7 @@ async function leaderboards(base: string, labels: Int8Array, options: Experiment
     await organizer(`/api/v1/competitions/${slug}/publish`, { method: "POST" });
     const analyst = await harnessUser(base, "analyst");
     await analyst(`/api/v1/competitions/${slug}/teams`, { json: { name: "Analyst", acceptRules: true } });
-    const leaderboard: Leaderboard = async (predictions) => {
+    const leaderboard: LeaderboardOracle = async (predictions) => {
       const csv = ["id,prediction", ...Array.from(predictions, (p, i) => `r${i},${p}`)].join("\n");
       const answer = await analyst(`/api/v1/competitions/${slug}/submissions`, { csv, headers: { "idempotency-key": randomUUID() } });
       return answer.answer.kind === "exhausted" ? null : answer.answer.score;
@@ -79,7 +79,7 @@ async function leaderboards(base: string, labels: Int8Array, options: Experiment
   };
 
   return [
-    { key: "plain", label: "Plain holdout (exact scores)", color: COLORS.plain, budget: null, leaderboard: async (p) => accuracy(p, labels, holdoutRows) },
+    { key: "plain", label: "Plain holdout (exact scores)", color: COLORS.plain, budget: null, leaderboard: async (p) => signAccuracy(p, labels, holdoutRows) },
     await make("independent", "Thresholdout, calibrated as if independent", { kind: "independent" }),
     await make("bdp", correlated ? "Thresholdout, BDP-calibrated (Markov)" : "Thresholdout, BDP-calibrated", correlated ? markov : { kind: "independent" }),
   ];
@@ -151,7 +151,7 @@ async function runBoosting(base: string, options: ExperimentOptions, correlated:
       probes.slice(0, s).forEach((p, i) => kept[i] && p.forEach((x, r) => (votes[r] += x)));
       const vote = Int8Array.from(votes, (x) => (x >= 0 ? 1 : -1));
       const reported = s === options.submissions ? result.reported : await v.leaderboard(vote);
-      last = { reported, fresh: accuracy(vote, fresh) };
+      last = { reported, fresh: signAccuracy(vote, fresh) };
       points.push({ x: s, y: reported });
       csvRows.push([v.key, s, f(reported), f(last.fresh)].join(","));
     }
@@ -321,7 +321,7 @@ async function runSplitLeak(base: string, options: LeakOptions): Promise<Experim
       label,
       kind: answer.answer.kind,
       reported: answer.answer.score,
-      holdoutAccuracy: accuracy(Int8Array.from(predictions), labels, holdoutRows),
+      holdoutAccuracy: signAccuracy(Int8Array.from(predictions), labels, holdoutRows),
       budget: answer.budget.remaining,
     });
   }

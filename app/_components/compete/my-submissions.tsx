@@ -2,9 +2,10 @@
 
 import { useRouter } from "next/navigation";
 import { startTransition, useOptimistic, useState } from "react";
-import type { MySubmission } from "@/lib/server/submissions";
+
 import { callApi } from "../api-client";
 import { ColumnHeads } from "../column-heads";
+import type { MySubmission } from "@/lib/responses";
 
 const KIND = { public: "Public answer", holdout: "Holdout answer (spent 1)", exhausted: "Budget exhausted", late: "Late: exact holdout score" } as const;
 const TIME = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" });

@@ -2,8 +2,9 @@
 
 import { useRouter } from "next/navigation";
 import { useState } from "react";
-import type { SubmissionResult } from "@/lib/server/submissions";
+
 import { type ApiError, uploadWithProgress } from "../api-client";
+import type { SubmissionResult } from "@/lib/responses";
 
 type Issue = { line: number; message: string };
 

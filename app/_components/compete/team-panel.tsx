@@ -2,9 +2,10 @@
 
 import { useRouter } from "next/navigation";
 import { useState } from "react";
-import type { TeamView } from "@/lib/server/teams";
+
 import { callApi } from "../api-client";
 import { BudgetBar } from "../budget-bar";
+import type { TeamView } from "@/lib/responses";
 
 /** Join (create a team or use an invite code, accepting the rules) or manage one's team. */
 export function TeamPanel({ slug, team, open }: { slug: string; team: TeamView | null; open: boolean }) {

@@ -4,7 +4,7 @@ import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { callApi } from "../api-client";
 import { FormError } from "../field";
-import type { BanView } from "@/lib/server/access";
+import type { BanView } from "@/lib/responses";
 
 /** Ban a person from this competition by address, with a reason they are shown; lift a ban (docs/operating.md §3). */
 export function Bans({ slug, bans }: { slug: string; bans: BanView[] }) {

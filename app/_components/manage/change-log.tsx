@@ -1,5 +1,5 @@
-import type { ChangeLogEntry } from "@/lib/server/settings";
 import { formatUtc, significant } from "../format";
+import type { ChangeLogEntry } from "@/lib/responses";
 
 const FIELD_NAMES: Record<string, string> = {
   endsAt: "deadline",

@@ -1,6 +1,6 @@
-import type { HealthReport } from "@/lib/server/audit";
 import { significant as n4 } from "../format";
 import { ColumnHeads } from "../column-heads";
+import type { HealthReport } from "@/lib/responses";
 
 /** The privacy each team has spent on the holdout and in total (lib/server/audit.ts holdoutHealth). */
 export function HoldoutHealth({ health }: { health: HealthReport }) {

@@ -3,10 +3,11 @@
 import { useRouter } from "next/navigation";
 import { useEffect, useState } from "react";
 import type { AttackPreview } from "@/lib/experiments/preview";
-import type { MechanismPreview } from "@/lib/server/calibration";
+
 import { callApi } from "../api-client";
 import { BarChart, LineChart } from "../charts";
 import { significant } from "../format";
+import type { MechanismPreview } from "@/lib/responses";
 
 type Mode = "guarantee" | "practical";
 type Input = { mode: Mode; tolerance: string; beta: string; maxQueries: string; split: string; sigma: string; threshold: string; budget: string };

@@ -5,7 +5,7 @@ import { useState } from "react";
 import { callApi } from "../api-client";
 import { FormError } from "../field";
 import { significant } from "../format";
-import type { SettingsPreview } from "@/lib/server/settings";
+import type { SettingsPreview } from "@/lib/responses";
 
 export type EditableSettings = { title: string; description: string; rules: string; endsAt: string; dailySubmissionLimit: number; lateSubmissions: boolean };
 

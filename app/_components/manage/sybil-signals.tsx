@@ -1,5 +1,5 @@
-import type { SybilSignals as Signals } from "@/lib/server/sybil";
 import { formatDate } from "../format";
+import type { SybilSignals as Signals } from "@/lib/responses";
 
 /** The manage page's list of signs that one person plays several teams. */
 export function SybilSignals({ signals }: { signals: Signals }) {

@@ -2,9 +2,10 @@
 
 import Link from "next/link";
 import { useEffect, useRef, useState } from "react";
-import type { Leaderboard } from "@/lib/server/leaderboard";
+
 import { BudgetBar } from "../budget-bar";
 import { significant } from "../format";
+import type { Leaderboard } from "@/lib/responses";
 
 const PAGE_SIZE = 50;
 const REFRESH_MS = 10_000;
