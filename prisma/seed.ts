@@ -3,7 +3,7 @@
 // (hourly readings of 60 households) is a Markov chain fitted from the solution's state column.
 // Runs once, on an empty database, and only where `demoRequested` says so: the demo's passwords are
 // published in the README, so a deployment never gets them unless it asks.
-import { publishCompetition, setCorrelation, setMechanism } from "@/lib/server/calibration";
+import { setCorrelation, setMechanism } from "@/lib/server/calibration";
 import { createCompetition } from "@/lib/server/competitions";
 import { db } from "@/lib/server/db";
 import { uploadSolution } from "@/lib/server/solutions";
@@ -11,6 +11,7 @@ import { createUser } from "@/lib/server/users";
 import { submit } from "@/lib/server/submissions";
 import { createTeam } from "@/lib/server/teams";
 import { demoPredictionsCsv, demoSolutionCsv } from "./demo-solution";
+import { publishCompetition } from "@/lib/server/lifecycle";
 
 export const DEMO_ACCOUNTS = [
   { email: "admin@quiltboard.test", name: "Ada Admin", password: "quiltboard-admin", role: "admin" as const },

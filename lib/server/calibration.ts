@@ -2,50 +2,20 @@ import "server-only";
 import { compute } from "./compute";
 import { db } from "./db";
 import { AppError } from "./errors";
-import { COMPETITION_SELECT, type CompetitionRow, correlationOf, defaultMaxQueries, lockCompetition, lockDraft, requireDraft, requireOrganizer, mechanismOf } from "./competitions";
+import { requireOrganizer } from "./competitions";
+import { lockDraft, requireDraft } from "./lifecycle";
+import { planOn, resolveOn } from "./plans";
 import { getSolutionSummary, loadSolution } from "./solutions";
 import type { PublicUser } from "./users";
 import type { Plan } from "@/lib/calibration/planner";
-import { type CorrelationSummary, splitIntegrityProblem } from "@/lib/calibration/resolve";
-import type { Solution } from "@/lib/csv/solution";
+import type { CorrelationSummary } from "@/lib/calibration/resolve";
 import type { AttackPreview } from "@/lib/experiments/preview";
-import { calibrationRequestSchema, correlationModelSchema, type CorrelationModelInput, mechanismSchema, type MechanismInput } from "@/lib/validation/calibration";
+import { calibrationRequestSchema, correlationModelSchema, type CorrelationModelInput, mechanismSchema } from "@/lib/validation/calibration";
 import type { MechanismPreview } from "@/lib/responses";
 
 /** POST /api/v1/calibrate: the same planner as `npm run calibrate`, on a worker thread. */
 export async function calibrate(input: unknown) {
   return compute("answerCalibration", calibrationRequestSchema.parse(input));
-}
-
-// Summaries and plans are computed once per solution file and settings, not on every page view:
-// memoised per decoded solution (replaced when a new file is uploaded) by the settings they read.
-const memo = new WeakMap<Solution, Map<string, Promise<unknown>>>();
-
-function once<T>(solution: Solution, key: unknown, make: () => Promise<T>): Promise<T> {
-  let entries = memo.get(solution);
-  if (!entries) memo.set(solution, (entries = new Map()));
-  const k = JSON.stringify(key);
-  let value = entries.get(k) as Promise<T> | undefined;
-  if (!value) {
-    if (entries.size >= 200) entries.delete(entries.keys().next().value!);
-    value = make();
-    value.catch(() => entries.delete(k));
-    entries.set(k, value);
-  }
-  return value;
-}
-
-/** A correlation model resolved against the solution's columns (fitted, chains read), on a worker thread. */
-function resolveOn(solution: Solution, model: CorrelationModelInput): Promise<CorrelationSummary> {
-  const n = solution.split.reduce((a, b) => a + b, 0);
-  const { split, order, groups, states } = solution;
-  return once(solution, ["correlation", model], () => compute("resolveCorrelation", model, n, { split, order, groups, states }));
-}
-
-/** The stored correlation model resolved against the solution (independent when none is set). */
-export async function getCorrelationSummary(competition: CompetitionRow): Promise<CorrelationSummary | null> {
-  const solution = await loadSolution(competition.id);
-  return solution && resolveOn(solution, correlationOf(competition));
 }
 
 /** PUT …/correlation: validates the model against the solution, stores it, returns the summary. */
@@ -61,26 +31,6 @@ export async function setCorrelation(user: PublicUser, slug: string, input: unkn
     await tx.competition.update({ where: { id: competition.id }, data: { correlation: model } });
   });
   return summary ?? { model };
-}
-
-/** The planner's answer for a mechanism input on this competition's holdout and correlation. */
-export async function planOn(competition: CompetitionRow, mechanism: MechanismInput): Promise<{ plan: Plan; summary: CorrelationSummary }> {
-  const solution = await loadSolution(competition.id);
-  if (!solution) throw new AppError("conflict", "upload the solution first: the mechanism is planned for its holdout rows");
-  const correlation = correlationOf(competition);
-  const summary = await resolveOn(solution, correlation);
-  const withDefaults = { ...mechanism, maxQueries: mechanism.maxQueries ?? competition.maxQueries ?? defaultMaxQueries(competition) };
-  const plan = await once(solution, ["plan", correlation, withDefaults], () => compute("planMechanism", { n: summary.n, model: summary.model }, withDefaults));
-  return { plan, summary };
-}
-
-/** The plan of the stored mechanism settings, or null when none are set (or no solution yet). */
-export async function getCurrentPlan(competition: CompetitionRow): Promise<Plan | null> {
-  const mechanism = mechanismOf(competition);
-  if (!mechanism) return null;
-  const solution = await loadSolution(competition.id);
-  if (!solution) return null;
-  return (await planOn(competition, mechanism)).plan;
 }
 
 /** PUT …/mechanism: stores the settings and the σ, T, B₀ they resolve to. */
@@ -134,44 +84,4 @@ export async function previewAttack(user: PublicUser, slug: string, input: unkno
     seed: competition.id,
   });
   return { ...preview, budget: plan.budget };
-}
-
-/**
- * Publishes a draft: needs a solution whose split keeps correlated rows together (under the groups
- * and Markov models) and mechanism settings whose budget is at least 1; the plan is recomputed from
- * the stored settings so σ, T, B₀ and m match the final solution and the publishing date. Competitors
- * may join from then on; the solution, correlation and mechanism are locked.
- */
-export async function publishCompetition(user: PublicUser, slug: string): Promise<CompetitionRow> {
-  const competition = await requireOrganizer(user, slug);
-  if (competition.status !== "draft") throw new AppError("conflict", `the competition is already ${competition.status}`);
-  if (competition.endsAt <= new Date()) throw new AppError("conflict", "the end date has passed; move it to the future before publishing");
-  const mechanism = mechanismOf(competition);
-  if (!mechanism) throw new AppError("conflict", "configure the mechanism before publishing");
-  const now = new Date();
-  const solution = await loadSolution(competition.id);
-  const summary = await getSolutionSummary(competition.id);
-  if (!solution || !summary) throw new AppError("conflict", "upload the solution before publishing");
-  const crossing = splitIntegrityProblem(correlationOf(competition).kind, solution);
-  if (crossing) throw new AppError("conflict", `the split cuts correlated rows: ${crossing}`);
-  const live = { ...competition, publishedAt: now };
-  const { plan } = await planOn(live, mechanism);
-  if (plan.budget < 1) throw new AppError("conflict", "the mechanism's budget is 0: no team could get a holdout answer; loosen the tolerance or use practical mode");
-  // Under the row lock: still a draft, and the solution and settings planned on are the stored ones.
-  return db.$transaction(async (tx) => {
-    if ((await lockCompetition(tx, competition.id)) !== "draft") throw new AppError("conflict", "the competition was published meanwhile");
-    const current = await tx.competition.findUniqueOrThrow({
-      where: { id: competition.id },
-      select: { mechanism: true, correlation: true, endsAt: true, solution: { select: { sha256: true } } },
-    });
-    const unchanged =
-      current.solution?.sha256 === summary.sha256 &&
-      JSON.stringify([current.mechanism, current.correlation, current.endsAt]) === JSON.stringify([competition.mechanism, competition.correlation, competition.endsAt]);
-    if (!unchanged) throw new AppError("conflict", "the competition's settings changed while it was being published; publish again");
-    return tx.competition.update({
-      where: { id: competition.id },
-      data: { status: "published", publishedAt: now, sigma: plan.sigma, threshold: plan.threshold, budget: plan.budget, maxQueries: plan.guarantee.maxQueries },
-      select: COMPETITION_SELECT,
-    });
-  });
 }

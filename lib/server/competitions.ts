@@ -143,25 +143,6 @@ export async function getVisibleCompetition(viewer: PublicUser | null, slug: str
   return { competition, organizer };
 }
 
-/** Draft-only changes; 409 once published (the solution and mechanism are locked). */
-export function requireDraft(competition: CompetitionRow, what: string): void {
-  if (competition.status !== "draft") throw new AppError("conflict", `${what} cannot change once the competition is published`);
-}
-
-/**
- * Inside a transaction: locks the competition row (FOR UPDATE) and returns its status as it is now.
- * Publishing and closing take this lock; scoring holds a key-share lock that closing waits for.
- */
-export async function lockCompetition(tx: Prisma.TransactionClient, competitionId: string): Promise<CompetitionRow["status"]> {
-  const [row] = await tx.$queryRaw<{ status: CompetitionRow["status"] }[]>`SELECT status FROM competitions WHERE id = ${competitionId}::uuid FOR UPDATE`;
-  return row.status;
-}
-
-/** `requireDraft` under the competition's row lock, so a change cannot land after a publish that ran meanwhile. */
-export async function lockDraft(tx: Prisma.TransactionClient, competitionId: string, what: string): Promise<void> {
-  if ((await lockCompetition(tx, competitionId)) !== "draft") throw new AppError("conflict", `${what} cannot change once the competition is published`);
-}
-
 function notFound(slug: string): AppError {
   return new AppError("not_found", `no competition called "${slug}"`);
 }

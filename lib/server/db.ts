@@ -1,7 +1,7 @@
 import "server-only";
 import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
-import { Prisma, PrismaClient } from "@/lib/generated/prisma/client";
+import { type CompetitionStatus, Prisma, PrismaClient } from "@/lib/generated/prisma/client";
 import { env } from "./env";
 import { log } from "./log";
 
@@ -50,6 +50,15 @@ export const db = new Proxy({} as PrismaClient, {
  */
 export async function lockTeam(tx: Prisma.TransactionClient, teamId: string): Promise<void> {
   await tx.$queryRaw`SELECT id FROM teams WHERE id = ${teamId}::uuid FOR UPDATE`;
+}
+
+/**
+ * Inside a transaction: locks the competition row (FOR UPDATE) and returns its status as it is now.
+ * Publishing and closing take this lock; scoring holds a key-share lock that closing waits for.
+ */
+export async function lockCompetition(tx: Prisma.TransactionClient, competitionId: string): Promise<CompetitionStatus> {
+  const [row] = await tx.$queryRaw<{ status: CompetitionStatus }[]>`SELECT status FROM competitions WHERE id = ${competitionId}::uuid FOR UPDATE`;
+  return row.status;
 }
 
 /** A unique constraint refused the write (Prisma's P2002): the caller answers 409 with what was taken. */

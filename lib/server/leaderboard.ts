@@ -1,10 +1,8 @@
 import "server-only";
 import { db } from "./db";
 import { AppError } from "./errors";
-import { COMPETITION_SELECT, type CompetitionRow, getVisibleCompetition, lockCompetition, requireOrganizer, metricOf } from "./competitions";
-import { appLink, message, sendMail } from "./mail";
+import { type CompetitionRow, getVisibleCompetition, metricOf } from "./competitions";
 import { listBaselines } from "./sandbox";
-import { finalSubmissionIds } from "./submissions";
 import type { PublicUser } from "./users";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { answerHalfWidth } from "@/lib/mechanism/thresholdout";
@@ -23,7 +21,7 @@ export async function displayHalfWidth(competition: CompetitionRow, metric: Metr
 }
 
 /** ORDER BY for the live ranking: best answer first in the metric's direction, ties to the earlier best. */
-function liveOrder(metric: Metric): Prisma.Sql {
+export function liveOrder(metric: Metric): Prisma.Sql {
   return metric.direction === "higher"
     ? Prisma.sql`best_score DESC NULLS LAST, best_at ASC NULLS LAST, created_at ASC, id ASC`
     : Prisma.sql`best_score ASC NULLS LAST, best_at ASC NULLS LAST, created_at ASC, id ASC`;
@@ -209,108 +207,6 @@ export async function getTeamHistory(viewer: PublicUser | null, slug: string, te
 }
 
 export type FinalStanding = { rank: number; team: string; teamId: string; score: number; liveRank: number | null; shakeUp: number | null };
-
-/** POST …/close: an organizer closes a published competition early (closeNow). */
-export async function closeCompetition(user: PublicUser, slug: string): Promise<CompetitionRow> {
-  const competition = await requireOrganizer(user, slug);
-  const closed = await closeNow(competition);
-  if (!closed)
-    throw new AppError(
-      "conflict",
-      `only a published competition can be closed; this one is ${(await db.competition.findUniqueOrThrow({ where: { id: competition.id }, select: { status: true } })).status}`,
-    );
-  return closed;
-}
-
-/**
- * Closes every published competition whose end has come (lib/server/scheduler.ts runs it every
- * half minute on every app instance); each is closed exactly once, by whichever instance locks
- * it first. Returns the slugs this call closed.
- */
-export async function closeDueCompetitions(now = new Date()): Promise<string[]> {
-  const due = await db.competition.findMany({ where: { status: "published", endsAt: { lte: now } }, select: COMPETITION_SELECT });
-  const closed: string[] = [];
-  for (const competition of due) if (await closeNow(competition)) closed.push(competition.slug);
-  return closed;
-}
-
-/**
- * Closes a published competition and computes the final standings once: each team's final
- * submissions (its selection, or by default its best answered one) scored exactly on the holdout,
- * the best of them counting; ties go to the earlier submission. The live rank is kept beside it
- * for the shake-up. Null when the competition was not published any more once its row was locked
- * (closed meanwhile, by another instance or an organizer). The teams' members are told by mail.
- */
-async function closeNow(competition: CompetitionRow): Promise<CompetitionRow | null> {
-  const metric = metricOf(competition);
-  const closed = await db.$transaction(
-    async (tx) => {
-      // Every scoring holds FOR KEY SHARE on the competition row until it commits (submissions.ts):
-      // this lock waits for those in flight, and later ones wait for it and then find the
-      // competition closed, so no answer lands after the final standings.
-      if ((await lockCompetition(tx, competition.id)) !== "published") return null;
-      const ranked = await tx.$queryRaw<{ id: string; rank: bigint }[]>`
-        SELECT id, row_number() OVER (ORDER BY ${liveOrder(metric)}) AS rank FROM teams
-        WHERE competition_id = ${competition.id}::uuid AND merged_into_id IS NULL AND disqualified_at IS NULL AND submission_count > 0`;
-      const liveRank = new Map(ranked.map((r) => [r.id, Number(r.rank)]));
-      const submissions = await tx.submission.findMany({
-        where: { competitionId: competition.id, team: { disqualifiedAt: null } },
-        select: { id: true, teamId: true, createdAt: true, answer: true, selected: true, holdoutScore: true },
-      });
-      const byTeam = new Map<string, typeof submissions>();
-      for (const s of submissions) byTeam.set(s.teamId, [...(byTeam.get(s.teamId) ?? []), s]);
-      const finals: { teamId: string; score: number; at: Date }[] = [];
-      for (const [teamId, rows] of byTeam) {
-        const ids = new Set(finalSubmissionIds(metric, rows));
-        let best: { score: number; at: Date } | null = null;
-        for (const r of rows) {
-          if (!ids.has(r.id)) continue;
-          if (!best || isBetter(metric, r.holdoutScore, best.score) || (r.holdoutScore === best.score && r.createdAt < best.at)) best = { score: r.holdoutScore, at: r.createdAt };
-        }
-        if (best) finals.push({ teamId, ...best });
-      }
-      finals.sort((a, b) => (a.score === b.score ? a.at.getTime() - b.at.getTime() : isBetter(metric, a.score, b.score) ? -1 : 1));
-      if (finals.length) {
-        await tx.$executeRaw`UPDATE teams AS t SET final_score = v.score, final_rank = v.rank, live_rank = v.live
-          FROM unnest(${finals.map((f) => f.teamId)}::uuid[], ${finals.map((f) => f.score)}::float8[], ${finals.map((_, i) => i + 1)}::int[], ${finals.map((f) => liveRank.get(f.teamId) ?? null)}::int[]) AS v(id, score, rank, live)
-          WHERE t.id = v.id`;
-      }
-      return tx.competition.update({ where: { id: competition.id }, data: { status: "closed", closedAt: new Date() }, select: COMPETITION_SELECT });
-    },
-    { timeout: 120_000, maxWait: 30_000 },
-  );
-  if (closed) await announceFinalStandings(closed);
-  return closed;
-}
-
-/** 1st, 2nd, 3rd, 4th, …, 11th, 12th, 13th, …, 21st. */
-function ordinal(n: number): string {
-  const suffixes = ["th", "st", "nd", "rd"];
-  const v = n % 100;
-  return `${n}${suffixes[(v - 20) % 10] ?? suffixes[v] ?? suffixes[0]}`;
-}
-
-/** Mails every member of every team: the final standings are out. */
-async function announceFinalStandings(competition: CompetitionRow): Promise<void> {
-  const members = await db.teamMember.findMany({
-    where: { competitionId: competition.id },
-    select: { user: { select: { email: true, name: true } }, team: { select: { name: true, finalRank: true } } },
-  });
-  for (const m of members) {
-    await sendMail(
-      message({
-        to: m.user.email,
-        subject: `Final standings of ${competition.title}`,
-        name: m.user.name,
-        paragraphs: [
-          `${competition.title} has closed and its final standings are out: each team's final submissions scored exactly on the holdout.`,
-          m.team.finalRank ? `Your team ${m.team.name} finished ${ordinal(m.team.finalRank)}.` : `Your team ${m.team.name} had no answered submission, so it is not ranked.`,
-        ],
-        action: { label: "See the final standings", url: appLink(`/competitions/${competition.slug}/leaderboard`) },
-      }),
-    );
-  }
-}
 
 /** The final standings of a closed competition (docs/api.md, GET …/final); 409 before it closes. */
 export async function getFinalStandings(viewer: PublicUser | null, slug: string): Promise<{ metric: Leaderboard["metric"]; displayPrecision: number; entries: FinalStanding[] }> {

@@ -1,6 +1,7 @@
 import "server-only";
-import { closeDueCompetitions } from "./leaderboard";
+
 import { log } from "./log";
+import { closeDueCompetitions } from "./lifecycle";
 
 /**
  * Closes competitions at their end: every app instance checks every QUILTBOARD_CLOSE_SECONDS

@@ -1,14 +1,15 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
-import { planOn } from "./calibration";
-import { checkMetric, COMPETITION_SELECT, type CompetitionRow, defaultMaxQueries, lockCompetition, mechanismOf, requireOrganizer } from "./competitions";
-import { db } from "./db";
+
+import { checkMetric, COMPETITION_SELECT, type CompetitionRow, defaultMaxQueries, mechanismOf, requireOrganizer } from "./competitions";
+import { db, lockCompetition } from "./db";
 import { AppError } from "./errors";
 import type { PublicUser } from "./users";
 import type { Plan } from "@/lib/calibration/planner";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { LIVE_SETTINGS, OPEN_ONLY_SETTINGS, type UpdateCompetitionInput, updateCompetitionSchema } from "@/lib/validation/competitions";
 import type { ChangeLogEntry, PlanFigures, SettingChange, SettingsPreview } from "@/lib/responses";
+import { planOn } from "./plans";
 
 type Prepared = SettingsPreview & { data: Prisma.CompetitionUpdateInput; submitted: boolean };
 

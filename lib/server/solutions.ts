@@ -1,11 +1,12 @@
 import "server-only";
 import { db } from "./db";
 import { AppError } from "./errors";
-import { lockDraft, requireDraft, requireOrganizer, metricOf } from "./competitions";
+import { requireOrganizer, metricOf } from "./competitions";
 import { readCsvUpload } from "./csv-upload";
 import type { PublicUser } from "./users";
 import { splitIntegrityProblem } from "@/lib/calibration/resolve";
 import { createSolutionParser, type Solution } from "@/lib/csv/solution";
+import { lockDraft, requireDraft } from "./lifecycle";
 
 /** Largest solution file accepted: 10⁶ rows with long ids fit comfortably. */
 export const MAX_SOLUTION_BYTES = 256 * 1024 * 1024;

@@ -11,7 +11,7 @@ import { AppError } from "./errors";
 import { loadSolution } from "./solutions";
 import { consumeRateLimit } from "./rate-limit";
 import { bannedError } from "./access";
-import { checkOpen } from "./teams";
+
 import type { PublicUser } from "./users";
 import { getVisibleCompetition, type CompetitionRow, metricOf } from "./competitions";
 import type { Solution } from "@/lib/csv/solution";
@@ -24,6 +24,7 @@ import { isUuid } from "@/lib/validation/ids";
 import { descriptionSchema, safeFilename } from "@/lib/validation/files";
 import { finalSelectionSchema } from "@/lib/validation/teams";
 import type { MySubmission, ResultKind, SubmissionResult } from "@/lib/responses";
+import { checkOpen, finalSubmissionIds } from "./lifecycle";
 
 const gunzip = promisify(gunzipCallback);
 
@@ -353,21 +354,6 @@ export async function listMySubmissions(user: PublicUser, slug: string): Promise
     filename: s.filename,
   }));
   return { submissions: [...lateRows, ...submissions], finalIds: finalSubmissionIds(metric, rows) };
-}
-
-/**
- * The submissions that count for the final standings: the team's selection (up to 2), or by
- * default its best answered submission (earliest among equals).
- */
-export function finalSubmissionIds(metric: Metric, rows: { id: string; createdAt: Date; answer: number | null; selected: boolean }[]): string[] {
-  const selected = rows.filter((r) => r.selected).map((r) => r.id);
-  if (selected.length) return selected;
-  let best: (typeof rows)[number] | null = null;
-  for (const r of rows) {
-    if (r.answer === null) continue;
-    if (!best || isBetter(metric, r.answer, best.answer!) || (r.answer === best.answer && r.createdAt < best.createdAt)) best = r;
-  }
-  return best ? [best.id] : [];
 }
 
 /** Selects or unselects a submission for the final standings (at most 2 per team). */

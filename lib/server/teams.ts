@@ -4,37 +4,13 @@ import { requireAccess } from "./access";
 import { dailyLimits } from "./daily-cap";
 import { db, isUniqueViolation, lockTeam } from "./db";
 import { AppError } from "./errors";
-import { type CompetitionRow, getVisibleCompetition, requireOrganizer, metricOf } from "./competitions";
+import { getVisibleCompetition, requireOrganizer, metricOf } from "./competitions";
 import type { PublicUser } from "./users";
 import { isBetter } from "@/lib/metrics/registry";
 import { isUuid } from "@/lib/validation/ids";
 import { createTeamSchema, disqualifySchema, inviteCodeSchema } from "@/lib/validation/teams";
 import type { TeamView } from "@/lib/responses";
-
-/** A published competition that is open for taking part right now; 409 otherwise. */
-export async function requireOpenCompetition(user: PublicUser | null, slug: string, now = new Date()): Promise<CompetitionRow> {
-  const { competition } = await getVisibleCompetition(user, slug);
-  checkOpen(competition, now);
-  return competition;
-}
-
-/**
- * Why the competition does not take entries (teams, submissions) at `now`, or null when it does:
- * published, started and before its deadline. The one home of that rule: pages ask it, services
- * enforce it (checkOpen).
- */
-export function closedForEntries(competition: Pick<CompetitionRow, "status" | "startsAt" | "endsAt">, now: Date): string | null {
-  if (competition.status === "draft") return "this competition is not published yet";
-  if (competition.status === "closed" || now >= competition.endsAt) return "this competition has closed";
-  if (competition.startsAt && now < competition.startsAt) return `this competition opens on ${competition.startsAt.toISOString()}`;
-  return null;
-}
-
-/** 409 unless the competition takes entries at `now` (closedForEntries). */
-export function checkOpen(competition: CompetitionRow, now: Date): void {
-  const problem = closedForEntries(competition, now);
-  if (problem) throw new AppError("conflict", problem);
-}
+import { requireOpenCompetition } from "./lifecycle";
 
 /** Organizers see raw scores, so they may not compete in their own competition. */
 async function refuseOrganizer(user: PublicUser, competitionId: string): Promise<void> {

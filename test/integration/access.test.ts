@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { decideRegistration, requestRegistration } from "@/lib/server/access";
 import { getAttachment, addAttachment } from "@/lib/server/attachments";
-import { publishCompetition, setMechanism } from "@/lib/server/calibration";
+import { setMechanism } from "@/lib/server/calibration";
 import { createCompetition, getVisibleCompetition } from "@/lib/server/competitions";
 import { updateCompetition } from "@/lib/server/settings";
 import { db } from "@/lib/server/db";
@@ -15,6 +15,7 @@ import { createTeam, joinTeam } from "@/lib/server/teams";
 import { createUser, registerUser, type PublicUser } from "@/lib/server/users";
 import { demoPredictionsCsv, demoSolutionCsv } from "@/prisma/demo-solution";
 import { lastMailTo, linkIn } from "@/test/fixtures/mail";
+import { publishCompetition } from "@/lib/server/lifecycle";
 
 const tag = () => randomBytes(5).toString("hex");
 const user = (domain = "example.com", client = "test-client"): Promise<PublicUser> =>

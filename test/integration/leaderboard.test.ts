@@ -1,14 +1,15 @@
 import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { publishCompetition, setMechanism } from "@/lib/server/calibration";
+import { setMechanism } from "@/lib/server/calibration";
 import { createCompetition } from "@/lib/server/competitions";
 import { db } from "@/lib/server/db";
-import { closeCompetition, closeDueCompetitions, csvCell, getFinalStandings, getLeaderboard, getTeamHistory, leaderboardCsv } from "@/lib/server/leaderboard";
+import { csvCell, getFinalStandings, getLeaderboard, getTeamHistory, leaderboardCsv } from "@/lib/server/leaderboard";
 import { uploadSolution } from "@/lib/server/solutions";
 import { selectFinal, submit } from "@/lib/server/submissions";
 import { createTeam } from "@/lib/server/teams";
 import { createUser, type PublicUser } from "@/lib/server/users";
 import { lastMailTo, mailCount } from "@/test/fixtures/mail";
+import { publishCompetition, closeCompetition, closeDueCompetitions } from "@/lib/server/lifecycle";
 
 const tag = () => randomBytes(5).toString("hex");
 const user = (): Promise<PublicUser> => createUser({ email: `lb-${tag()}@example.com`, password: "viewer password", name: `Viewer ${tag()}` });

@@ -2,12 +2,12 @@ import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { banUser, liftBan } from "@/lib/server/access";
 import { holdoutHealth } from "@/lib/server/audit";
-import { publishCompetition, setMechanism } from "@/lib/server/calibration";
+import { setMechanism } from "@/lib/server/calibration";
 import { createCompetition, requireOrganizer } from "@/lib/server/competitions";
 import { listAllSubmissions } from "@/lib/server/console";
 import { db } from "@/lib/server/db";
 import { AppError } from "@/lib/server/errors";
-import { closeCompetition, getFinalStandings, getLateBoard, getLeaderboard } from "@/lib/server/leaderboard";
+import { getFinalStandings, getLateBoard, getLeaderboard } from "@/lib/server/leaderboard";
 import { listSandbox, setBaseline, testInSandbox } from "@/lib/server/sandbox";
 import { listChanges, previewCompetitionUpdate, updateCompetition } from "@/lib/server/settings";
 import { uploadSolution } from "@/lib/server/solutions";
@@ -15,6 +15,7 @@ import { getSubmissionFile, listMySubmissions, submit } from "@/lib/server/submi
 import { createTeam, getMyTeam } from "@/lib/server/teams";
 import { createUser, type PublicUser } from "@/lib/server/users";
 import { demoPredictionsCsv, demoSolutionCsv } from "@/prisma/demo-solution";
+import { publishCompetition, closeCompetition } from "@/lib/server/lifecycle";
 
 const tag = () => randomBytes(5).toString("hex");
 const user = (): Promise<PublicUser> => createUser({ email: `live-${tag()}@example.com`, password: "competitor password", name: `Player ${tag()}` });

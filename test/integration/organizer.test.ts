@@ -1,13 +1,14 @@
 import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { setCorrelation, setMechanism, publishCompetition, previewMechanism } from "@/lib/server/calibration";
+import { setCorrelation, setMechanism, previewMechanism } from "@/lib/server/calibration";
 import { createCompetition, getVisibleCompetition, inviteOrganizer, requireOrganizer } from "@/lib/server/competitions";
-import { closeCompetition } from "@/lib/server/leaderboard";
+
 import { db } from "@/lib/server/db";
 import { AppError } from "@/lib/server/errors";
 import { loadSolution, uploadSolution } from "@/lib/server/solutions";
 import { createUser, type PublicUser } from "@/lib/server/users";
 import { demoSolutionCsv } from "@/prisma/demo-solution";
+import { publishCompetition, closeCompetition } from "@/lib/server/lifecycle";
 
 const tag = () => randomBytes(5).toString("hex");
 const user = (): Promise<PublicUser> => createUser({ email: `org-${tag()}@example.com`, password: "organizer password", name: "Org" });

@@ -1,9 +1,9 @@
 import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { auditCompetition, holdoutHealth } from "@/lib/server/audit";
-import { publishCompetition, setMechanism } from "@/lib/server/calibration";
+import { setMechanism } from "@/lib/server/calibration";
 import { createCompetition, getVisibleCompetition, toPublicDetails } from "@/lib/server/competitions";
-import { closeCompetition } from "@/lib/server/leaderboard";
+
 import { db } from "@/lib/server/db";
 import { AppError } from "@/lib/server/errors";
 import { uploadSolution } from "@/lib/server/solutions";
@@ -11,6 +11,7 @@ import { listMySubmissions, selectFinal, submit } from "@/lib/server/submissions
 import { createTeam, joinTeam, leaveTeam, mergeTeams } from "@/lib/server/teams";
 import { createUser, type PublicUser } from "@/lib/server/users";
 import { demoPredictionsCsv, demoSolutionCsv } from "@/prisma/demo-solution";
+import { publishCompetition, closeCompetition } from "@/lib/server/lifecycle";
 
 const tag = () => randomBytes(5).toString("hex");
 const user = (): Promise<PublicUser> => createUser({ email: `comp-${tag()}@example.com`, password: "competitor password", name: `Player ${tag()}` });

@@ -13,11 +13,13 @@ import { SubmitPanel } from "../../_components/compete/submit-panel";
 import { TeamPanel } from "../../_components/compete/team-panel";
 import { listMySubmissions } from "@/lib/server/submissions";
 import { accessOf, myRegistration } from "@/lib/server/access";
-import { getCurrentPlan } from "@/lib/server/calibration";
+
 import { ApiForm } from "../../_components/api-form";
 import { Countdown } from "../../_components/view/countdown";
-import { closedForEntries, getMyTeam } from "@/lib/server/teams";
+import { getMyTeam } from "@/lib/server/teams";
 import { displayHalfWidth } from "@/lib/server/leaderboard";
+import { getCurrentPlan } from "@/lib/server/plans";
+import { closedForEntries } from "@/lib/server/lifecycle";
 
 export const metadata: Metadata = { title: "Competition" };
 

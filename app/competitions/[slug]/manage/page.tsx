@@ -4,7 +4,7 @@ import { notFound, redirect } from "next/navigation";
 import { getSessionUser } from "@/lib/server/auth";
 import { listAttachments } from "@/lib/server/attachments";
 import { holdoutHealth } from "@/lib/server/audit";
-import { getCorrelationSummary, getCurrentPlan } from "@/lib/server/calibration";
+
 import { correlationOf, listOrganizers, metricOf, requireOrganizer } from "@/lib/server/competitions";
 import { accessOf, listBans, listRegistrations } from "@/lib/server/access";
 import { listAllSubmissions } from "@/lib/server/console";
@@ -29,6 +29,7 @@ import { MechanismPanel } from "../../../_components/manage/mechanism-panel";
 import { SolutionUpload } from "../../../_components/manage/solution-upload";
 import { type ConsoleLine, SubmissionsConsole } from "../../../_components/manage/submissions-console";
 import { StatusBadge } from "../../../_components/status-badge";
+import { getCorrelationSummary, getCurrentPlan } from "@/lib/server/plans";
 
 export const metadata: Metadata = { title: "Manage competition" };
 

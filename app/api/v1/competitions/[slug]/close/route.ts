@@ -2,7 +2,7 @@
 import { handleApi, json } from "@/lib/server/api";
 import { requireApiUser } from "@/lib/server/auth";
 import { toPublicDetails } from "@/lib/server/competitions";
-import { closeCompetition } from "@/lib/server/leaderboard";
+import { closeCompetition } from "@/lib/server/lifecycle";
 
 export const POST = handleApi(async (request, { params }: { params: Promise<{ slug: string }> }) => {
   const user = await requireApiUser(request);

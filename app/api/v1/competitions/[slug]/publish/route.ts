@@ -1,8 +1,9 @@
 // POST /api/v1/competitions/[slug]/publish – lock the solution and mechanism, open to competitors
 import { handleApi, json } from "@/lib/server/api";
 import { requireApiUser } from "@/lib/server/auth";
-import { publishCompetition } from "@/lib/server/calibration";
+
 import { toPublicDetails } from "@/lib/server/competitions";
+import { publishCompetition } from "@/lib/server/lifecycle";
 
 export const POST = handleApi(async (request, { params }: { params: Promise<{ slug: string }> }) => {
   const user = await requireApiUser(request);
