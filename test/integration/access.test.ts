@@ -2,43 +2,29 @@ import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { decideRegistration, requestRegistration } from "@/lib/server/access";
 import { getAttachment, addAttachment } from "@/lib/server/attachments";
-import { setMechanism } from "@/lib/server/calibration";
-import { createCompetition, getVisibleCompetition } from "@/lib/server/competitions";
+import { getVisibleCompetition } from "@/lib/server/competitions";
 import { updateCompetition } from "@/lib/server/settings";
 import { db } from "@/lib/server/db";
 import { verifyEmail } from "@/lib/server/email-links";
-import { AppError } from "@/lib/server/errors";
-import { uploadSolution } from "@/lib/server/solutions";
 import { submit } from "@/lib/server/submissions";
 import { sybilSignals } from "@/lib/server/sybil";
 import { createTeam, joinTeam } from "@/lib/server/teams";
-import { createUser, registerUser, type PublicUser } from "@/lib/server/users";
-import { demoPredictionsCsv, demoSolutionCsv } from "@/prisma/demo-solution";
+import { registerUser, type PublicUser } from "@/lib/server/users";
+import { demoPredictionsCsv } from "@/prisma/demo-solution";
 import { lastMailTo, linkIn } from "@/test/fixtures/mail";
-import { publishCompetition } from "@/lib/server/lifecycle";
+import { publishedCompetition, rejection, tag } from "@/test/support/factories";
 
-const tag = () => randomBytes(5).toString("hex");
 const user = (domain = "example.com", client = "test-client"): Promise<PublicUser> =>
   registerUser({ email: `acc-${tag()}@${domain}`, password: "a long enough password", name: `Player ${tag()}` }, client);
 
-async function live() {
-  const owner = await createUser({ email: `own-${tag()}@example.com`, password: "organizer password", name: "Owner" });
-  const slug = `access-${tag()}`;
-  await createCompetition(owner, { slug, title: "Access", metric: { name: "accuracy" }, endsAt: new Date(Date.now() + 10 * 86_400_000).toISOString(), dailySubmissionLimit: 50 });
-  await uploadSolution(owner, slug, new Response(demoSolutionCsv()).body);
-  await setMechanism(owner, slug, { mode: "practical", sigma: 0.01, threshold: 0.04, budget: 5 });
-  await publishCompetition(owner, slug);
-  return { owner, slug };
+function live() {
+  return publishedCompetition({ settings: { dailySubmissionLimit: 50 } });
 }
 
 async function code(promise: Promise<unknown>): Promise<string> {
-  const error = await promise.then(
-    () => null,
-    (e) => e,
-  );
-  expect(error).toBeInstanceOf(AppError);
-  expect((error as AppError).status).toBe(403);
-  return (error as AppError).code;
+  const error = await rejection(promise);
+  expect(error.status).toBe(403);
+  return error.code;
 }
 
 describe("competition access rules", () => {

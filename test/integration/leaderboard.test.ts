@@ -1,4 +1,3 @@
-import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { setMechanism } from "@/lib/server/calibration";
 import { createCompetition } from "@/lib/server/competitions";
@@ -7,13 +6,9 @@ import { csvCell, getFinalStandings, getLeaderboard, getTeamHistory, leaderboard
 import { uploadSolution } from "@/lib/server/solutions";
 import { selectFinal, submit } from "@/lib/server/submissions";
 import { createTeam } from "@/lib/server/teams";
-import { createUser, type PublicUser } from "@/lib/server/users";
 import { lastMailTo, mailCount } from "@/test/fixtures/mail";
 import { publishCompetition, closeCompetition, closeDueCompetitions } from "@/lib/server/lifecycle";
-
-const tag = () => randomBytes(5).toString("hex");
-const user = (): Promise<PublicUser> => createUser({ email: `lb-${tag()}@example.com`, password: "viewer password", name: `Viewer ${tag()}` });
-const stream = (text: string) => new Response(text).body;
+import { tag, stream, newUser, publishedCompetition } from "@/test/support/factories";
 
 // 8 public rows and 8 holdout rows, labelled yes and no in turn; a prediction string gets row i
 // right when its char is "1".
@@ -22,19 +17,19 @@ const LABELS = IDS.map((_, i) => (i % 2 ? "no" : "yes"));
 const SOLUTION = ["id,label,split", ...IDS.map((id, i) => `${id},${LABELS[i]},${i < 8 ? "public" : "holdout"}`)].join("\n");
 const predict = (pattern: string) => ["id,prediction", ...IDS.map((id, i) => `${id},${(pattern[i] === "1") === (LABELS[i] === "yes") ? "yes" : "no"}`)].join("\n");
 
-async function competition(metric = "accuracy") {
-  const owner = await user();
-  const slug = `lb-${tag()}`;
-  await createCompetition(owner, { slug, title: "Board", metric: { name: metric }, endsAt: new Date(Date.now() + 86_400_000).toISOString(), dailySubmissionLimit: 50 });
-  await uploadSolution(owner, slug, stream(SOLUTION));
-  // A huge threshold: every answer is the public score, so ranks are predictable.
-  await setMechanism(owner, slug, { mode: "practical", sigma: 1e-6, threshold: 0.9, budget: 3 });
-  await publishCompetition(owner, slug);
-  return { owner, slug };
+// A huge threshold: every answer is the public score, so ranks are predictable.
+function competition(metric = "accuracy") {
+  return publishedCompetition({
+    metric,
+    days: 1,
+    settings: { dailySubmissionLimit: 50 },
+    solution: SOLUTION,
+    mechanism: { mode: "practical", sigma: 1e-6, threshold: 0.9, budget: 3 },
+  });
 }
 
 async function team(slug: string, name: string) {
-  const u = await user();
+  const u = await newUser();
   await createTeam(u, slug, { name, acceptRules: true });
   return u;
 }
@@ -152,7 +147,7 @@ describe("final standings", () => {
 
 describe("the automatic close", () => {
   it("closes a competition whose end has come exactly once, however many instances sweep at once, and tells its members once", async () => {
-    const owner = await user();
+    const owner = await newUser();
     const slug = `lb-${tag()}`;
     const endsAt = new Date(Date.now() + 6_000); // time to publish and submit first, even on a slow machine
     await createCompetition(owner, { slug, title: "Ending", metric: { name: "accuracy" }, endsAt: endsAt.toISOString(), dailySubmissionLimit: 50 });

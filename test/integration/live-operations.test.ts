@@ -1,4 +1,3 @@
-import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { banUser, liftBan } from "@/lib/server/access";
 import { holdoutHealth } from "@/lib/server/audit";
@@ -6,54 +5,31 @@ import { setMechanism } from "@/lib/server/calibration";
 import { createCompetition, requireOrganizer } from "@/lib/server/competitions";
 import { listAllSubmissions } from "@/lib/server/console";
 import { db } from "@/lib/server/db";
-import { AppError } from "@/lib/server/errors";
 import { getFinalStandings, getLateBoard, getLeaderboard } from "@/lib/server/leaderboard";
 import { listSandbox, setBaseline, testInSandbox } from "@/lib/server/sandbox";
 import { listChanges, previewCompetitionUpdate, updateCompetition } from "@/lib/server/settings";
 import { uploadSolution } from "@/lib/server/solutions";
 import { getSubmissionFile, listMySubmissions, submit } from "@/lib/server/submissions";
 import { createTeam, getMyTeam } from "@/lib/server/teams";
-import { createUser, type PublicUser } from "@/lib/server/users";
 import { demoPredictionsCsv, demoSolutionCsv } from "@/prisma/demo-solution";
 import { publishCompetition, closeCompetition } from "@/lib/server/lifecycle";
+import { tag, stream, newUser, rejection, PRACTICAL, publishedCompetition } from "@/test/support/factories";
 
-const tag = () => randomBytes(5).toString("hex");
-const user = (): Promise<PublicUser> => createUser({ email: `live-${tag()}@example.com`, password: "competitor password", name: `Player ${tag()}` });
-const stream = (text: string) => new Response(text).body;
 const SOLUTION = demoSolutionCsv();
 const DAY = 86_400_000;
 
-async function rejection(promise: Promise<unknown>): Promise<AppError> {
-  const error = await promise.then(
-    () => null,
-    (e) => e,
-  );
-  expect(error).toBeInstanceOf(AppError);
-  return error as AppError;
-}
-
-/** A competition published with the given mechanism, ending in `days` days (m follows the deadline unless fixed). */
 /** 30,000 independent holdout rows: enough for a guarantee at τ = 1, β = 0.1 (the demo's 1,440 are not). */
 const LARGE = ["id,label,split", ...Array.from({ length: 31_000 }, (_, i) => `r${i},${i % 3 ? "a" : "b"},${i < 1000 ? "public" : "holdout"}`)].join("\n");
 
-async function published(mechanism: Record<string, unknown>, options: { days?: number; daily?: number; late?: boolean; solution?: string } = {}) {
-  const owner = await user();
-  const slug = `ops-${tag()}`;
-  await createCompetition(owner, {
-    slug,
-    title: "Live ops",
-    metric: { name: "accuracy" },
-    endsAt: new Date(Date.now() + DAY * (options.days ?? 10)).toISOString(),
-    dailySubmissionLimit: options.daily ?? 5,
-    lateSubmissions: options.late ?? false,
+/** A competition published with the given mechanism, ending in `days` days (m follows the deadline unless fixed). */
+function published(mechanism: Record<string, unknown>, options: { days?: number; daily?: number; late?: boolean; solution?: string } = {}) {
+  return publishedCompetition({
+    mechanism,
+    days: options.days,
+    solution: options.solution,
+    settings: { title: "Live ops", dailySubmissionLimit: options.daily ?? 5, lateSubmissions: options.late ?? false },
   });
-  await uploadSolution(owner, slug, stream(options.solution ?? SOLUTION));
-  await setMechanism(owner, slug, mechanism);
-  const competition = await publishCompetition(owner, slug);
-  return { owner, slug, competition };
 }
-
-const PRACTICAL = { mode: "practical", sigma: 0.01, threshold: 0.04, budget: 5 };
 
 describe("editing a published competition", () => {
   it("changes the wording, records who changed what, and refuses what the mechanism was planned on", async () => {
@@ -74,7 +50,7 @@ describe("editing a published competition", () => {
 
   it("replans σ, T and B₀ for a later deadline before the first submission; existing teams keep their B₀", async () => {
     const { owner, slug, competition } = await published({ mode: "guarantee", tolerance: 1, beta: 0.1 }, { days: 3, daily: 2, solution: LARGE });
-    const early = await user();
+    const early = await newUser();
     await createTeam(early, slug, { name: `Early ${tag()}`, acceptRules: true });
     const endsAt = new Date(competition.endsAt.getTime() + 7 * DAY).toISOString();
     const preview = await previewCompetitionUpdate(owner, slug, { endsAt });
@@ -93,14 +69,14 @@ describe("editing a published competition", () => {
     const fields = (await listChanges(competition.id))[0].changes.map((c) => c.field);
     expect(fields).toEqual(expect.arrayContaining(["endsAt", "maxQueries", "sigma"]));
     expect((await getMyTeam(early, slug))!.budget.initial).toBe(competition.budget);
-    const late = await user();
+    const late = await newUser();
     await createTeam(late, slug, { name: `Late ${tag()}`, acceptRules: true });
     expect((await getMyTeam(late, slug))!.budget.initial).toBe(saved.budget);
   });
 
   it("after a submission keeps σ and T, lets m only grow, and recomputes the guarantee", async () => {
     const { owner, slug, competition } = await published(PRACTICAL, { days: 4, daily: 3 });
-    const player = await user();
+    const player = await newUser();
     await createTeam(player, slug, { name: `Sub ${tag()}`, acceptRules: true });
     await submit(player, slug, stream(demoPredictionsCsv({ skill: 0.7, seed: "1" })), null);
     const later = new Date(competition.endsAt.getTime() + 2 * DAY).toISOString();
@@ -118,13 +94,13 @@ describe("editing a published competition", () => {
 describe("bans", () => {
   it("keeps a banned user from teams and submissions until the ban is lifted", async () => {
     const { owner, slug, competition } = await published(PRACTICAL);
-    const player = await user();
+    const player = await newUser();
     await createTeam(player, slug, { name: `Banned ${tag()}`, acceptRules: true });
     await banUser(competition, { email: player.email, reason: "shared accounts" });
     const refused = await rejection(submit(player, slug, stream(demoPredictionsCsv({ skill: 0.7, seed: "2" })), null));
     expect([refused.status, refused.message]).toEqual([403, "the organizers banned you from this competition: shared accounts"]);
     expect(await db.submission.count({ where: { competitionId: competition.id } })).toBe(0);
-    const other = await user();
+    const other = await newUser();
     await banUser(competition, { email: other.email, reason: "spam" });
     expect((await rejection(createTeam(other, slug, { name: `X ${tag()}`, acceptRules: true }))).status).toBe(403);
     expect((await rejection(banUser(competition, { email: owner.email, reason: "oops" }))).status).toBe(409);
@@ -136,7 +112,7 @@ describe("bans", () => {
 describe("late submissions", () => {
   it("are answered exactly on a late board after the close and never change the final standings", async () => {
     const { owner, slug, competition } = await published(PRACTICAL, { late: true });
-    const player = await user();
+    const player = await newUser();
     await createTeam(player, slug, { name: `Laggard ${tag()}`, acceptRules: true });
     await submit(player, slug, stream(demoPredictionsCsv({ skill: 0.7, seed: "3" })), null);
     await closeCompetition(owner, slug);
@@ -160,7 +136,7 @@ describe("late submissions", () => {
 
   it("are refused when the organizers did not allow them", async () => {
     const { owner, slug } = await published(PRACTICAL);
-    const player = await user();
+    const player = await newUser();
     await createTeam(player, slug, { name: `Closed ${tag()}`, acceptRules: true });
     await closeCompetition(owner, slug);
     expect((await rejection(submit(player, slug, stream(demoPredictionsCsv({ skill: 0.7, seed: "5" })), null))).message).toBe("this competition has closed");
@@ -169,7 +145,7 @@ describe("late submissions", () => {
 
 describe("sandbox and baselines", () => {
   it("scores an organizer's file exactly, spends and ranks nothing, and shows a baseline with one fixed noisy value", async () => {
-    const owner = await user();
+    const owner = await newUser();
     const slug = `sandbox-${tag()}`;
     await createCompetition(owner, { slug, title: "Sandbox", metric: { name: "accuracy" }, endsAt: new Date(Date.now() + 10 * DAY).toISOString() });
     await uploadSolution(owner, slug, stream(SOLUTION));
@@ -181,7 +157,7 @@ describe("sandbox and baselines", () => {
     expect((await rejection(setBaseline(owner, slug, test.id, { name: "Majority" }))).status).toBe(409); // no mechanism in a draft
     await setMechanism(owner, slug, PRACTICAL);
     await publishCompetition(owner, slug);
-    const outsider = await user();
+    const outsider = await newUser();
     expect((await rejection(testInSandbox(outsider, slug, stream(demoPredictionsCsv({ skill: 0.8, seed: "6" })), {}))).status).toBe(403);
     const shown = await setBaseline(owner, slug, test.id, { name: "Majority" });
     expect(shown.baseline!.name).toBe("Majority");

@@ -2,22 +2,13 @@ import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/server/db";
 import { confirmPasswordReset, requestPasswordReset, resendVerification, verifyEmail } from "@/lib/server/email-links";
-import { AppError } from "@/lib/server/errors";
 import { authenticate, changeEmail, getMe, registerUser } from "@/lib/server/users";
 import { lastMailTo, linkIn, mailCount } from "@/test/fixtures/mail";
+import { rejection } from "@/test/support/factories";
 
 // Mail goes through a real SMTP server (the test run's MailDev); the tests read it back from there.
 const address = () => `mail-${randomBytes(5).toString("hex")}@example.com`;
 const PASSWORD = "the first password";
-
-async function rejection(promise: Promise<unknown>): Promise<AppError> {
-  const error = await promise.then(
-    () => null,
-    (e) => e,
-  );
-  expect(error).toBeInstanceOf(AppError);
-  return error as AppError;
-}
 
 describe("verification", () => {
   it("mails a link on sign-up (text and HTML, built from NEXTAUTH_URL) that verifies the address once", async () => {

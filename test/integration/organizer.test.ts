@@ -1,4 +1,3 @@
-import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { setCorrelation, setMechanism, previewMechanism } from "@/lib/server/calibration";
 import { createCompetition, getVisibleCompetition, inviteOrganizer, requireOrganizer } from "@/lib/server/competitions";
@@ -6,31 +5,20 @@ import { createCompetition, getVisibleCompetition, inviteOrganizer, requireOrgan
 import { db } from "@/lib/server/db";
 import { AppError } from "@/lib/server/errors";
 import { loadSolution, uploadSolution } from "@/lib/server/solutions";
-import { createUser, type PublicUser } from "@/lib/server/users";
+import { type PublicUser } from "@/lib/server/users";
 import { demoSolutionCsv } from "@/prisma/demo-solution";
 import { publishCompetition, closeCompetition } from "@/lib/server/lifecycle";
+import { tag, newUser, rejection, draftCompetition } from "@/test/support/factories";
 
-const tag = () => randomBytes(5).toString("hex");
-const user = (): Promise<PublicUser> => createUser({ email: `org-${tag()}@example.com`, password: "organizer password", name: "Org" });
 const body = (text: string) => new Response(text).body;
-const future = new Date(Date.now() + 30 * 86_400_000).toISOString();
 
 async function draft(owner: PublicUser, metric = "accuracy") {
-  return createCompetition(owner, { slug: `c-${tag()}`, title: "Test competition", metric: { name: metric }, endsAt: future });
-}
-
-async function rejection(promise: Promise<unknown>): Promise<AppError> {
-  const error = await promise.then(
-    () => null,
-    (e) => e,
-  );
-  expect(error).toBeInstanceOf(AppError);
-  return error as AppError;
+  return (await draftCompetition({ owner, metric, days: 30 })).competition;
 }
 
 describe("solution upload", () => {
   it("stores the columns compactly and decodes them back exactly", async () => {
-    const owner = await user();
+    const owner = await newUser();
     const c = await draft(owner);
     const csv = 'id,label,split,order,group,state\r\n"a,1",cat,public,2,g1,s1\na2,dog,holdout,1,g1,s2\na3,cat,holdout,3,g2,s1\n';
     expect(await uploadSolution(owner, c.slug, body(csv))).toMatchObject({ rows: 3, public: 1, holdout: 2 });
@@ -46,7 +34,7 @@ describe("solution upload", () => {
   });
 
   it("rejects a bad file with every problem's line and keeps the previous solution", async () => {
-    const owner = await user();
+    const owner = await newUser();
     const c = await draft(owner, "brier");
     await uploadSolution(owner, c.slug, body("id,label,split\nx,1,public\ny,0,holdout\n"));
     const bad = "id,label,split\na,1,public\na,0,holdout\nb,0.5,holdout\nc,x,holdout\nd,1,test\n";
@@ -62,7 +50,7 @@ describe("solution upload", () => {
   });
 
   it("names a missing column and an empty split", async () => {
-    const owner = await user();
+    const owner = await newUser();
     const c = await draft(owner);
     expect((await rejection(uploadSolution(owner, c.slug, body("id,label\na,1\n")))).message).toContain("line 1: missing column split");
     expect((await rejection(uploadSolution(owner, c.slug, body("id,label,split\na,1,public\n")))).message).toContain("the holdout split is empty");
@@ -71,7 +59,7 @@ describe("solution upload", () => {
 
 describe("correlation, mechanism, publish", () => {
   it("fits a Markov chain from the state column and plans the mechanism on the holdout", async () => {
-    const owner = await user();
+    const owner = await newUser();
     const c = await draft(owner);
     await uploadSolution(owner, c.slug, body(demoSolutionCsv()));
     const summary = await setCorrelation(owner, c.slug, { model: { kind: "markov", fit: { alpha: 1 } } });
@@ -103,7 +91,7 @@ describe("correlation, mechanism, publish", () => {
   });
 
   it("will not publish without a solution or a mechanism", async () => {
-    const owner = await user();
+    const owner = await newUser();
     const c = await draft(owner);
     expect((await rejection(publishCompetition(owner, c.slug))).message).toBe("configure the mechanism before publishing");
     expect((await rejection(setMechanism(owner, c.slug, { mode: "practical", sigma: 0.02, threshold: 0.05, budget: 10 }))).message).toContain("upload the solution first");
@@ -112,7 +100,7 @@ describe("correlation, mechanism, publish", () => {
   it("a solution upload racing the publish either lands before it or is refused, and publishing never uses a replaced file", async () => {
     const rows = demoSolutionCsv().trim().split("\n");
     for (let round = 0; round < 4; round++) {
-      const owner = await user();
+      const owner = await newUser();
       const c = await draft(owner);
       await uploadSolution(owner, c.slug, body(demoSolutionCsv()));
       await setMechanism(owner, c.slug, { mode: "practical", sigma: 0.02, threshold: 0.05, budget: 10 });
@@ -139,7 +127,7 @@ describe("split integrity (docs/mechanism.md §2.6)", () => {
   ].join("\n");
 
   it("warns at upload and refuses to publish under the groups and Markov models, naming how many groups and a few", async () => {
-    const owner = await user();
+    const owner = await newUser();
     const c = await draft(owner);
     const uploaded = await uploadSolution(owner, c.slug, body(cut));
     expect(uploaded.warnings).toEqual([
@@ -160,7 +148,7 @@ describe("split integrity (docs/mechanism.md §2.6)", () => {
   });
 
   it("a Markov model without a group column is one chain over both splits: refused", async () => {
-    const owner = await user();
+    const owner = await newUser();
     const c = await draft(owner);
     await uploadSolution(owner, c.slug, body(cut.replace(/,h\d+,/g, ",").replace("order,group,state", "order,state")));
     await setCorrelation(owner, c.slug, { model: { kind: "markov", fit: { alpha: 1 } } });
@@ -171,7 +159,7 @@ describe("split integrity (docs/mechanism.md §2.6)", () => {
 
 describe("the query cap m", () => {
   it("defaults to the daily cap × every UTC date a team can submit on, fixed at publishing", async () => {
-    const owner = await user();
+    const owner = await newUser();
     const now = new Date();
     const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
     // From today (now) to 09:00 UTC the day after tomorrow: three dates, whatever the hour now.
@@ -191,9 +179,9 @@ describe("the query cap m", () => {
 
 describe("who may manage", () => {
   it("hides a draft from strangers (404), forbids them once public (403), lets co-organizers in", async () => {
-    const owner = await user();
-    const stranger = await user();
-    const helper = await user();
+    const owner = await newUser();
+    const stranger = await newUser();
+    const helper = await newUser();
     const c = await draft(owner);
     expect((await rejection(requireOrganizer(stranger, c.slug))).status).toBe(404);
     expect((await rejection(getVisibleCompetition(null, c.slug))).status).toBe(404);

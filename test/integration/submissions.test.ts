@@ -1,4 +1,3 @@
-import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { auditCompetition, holdoutHealth } from "@/lib/server/audit";
 import { setMechanism } from "@/lib/server/calibration";
@@ -9,13 +8,10 @@ import { AppError } from "@/lib/server/errors";
 import { uploadSolution } from "@/lib/server/solutions";
 import { listMySubmissions, selectFinal, submit } from "@/lib/server/submissions";
 import { createTeam, joinTeam, leaveTeam, mergeTeams } from "@/lib/server/teams";
-import { createUser, type PublicUser } from "@/lib/server/users";
 import { demoPredictionsCsv, demoSolutionCsv } from "@/prisma/demo-solution";
 import { publishCompetition, closeCompetition } from "@/lib/server/lifecycle";
+import { tag, stream, newUser, rejection, publishedCompetition } from "@/test/support/factories";
 
-const tag = () => randomBytes(5).toString("hex");
-const user = (): Promise<PublicUser> => createUser({ email: `comp-${tag()}@example.com`, password: "competitor password", name: `Player ${tag()}` });
-const stream = (text: string) => new Response(text).body;
 const SOLUTION = demoSolutionCsv();
 const ROWS = SOLUTION.trim()
   .split("\n")
@@ -30,37 +26,10 @@ function predictions(skill: number, seed = 1): string {
 }
 
 async function liveCompetition(options: { daily?: number; budget?: number; sigma?: number; threshold?: number; maxQueries?: number; holdoutCap?: number } = {}) {
-  const owner = await user();
-  const slug = `live-${tag()}`;
-  await createCompetition(owner, {
-    slug,
-    title: "Live",
-    metric: { name: "accuracy" },
-    endsAt: new Date(Date.now() + 86_400_000 * 10).toISOString(),
-    dailySubmissionLimit: options.daily ?? 1000,
-    maxTeamSize: 3,
-    holdoutCap: options.holdoutCap,
+  return publishedCompetition({
+    settings: { dailySubmissionLimit: options.daily ?? 1000, maxTeamSize: 3, holdoutCap: options.holdoutCap },
+    mechanism: { mode: "practical", sigma: options.sigma ?? 0.01, threshold: options.threshold ?? 0.04, budget: options.budget ?? 5, maxQueries: options.maxQueries },
   });
-  await uploadSolution(owner, slug, stream(SOLUTION));
-  await setMechanism(owner, slug, {
-    mode: "practical",
-    sigma: options.sigma ?? 0.01,
-    threshold: options.threshold ?? 0.04,
-    budget: options.budget ?? 5,
-    maxQueries: options.maxQueries,
-  });
-  await publishCompetition(owner, slug);
-  const competition = await db.competition.findUniqueOrThrow({ where: { slug }, select: { id: true } });
-  return { owner, slug, id: competition.id };
-}
-
-async function rejection(promise: Promise<unknown>): Promise<AppError> {
-  const error = await promise.then(
-    () => null,
-    (e) => e,
-  );
-  expect(error).toBeInstanceOf(AppError);
-  return error as AppError;
 }
 
 async function snapshot(competitionId: string) {
@@ -78,7 +47,7 @@ async function snapshot(competitionId: string) {
 describe("scoring through the mechanism", () => {
   it("answers with the public score when it agrees with the holdout, and stores raw scores for organizers", async () => {
     const c = await liveCompetition();
-    const player = await user();
+    const player = await newUser();
     await createTeam(player, c.slug, { name: "Agreeable", acceptRules: true });
     const { result } = await submit(player, c.slug, stream(predictions(0.8)), null);
     expect(result.budget).toEqual({ remaining: expect.any(Number), initial: 5 });
@@ -104,8 +73,8 @@ describe("scoring through the mechanism", () => {
 
   it("rejects bad files, a missing team, the daily cap, before start and after close, changing nothing", async () => {
     const c = await liveCompetition({ daily: 1 });
-    const player = await user();
-    const outsider = await user();
+    const player = await newUser();
+    const outsider = await newUser();
     await createTeam(player, c.slug, { name: "Careful", acceptRules: true });
     const before = await snapshot(c.id);
     const bad = await rejection(submit(player, c.slug, stream("id,prediction\nnope,spike\n"), null));
@@ -132,13 +101,13 @@ describe("scoring through the mechanism", () => {
   });
 
   it("a probability metric rejects predictions outside [0, 1] with the line", async () => {
-    const owner = await user();
+    const owner = await newUser();
     const slug = `prob-${tag()}`;
     await createCompetition(owner, { slug, title: "Probabilities", metric: { name: "brier" }, endsAt: new Date(Date.now() + 86_400_000).toISOString() });
     await uploadSolution(owner, slug, stream("id,label,split\na,1,public\nb,0,holdout\n"));
     await setMechanism(owner, slug, { mode: "practical", sigma: 0.01, threshold: 0.04, budget: 3 });
     await publishCompetition(owner, slug);
-    const player = await user();
+    const player = await newUser();
     await createTeam(player, slug, { name: "Probable", acceptRules: true });
     const error = await rejection(submit(player, slug, stream("id,prediction\na,0.3\nb,1.2\n"), null));
     expect(error.details).toEqual([{ line: 3, message: 'prediction must be a probability in [0, 1], found "1.2"' }]);
@@ -147,7 +116,7 @@ describe("scoring through the mechanism", () => {
 
   it("returns the first result for a repeated Idempotency-Key, even when both race", async () => {
     const c = await liveCompetition();
-    const player = await user();
+    const player = await newUser();
     await createTeam(player, c.slug, { name: "Retry", acceptRules: true });
     const key = `key-${tag()}`;
     const [a, b] = await Promise.all([submit(player, c.slug, stream(predictions(0.7)), key), submit(player, c.slug, stream(predictions(0.7)), key)]);
@@ -161,8 +130,8 @@ describe("scoring through the mechanism", () => {
   it("scopes an Idempotency-Key to the team in one competition, and refuses it for a different file (409)", async () => {
     const c = await liveCompetition();
     const other = await liveCompetition();
-    const player = await user();
-    const mate = await user();
+    const player = await newUser();
+    const mate = await newUser();
     const { inviteCode } = await createTeam(player, c.slug, { name: "Keyed", acceptRules: true });
     await joinTeam(mate, c.slug, { inviteCode });
     await createTeam(player, other.slug, { name: "Keyed too", acceptRules: true });
@@ -181,7 +150,7 @@ describe("scoring through the mechanism", () => {
   it("never answers after closing: a submission racing the close is either in the final standings or refused", async () => {
     for (let round = 0; round < 3; round++) {
       const c = await liveCompetition();
-      const players = await Promise.all(Array.from({ length: 4 }, () => user()));
+      const players = await Promise.all(Array.from({ length: 4 }, () => newUser()));
       await Promise.all(players.map((p, i) => createTeam(p, c.slug, { name: `Racer ${i}`, acceptRules: true })));
       const [submissions, closed] = await Promise.all([
         Promise.allSettled(players.map((p, i) => submit(p, c.slug, stream(predictions(0.6 + i / 10, round * 10 + i)), null))),
@@ -200,8 +169,8 @@ describe("scoring through the mechanism", () => {
 
   it("serialises concurrent submissions of one team: every query index once, budget never below 0", async () => {
     const c = await liveCompetition({ budget: 6, sigma: 0.001, threshold: 0.001 });
-    const player = await user();
-    const mate = await user();
+    const player = await newUser();
+    const mate = await newUser();
     const { inviteCode } = await createTeam(player, c.slug, { name: "Crowd", acceptRules: true });
     await joinTeam(mate, c.slug, { inviteCode });
     // Predictions whose public and holdout scores differ, so most queries are charged.
@@ -229,7 +198,7 @@ describe("scoring through the mechanism", () => {
 
   it("audit replay catches a tampered answer", async () => {
     const c = await liveCompetition();
-    const player = await user();
+    const player = await newUser();
     await createTeam(player, c.slug, { name: "Audited", acceptRules: true });
     for (let i = 0; i < 4; i++) await submit(player, c.slug, stream(predictions(0.6, i + 7)), null);
     expect((await auditCompetition(c.owner, c.slug)).mismatches).toBe(0);
@@ -252,7 +221,7 @@ describe("limits of the guarantee (docs/mechanism.md §2.6)", () => {
 
   it("m: after m queries a team's answers are ⊥ and spend nothing", async () => {
     const c = await liveCompetition({ maxQueries: 2, budget: 5 });
-    const player = await user();
+    const player = await newUser();
     await createTeam(player, c.slug, { name: "Counted", acceptRules: true });
     const kinds = [];
     for (let i = 0; i < 4; i++) kinds.push((await submit(player, c.slug, overfit(`m-${i}`), null)).result);
@@ -263,7 +232,7 @@ describe("limits of the guarantee (docs/mechanism.md §2.6)", () => {
 
   it("a competition-wide cap on holdout answers holds with teams submitting at once, and the details show it", async () => {
     const c = await liveCompetition({ holdoutCap: 3, budget: 5 });
-    const players = await Promise.all(Array.from({ length: 4 }, () => user()));
+    const players = await Promise.all(Array.from({ length: 4 }, () => newUser()));
     await Promise.all(players.map((p, i) => createTeam(p, c.slug, { name: `Capped ${i}`, acceptRules: true })));
     const results = await Promise.all(players.flatMap((p, i) => [0, 1].map((k) => submit(p, c.slug, overfit(`cap-${i}-${k}`), null))));
     expect(results.filter((r) => r.result.answer.kind === "holdout")).toHaveLength(3);
@@ -279,7 +248,7 @@ describe("limits of the guarantee (docs/mechanism.md §2.6)", () => {
 describe("teams", () => {
   it("enforces the size limit, lets a member leave only before the first submission", async () => {
     const c = await liveCompetition();
-    const [a, b, d, e] = await Promise.all([user(), user(), user(), user()]);
+    const [a, b, d, e] = await Promise.all([newUser(), newUser(), newUser(), newUser()]);
     const { inviteCode } = await createTeam(a, c.slug, { name: "Full", acceptRules: true });
     await joinTeam(b, c.slug, { inviteCode });
     await joinTeam(d, c.slug, { inviteCode });
@@ -293,7 +262,7 @@ describe("teams", () => {
 
   it("merges: the budget is B₀ minus what both spent; a merge holding more than B₀ holdout answers is refused", async () => {
     const c = await liveCompetition({ budget: 4, sigma: 0.001, threshold: 0.001 });
-    const [a, b, d] = await Promise.all([user(), user(), user()]);
+    const [a, b, d] = await Promise.all([newUser(), newUser(), newUser()]);
     await createTeam(a, c.slug, { name: "Alpha", acceptRules: true });
     const beta = await createTeam(b, c.slug, { name: "Beta", acceptRules: true });
     const gamma = await createTeam(d, c.slug, { name: "Gamma", acceptRules: true });
@@ -322,7 +291,7 @@ describe("teams", () => {
 
   it("refuses a merge that would exceed daily cap × days elapsed", async () => {
     const c = await liveCompetition({ daily: 2 });
-    const [a, b] = await Promise.all([user(), user()]);
+    const [a, b] = await Promise.all([newUser(), newUser()]);
     await createTeam(a, c.slug, { name: "One", acceptRules: true });
     const two = await createTeam(b, c.slug, { name: "Two", acceptRules: true });
     for (let i = 0; i < 2; i++) await submit(a, c.slug, stream(predictions(0.5, i + 1)), null);
@@ -335,7 +304,7 @@ describe("teams", () => {
 describe("final selection", () => {
   it("defaults to the best answered submission and allows at most two", async () => {
     const c = await liveCompetition();
-    const player = await user();
+    const player = await newUser();
     await createTeam(player, c.slug, { name: "Finalists", acceptRules: true });
     const ids = [];
     for (const skill of [0.5, 0.9, 0.7]) ids.push((await submit(player, c.slug, stream(predictions(skill, skill * 10)), null)).result.id);
@@ -346,7 +315,7 @@ describe("final selection", () => {
     await selectFinal(player, c.slug, ids[2], { selected: true });
     expect((await rejection(selectFinal(player, c.slug, ids[1], { selected: true }))).message).toContain("at most 2 submissions");
     expect((await listMySubmissions(player, c.slug)).finalIds.sort()).toEqual([ids[0], ids[2]].sort());
-    const stranger = await user();
+    const stranger = await newUser();
     expect((await rejection(selectFinal(stranger, c.slug, ids[0], { selected: false }))).status).toBe(404);
   });
 });
@@ -355,7 +324,7 @@ describe("the competition list", () => {
   it("counts the teams still playing (merged ones are not counted)", async () => {
     const { listCompetitions } = await import("@/lib/server/competitions");
     const c = await liveCompetition();
-    const [a, b, d] = await Promise.all([user(), user(), user()]);
+    const [a, b, d] = await Promise.all([newUser(), newUser(), newUser()]);
     await createTeam(a, c.slug, { name: "Counted A", acceptRules: true });
     const two = await createTeam(b, c.slug, { name: "Counted B", acceptRules: true });
     await createTeam(d, c.slug, { name: "Counted C", acceptRules: true });

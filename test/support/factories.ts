@@ -1,0 +1,72 @@
+// Test data made through the services themselves (integration tests): users, competitions at each
+// step of their life, and the error a call is expected to throw. Every name carries a random tag, so
+// tests can run in parallel on one database.
+import { randomBytes } from "node:crypto";
+import { expect } from "vitest";
+import { setMechanism } from "@/lib/server/calibration";
+import { createCompetition } from "@/lib/server/competitions";
+import { AppError } from "@/lib/server/errors";
+import { publishCompetition } from "@/lib/server/lifecycle";
+import { uploadSolution } from "@/lib/server/solutions";
+import { createUser, type PublicUser } from "@/lib/server/users";
+import { demoSolutionCsv } from "@/prisma/demo-solution";
+
+/** A short random tag for unique names. */
+export const tag = (): string => randomBytes(5).toString("hex");
+
+/** A request body stream holding `text`, as a route handler hands it to a service. */
+export const stream = (text: string): ReadableStream<Uint8Array> => new Response(text).body!;
+
+/** A new account (not an organizer of anything yet). */
+export function newUser(prefix = "user"): Promise<PublicUser> {
+  return createUser({ email: `${prefix}-${tag()}@example.com`, password: "a long enough password", name: `${prefix} ${tag()}` });
+}
+
+/** The AppError that `promise` rejects with (the test fails if it resolves or throws something else). */
+export async function rejection(promise: Promise<unknown>): Promise<AppError> {
+  const error = await promise.then(
+    () => null,
+    (e) => e,
+  );
+  expect(error).toBeInstanceOf(AppError);
+  return error as AppError;
+}
+
+/** The practical mechanism most tests publish with: σ = 0.01, T = 0.04, B₀ = 5. */
+export const PRACTICAL = { mode: "practical", sigma: 0.01, threshold: 0.04, budget: 5 } as const;
+
+export type CompetitionOptions = {
+  /** fields of POST /api/v1/competitions beyond slug, title, metric and endsAt */
+  settings?: Record<string, unknown>;
+  metric?: string;
+  /** days until the deadline (default 10) */
+  days?: number;
+  /** the solution CSV (default the demo's 1,440 rows) */
+  solution?: string;
+  /** PUT …/mechanism's body (default PRACTICAL) */
+  mechanism?: Record<string, unknown>;
+  owner?: PublicUser;
+};
+
+/** A draft with its owner; with `solution` given, the solution uploaded. */
+export async function draftCompetition(options: CompetitionOptions = {}) {
+  const owner = options.owner ?? (await newUser("owner"));
+  const slug = `t-${tag()}`;
+  const competition = await createCompetition(owner, {
+    slug,
+    title: "Test competition",
+    metric: { name: options.metric ?? "accuracy" },
+    endsAt: new Date(Date.now() + 86_400_000 * (options.days ?? 10)).toISOString(),
+    ...options.settings,
+  });
+  if (options.solution !== undefined) await uploadSolution(owner, slug, stream(options.solution));
+  return { owner, slug, competition };
+}
+
+/** A published competition: created, the solution uploaded, the mechanism set, published. */
+export async function publishedCompetition(options: CompetitionOptions = {}) {
+  const { owner, slug } = await draftCompetition({ ...options, solution: options.solution ?? demoSolutionCsv() });
+  await setMechanism(owner, slug, options.mechanism ?? PRACTICAL);
+  const competition = await publishCompetition(owner, slug);
+  return { owner, slug, competition, id: competition.id };
+}
