@@ -3,22 +3,16 @@
 import { randomUUID } from "node:crypto";
 import pg from "pg";
 import { startApp, type RunningApp } from "./app";
-import { client, harnessUser, syntheticPredictions, syntheticSolution } from "./harness";
-
-type Api = ReturnType<typeof client>;
+import { newApiUser, type Organizer, publishOverApi, syntheticPredictions, syntheticSolution } from "../test/support/api";
 
 /** Publishes a competition on a synthetic solution of `rows` rows; returns its slug and organizer. */
-export async function publishSynthetic(base: string, rows: number, budget = 10): Promise<{ slug: string; organizer: Api }> {
-  const organizer = await harnessUser(base, "organizer");
-  const slug = `rel-${randomUUID().slice(0, 8)}`;
-  await organizer("/api/v1/competitions", {
-    json: { slug, title: slug, metric: { name: "accuracy" }, endsAt: new Date(Date.now() + 86_400_000).toISOString(), dailySubmissionLimit: 1000 },
-  });
-  await organizer(`/api/v1/competitions/${slug}/solution`, { method: "PUT", csv: syntheticSolution(rows) });
+async function publishSynthetic(base: string, rows: number, budget = 10): Promise<{ slug: string; organizer: Organizer }> {
   // A tight threshold, so a good share of answers come from the holdout and spend budget.
-  await organizer(`/api/v1/competitions/${slug}/mechanism`, { method: "PUT", json: { mode: "practical", sigma: 0.001, threshold: 0.003, budget } });
-  await organizer(`/api/v1/competitions/${slug}/publish`, { method: "POST" });
-  return { slug, organizer };
+  return publishOverApi(base, {
+    settings: { dailySubmissionLimit: 1000 },
+    solution: syntheticSolution(rows),
+    mechanism: { mode: "practical", sigma: 0.001, threshold: 0.003, budget },
+  });
 }
 
 /** POSTs predictions with an Idempotency-Key; the status and body, or the network error. */
@@ -43,7 +37,7 @@ export type Invariants = { submissions: number; answersPerKey: number; budgetMis
  * answers, query indices run 1…k per team with none reused, and replaying every answer from the
  * secret gives 0 mismatches.
  */
-export async function checkInvariants(databaseUrl: string, slug: string, organizer: Api): Promise<Invariants> {
+export async function checkInvariants(databaseUrl: string, slug: string, organizer: Organizer): Promise<Invariants> {
   const db = new pg.Client({ connectionString: databaseUrl });
   await db.connect();
   try {
@@ -60,7 +54,7 @@ export async function checkInvariants(databaseUrl: string, slug: string, organiz
     const indexProblems = await q(
       `SELECT count(*) AS n FROM (SELECT stream_team_id FROM submissions WHERE ${scope} GROUP BY stream_team_id HAVING max(query_index) <> count(*) OR count(DISTINCT query_index) <> count(*)) p`,
     );
-    const audit = await organizer(`/api/v1/competitions/${slug}/audit`);
+    const audit = await organizer.call(`/api/v1/competitions/${slug}/audit`);
     return { submissions, answersPerKey, budgetMismatches, indexProblems, auditQueries: audit.queries, auditMismatches: audit.mismatches };
   } finally {
     await db.end();
@@ -80,9 +74,9 @@ export async function runLoad(options: { urls: string[]; databaseUrl: string; te
   for (let t = 0; t < options.teams; t += 10) {
     const batch = await Promise.all(
       Array.from({ length: Math.min(10, options.teams - t) }, async (_, i) => {
-        const player = await harnessUser(base, "load");
-        await player(`/api/v1/competitions/${slug}/teams`, { json: { name: `Load team ${t + i}`, acceptRules: true } });
-        return player.authorization;
+        const player = await newApiUser(base, "load");
+        await player.call(`/api/v1/competitions/${slug}/teams`, { json: { name: `Load team ${t + i}`, acceptRules: true } });
+        return player.auth.authorization;
       }),
     );
     players.push(...batch);
@@ -142,9 +136,9 @@ export async function runFaults(options: {
   const [stable] = options.apps;
   let victim = options.apps[1];
   const { slug, organizer } = await publishSynthetic(stable.url, options.rows, 1000);
-  const player = await harnessUser(stable.url, "victim");
-  await player(`/api/v1/competitions/${slug}/teams`, { json: { name: "Fault tolerant", acceptRules: true } });
-  const token = player.authorization;
+  const player = await newApiUser(stable.url, "victim");
+  await player.call(`/api/v1/competitions/${slug}/teams`, { json: { name: "Fault tolerant", acceptRules: true } });
+  const token = player.auth.authorization;
   const outcomes: Record<string, number> = {};
   let killedMidRequest = 0;
   for (let round = 0; round < options.rounds; round++) {

@@ -1,6 +1,7 @@
 import type { Figure } from "./mechanism";
 import { readOnlyBaseline } from "./scoring";
-import { client, harnessUser, startHarness, syntheticPredictions, syntheticSolution } from "../harness";
+import { startHarness } from "../harness";
+import { client, newApiUser, publishOverApi, syntheticPredictions, syntheticSolution } from "../../test/support/api";
 
 /**
  * Issue 12's hostile requests, each beside the normal case: how long the server takes to answer it
@@ -12,18 +13,21 @@ export async function benchHostile(): Promise<Figure[]> {
   const [base] = harness.urls;
   const figures: Figure[] = [];
   try {
-    const organizer = await harnessUser(base, "organizer");
     const n = 1_000_000;
-    await organizer("/api/v1/competitions", {
-      json: { slug: "hostile", title: "Hostile", metric: { name: "accuracy" }, endsAt: new Date(Date.now() + 86_400_000).toISOString(), dailySubmissionLimit: 1000 },
+    await publishOverApi(base, {
+      settings: { slug: "hostile", title: "Hostile", dailySubmissionLimit: 1000 },
+      solution: syntheticSolution(n),
+      mechanism: { mode: "practical", sigma: 0.01, threshold: 0.04, budget: 10 },
     });
-    await organizer("/api/v1/competitions/hostile/solution", { method: "PUT", csv: syntheticSolution(n) });
-    await organizer("/api/v1/competitions/hostile/mechanism", { method: "PUT", json: { mode: "practical", sigma: 0.01, threshold: 0.04, budget: 10 } });
-    await organizer("/api/v1/competitions/hostile/publish", { method: "POST" });
-    const player = await harnessUser(base, "player");
-    await player("/api/v1/competitions/hostile/teams", { json: { name: "Hostile", acceptRules: true } });
+    const player = await newApiUser(base, "player");
+    await player.call("/api/v1/competitions/hostile/teams", { json: { name: "Hostile", acceptRules: true } });
     const post = (body: BodyInit, headers: Record<string, string> = {}, path = "/api/v1/competitions/hostile/submissions") =>
-      fetch(`${base}${path}`, { method: "POST", headers: { authorization: player.authorization, "content-type": "text/csv", ...headers }, body, duplex: "half" } as RequestInit);
+      fetch(`${base}${path}`, {
+        method: "POST",
+        headers: { authorization: player.auth.authorization, "content-type": "text/csv", ...headers },
+        body,
+        duplex: "half",
+      } as RequestInit);
 
     /** Times `request` while pinging the server; the figure notes the status and the slowest ping. */
     const measure = async (name: string, request: () => Promise<Response>, note = "") => {

@@ -1,6 +1,7 @@
 import pg from "pg";
 import type { Figure } from "./mechanism";
-import { harnessUser, startHarness, syntheticSolution } from "../harness";
+import { startHarness } from "../harness";
+import { publishOverApi, syntheticSolution } from "../../test/support/api";
 
 const TEAMS = 10_000;
 const SUBMISSIONS = 1_000_000;
@@ -34,12 +35,11 @@ export async function benchLeaderboard(): Promise<Figure[]> {
   const [base] = server.urls;
   const figures: Figure[] = [];
   try {
-    const organizer = await harnessUser(base, "organizer");
-    const slug = "bench-board";
-    await organizer("/api/v1/competitions", { json: { slug, title: slug, metric: { name: "accuracy" }, endsAt: new Date(Date.now() + 86_400_000).toISOString() } });
-    await organizer(`/api/v1/competitions/${slug}/solution`, { method: "PUT", csv: syntheticSolution(1000) });
-    await organizer(`/api/v1/competitions/${slug}/mechanism`, { method: "PUT", json: { mode: "practical", sigma: 0.01, threshold: 0.04, budget: 20 } });
-    await organizer(`/api/v1/competitions/${slug}/publish`, { method: "POST" });
+    const { slug } = await publishOverApi(base, {
+      settings: { slug: "bench-board" },
+      solution: syntheticSolution(1000),
+      mechanism: { mode: "practical", sigma: 0.01, threshold: 0.04, budget: 20 },
+    });
 
     const db = new pg.Client({ connectionString: server.databaseUrl });
     await db.connect();

@@ -1,6 +1,7 @@
 import { createServer } from "node:http";
 import type { Figure } from "./mechanism";
-import { harnessUser, startHarness, syntheticPredictions, syntheticSolution } from "../harness";
+import { startHarness } from "../harness";
+import { newApiUser, publishOverApi, syntheticPredictions, syntheticSolution } from "../../test/support/api";
 
 /** Sends `body` to a bare Node server that only reads it: the transfer cost, the baseline. */
 export async function readOnlyBaseline(body: string): Promise<number> {
@@ -27,20 +28,19 @@ export async function benchScoring(): Promise<Figure[]> {
   const [base] = server.urls;
   const figures: Figure[] = [];
   try {
-    const organizer = await harnessUser(base, "organizer");
-    const publish = async (slug: string, n: number, daily: number) => {
-      await organizer("/api/v1/competitions", {
-        json: { slug, title: slug, metric: { name: "accuracy" }, endsAt: new Date(Date.now() + 86_400_000).toISOString(), dailySubmissionLimit: daily },
+    const organizer = await newApiUser(base, "organizer");
+    const publish = (slug: string, n: number, daily: number) =>
+      publishOverApi(base, {
+        organizer,
+        settings: { slug, dailySubmissionLimit: daily },
+        solution: syntheticSolution(n),
+        mechanism: { mode: "practical", sigma: 0.01, threshold: 0.04, budget: 10 },
       });
-      await organizer(`/api/v1/competitions/${slug}/solution`, { method: "PUT", csv: syntheticSolution(n) });
-      await organizer(`/api/v1/competitions/${slug}/mechanism`, { method: "PUT", json: { mode: "practical", sigma: 0.01, threshold: 0.04, budget: 10 } });
-      await organizer(`/api/v1/competitions/${slug}/publish`, { method: "POST" });
-    };
 
     // One 10⁶-row submission.
     const big = 1_000_000;
     await publish("bench-big", big, 100);
-    const player = await harnessUser(base, "player");
+    const player = (await newApiUser(base, "player")).call;
     await player("/api/v1/competitions/bench-big/teams", { json: { name: "Big", acceptRules: true } });
     const body = syntheticPredictions(big, 1);
     await player("/api/v1/competitions/bench-big/submissions", { csv: syntheticPredictions(big, 2) }); // warm: decode + index the solution once
@@ -64,7 +64,7 @@ export async function benchScoring(): Promise<Figure[]> {
     await publish("bench-crowd", small, 10);
     const teams = await Promise.all(
       Array.from({ length: 50 }, async (_, t) => {
-        const u = await harnessUser(base, `t${t}`);
+        const u = (await newApiUser(base, `t${t}`)).call;
         await u("/api/v1/competitions/bench-crowd/teams", { json: { name: `Team ${t}`, acceptRules: true } });
         return u;
       }),
@@ -76,7 +76,7 @@ export async function benchScoring(): Promise<Figure[]> {
     const ms = performance.now() - start;
     const ok = answers.filter((a) => a.status === "fulfilled") as PromiseFulfilledResult<{ id: string }>[];
     const ids = new Set(ok.map((a) => a.value.id));
-    const stored = await organizer("/api/v1/competitions/bench-crowd/audit");
+    const stored = await organizer.call("/api/v1/competitions/bench-crowd/audit");
     figures.push({
       name: "100 concurrent 1e4-row submissions, 50 teams",
       value: ms,

@@ -5,7 +5,7 @@ import { boostingAttack, type LeaderboardOracle } from "@/lib/experiments/boosti
 import { signAccuracy, randomLabels } from "@/lib/experiments/data";
 import { noSignalExperiment } from "@/lib/experiments/no-signal";
 import { linePlotSvg, type Series } from "@/lib/experiments/svg";
-import { client, harnessUser } from "../harness";
+import { client, newApiUser, publishOverApi } from "../../test/support/api";
 
 export type ExperimentOptions = { n: number; d: number; ks: number[]; submissions: number; stay: number; epsBdp: number; sigma: number; threshold: number; seed: string };
 
@@ -36,7 +36,7 @@ const COLORS = { plain: "#dc2626", independent: "#d97706", bdp: "#4f46e5", fresh
 async function leaderboards(base: string, labels: Int8Array, options: ExperimentOptions, correlated: boolean): Promise<Variant[]> {
   const rows = labels.length;
   const holdout = rows / 2;
-  const organizer = await harnessUser(base, "organizer");
+  const organizer = await newApiUser(base, "organizer");
   const anyone = client(base);
   const markov = {
     kind: "markov",
@@ -60,15 +60,14 @@ async function leaderboards(base: string, labels: Int8Array, options: Experiment
 
   const make = async (key: "independent" | "bdp", label: string, model: object): Promise<Variant> => {
     const budget = Math.max(1, Math.floor((await epsDpFor(model)) / perAnswer));
-    const slug = `exp-${key}-${randomBytes(4).toString("hex")}`;
-    await organizer("/api/v1/competitions", {
-      json: { slug, title: `${label}`, metric: { name: "accuracy" }, endsAt: new Date(Date.now() + 86_400_000).toISOString(), dailySubmissionLimit: 1000 },
+    const { slug } = await publishOverApi(base, {
+      organizer,
+      settings: { slug: `exp-${key}-${randomBytes(4).toString("hex")}`, title: label, dailySubmissionLimit: 1000 },
+      solution,
+      correlation: model as Record<string, unknown>,
+      mechanism: { mode: "practical", sigma: options.sigma, threshold: options.threshold, budget },
     });
-    await organizer(`/api/v1/competitions/${slug}/solution`, { method: "PUT", csv: solution });
-    await organizer(`/api/v1/competitions/${slug}/correlation`, { method: "PUT", json: { model } });
-    await organizer(`/api/v1/competitions/${slug}/mechanism`, { method: "PUT", json: { mode: "practical", sigma: options.sigma, threshold: options.threshold, budget } });
-    await organizer(`/api/v1/competitions/${slug}/publish`, { method: "POST" });
-    const analyst = await harnessUser(base, "analyst");
+    const analyst = (await newApiUser(base, "analyst")).call;
     await analyst(`/api/v1/competitions/${slug}/teams`, { json: { name: "Analyst", acceptRules: true } });
     const leaderboard: LeaderboardOracle = async (predictions) => {
       const csv = ["id,prediction", ...Array.from(predictions, (p, i) => `r${i},${p}`)].join("\n");
@@ -181,17 +180,9 @@ export type CurseOptions = { teams: number; rows: number; budget: number; sigma:
 export const CURSE_DEFAULTS: CurseOptions = { teams: 100, rows: 4000, budget: 20, sigma: 0.01, threshold: 0.04, copied: 0.1, seed: "quiltboard" };
 
 /** A published competition of ±1 labels: the organizer's solution, through the REST API. */
-async function publishCompetition(base: string, options: { title: string; solution: string; model: object; mechanism: object; daily: number }) {
-  const organizer = await harnessUser(base, "organizer");
-  const slug = `exp-${randomBytes(4).toString("hex")}`;
-  await organizer("/api/v1/competitions", {
-    json: { slug, title: options.title, metric: { name: "accuracy" }, endsAt: new Date(Date.now() + 86_400_000).toISOString(), dailySubmissionLimit: options.daily },
-  });
-  await organizer(`/api/v1/competitions/${slug}/solution`, { method: "PUT", csv: options.solution });
-  await organizer(`/api/v1/competitions/${slug}/correlation`, { method: "PUT", json: { model: options.model } });
-  await organizer(`/api/v1/competitions/${slug}/mechanism`, { method: "PUT", json: options.mechanism });
-  await organizer(`/api/v1/competitions/${slug}/publish`, { method: "POST" });
-  return slug;
+async function publishCompetition(base: string, options: { title: string; solution: string; model: Record<string, unknown>; mechanism: Record<string, unknown>; daily: number }) {
+  const settings = { slug: `exp-${randomBytes(4).toString("hex")}`, title: options.title, dailySubmissionLimit: options.daily };
+  return (await publishOverApi(base, { settings, solution: options.solution, correlation: options.model, mechanism: options.mechanism })).slug;
 }
 
 /**
@@ -217,7 +208,7 @@ async function runWinnersCurse(base: string, options: CurseOptions): Promise<Exp
   const submissions: number[] = [];
   const names: string[] = [];
   for (let t = 0; t < options.teams; t++) {
-    const analyst = await harnessUser(base, "analyst");
+    const analyst = (await newApiUser(base, "analyst")).call;
     const name = `Team ${String(t + 1).padStart(3, "0")}`;
     names.push(name);
     await analyst(`/api/v1/competitions/${slug}/teams`, { json: { name, acceptRules: true } });
@@ -309,7 +300,7 @@ async function runSplitLeak(base: string, options: LeakOptions): Promise<Experim
       for (let d = 1; d < hours; d++) for (const j of [i - d, i + d]) if (j >= h * hours && j < (h + 1) * hours && !split[j]) return labels[j];
       return guess() < 0.5 ? 1 : -1;
     });
-    const analyst = await harnessUser(base, "analyst");
+    const analyst = (await newApiUser(base, "analyst")).call;
     await analyst(`/api/v1/competitions/${slug}/teams`, { json: { name: "Neighbours", acceptRules: true } });
     const answer = await analyst(`/api/v1/competitions/${slug}/submissions`, {
       csv: ["id,prediction", ...predictions.map((p, i) => `r${i},${p}`)].join("\n"),

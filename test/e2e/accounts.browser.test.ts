@@ -1,7 +1,8 @@
 import path from "node:path";
 import type { BrowserContext } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { api, APP_URL, basic, CHROMIUM_PATH, launchBrowser, SCREENSHOTS, signUpInBrowser } from "./helpers";
+import { api, APP_URL, CHROMIUM_PATH, launchBrowser, SCREENSHOTS, signUpInBrowser } from "./helpers";
+import { basic } from "@/test/support/api";
 
 const PASSWORD = "browser password 1";
 

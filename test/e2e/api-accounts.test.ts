@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { api, basic, uniqueEmail } from "./helpers";
+import { api, uniqueEmail } from "./helpers";
+import { basic } from "@/test/support/api";
 
 const PASSWORD = "a long enough password";
 

@@ -6,6 +6,8 @@ import path from "node:path";
 import { chromium, type BrowserContext } from "playwright-core";
 import { createDatabaseIfMissing, dropDatabase } from "@/scripts/db/admin";
 import { migrate } from "@/scripts/db/migrate";
+import { demoSolutionCsv } from "@/prisma/demo-solution";
+import { type ApiUser, client, newApiUser as signUp, publishOverApi, request } from "@/test/support/api";
 
 export const APP_URL = process.env.APP_URL ?? "http://localhost:3000";
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH;
@@ -15,17 +17,11 @@ export function uniqueEmail(prefix = "user"): string {
   return `${prefix}-${randomBytes(6).toString("hex")}@example.com`;
 }
 
-/** fetch against the app under test, with a JSON body when given one. */
-export function api(pathname: string, init: { method?: string; body?: unknown; headers?: Record<string, string> } = {}) {
-  return fetch(`${APP_URL}${pathname}`, {
-    method: init.method ?? (init.body === undefined ? "GET" : "POST"),
-    headers: { ...(init.body === undefined ? {} : { "content-type": "application/json" }), ...init.headers },
-    body: init.body === undefined ? undefined : JSON.stringify(init.body),
-  });
-}
+// The app under test's bindings of test/support/api.ts (the one REST client).
 
-export function basic(email: string, password: string): Record<string, string> {
-  return { authorization: `Basic ${Buffer.from(`${email}:${password}`).toString("base64")}` };
+/** A request to the app under test, with a JSON body when given one. */
+export function api(pathname: string, init: { method?: string; body?: unknown; headers?: Record<string, string> } = {}) {
+  return request(APP_URL, pathname, { method: init.method, json: init.body, headers: init.headers });
 }
 
 /** Debian's Chromium with the flags this machine needs (no network beyond loopback). */
@@ -40,18 +36,14 @@ export async function launchBrowser(viewport = { width: 1280, height: 800 }): Pr
   });
 }
 
-/** Signs a fresh user up and returns a Bearer header for them. */
-export async function newApiUser(prefix = "user"): Promise<{ email: string; password: string; auth: Record<string, string> }> {
-  const email = uniqueEmail(prefix);
-  const password = "a long enough password";
-  await api("/api/v1/users", { body: { email, password, name: prefix } });
-  const { token } = await (await api("/api/v1/tokens", { body: { name: "test" }, headers: basic(email, password) })).json();
-  return { email, password, auth: { authorization: `Bearer ${token}` } };
+/** Signs a fresh user up on the app under test and makes them an API token. */
+export function newApiUser(prefix = "user"): Promise<ApiUser> {
+  return signUp(APP_URL, prefix);
 }
 
 /** PUT a CSV body. */
 export function putCsv(pathname: string, csv: string, headers: Record<string, string>) {
-  return fetch(`${APP_URL}${pathname}`, { method: "PUT", headers: { "content-type": "text/csv", ...headers }, body: csv });
+  return request(APP_URL, pathname, { method: "PUT", csv, headers });
 }
 
 /** Runs `npm run calibrate` on a spec, as a user would, and returns its JSON answer. */
@@ -77,36 +69,25 @@ export async function publishedCompetition(
     startsAt?: string;
     endsAt?: string;
     lateSubmissions?: boolean;
-    organizer?: Record<string, string>;
+    /** the organizer's Authorization header (a new organizer unless given) */
+    organizer?: { authorization: string };
   } = {},
-): Promise<{ slug: string; organizer: Record<string, string> }> {
-  const auth = options.organizer ?? (await newApiUser("organizer")).auth;
-  const { randomBytes } = await import("node:crypto");
-  const { demoSolutionCsv } = await import("@/prisma/demo-solution");
-  const slug = `e2e-${randomBytes(5).toString("hex")}`;
-  const created = await api("/api/v1/competitions", {
-    headers: auth,
-    body: {
-      slug,
+): Promise<{ slug: string; organizer: { authorization: string } }> {
+  const organizer = options.organizer && { auth: options.organizer, call: client(APP_URL, options.organizer) };
+  const { slug, organizer: by } = await publishOverApi(APP_URL, {
+    organizer,
+    settings: {
       title: "E2E competition",
-      metric: { name: "accuracy" },
-      endsAt: options.endsAt ?? new Date(Date.now() + 10 * 86_400_000).toISOString(),
       dailySubmissionLimit: options.daily ?? 100,
       maxTeamSize: 4,
       lateSubmissions: options.lateSubmissions ?? false,
       ...(options.startsAt ? { startsAt: options.startsAt } : {}),
+      ...(options.endsAt ? { endsAt: options.endsAt } : {}),
     },
+    solution: demoSolutionCsv(),
+    mechanism: { mode: "practical", sigma: options.sigma ?? 0.01, threshold: options.threshold ?? 0.04, budget: options.budget ?? 5 },
   });
-  if (created.status !== 201) throw new Error(`create failed: ${await created.text()}`);
-  await putCsv(`/api/v1/competitions/${slug}/solution`, demoSolutionCsv(), auth);
-  await api(`/api/v1/competitions/${slug}/mechanism`, {
-    method: "PUT",
-    headers: auth,
-    body: { mode: "practical", sigma: options.sigma ?? 0.01, threshold: options.threshold ?? 0.04, budget: options.budget ?? 5 },
-  });
-  const published = await api(`/api/v1/competitions/${slug}/publish`, { method: "POST", headers: auth });
-  if (published.status !== 200) throw new Error(`publish failed: ${await published.text()}`);
-  return { slug, organizer: auth };
+  return { slug, organizer: by.auth };
 }
 
 export type Answer = { status: number; headers: Record<string, string>; body: { error?: { message: string; details?: unknown } }; sent: number };
@@ -191,7 +172,7 @@ export function send(path: string, headers: Record<string, string>, chunks: Iter
 
 /** POST a predictions CSV (text/csv) to one of the app instances. */
 export function postCsv(url: string, slug: string, csv: string, headers: Record<string, string>) {
-  return fetch(`${url}/api/v1/competitions/${slug}/submissions`, { method: "POST", headers: { "content-type": "text/csv", ...headers }, body: csv });
+  return request(url, `/api/v1/competitions/${slug}/submissions`, { csv, headers });
 }
 
 /** Signs in through the sign-in page and waits until the header shows the account. */

@@ -4,7 +4,8 @@ import { afterAll, describe, expect, it } from "vitest";
 import { freePort } from "@/scripts/db/admin";
 import { startApp } from "@/scripts/app";
 import { demoPredictionsCsv } from "@/prisma/demo-solution";
-import { api, APP_URL, basic, dropFreshDatabases, freshDatabase, newApiUser, postCsv, publishedCompetition, send, uniqueEmail } from "./helpers";
+import { api, APP_URL, dropFreshDatabases, freshDatabase, newApiUser, postCsv, publishedCompetition, send, uniqueEmail } from "./helpers";
+import { basic } from "@/test/support/api";
 
 // Issue 12, "safe to run in public": each case an unfriendly client would try, through the real
 // server and database.

@@ -5,7 +5,8 @@ import { afterAll, describe, expect, it } from "vitest";
 import { demoPredictionsCsv } from "@/prisma/demo-solution";
 import { STANDALONE, startApp } from "@/scripts/app";
 import { freePort } from "@/scripts/db/admin";
-import { api, APP_URL, basic, dropFreshDatabases, freshDatabase, newApiUser, parseAnswer, postCsv, publishedCompetition } from "./helpers";
+import { api, APP_URL, dropFreshDatabases, freshDatabase, newApiUser, parseAnswer, postCsv, publishedCompetition } from "./helpers";
+import { basic } from "@/test/support/api";
 
 const metrics = async (auth?: string) => fetch(`${APP_URL}/api/metrics`, { headers: auth ? { authorization: auth } : {} });
 

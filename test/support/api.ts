@@ -1,0 +1,120 @@
+// The one REST client of the end-to-end tests, the benchmarks and the experiments: raw requests,
+// a JSON client, users with API tokens, competitions published through the API, and synthetic
+// solution and predictions files.
+import { randomBytes } from "node:crypto";
+
+export type ApiInit = { method?: string; json?: unknown; csv?: string; headers?: Record<string, string> };
+
+/** One request to the API at `base`, answered as it came (status, headers, body unread). */
+export function request(base: string, path: string, init: ApiInit = {}): Promise<Response> {
+  return fetch(`${base}${path}`, {
+    method: init.method ?? (init.json !== undefined || init.csv !== undefined ? "POST" : "GET"),
+    headers: {
+      ...(init.json !== undefined ? { "content-type": "application/json" } : {}),
+      ...(init.csv !== undefined ? { "content-type": "text/csv" } : {}),
+      ...init.headers,
+    },
+    body: init.json !== undefined ? JSON.stringify(init.json) : init.csv,
+  });
+}
+
+export type Client = (path: string, init?: ApiInit) => Promise<any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- each endpoint's own JSON
+
+/**
+ * A JSON client for the API at `base` with `auth` headers: the body of a successful answer, an
+ * Error naming the status and body otherwise. A request that carries an Idempotency-Key, or a GET,
+ * is retried (up to 3 times) when the connection drops before an answer: the key makes the retry
+ * return the first result instead of a second answer. (A client busy computing for longer than the
+ * server's keep-alive timeout otherwise sends its next request on a socket the server has closed.)
+ * A 429 that names a wait is retried after it.
+ */
+export function client(base: string, auth: Record<string, string> = {}): Client {
+  return async (path, init = {}) => {
+    const method = init.method ?? (init.json !== undefined || init.csv !== undefined ? "POST" : "GET");
+    const retryable = method === "GET" || Object.keys(init.headers ?? {}).some((h) => h.toLowerCase() === "idempotency-key");
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const response = await request(base, path, { ...init, method, headers: { ...auth, ...init.headers } });
+        const body = await response.json();
+        // A burst limit (not the daily cap) says when to come back: a polite client waits.
+        const wait = response.status === 429 ? /try again in (\d+) s/.exec(body.error?.message ?? "") : null;
+        if (wait && attempt < 5) {
+          await new Promise((r) => setTimeout(r, (Number(wait[1]) + 1) * 1000));
+          continue;
+        }
+        if (!response.ok) throw new Error(`${method} ${path} → ${response.status}: ${JSON.stringify(body)}`);
+        return body;
+      } catch (error) {
+        if (!(retryable && attempt < 3 && error instanceof TypeError && /fetch failed/.test(error.message))) throw error;
+      }
+    }
+  };
+}
+
+/** HTTP Basic credentials (POST /api/v1/tokens takes them). */
+export function basic(email: string, password: string): Record<string, string> {
+  return { authorization: `Basic ${Buffer.from(`${email}:${password}`).toString("base64")}` };
+}
+
+export type ApiUser = { email: string; password: string; auth: { authorization: string }; call: Client };
+
+/** Signs a new user up through the API and makes them an API token. */
+export async function newApiUser(base: string, name = "user"): Promise<ApiUser> {
+  const email = `${name}-${randomBytes(6).toString("hex")}@example.com`;
+  const password = "a long enough password";
+  await client(base)("/api/v1/users", { json: { email, password, name } });
+  const { token } = await client(base, basic(email, password))("/api/v1/tokens", { json: { name: "test" } });
+  const auth = { authorization: `Bearer ${token}` };
+  return { email, password, auth, call: client(base, auth) };
+}
+
+/** Whoever organizes: their Authorization header and a client that sends it. */
+export type Organizer = Pick<ApiUser, "auth" | "call">;
+
+export type PublishOptions = {
+  /** the organizer (a new user unless given) */
+  organizer?: Organizer;
+  /** fields of POST /api/v1/competitions beyond slug, title, metric and endsAt (these can be overridden too) */
+  settings?: Record<string, unknown>;
+  /** the solution CSV (the caller's: the demo's, or syntheticSolution) */
+  solution: string;
+  /** PUT …/correlation's model, when not independent rows */
+  correlation?: Record<string, unknown>;
+  /** PUT …/mechanism's body (default practical σ = 0.01, T = 0.04, B₀ = 5) */
+  mechanism?: Record<string, unknown>;
+};
+
+/** An organizer creates, configures and publishes a competition through the API; its slug and organizer. */
+export async function publishOverApi(base: string, options: PublishOptions): Promise<{ slug: string; organizer: Organizer }> {
+  const organizer = options.organizer ?? (await newApiUser(base, "organizer"));
+  const slug = (options.settings?.slug as string | undefined) ?? `t-${randomBytes(5).toString("hex")}`;
+  await organizer.call("/api/v1/competitions", {
+    json: { slug, title: slug, metric: { name: "accuracy" }, endsAt: new Date(Date.now() + 10 * 86_400_000).toISOString(), ...options.settings },
+  });
+  await organizer.call(`/api/v1/competitions/${slug}/solution`, { method: "PUT", csv: options.solution });
+  if (options.correlation) await organizer.call(`/api/v1/competitions/${slug}/correlation`, { method: "PUT", json: { model: options.correlation } });
+  await organizer.call(`/api/v1/competitions/${slug}/mechanism`, { method: "PUT", json: options.mechanism ?? { mode: "practical", sigma: 0.01, threshold: 0.04, budget: 5 } });
+  await organizer.call(`/api/v1/competitions/${slug}/publish`, { method: "POST" });
+  return { slug, organizer };
+}
+
+/** A solution of n rows, half public, with binary class labels "a"/"b". */
+export function syntheticSolution(n: number): string {
+  const lines = new Array<string>(n + 1);
+  lines[0] = "id,label,split";
+  for (let i = 0; i < n; i++) lines[i + 1] = `r${i},${i % 3 ? "a" : "b"},${i % 2 ? "public" : "holdout"}`;
+  return lines.join("\n");
+}
+
+/** A predictions file for syntheticSolution(n): 3 rows in 4 right, deterministic per seed. */
+export function syntheticPredictions(n: number, seed: number): string {
+  const lines = new Array<string>(n + 1);
+  lines[0] = "id,prediction";
+  let x = seed;
+  for (let i = 0; i < n; i++) {
+    x = (x * 1103515245 + 12345) % 2147483648;
+    const right = i % 3 ? "a" : "b";
+    lines[i + 1] = `r${i},${x % 4 ? right : right === "a" ? "b" : "a"}`;
+  }
+  return lines.join("\n");
+}
