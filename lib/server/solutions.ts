@@ -44,19 +44,26 @@ export async function getSolutionSummary(competitionId: string): Promise<Solutio
 }
 
 // Decoded solutions, keyed by competition and file hash: decoded once per process, replaced when
-// the organizer uploads a new file.
-const cache = new Map<string, { sha256: string; solution: Solution }>();
+// the organizer uploads a new file. `final` marks an entry checked against the database after the
+// competition was published: from then on the file can never change (uploads are for drafts, under
+// the competition's lock), so the hash need not be read again.
+const cache = new Map<string, { sha256: string; solution: Solution; final: boolean }>();
 
-/** The decoded solution of a competition, or null when none was uploaded. */
-export async function loadSolution(competitionId: string): Promise<Solution | null> {
+/** The decoded solution of a competition, or null when none was uploaded. `published`: the caller saw the competition published. */
+export async function loadSolution(competitionId: string, options: { published?: boolean } = {}): Promise<Solution | null> {
+  const cached = cache.get(competitionId);
+  if (cached?.final) return cached.solution;
   const head = await db.solution.findUnique({ where: { competitionId }, select: { sha256: true } });
   if (!head) return null;
-  const cached = cache.get(competitionId);
-  if (cached?.sha256 === head.sha256) return cached.solution;
+  const final = options.published ?? false;
+  if (cached?.sha256 === head.sha256) {
+    cached.final = final;
+    return cached.solution;
+  }
   const row = await db.solution.findUnique({ where: { competitionId } });
   if (!row) return null;
   const solution = decodeSolution(row);
-  cache.set(competitionId, { sha256: row.sha256, solution });
+  cache.set(competitionId, { sha256: row.sha256, solution, final });
   return solution;
 }
 

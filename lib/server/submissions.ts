@@ -13,7 +13,7 @@ import { consumeRateLimit } from "./rate-limit";
 import { bannedError } from "./access";
 
 import type { PublicUser } from "./users";
-import { getVisibleCompetition, type CompetitionRow, metricOf } from "./competitions";
+import { getVisibleCompetition, type CompetitionRow, metricOf, isOrganizer } from "./competitions";
 import type { Solution } from "@/lib/csv/solution";
 import { createSubmissionParser, submissionKey, type SubmissionKey } from "@/lib/csv/submission";
 import { createStreams } from "@/lib/mechanism/rng";
@@ -36,7 +36,7 @@ export type ScoredUpload = { holdoutValue: number; publicValue: number; sha256: 
  * spent or written: every rejection happens here.
  */
 export async function scoreUpload(competition: CompetitionRow, metric: Metric, body: ReadableStream<Uint8Array>): Promise<ScoredUpload> {
-  const data = await scoringData(competition.id);
+  const data = await scoringData(competition);
   const parser = createSubmissionParser(data.key, metric.input);
   try {
     const { result: predictions, sha256, file: kept } = await readCsvUpload(body, { what: "the submission", parser, keep: true });
@@ -63,8 +63,9 @@ type ScoringData = { solution: Solution; key: SubmissionKey; publicRows: Uint32A
 // Per competition: the decoded solution plus the id index, built once per solution file.
 const scoringCache = new WeakMap<Solution, ScoringData>();
 
-async function scoringData(competitionId: string): Promise<ScoringData> {
-  const solution = await loadSolution(competitionId);
+async function scoringData(competition: CompetitionRow): Promise<ScoringData> {
+  const competitionId = competition.id;
+  const solution = await loadSolution(competitionId, { published: competition.status !== "draft" });
   if (!solution) throw new AppError("conflict", "this competition has no solution");
   let data = scoringCache.get(solution);
   if (!data) {
@@ -115,7 +116,7 @@ export async function submit(
   now?: Date,
   file: { name?: string | null; description?: string | null } = {},
 ): Promise<{ result: SubmissionResult; replayed: boolean }> {
-  const { competition } = await getVisibleCompetition(user, slug);
+  const competition = await getVisibleCompetition(user, slug);
   const late = competition.status === "closed" && competition.lateSubmissions;
   if (!late) checkOpen(competition, now ?? new Date());
   const description = descriptionSchema.parse(file.description ?? "");
@@ -315,7 +316,7 @@ async function recordLate(
 
 /** The caller's team's submissions, newest first (late ones, after the close, first): answers only, never raw scores. */
 export async function listMySubmissions(user: PublicUser, slug: string): Promise<{ submissions: MySubmission[]; finalIds: string[] }> {
-  const { competition } = await getVisibleCompetition(user, slug);
+  const competition = await getVisibleCompetition(user, slug);
   const metric = metricOf(competition);
   const member = await db.teamMember.findUnique({
     where: { competitionId_userId: { competitionId: competition.id, userId: user.id } },
@@ -358,7 +359,7 @@ export async function listMySubmissions(user: PublicUser, slug: string): Promise
 
 /** Selects or unselects a submission for the final standings (at most 2 per team). */
 export async function selectFinal(user: PublicUser, slug: string, submissionId: string, input: unknown): Promise<{ id: string; selected: boolean }> {
-  const { competition } = await getVisibleCompetition(user, slug);
+  const competition = await getVisibleCompetition(user, slug);
   if (competition.status === "closed") throw new AppError("conflict", "the competition has closed; the final selection is locked");
   const { selected } = finalSelectionSchema.parse(input);
   if (!isUuid(submissionId)) throw new AppError("not_found", "no such submission in your team");
@@ -381,7 +382,8 @@ export async function selectFinal(user: PublicUser, slug: string, submissionId: 
  * submitted it and for the organizers (late submissions too; sandbox tests: organizers only).
  */
 export async function getSubmissionFile(user: PublicUser, slug: string, submissionId: string): Promise<{ filename: string; bytes: Buffer }> {
-  const { competition, organizer } = await getVisibleCompetition(user, slug);
+  const competition = await getVisibleCompetition(user, slug);
+  const organizer = await isOrganizer(user, competition.id);
   const notFound = new AppError("not_found", "no such submission in your team");
   if (!isUuid(submissionId)) throw notFound;
   const where = { id: submissionId, competitionId: competition.id };
