@@ -2,7 +2,7 @@ import "server-only";
 import { requireAccess } from "./access";
 import { db } from "./db";
 import { AppError } from "./errors";
-import { getVisibleCompetition, requireOrganizer } from "./competitions";
+import { getVisibleCompetition, requireOrganizer, isOrganizer } from "./competitions";
 import type { PublicUser } from "./users";
 import { safeFilename } from "@/lib/validation/files";
 import { isUuid } from "@/lib/validation/ids";
@@ -37,7 +37,8 @@ export async function listAttachments(competitionId: string): Promise<Attachment
  * team) and meet the competition's access rules.
  */
 export async function getAttachment(viewer: PublicUser | null, slug: string, id: string) {
-  const { competition, organizer } = await getVisibleCompetition(viewer, slug);
+  const competition = await getVisibleCompetition(viewer, slug);
+  const organizer = await isOrganizer(viewer, competition.id);
   if (!organizer) {
     if (!viewer) throw new AppError("unauthorized", "sign in and join a team (accepting the rules) to download the data");
     const member = await db.teamMember.findUnique({ where: { competitionId_userId: { competitionId: competition.id, userId: viewer.id } }, select: { teamId: true } });

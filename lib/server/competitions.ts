@@ -114,7 +114,8 @@ export async function listCompetitions(viewer: PublicUser | null): Promise<Compe
   return rows.sort((a, b) => order[a.status] - order[b.status]).map(({ _count, ...c }) => ({ ...c, endsAt: c.endsAt.toISOString(), teams: _count.teams }));
 }
 
-async function isOrganizer(user: PublicUser | null, competitionId: string): Promise<boolean> {
+/** Whether the user organizes the competition (admins organize every one). */
+export async function isOrganizer(user: PublicUser | null, competitionId: string): Promise<boolean> {
   if (!user) return false;
   if (user.role === "admin") return true;
   return (await db.competitionOrganizer.count({ where: { competitionId, userId: user.id } })) > 0;
@@ -134,13 +135,16 @@ export async function requireOrganizer(user: PublicUser, slug: string): Promise<
   return competition;
 }
 
-/** The competition as a viewer may see it: drafts only for their organizers. */
-export async function getVisibleCompetition(viewer: PublicUser | null, slug: string): Promise<{ competition: CompetitionRow; organizer: boolean }> {
+/**
+ * The competition as a viewer may see it: drafts only for their organizers (404 for anyone else).
+ * Whether the viewer organizes a public competition is a separate question (isOrganizer), asked
+ * only where the answer changes something: this runs on every submission.
+ */
+export async function getVisibleCompetition(viewer: PublicUser | null, slug: string): Promise<CompetitionRow> {
   const competition = await db.competition.findUnique({ where: { slug }, select: COMPETITION_SELECT });
   if (!competition) throw notFound(slug);
-  const organizer = await isOrganizer(viewer, competition.id);
-  if (competition.status === "draft" && !organizer) throw notFound(slug);
-  return { competition, organizer };
+  if (competition.status === "draft" && !(await isOrganizer(viewer, competition.id))) throw notFound(slug);
+  return competition;
 }
 
 function notFound(slug: string): AppError {

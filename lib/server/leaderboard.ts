@@ -40,7 +40,7 @@ function likePattern(q: string): string {
  * overall ranks. `pageSize` 0 means all entries.
  */
 export async function getLeaderboard(viewer: PublicUser | null, slug: string, options: { q?: string; page?: number; pageSize?: number } = {}): Promise<Leaderboard> {
-  const { competition } = await getVisibleCompetition(viewer, slug);
+  const competition = await getVisibleCompetition(viewer, slug);
   const metric = metricOf(competition);
   const q = (options.q ?? "").trim().slice(0, 100);
   const pageSize = Math.max(0, Math.min(10_000, Math.floor(options.pageSize ?? 0)));
@@ -116,7 +116,7 @@ export async function getLateBoard(
   viewer: PublicUser | null,
   slug: string,
 ): Promise<{ metric: Leaderboard["metric"]; displayPrecision: number; lateSubmissions: boolean; entries: LateEntry[] }> {
-  const { competition } = await getVisibleCompetition(viewer, slug);
+  const competition = await getVisibleCompetition(viewer, slug);
   const metric = metricOf(competition);
   const groups = await db.unrankedSubmission.groupBy({
     by: ["teamId"],
@@ -166,7 +166,7 @@ export type TeamHistory = {
 
 /** A team's public page: members, and its answers and budget over time. */
 export async function getTeamHistory(viewer: PublicUser | null, slug: string, teamId: string): Promise<TeamHistory> {
-  const { competition } = await getVisibleCompetition(viewer, slug);
+  const competition = await getVisibleCompetition(viewer, slug);
   const metric = metricOf(competition);
   if (!isUuid(teamId)) throw new AppError("not_found", "no such team in this competition");
   const team = await db.team.findFirst({
@@ -210,7 +210,7 @@ export type FinalStanding = { rank: number; team: string; teamId: string; score:
 
 /** The final standings of a closed competition (docs/api.md, GET …/final); 409 before it closes. */
 export async function getFinalStandings(viewer: PublicUser | null, slug: string): Promise<{ metric: Leaderboard["metric"]; displayPrecision: number; entries: FinalStanding[] }> {
-  const { competition } = await getVisibleCompetition(viewer, slug);
+  const competition = await getVisibleCompetition(viewer, slug);
   if (competition.status !== "closed") throw new AppError("conflict", "the final standings are revealed when the competition closes");
   const metric = metricOf(competition);
   // A team disqualified after the close leaves the final board; the ones below move up.

@@ -31,7 +31,7 @@ export async function lockDraft(tx: Prisma.TransactionClient, competitionId: str
 
 /** A published competition that is open for taking part right now; 409 otherwise. */
 export async function requireOpenCompetition(user: PublicUser | null, slug: string, now = new Date()): Promise<CompetitionRow> {
-  const { competition } = await getVisibleCompetition(user, slug);
+  const competition = await getVisibleCompetition(user, slug);
   checkOpen(competition, now);
   return competition;
 }

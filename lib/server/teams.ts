@@ -70,7 +70,7 @@ export async function joinTeam(user: PublicUser, slug: string, input: unknown): 
 
 /** Leaves one's team; allowed only before the team's first submission. An emptied team is removed. */
 export async function leaveTeam(user: PublicUser, slug: string): Promise<void> {
-  const { competition } = await getVisibleCompetition(user, slug);
+  const competition = await getVisibleCompetition(user, slug);
   const member = await membership(user.id, competition.id);
   if (!member) throw new AppError("not_found", "you are not in a team in this competition");
   await db.$transaction(async (tx) => {
@@ -167,7 +167,7 @@ export async function mergeTeams(user: PublicUser, slug: string, input: unknown,
 
 /** The caller's team in this competition, or null. */
 export async function getMyTeam(user: PublicUser, slug: string): Promise<TeamView | null> {
-  const { competition } = await getVisibleCompetition(user, slug);
+  const competition = await getVisibleCompetition(user, slug);
   const member = await membership(user.id, competition.id);
   if (!member) return null;
   const team = await db.team.findUniqueOrThrow({

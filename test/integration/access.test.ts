@@ -49,7 +49,7 @@ describe("competition access rules", () => {
     await updateCompetition(owner, slug, { access: { approval: true } }); // replaces the rules as a whole
     const applicant = await user();
     expect(await code(createTeam(applicant, slug, { name: "Applicants", acceptRules: true }))).toBe("approval_required");
-    const { competition } = await getVisibleCompetition(owner, slug);
+    const competition = await getVisibleCompetition(owner, slug);
     expect(await requestRegistration(applicant, competition)).toEqual({ status: "pending", created: true });
     expect(await requestRegistration(applicant, competition)).toEqual({ status: "pending", created: false });
     expect(await code(createTeam(applicant, slug, { name: "Applicants", acceptRules: true }))).toBe("approval_required");
@@ -85,7 +85,7 @@ describe("signals of one person behind several teams", () => {
     await submit(a, slug, new Response(same).body, null);
     await submit(b, slug, new Response(same).body, null);
     await submit(c, slug, new Response(demoPredictionsCsv({ skill: 0.7, seed: "own" })).body, null);
-    const { competition } = await getVisibleCompetition(null, slug);
+    const competition = await getVisibleCompetition(null, slug);
     const signals = await sybilSignals(competition);
     expect(signals.sameAddress).toHaveLength(1);
     expect(signals.sameAddress[0].accounts.map((x) => x.team).sort()).toEqual(["Alpha", "Bravo"]);

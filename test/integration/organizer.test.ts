@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { setCorrelation, setMechanism, previewMechanism } from "@/lib/server/calibration";
-import { createCompetition, getVisibleCompetition, inviteOrganizer, requireOrganizer } from "@/lib/server/competitions";
+import { createCompetition, getVisibleCompetition, inviteOrganizer, requireOrganizer, isOrganizer } from "@/lib/server/competitions";
 
 import { db } from "@/lib/server/db";
 import { AppError } from "@/lib/server/errors";
@@ -191,6 +191,7 @@ describe("who may manage", () => {
     await setMechanism(helper, c.slug, { mode: "practical", sigma: 0.02, threshold: 0.05, budget: 10 });
     await publishCompetition(helper, c.slug);
     expect((await rejection(requireOrganizer(stranger, c.slug))).status).toBe(403);
-    expect((await getVisibleCompetition(null, c.slug)).organizer).toBe(false);
+    expect((await getVisibleCompetition(null, c.slug)).id).toBe(c.id);
+    expect([await isOrganizer(null, c.id), await isOrganizer(helper, c.id), await isOrganizer(stranger, c.id)]).toEqual([false, true, false]);
   });
 });

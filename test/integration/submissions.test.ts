@@ -237,7 +237,7 @@ describe("limits of the guarantee (docs/mechanism.md §2.6)", () => {
     const results = await Promise.all(players.flatMap((p, i) => [0, 1].map((k) => submit(p, c.slug, overfit(`cap-${i}-${k}`), null))));
     expect(results.filter((r) => r.result.answer.kind === "holdout")).toHaveLength(3);
     expect(results.filter((r) => r.result.answer.kind === "exhausted")).toHaveLength(5);
-    const { competition } = await getVisibleCompetition(null, c.slug);
+    const competition = await getVisibleCompetition(null, c.slug);
     expect(toPublicDetails(competition).holdout).toEqual({ answersReleased: 3, cap: 3 });
     expect(await auditCompetition(c.owner, c.slug)).toEqual({ queries: 8, mismatches: 0, examples: [] });
     const budgets = await db.team.findMany({ where: { competitionId: c.id }, select: { budgetRemaining: true } });

@@ -3,7 +3,7 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { getSessionUser } from "@/lib/server/auth";
 import { listAttachments } from "@/lib/server/attachments";
-import { getVisibleCompetition, toPublicDetails, metricOf } from "@/lib/server/competitions";
+import { getVisibleCompetition, toPublicDetails, metricOf, isOrganizer } from "@/lib/server/competitions";
 import { AppError } from "@/lib/server/errors";
 import { formatDate, metricTitle, significant } from "../../_components/format";
 import { Markdown } from "../../_components/markdown";
@@ -26,14 +26,14 @@ export const metadata: Metadata = { title: "Competition" };
 export default async function CompetitionPage({ params }: { params: Promise<{ slug: string }> }) {
   const { slug } = await params;
   const viewer = await getSessionUser();
-  let visible;
+  let competition;
   try {
-    visible = await getVisibleCompetition(viewer, slug);
+    competition = await getVisibleCompetition(viewer, slug);
   } catch (error) {
     if (error instanceof AppError && error.status === 404) notFound();
     throw error;
   }
-  const { competition, organizer } = visible;
+  const organizer = await isOrganizer(viewer, competition.id);
   const now = new Date();
   const open = closedForEntries(competition, now) === null;
   const late = competition.status === "closed" && competition.lateSubmissions;

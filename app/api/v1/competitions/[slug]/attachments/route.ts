@@ -9,7 +9,7 @@ type Context = { params: Promise<{ slug: string }> };
 
 export const GET = handleApi(async (request, { params }: Context) => {
   const viewer = await findApiUser(request);
-  const { competition } = await getVisibleCompetition(viewer, (await params).slug);
+  const competition = await getVisibleCompetition(viewer, (await params).slug);
   return json({ attachments: await listAttachments(competition.id) });
 });
 

@@ -3,20 +3,21 @@
 import { handleApi, json } from "@/lib/server/api";
 import { listRegistrations, myRegistration, requestRegistration } from "@/lib/server/access";
 import { requireApiUser } from "@/lib/server/auth";
-import { getVisibleCompetition } from "@/lib/server/competitions";
+import { getVisibleCompetition, isOrganizer } from "@/lib/server/competitions";
 
 type Context = { params: Promise<{ slug: string }> };
 
 export const POST = handleApi(async (request, { params }: Context) => {
   const user = await requireApiUser(request);
-  const { competition } = await getVisibleCompetition(user, (await params).slug);
+  const competition = await getVisibleCompetition(user, (await params).slug);
   const { status, created } = await requestRegistration(user, competition);
   return json({ status }, created ? 201 : 200);
 });
 
 export const GET = handleApi(async (request, { params }: Context) => {
   const user = await requireApiUser(request);
-  const { competition, organizer } = await getVisibleCompetition(user, (await params).slug);
+  const competition = await getVisibleCompetition(user, (await params).slug);
+  const organizer = await isOrganizer(user, competition.id);
   if (organizer) return json({ registrations: await listRegistrations(competition.id) });
   return json({ status: await myRegistration(user, competition.id) });
 });
