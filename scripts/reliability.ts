@@ -3,7 +3,7 @@
 import { randomUUID } from "node:crypto";
 import pg from "pg";
 import { startApp, type RunningApp } from "./app";
-import { newApiUser, type Organizer, publishOverApi, syntheticPredictions, syntheticSolution } from "../test/support/api";
+import { newCompetitor, type Organizer, publishOverApi, syntheticPredictions, syntheticSolution } from "../test/support/api";
 
 /** Publishes a competition on a synthetic solution of `rows` rows; returns its slug and organizer. */
 async function publishSynthetic(base: string, rows: number, budget = 10): Promise<{ slug: string; organizer: Organizer }> {
@@ -74,8 +74,7 @@ export async function runLoad(options: { urls: string[]; databaseUrl: string; te
   for (let t = 0; t < options.teams; t += 10) {
     const batch = await Promise.all(
       Array.from({ length: Math.min(10, options.teams - t) }, async (_, i) => {
-        const player = await newApiUser(base, "load");
-        await player.call(`/api/v1/competitions/${slug}/teams`, { json: { name: `Load team ${t + i}`, acceptRules: true } });
+        const player = await newCompetitor(base, slug, `Load team ${t + i}`);
         return player.auth.authorization;
       }),
     );
@@ -136,8 +135,7 @@ export async function runFaults(options: {
   const [stable] = options.apps;
   let victim = options.apps[1];
   const { slug, organizer } = await publishSynthetic(stable.url, options.rows, 1000);
-  const player = await newApiUser(stable.url, "victim");
-  await player.call(`/api/v1/competitions/${slug}/teams`, { json: { name: "Fault tolerant", acceptRules: true } });
+  const player = await newCompetitor(stable.url, slug, "Fault tolerant");
   const token = player.auth.authorization;
   const outcomes: Record<string, number> = {};
   let killedMidRequest = 0;

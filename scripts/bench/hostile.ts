@@ -1,7 +1,7 @@
 import type { Figure } from "./mechanism";
 import { readOnlyBaseline } from "./scoring";
 import { startHarness } from "../harness";
-import { client, newApiUser, publishOverApi, syntheticPredictions, syntheticSolution } from "../../test/support/api";
+import { client, newCompetitor, publishOverApi, syntheticPredictions, syntheticSolution } from "../../test/support/api";
 
 /**
  * Issue 12's hostile requests, each beside the normal case: how long the server takes to answer it
@@ -19,8 +19,7 @@ export async function benchHostile(): Promise<Figure[]> {
       solution: syntheticSolution(n),
       mechanism: { mode: "practical", sigma: 0.01, threshold: 0.04, budget: 10 },
     });
-    const player = await newApiUser(base, "player");
-    await player.call("/api/v1/competitions/hostile/teams", { json: { name: "Hostile", acceptRules: true } });
+    const player = await newCompetitor(base, "hostile", "Hostile");
     const post = (body: BodyInit, headers: Record<string, string> = {}, path = "/api/v1/competitions/hostile/submissions") =>
       fetch(`${base}${path}`, {
         method: "POST",

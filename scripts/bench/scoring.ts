@@ -1,7 +1,7 @@
 import { createServer } from "node:http";
 import type { Figure } from "./mechanism";
 import { startHarness } from "../harness";
-import { newApiUser, publishOverApi, syntheticPredictions, syntheticSolution } from "../../test/support/api";
+import { newApiUser, newCompetitor, publishOverApi, syntheticPredictions, syntheticSolution } from "../../test/support/api";
 
 /** Sends `body` to a bare Node server that only reads it: the transfer cost, the baseline. */
 export async function readOnlyBaseline(body: string): Promise<number> {
@@ -40,8 +40,7 @@ export async function benchScoring(): Promise<Figure[]> {
     // One 10⁶-row submission.
     const big = 1_000_000;
     await publish("bench-big", big, 100);
-    const player = (await newApiUser(base, "player")).call;
-    await player("/api/v1/competitions/bench-big/teams", { json: { name: "Big", acceptRules: true } });
+    const player = (await newCompetitor(base, "bench-big", "Big")).call;
     const body = syntheticPredictions(big, 1);
     await player("/api/v1/competitions/bench-big/submissions", { csv: syntheticPredictions(big, 2) }); // warm: decode + index the solution once
     const runs: number[] = [];
@@ -64,9 +63,7 @@ export async function benchScoring(): Promise<Figure[]> {
     await publish("bench-crowd", small, 10);
     const teams = await Promise.all(
       Array.from({ length: 50 }, async (_, t) => {
-        const u = (await newApiUser(base, `t${t}`)).call;
-        await u("/api/v1/competitions/bench-crowd/teams", { json: { name: `Team ${t}`, acceptRules: true } });
-        return u;
+        return (await newCompetitor(base, "bench-crowd", `Team ${t}`)).call;
       }),
     );
     const start = performance.now();

@@ -5,7 +5,7 @@ import { boostingAttack, type LeaderboardOracle } from "@/lib/experiments/boosti
 import { signAccuracy, randomLabels } from "@/lib/experiments/data";
 import { noSignalExperiment } from "@/lib/experiments/no-signal";
 import { linePlotSvg, type Series } from "@/lib/experiments/svg";
-import { client, newApiUser, publishOverApi } from "../../test/support/api";
+import { client, newApiUser, newCompetitor, publishOverApi } from "../../test/support/api";
 
 export type ExperimentOptions = { n: number; d: number; ks: number[]; submissions: number; stay: number; epsBdp: number; sigma: number; threshold: number; seed: string };
 
@@ -67,8 +67,7 @@ async function leaderboards(base: string, labels: Int8Array, options: Experiment
       correlation: model as Record<string, unknown>,
       mechanism: { mode: "practical", sigma: options.sigma, threshold: options.threshold, budget },
     });
-    const analyst = (await newApiUser(base, "analyst")).call;
-    await analyst(`/api/v1/competitions/${slug}/teams`, { json: { name: "Analyst", acceptRules: true } });
+    const analyst = (await newCompetitor(base, slug, "Analyst")).call;
     const leaderboard: LeaderboardOracle = async (predictions) => {
       const csv = ["id,prediction", ...Array.from(predictions, (p, i) => `r${i},${p}`)].join("\n");
       const answer = await analyst(`/api/v1/competitions/${slug}/submissions`, { csv, headers: { "idempotency-key": randomUUID() } });
@@ -208,10 +207,9 @@ async function runWinnersCurse(base: string, options: CurseOptions): Promise<Exp
   const submissions: number[] = [];
   const names: string[] = [];
   for (let t = 0; t < options.teams; t++) {
-    const analyst = (await newApiUser(base, "analyst")).call;
     const name = `Team ${String(t + 1).padStart(3, "0")}`;
     names.push(name);
-    await analyst(`/api/v1/competitions/${slug}/teams`, { json: { name, acceptRules: true } });
+    const analyst = (await newCompetitor(base, slug, name)).call;
     let top = -Infinity;
     let count = 0;
     for (let remaining = options.budget; remaining > 0 && count < 20 * options.budget; count++) {
@@ -300,8 +298,7 @@ async function runSplitLeak(base: string, options: LeakOptions): Promise<Experim
       for (let d = 1; d < hours; d++) for (const j of [i - d, i + d]) if (j >= h * hours && j < (h + 1) * hours && !split[j]) return labels[j];
       return guess() < 0.5 ? 1 : -1;
     });
-    const analyst = (await newApiUser(base, "analyst")).call;
-    await analyst(`/api/v1/competitions/${slug}/teams`, { json: { name: "Neighbours", acceptRules: true } });
+    const analyst = (await newCompetitor(base, slug, "Neighbours")).call;
     const answer = await analyst(`/api/v1/competitions/${slug}/submissions`, {
       csv: ["id,prediction", ...predictions.map((p, i) => `r${i},${p}`)].join("\n"),
       headers: { "idempotency-key": randomUUID() },

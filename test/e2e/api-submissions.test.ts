@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { demoPredictionsCsv } from "@/prisma/demo-solution";
 import { lastMailTo, mailCount } from "@/test/fixtures/mail";
-import { api, APP_URL, APP_URL_2, newApiUser, postCsv, publishedCompetition, send } from "./helpers";
+import { api, APP_URL, APP_URL_2, newApiUser, postCsv, publishedCompetition, send, newCompetitor } from "./helpers";
 
 /** node:http's answer as a Response (the 413 arrives while the body is still being sent). */
 const sendAsResponse = async (answer: ReturnType<typeof send>) => {
@@ -11,13 +11,6 @@ const sendAsResponse = async (answer: ReturnType<typeof send>) => {
 
 const good = (seed: string, skill = 0.7) => demoPredictionsCsv({ skill, seed });
 
-async function teamOf(slug: string, name: string) {
-  const player = await newApiUser("player");
-  const team = await api(`/api/v1/competitions/${slug}/teams`, { headers: player.auth, body: { name, acceptRules: true } });
-  expect(team.status).toBe(201);
-  return { ...player, team: await team.json() };
-}
-
 async function state(slug: string, auth: Record<string, string>) {
   const [team, subs] = await Promise.all([api(`/api/v1/competitions/${slug}/team`, { headers: auth }), api(`/api/v1/competitions/${slug}/submissions`, { headers: auth })]);
   return { team: await team.json(), submissions: (await subs.json()).submissions };
@@ -26,7 +19,7 @@ async function state(slug: string, auth: Record<string, string>) {
 describe("submissions over HTTP (docs/api.md)", () => {
   it("scores a CSV body and a multipart upload, and lists answers without raw scores", async () => {
     const { slug } = await publishedCompetition();
-    const { auth, team } = await teamOf(slug, "Http Heroes");
+    const { auth, team } = await newCompetitor(slug, "Http Heroes");
     expect(team).toEqual({ id: expect.any(String), name: "Http Heroes", inviteCode: expect.any(String) });
 
     const first = await postCsv(APP_URL, slug, good("a"), auth);
@@ -57,7 +50,7 @@ describe("submissions over HTTP (docs/api.md)", () => {
 
   it("answers a retried Idempotency-Key with the first result", async () => {
     const { slug } = await publishedCompetition();
-    const { auth } = await teamOf(slug, "Retriers");
+    const { auth } = await newCompetitor(slug, "Retriers");
     const headers = { ...auth, "idempotency-key": "upload-1" };
     const first = await postCsv(APP_URL, slug, good("c"), headers);
     const again = await postCsv(APP_URL_2, slug, good("c"), headers);
@@ -70,7 +63,7 @@ describe("submissions over HTTP (docs/api.md)", () => {
 
   it("gives every rejection its status and message, and changes nothing", async () => {
     const { slug, organizer } = await publishedCompetition({ daily: 1 });
-    const { auth } = await teamOf(slug, "Rejected");
+    const { auth } = await newCompetitor(slug, "Rejected");
     const outsider = await newApiUser("outsider");
     const before = await state(slug, auth);
     const cases: [string, Promise<Response>, number, RegExp][] = [
@@ -127,7 +120,7 @@ describe("submissions over HTTP (docs/api.md)", () => {
 
   it("serialises one team's concurrent submissions sent to two app instances at once", async () => {
     const { slug, organizer } = await publishedCompetition({ budget: 8, sigma: 0.001, threshold: 0.001 });
-    const { auth, team } = await teamOf(slug, "Two Doors");
+    const { auth, team } = await newCompetitor(slug, "Two Doors");
     const mate = await newApiUser("mate");
     await api(`/api/v1/competitions/${slug}/teams/join`, { headers: mate.auth, body: { inviteCode: team.inviteCode } });
     const requests = Array.from({ length: 20 }, (_, i) =>
@@ -154,8 +147,8 @@ describe("submissions over HTTP (docs/api.md)", () => {
 describe("submission files and notes", () => {
   it("keeps the note, the file name and the file, which the team and the organizers download byte for byte", async () => {
     const { slug, organizer } = await publishedCompetition();
-    const { auth } = await teamOf(slug, "Archivists");
-    const stranger = await teamOf(slug, "Strangers");
+    const { auth } = await newCompetitor(slug, "Archivists");
+    const stranger = await newCompetitor(slug, "Strangers");
     const csv = good("archive").replace(/\n/g, "\r\n"); // CRLF endings must come back as they were
     const form = new FormData();
     form.set("file", new Blob([csv], { type: "text/csv" }), "gbm-300-trees.csv");
@@ -196,7 +189,7 @@ describe("submission files and notes", () => {
 describe("the automatic close (two app instances, each looking every 2 s)", () => {
   it("closes a competition at its end exactly once, shows the final standings and tells each member once by mail", async () => {
     const { slug } = await publishedCompetition({ endsAt: new Date(Date.now() + 12_000).toISOString() }); // time to join and submit first
-    const { auth, email } = await teamOf(slug, "Last Minute");
+    const { auth, email } = await newCompetitor(slug, "Last Minute");
     expect((await postCsv(APP_URL, slug, good("last"), auth)).status).toBe(201);
     let status = "published";
     for (let i = 0; i < 80 && status !== "closed"; i++) {

@@ -7,7 +7,7 @@ import { chromium, type BrowserContext } from "playwright-core";
 import { createDatabaseIfMissing, dropDatabase } from "@/scripts/db/admin";
 import { migrate } from "@/scripts/db/migrate";
 import { demoSolutionCsv } from "@/prisma/demo-solution";
-import { type ApiUser, client, newApiUser as signUp, publishOverApi, request } from "@/test/support/api";
+import { type ApiUser, client, newApiUser as signUp, newCompetitor as joinAsNewCompetitor, publishOverApi, request } from "@/test/support/api";
 
 export const APP_URL = process.env.APP_URL ?? "http://localhost:3000";
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH;
@@ -39,6 +39,11 @@ export async function launchBrowser(viewport = { width: 1280, height: 800 }): Pr
 /** Signs a fresh user up on the app under test and makes them an API token. */
 export function newApiUser(prefix = "user"): Promise<ApiUser> {
   return signUp(APP_URL, prefix);
+}
+
+/** A new user on the app under test with a team of their own in the competition. */
+export function newCompetitor(slug: string, team?: string) {
+  return joinAsNewCompetitor(APP_URL, slug, team);
 }
 
 /** PUT a CSV body. */

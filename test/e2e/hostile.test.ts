@@ -4,7 +4,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { freePort } from "@/scripts/db/admin";
 import { startApp } from "@/scripts/app";
 import { demoPredictionsCsv } from "@/prisma/demo-solution";
-import { api, APP_URL, dropFreshDatabases, freshDatabase, newApiUser, postCsv, publishedCompetition, send, uniqueEmail } from "./helpers";
+import { api, APP_URL, dropFreshDatabases, freshDatabase, postCsv, publishedCompetition, send, uniqueEmail, newCompetitor } from "./helpers";
 import { basic } from "@/test/support/api";
 
 // Issue 12, "safe to run in public": each case an unfriendly client would try, through the real
@@ -32,12 +32,6 @@ async function whileBusy<T>(request: () => Promise<T>): Promise<T & { answeredMe
 
 afterAll(dropFreshDatabases);
 
-async function teamOf(slug: string) {
-  const player = await newApiUser("hostile");
-  await api(`/api/v1/competitions/${slug}/teams`, { headers: player.auth, body: { name: `Team ${randomBytes(3).toString("hex")}`, acceptRules: true } });
-  return player;
-}
-
 async function counters(slug: string, auth: Record<string, string>) {
   const team = await (await api(`/api/v1/competitions/${slug}/team`, { headers: auth })).json();
   const submissions = (await (await api(`/api/v1/competitions/${slug}/submissions`, { headers: auth })).json()).submissions;
@@ -47,7 +41,7 @@ async function counters(slug: string, auth: Record<string, string>) {
 describe("bounded requests", () => {
   it("rejects a 16 MiB one-line submission at its line length, and a 4 MiB record of commas at its field limit, spending nothing", async () => {
     const { slug } = await publishedCompetition();
-    const { auth } = await teamOf(slug);
+    const { auth } = await newCompetitor(slug);
     const before = await counters(slug, auth);
     const upload = (text: string) =>
       send(`/api/v1/competitions/${slug}/submissions`, { ...auth, "content-type": "text/csv", "content-length": String(Buffer.byteLength(text)) }, [Buffer.from(text)]);
@@ -93,7 +87,7 @@ describe("bounded requests", () => {
 describe("exact keys and values", () => {
   it("refuses a class the solution does not have (422 naming the line), spending nothing", async () => {
     const { slug } = await publishedCompetition();
-    const { auth } = await teamOf(slug);
+    const { auth } = await newCompetitor(slug);
     const before = await counters(slug, auth);
     const lines = demoPredictionsCsv({ skill: 0.7, seed: "abc" }).split("\n");
     lines[5] = `${lines[5].split(",")[0]},abc`;
@@ -105,7 +99,7 @@ describe("exact keys and values", () => {
 
   it("scopes an Idempotency-Key to the team: a different file under a used key is a 409", async () => {
     const { slug } = await publishedCompetition();
-    const { auth } = await teamOf(slug);
+    const { auth } = await newCompetitor(slug);
     const headers = { ...auth, "idempotency-key": "try-1" };
     expect((await postCsv(APP_URL, slug, demoPredictionsCsv({ skill: 0.7, seed: "one" }), headers)).status).toBe(201);
     const before = await counters(slug, auth);
@@ -114,7 +108,7 @@ describe("exact keys and values", () => {
     expect((await other.json()).error.message).toBe("this Idempotency-Key was already used by your team for a different file; use a new key for a new submission");
     expect(await counters(slug, auth)).toEqual(before);
     // Another team may use the same key.
-    const stranger = await teamOf(slug);
+    const stranger = await newCompetitor(slug);
     expect((await postCsv(APP_URL, slug, demoPredictionsCsv({ skill: 0.7, seed: "two" }), { ...stranger.auth, "idempotency-key": "try-1" })).status).toBe(201);
   });
 });

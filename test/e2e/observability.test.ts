@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { demoPredictionsCsv } from "@/prisma/demo-solution";
 import { STANDALONE, startApp } from "@/scripts/app";
 import { freePort } from "@/scripts/db/admin";
-import { api, APP_URL, dropFreshDatabases, freshDatabase, newApiUser, parseAnswer, postCsv, publishedCompetition } from "./helpers";
+import { api, APP_URL, dropFreshDatabases, freshDatabase, parseAnswer, postCsv, publishedCompetition, newCompetitor } from "./helpers";
 import { basic } from "@/test/support/api";
 
 const metrics = async (auth?: string) => fetch(`${APP_URL}/api/metrics`, { headers: auth ? { authorization: auth } : {} });
@@ -16,12 +16,6 @@ function sample(text: string, line: string): number {
   return found ? Number(found.slice(line.length + 1)) : 0;
 }
 
-async function teamIn(slug: string) {
-  const player = await newApiUser("observed");
-  await api(`/api/v1/competitions/${slug}/teams`, { headers: player.auth, body: { name: `Observed ${Math.random().toString(36).slice(2, 8)}`, acceptRules: true } });
-  return player;
-}
-
 describe("metrics and logs", () => {
   it("serves Prometheus metrics to METRICS_TOKEN only: submissions by kind, scoring and request durations, the database pool", async () => {
     expect((await metrics()).status).toBe(401);
@@ -29,7 +23,7 @@ describe("metrics and logs", () => {
     const token = `Bearer ${process.env.METRICS_TOKEN}`;
     const before = await (await metrics(token)).text();
     const { slug } = await publishedCompetition();
-    const player = await teamIn(slug);
+    const player = await newCompetitor(slug);
     const answer = await (await postCsv(APP_URL, slug, demoPredictionsCsv({ skill: 0.7, seed: "metrics" }), player.auth)).json();
     const response = await metrics(token);
     expect(response.headers.get("content-type")).toMatch(/^text\/plain; version=0\.0\.4/);
@@ -66,7 +60,7 @@ describe("metrics and logs", () => {
 describe("graceful shutdown", () => {
   it("finishes a submission in flight after SIGTERM, then exits, taking no new connections meanwhile", async () => {
     const { slug } = await publishedCompetition();
-    const player = await teamIn(slug);
+    const player = await newCompetitor(slug);
     const port = await freePort();
     const app = await startApp({ port, quiet: true, env: { DATABASE_URL: process.env.DATABASE_URL!, NEXTAUTH_SECRET: process.env.NEXTAUTH_SECRET! } });
     const exited = new Promise<number | null>((resolve) => app.child.once("exit", (code) => resolve(code)));

@@ -71,6 +71,16 @@ export async function newApiUser(base: string, name = "user"): Promise<ApiUser> 
 /** Whoever organizes: their Authorization header and a client that sends it. */
 export type Organizer = Pick<ApiUser, "auth" | "call">;
 
+/** A new user who creates a team in the competition (accepting its rules): the user and the team. */
+export async function newCompetitor(
+  base: string,
+  slug: string,
+  team = `Team ${randomBytes(3).toString("hex")}`,
+): Promise<ApiUser & { team: { id: string; name: string; inviteCode: string } }> {
+  const user = await newApiUser(base, "player");
+  return { ...user, team: await user.call(`/api/v1/competitions/${slug}/teams`, { json: { name: team, acceptRules: true } }) };
+}
+
 export type PublishOptions = {
   /** the organizer (a new user unless given) */
   organizer?: Organizer;
