@@ -7,6 +7,7 @@ import { ApiForm } from "../_components/api-form";
 import { CreateTokenForm } from "../_components/create-token-form";
 import { formatDate } from "../_components/format";
 import { revokeTokenAction } from "./actions";
+import { ColumnHeads } from "../_components/column-heads";
 
 export const metadata: Metadata = { title: "Account" };
 
@@ -51,22 +52,11 @@ export default async function AccountPage() {
         {tokens.length > 0 && (
           <table className="w-full text-left text-sm">
             <caption className="sr-only">Your API tokens</caption>
-            <thead className="text-slate-500">
-              <tr>
-                <th scope="col" className="py-2 font-medium">
-                  Name
-                </th>
-                <th scope="col" className="py-2 font-medium">
-                  Token
-                </th>
-                <th scope="col" className="hidden py-2 font-medium sm:table-cell">
-                  Created
-                </th>
-                <th scope="col" className="py-2 font-medium">
-                  <span className="sr-only">Actions</span>
-                </th>
-              </tr>
-            </thead>
+            <ColumnHeads
+              className="text-slate-500"
+              cell="py-2 pr-3"
+              columns={[{ label: "Name" }, { label: "Token" }, { label: "Created", from: "sm" }, { label: "Actions", srOnly: true }]}
+            />
             <tbody className="divide-y divide-slate-100">
               {tokens.map((t) => (
                 <tr key={t.id} data-testid="token-row">

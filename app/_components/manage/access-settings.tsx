@@ -5,6 +5,7 @@ import { useState } from "react";
 import { callApi } from "../api-client";
 import { FormError } from "../field";
 import type { Access } from "@/lib/validation/competitions";
+import { ColumnHeads } from "../column-heads";
 
 type Registration = { id: string; status: string; createdAt: string; user: { name: string; email: string } };
 
@@ -72,22 +73,7 @@ export function AccessSettings({ slug, access, registrations }: { slug: string; 
       {registrations.length > 0 && (
         <table className="w-full text-left text-sm" data-testid="registrations">
           <caption className="mb-1 text-left font-medium">Requests to take part</caption>
-          <thead className="text-slate-500">
-            <tr>
-              <th scope="col" className="py-1 pr-3 font-medium">
-                Person
-              </th>
-              <th scope="col" className="py-1 pr-3 font-medium">
-                Asked
-              </th>
-              <th scope="col" className="py-1 pr-3 font-medium">
-                Status
-              </th>
-              <th scope="col" className="py-1 font-medium">
-                <span className="sr-only">Decide</span>
-              </th>
-            </tr>
-          </thead>
+          <ColumnHeads className="text-slate-500" cell="py-1 pr-3" columns={[{ label: "Person" }, { label: "Asked" }, { label: "Status" }, { label: "Decide", srOnly: true }]} />
           <tbody className="divide-y divide-slate-100">
             {registrations.map((r) => (
               <tr key={r.id}>

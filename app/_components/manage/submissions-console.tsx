@@ -4,6 +4,7 @@ import { useRouter } from "next/navigation";
 import { useMemo, useState } from "react";
 import { callApi } from "../api-client";
 import { FormError } from "../field";
+import { ColumnHeads } from "../column-heads";
 
 /**
  * One submission as the console shows it, formatted on the server: `scores` are the raw public and
@@ -114,34 +115,20 @@ export function SubmissionsConsole({ slug, rows }: { slug: string; rows: Console
       <div className="max-h-[32rem] overflow-auto">
         <table className="w-full text-left" data-testid="console">
           <caption className="sr-only">Every submission with its raw scores</caption>
-          <thead className="sticky top-0 bg-white text-slate-500">
-            <tr>
-              <th scope="col" className="py-1 pr-3 font-medium">
-                Time (UTC)
-              </th>
-              <th scope="col" className="py-1 pr-3 font-medium">
-                Team
-              </th>
-              <th scope="col" className="py-1 pr-3 font-medium">
-                User
-              </th>
-              <th scope="col" className="py-1 pr-3 font-medium">
-                Answer
-              </th>
-              <th scope="col" className="py-1 pr-3 text-right font-medium">
-                Public
-              </th>
-              <th scope="col" className="py-1 pr-3 text-right font-medium">
-                Holdout
-              </th>
-              <th scope="col" className="py-1 pr-3 font-medium">
-                Note, flags
-              </th>
-              <th scope="col" className="py-1 font-medium">
-                <span className="sr-only">Team actions</span>
-              </th>
-            </tr>
-          </thead>
+          <ColumnHeads
+            className="sticky top-0 bg-white text-slate-500"
+            cell="py-1 pr-3"
+            columns={[
+              { label: "Time (UTC)" },
+              { label: "Team" },
+              { label: "User" },
+              { label: "Answer" },
+              { label: "Public", numeric: true },
+              { label: "Holdout", numeric: true },
+              { label: "Note, flags" },
+              { label: "Team actions", srOnly: true },
+            ]}
+          />
           <tbody className="divide-y divide-slate-100">
             {shown.map((r) => {
               const disqualified = r.disqualified;

@@ -6,6 +6,7 @@ import { useEffect, useRef, useState } from "react";
 import { BudgetBar } from "../budget-bar";
 import { significant } from "../format";
 import type { Leaderboard } from "@/lib/responses";
+import { ColumnHeads } from "../column-heads";
 
 const PAGE_SIZE = 50;
 const REFRESH_MS = 10_000;
@@ -94,28 +95,18 @@ export function LiveLeaderboard({ slug, initial }: { slug: string; initial: Lead
       <div className="overflow-x-auto rounded-xl border border-slate-200 bg-white">
         <table className="w-full text-left text-sm" data-testid="leaderboard">
           <caption className="sr-only">Live leaderboard, ranked by a fresh measurement of each team&apos;s best submission</caption>
-          <thead className="bg-slate-50 text-slate-600">
-            <tr>
-              <th scope="col" className="px-3 py-2 text-right font-medium">
-                #
-              </th>
-              <th scope="col" className="px-3 py-2 font-medium">
-                Team
-              </th>
-              <th scope="col" className="px-3 py-2 text-right font-medium">
-                Score
-              </th>
-              <th scope="col" className="hidden px-3 py-2 text-right font-medium sm:table-cell">
-                Entries
-              </th>
-              <th scope="col" className="hidden px-3 py-2 font-medium md:table-cell">
-                Last (UTC)
-              </th>
-              <th scope="col" className="px-3 py-2 font-medium">
-                Overfitting budget
-              </th>
-            </tr>
-          </thead>
+          <ColumnHeads
+            className="bg-slate-50 text-slate-600"
+            cell="px-3 py-2"
+            columns={[
+              { label: "#", numeric: true },
+              { label: "Team" },
+              { label: "Score", numeric: true },
+              { label: "Entries", numeric: true, from: "sm" },
+              { label: "Last (UTC)", from: "md" },
+              { label: "Overfitting budget" },
+            ]}
+          />
           <tbody className="divide-y divide-slate-100">
             {withBaselines(board, page === pages && !q).map(({ e, i, baseline }) =>
               baseline ? (
