@@ -116,3 +116,26 @@ export type SybilSignals = {
   sameAddress: { accounts: { name: string; team: string; createdAt: string }[] }[];
   nearIdentical: { teams: [string, string]; agreement: number }[];
 };
+
+/** GET …/registrations: one request to take part (organizers see all, a user their own). */
+export type RegistrationView = { id: string; status: string; createdAt: string; user: { name: string; email: string } };
+
+/** GET …/teams/{teamId}: a team's public page. */
+export type TeamHistory = {
+  /** rank and shown score (the re-measured best) as on the leaderboard */
+  team: {
+    id: string;
+    name: string;
+    members: string[];
+    budget: { remaining: number; initial: number };
+    rank: number | null;
+    score: number | null;
+    disqualified: { at: string; reason: string } | null;
+  };
+  metric: Leaderboard["metric"];
+  displayPrecision: number;
+  /** half-width of a holdout answer's 95 % interval (display units); public answers are exact public scores */
+  uncertainty: number | null;
+  /** every query in time order: the released answer (null when the budget was spent) and the budget after */
+  history: { at: string; kind: "public" | "holdout" | "exhausted"; score: number | null; budget: number }[];
+};

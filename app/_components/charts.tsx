@@ -1,3 +1,4 @@
+import type { TeamHistory } from "@/lib/responses";
 /**
  * Small dependency-free SVG charts. Each is an image with a text alternative listing its values,
  * so a screen reader gets the numbers a sighted user reads off the plot.
@@ -125,7 +126,7 @@ export function BarChart({ title, bars, unit }: { title: string; bars: { label: 
   );
 }
 
-type HistoryPoint = { at: string; kind: "public" | "holdout" | "exhausted"; score: number | null; budget: number };
+type HistoryPoint = TeamHistory["history"][number];
 
 /**
  * A team's history: answers over time (public answers as circles, holdout answers as amber

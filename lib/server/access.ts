@@ -6,7 +6,7 @@ import type { CompetitionRow } from "./competitions";
 import type { PublicUser } from "./users";
 import { type Access, accessSchema, banSchema, registrationDecisionSchema } from "@/lib/validation/competitions";
 import { isUuid } from "@/lib/validation/ids";
-import type { BanView } from "@/lib/responses";
+import type { BanView, RegistrationView } from "@/lib/responses";
 
 /**
  * Who may take part in a competition, set by its organizers (also after publishing): every team's
@@ -57,8 +57,6 @@ export async function requireAccess(user: PublicUser, competition: Pick<Competit
     }
   }
 }
-
-export type RegistrationView = { id: string; status: string; createdAt: string; user: { name: string; email: string } };
 
 /** POST …/registrations: asks to take part (once; asking again returns the request as it stands). */
 export async function requestRegistration(user: PublicUser, competition: CompetitionRow): Promise<{ status: string; created: boolean }> {

@@ -8,7 +8,7 @@ import { Prisma } from "@/lib/generated/prisma/client";
 import { answerHalfWidth } from "@/lib/mechanism/thresholdout";
 import { isBetter, type Metric } from "@/lib/metrics/registry";
 import { isUuid } from "@/lib/validation/ids";
-import type { Leaderboard } from "@/lib/responses";
+import type { Leaderboard, TeamHistory } from "@/lib/responses";
 
 /**
  * The 95 % half-width of a released holdout value (thresholdout.ts answerHalfWidth) in the metric's
@@ -144,25 +144,6 @@ export async function getLateBoard(
     })),
   };
 }
-
-export type TeamHistory = {
-  /** rank and shown score (the re-measured best) as on the leaderboard */
-  team: {
-    id: string;
-    name: string;
-    members: string[];
-    budget: { remaining: number; initial: number };
-    rank: number | null;
-    score: number | null;
-    disqualified: { at: string; reason: string } | null;
-  };
-  metric: Leaderboard["metric"];
-  displayPrecision: number;
-  /** half-width of a holdout answer's 95 % interval (display units); public answers are exact public scores */
-  uncertainty: number | null;
-  /** every query in time order: the released answer (null when the budget was spent) and the budget after */
-  history: { at: string; kind: "public" | "holdout" | "exhausted"; score: number | null; budget: number }[];
-};
 
 /** A team's public page: members, and its answers and budget over time. */
 export async function getTeamHistory(viewer: PublicUser | null, slug: string, teamId: string): Promise<TeamHistory> {

@@ -5,8 +5,7 @@ import { useState } from "react";
 
 import { type ApiError, uploadWithProgress } from "../api-client";
 import type { SubmissionResult } from "@/lib/responses";
-
-type Issue = { line: number; message: string };
+import type { CsvIssue } from "@/lib/csv/reader";
 
 /** Drag and drop (or choose) a predictions CSV; shows upload progress and then the answer. */
 export function SubmitPanel({ slug, precision }: { slug: string; precision: number }) {
@@ -32,7 +31,7 @@ export function SubmitPanel({ slug, precision }: { slug: string; precision: numb
     router.refresh();
   }
 
-  const issues = Array.isArray(error?.details) ? (error!.details as Issue[]) : [];
+  const issues = Array.isArray(error?.details) ? (error!.details as CsvIssue[]) : [];
   return (
     <div className="space-y-3">
       <div className="space-y-1">

@@ -6,11 +6,10 @@ import { callApi } from "../api-client";
 import { FormError } from "../field";
 import type { Access } from "@/lib/validation/competitions";
 import { ColumnHeads } from "../column-heads";
-
-type Registration = { id: string; status: string; createdAt: string; user: { name: string; email: string } };
+import type { RegistrationView } from "@/lib/responses";
 
 /** Who may take part (editable after publishing too), and the requests to approve or refuse. */
-export function AccessSettings({ slug, access, registrations }: { slug: string; access: Access; registrations: Registration[] }) {
+export function AccessSettings({ slug, access, registrations }: { slug: string; access: Access; registrations: RegistrationView[] }) {
   const router = useRouter();
   const [error, setError] = useState<string>();
   const [saved, setSaved] = useState(false);

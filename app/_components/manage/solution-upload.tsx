@@ -3,8 +3,7 @@
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { type ApiError, uploadWithProgress } from "../api-client";
-
-type Issue = { line: number; message: string };
+import type { CsvIssue } from "@/lib/csv/reader";
 
 /** Upload the solution CSV with a progress bar; errors list each line's problem. */
 export function SolutionUpload({ slug, locked }: { slug: string; locked: boolean }) {
@@ -40,7 +39,7 @@ export function SolutionUpload({ slug, locked }: { slug: string; locked: boolean
   }
 
   if (locked) return <p className="text-sm text-slate-600">The solution is locked because the competition is published.</p>;
-  const issues = Array.isArray(error?.details) ? (error!.details as Issue[]) : [];
+  const issues = Array.isArray(error?.details) ? (error!.details as CsvIssue[]) : [];
   return (
     <div className="space-y-3">
       <label className="block">
