@@ -38,8 +38,8 @@ export async function auditCompetition(user: PublicUser, slug: string): Promise<
       budgetBefore: number;
       budgetAfter: number;
       remeasure: number | null;
-      publicScore: number;
-      holdoutScore: number;
+      publicValue: number;
+      holdoutValue: number;
     }[] = await db.submission.findMany({
       where: {
         competitionId: competition.id,
@@ -56,8 +56,8 @@ export async function auditCompetition(user: PublicUser, slug: string): Promise<
         budgetBefore: true,
         budgetAfter: true,
         remeasure: true,
-        publicScore: true,
-        holdoutScore: true,
+        publicValue: true,
+        holdoutValue: true,
       },
     });
     if (batch.length === 0) break;
@@ -72,13 +72,13 @@ export async function auditCompetition(user: PublicUser, slug: string): Promise<
       const step = stepThresholdout(
         params,
         { budget: s.budgetBefore, noisyThreshold: stream.threshold, queries: s.queryIndex - 1 },
-        { holdoutValue: s.holdoutScore, publicValue: s.publicScore },
+        { holdoutValue: s.holdoutValue, publicValue: s.publicValue },
         stream.streams,
       );
       stream.threshold = step.state.noisyThreshold;
       if (step.answer.kind !== s.kind || step.answer.value !== s.answer || step.state.budget !== s.budgetAfter) {
         mismatch(s.id, `stored ${s.kind} ${s.answer} (budget ${s.budgetAfter}), replay gives ${step.answer.kind} ${step.answer.value} (budget ${step.state.budget})`);
-      } else if (s.remeasure !== null && remeasureHoldout(params, s.queryIndex, s.holdoutScore, stream.streams) !== s.remeasure) {
+      } else if (s.remeasure !== null && remeasureHoldout(params, s.queryIndex, s.holdoutValue, stream.streams) !== s.remeasure) {
         mismatch(s.id, `stored re-measurement ${s.remeasure} differs from its replay`);
       }
     }
@@ -106,7 +106,7 @@ export async function holdoutHealth(user: PublicUser, slug: string): Promise<Hea
   const releases = new Map<string, TeamReleases>(
     teams.map((t) => [t.id, { holdoutAnswers: t.initial_budget - t.budget_remaining, remeasures: t.remeasures, openEpoch: t.last_kind === "public" && t.budget_remaining > 0 }]),
   );
-  const baselines = await db.unrankedSubmission.count({ where: { competitionId: competition.id, kind: "sandbox", baselineScore: { not: null } } });
+  const baselines = await db.unrankedSubmission.count({ where: { competitionId: competition.id, kind: "sandbox", baselineValue: { not: null } } });
   for (let i = 0; i < baselines; i++) releases.set(`baseline ${i}`, { holdoutAnswers: 0, remeasures: 1, openEpoch: false });
   const spent = privacySpent(releases, competition.sigma, solution.holdoutRows);
   const rows = teams.map((t) => {

@@ -39,7 +39,7 @@ export async function listAllSubmissions(
   const metric = metricOf(competition);
   if (options.teamId !== undefined && !isUuid(options.teamId)) throw new AppError("not_found", "no such team in this competition");
   const where = { competitionId: competition.id, ...(options.teamId ? { teamId: options.teamId } : {}) };
-  const select = { id: true, createdAt: true, publicScore: true, holdoutScore: true, description: true, filename: true, user: { select: { id: true, name: true } } } as const;
+  const select = { id: true, createdAt: true, publicValue: true, holdoutValue: true, description: true, filename: true, user: { select: { id: true, name: true } } } as const;
   const [scored, late, bans, signals] = await Promise.all([
     db.submission.findMany({
       where,
@@ -49,7 +49,7 @@ export async function listAllSubmissions(
     db.unrankedSubmission.findMany({
       where: { ...where, kind: "late" },
       orderBy: { createdAt: "desc" },
-      select: { ...select, holdoutScore: true, team: { select: { id: true, name: true, disqualifiedAt: true } } },
+      select: { ...select, holdoutValue: true, team: { select: { id: true, name: true, disqualifiedAt: true } } },
     }),
     db.competitionBan.findMany({ where: { competitionId: competition.id }, select: { userId: true } }),
     sybilSignals(competition),
@@ -60,7 +60,7 @@ export async function listAllSubmissions(
     twins.set(teams[1], [...(twins.get(teams[1]) ?? []), teams[0]]);
   }
   const banned = new Set(bans.map((b) => b.userId));
-  const rows = [...scored.map((s) => ({ ...s, team: s.team })), ...late.map((s) => ({ ...s, kind: "late" as const, answer: s.holdoutScore, team: s.team! }))].sort(
+  const rows = [...scored.map((s) => ({ ...s, team: s.team })), ...late.map((s) => ({ ...s, kind: "late" as const, answer: s.holdoutValue, team: s.team! }))].sort(
     (a, b) => b.createdAt.getTime() - a.createdAt.getTime(),
   );
   return {
@@ -74,8 +74,8 @@ export async function listAllSubmissions(
       user: s.user.name,
       kind: s.kind,
       answer: s.answer === null ? null : metric.toDisplay(s.answer),
-      publicScore: metric.toDisplay(s.publicScore),
-      holdoutScore: metric.toDisplay(s.holdoutScore),
+      publicScore: metric.toDisplay(s.publicValue),
+      holdoutScore: metric.toDisplay(s.holdoutValue),
       description: s.description,
       filename: s.filename,
       flags: [

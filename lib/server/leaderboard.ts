@@ -121,12 +121,12 @@ export async function getLateBoard(
   const groups = await db.unrankedSubmission.groupBy({
     by: ["teamId"],
     where: { competitionId: competition.id, kind: "late", team: { disqualifiedAt: null } },
-    _max: { holdoutScore: true, createdAt: true },
-    _min: { holdoutScore: true },
+    _max: { holdoutValue: true, createdAt: true },
+    _min: { holdoutValue: true },
     _count: { _all: true },
   });
   const names = new Map((await db.team.findMany({ where: { id: { in: groups.map((g) => g.teamId!) } }, select: { id: true, name: true } })).map((t) => [t.id, t.name]));
-  const best = (g: (typeof groups)[number]) => (metric.direction === "higher" ? g._max.holdoutScore! : g._min.holdoutScore!);
+  const best = (g: (typeof groups)[number]) => (metric.direction === "higher" ? g._max.holdoutValue! : g._min.holdoutValue!);
   const sorted = groups.sort((a, b) =>
     isBetter(metric, best(a), best(b)) ? -1 : isBetter(metric, best(b), best(a)) ? 1 : a._max.createdAt!.getTime() - b._max.createdAt!.getTime(),
   );
@@ -198,7 +198,7 @@ export async function getFinalStandings(viewer: PublicUser | null, slug: string)
   const teams = await db.team.findMany({
     where: { competitionId: competition.id, finalRank: { not: null }, disqualifiedAt: null },
     orderBy: { finalRank: "asc" },
-    select: { id: true, name: true, finalScore: true, finalRank: true, liveRank: true },
+    select: { id: true, name: true, finalValue: true, finalRank: true, liveRank: true },
   });
   return {
     metric: { name: metric.name, title: metric.title, direction: metric.direction },
@@ -207,7 +207,7 @@ export async function getFinalStandings(viewer: PublicUser | null, slug: string)
       rank: i + 1,
       team: t.name,
       teamId: t.id,
-      score: metric.toDisplay(t.finalScore!),
+      score: metric.toDisplay(t.finalValue!),
       liveRank: t.liveRank,
       shakeUp: t.liveRank === null ? null : t.liveRank - (i + 1),
     })),

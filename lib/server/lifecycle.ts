@@ -158,7 +158,7 @@ async function closeNow(competition: CompetitionRow): Promise<CompetitionRow | n
       const liveRank = new Map(ranked.map((r) => [r.id, Number(r.rank)]));
       const submissions = await tx.submission.findMany({
         where: { competitionId: competition.id, team: { disqualifiedAt: null } },
-        select: { id: true, teamId: true, createdAt: true, answer: true, selected: true, holdoutScore: true },
+        select: { id: true, teamId: true, createdAt: true, answer: true, selected: true, holdoutValue: true },
       });
       const byTeam = new Map<string, typeof submissions>();
       for (const s of submissions) byTeam.set(s.teamId, [...(byTeam.get(s.teamId) ?? []), s]);
@@ -168,7 +168,7 @@ async function closeNow(competition: CompetitionRow): Promise<CompetitionRow | n
         let best: { score: number; at: Date } | null = null;
         for (const r of rows) {
           if (!ids.has(r.id)) continue;
-          if (!best || isBetter(metric, r.holdoutScore, best.score) || (r.holdoutScore === best.score && r.createdAt < best.at)) best = { score: r.holdoutScore, at: r.createdAt };
+          if (!best || isBetter(metric, r.holdoutValue, best.score) || (r.holdoutValue === best.score && r.createdAt < best.at)) best = { score: r.holdoutValue, at: r.createdAt };
         }
         if (best) finals.push({ teamId, ...best });
       }

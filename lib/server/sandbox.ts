@@ -48,8 +48,8 @@ export async function testInSandbox(
       kind: "sandbox",
       userId: user.id,
       fileSha256: scored.sha256,
-      publicScore: scored.publicValue,
-      holdoutScore: scored.holdoutValue,
+      publicValue: scored.publicValue,
+      holdoutValue: scored.holdoutValue,
       description,
       filename,
       fileSize: scored.kept.size,
@@ -63,24 +63,24 @@ export async function testInSandbox(
 const SANDBOX_SELECT = {
   id: true,
   createdAt: true,
-  publicScore: true,
-  holdoutScore: true,
+  publicValue: true,
+  holdoutValue: true,
   description: true,
   filename: true,
   baselineName: true,
-  baselineScore: true,
+  baselineValue: true,
   user: { select: { name: true } },
 } as const;
 
 type Stored = {
   id: string;
   createdAt: Date;
-  publicScore: number;
-  holdoutScore: number;
+  publicValue: number;
+  holdoutValue: number;
   description: string | null;
   filename: string | null;
   baselineName: string | null;
-  baselineScore: number | null;
+  baselineValue: number | null;
   user: { name: string };
 };
 
@@ -90,11 +90,11 @@ function present(competition: CompetitionRow, r: Stored): SandboxRow {
     id: r.id,
     createdAt: r.createdAt.toISOString(),
     by: r.user.name,
-    publicScore: metric.toDisplay(r.publicScore),
-    holdoutScore: metric.toDisplay(r.holdoutScore),
+    publicScore: metric.toDisplay(r.publicValue),
+    holdoutScore: metric.toDisplay(r.holdoutValue),
     description: r.description,
     filename: r.filename,
-    baseline: r.baselineName === null || r.baselineScore === null ? null : { name: r.baselineName, score: metric.toDisplay(r.baselineScore) },
+    baseline: r.baselineName === null || r.baselineValue === null ? null : { name: r.baselineName, score: metric.toDisplay(r.baselineValue) },
   };
 }
 
@@ -116,7 +116,7 @@ export async function setBaseline(user: PublicUser, slug: string, id: string, in
   const competition = await requireOrganizer(user, slug);
   const name = input === null ? null : baselineSchema.parse(input).name;
   if (!isUuid(id)) throw new AppError("not_found", "no such sandbox test");
-  const row = await db.unrankedSubmission.findFirst({ where: { id, competitionId: competition.id, kind: "sandbox" }, select: { holdoutScore: true } });
+  const row = await db.unrankedSubmission.findFirst({ where: { id, competitionId: competition.id, kind: "sandbox" }, select: { holdoutValue: true } });
   if (!row) throw new AppError("not_found", "no such sandbox test");
   let score: number | null = null;
   if (name !== null) {
@@ -124,12 +124,12 @@ export async function setBaseline(user: PublicUser, slug: string, id: string, in
     const solution = await db.solution.findUnique({ where: { competitionId: competition.id }, select: { holdoutRows: true } });
     if (competition.sigma === null || !solution) throw new AppError("conflict", "a baseline is shown with the mechanism's noise: publish the competition first");
     const { secret } = await db.competition.findUniqueOrThrow({ where: { id: competition.id }, select: { secret: true } });
-    score = remeasureHoldout(thresholdoutParams(competition, solution.holdoutRows), 1, row.holdoutScore, createStreams(secret, `baseline:${id}`));
+    score = remeasureHoldout(thresholdoutParams(competition, solution.holdoutRows), 1, row.holdoutValue, createStreams(secret, `baseline:${id}`));
   }
   // A hidden baseline keeps its drawn score: it was released, and the privacy account keeps counting it.
   const updated = await db.unrankedSubmission.update({
     where: { id },
-    data: name === null ? { baselineName: null } : { baselineName: name, baselineScore: score },
+    data: name === null ? { baselineName: null } : { baselineName: name, baselineValue: score },
     select: SANDBOX_SELECT,
   });
   return present(competition, updated);
@@ -142,8 +142,8 @@ export async function listBaselines(competition: CompetitionRow): Promise<Baseli
   const rows = await db.unrankedSubmission.findMany({
     where: { competitionId: competition.id, kind: "sandbox", baselineName: { not: null } },
     orderBy: { createdAt: "asc" },
-    select: { baselineName: true, baselineScore: true },
+    select: { baselineName: true, baselineValue: true },
   });
   const metric = metricOf(competition);
-  return rows.map((r) => ({ name: r.baselineName!, score: metric.toDisplay(r.baselineScore!) }));
+  return rows.map((r) => ({ name: r.baselineName!, score: metric.toDisplay(r.baselineValue!) }));
 }

@@ -167,7 +167,7 @@ async function scoreThroughMechanism(
       const [team] = await tx.$queryRaw<LockedTeam[]>`
         SELECT merged_into_id AS "mergedIntoId", disqualify_reason AS "disqualifyReason", disqualified_at IS NOT NULL AS disqualified,
           initial_budget AS "initialBudget", budget_remaining AS "budgetRemaining", noisy_threshold AS "noisyThreshold", query_count AS "queryCount",
-          selection_score AS "selectionScore", best_score AS "bestScore", best_at AS "bestAt", remeasures
+          selection_score AS "selectionValue", best_score AS "bestValue", best_at AS "bestAt", remeasures
         FROM teams WHERE id = ${teamId}::uuid FOR UPDATE`;
       const at = now ?? new Date();
       // Read after the lock, so this statement sees every committed submission of the team. With a
@@ -206,12 +206,12 @@ async function scoreThroughMechanism(
       const spent = before.budget - step.state.budget;
       const value = step.answer.value;
       // Selection by the released answer, display of a fresh re-measurement (docs/mechanism.md §2.6).
-      const improves = value !== null && (team.selectionScore === null || isBetter(metric, value, team.selectionScore));
+      const improves = value !== null && (team.selectionValue === null || isBetter(metric, value, team.selectionValue));
       const remeasure = improves && team.remeasures < team.initialBudget ? remeasureHoldout(params, step.state.queries, holdoutValue, streams) : null;
       const best =
         remeasure !== null
           ? { selection: value, score: remeasure, at, remeasures: team.remeasures + 1 }
-          : { selection: team.selectionScore, score: team.bestScore, at: team.bestAt, remeasures: team.remeasures };
+          : { selection: team.selectionValue, score: team.bestValue, at: team.bestAt, remeasures: team.remeasures };
       // The submission, its file, the team's mechanism state and leaderboard row, and the
       // competition's count of holdout answers: one statement.
       const id = randomUUID();
@@ -250,8 +250,8 @@ type LockedTeam = {
   budgetRemaining: number;
   noisyThreshold: number | null;
   queryCount: number;
-  selectionScore: number | null;
-  bestScore: number | null;
+  selectionValue: number | null;
+  bestValue: number | null;
   bestAt: Date | null;
   remeasures: number;
 };
@@ -296,8 +296,8 @@ async function recordLate(
         userId: user.id,
         createdAt: at,
         fileSha256: scored.sha256,
-        publicScore: scored.publicValue,
-        holdoutScore: scored.holdoutValue,
+        publicValue: scored.publicValue,
+        holdoutValue: scored.holdoutValue,
         description: file.description,
         filename: file.filename,
         fileSize: scored.kept.size,
@@ -341,14 +341,14 @@ export async function listMySubmissions(user: PublicUser, slug: string): Promise
   const late = await db.unrankedSubmission.findMany({
     where: { teamId: member.teamId, kind: "late" },
     orderBy: { createdAt: "desc" },
-    select: { id: true, createdAt: true, holdoutScore: true, description: true, filename: true, user: { select: { name: true } } },
+    select: { id: true, createdAt: true, holdoutValue: true, description: true, filename: true, user: { select: { name: true } } },
   });
   const budget = { remaining: rows[0]?.budgetAfter ?? member.team.initialBudget, initial: member.team.initialBudget };
   const lateRows = late.map((s) => ({
     id: s.id,
     createdAt: s.createdAt.toISOString(),
     by: s.user.name,
-    answer: present(metric, "late", s.holdoutScore),
+    answer: present(metric, "late", s.holdoutValue),
     budget,
     selected: false,
     description: s.description,

@@ -111,8 +111,8 @@ export async function mergeTeams(user: PublicUser, slug: string, input: unknown,
             initialBudget: true,
             budgetRemaining: true,
             submissionCount: true,
-            selectionScore: true,
-            bestScore: true,
+            selectionValue: true,
+            bestValue: true,
             bestAt: true,
             remeasures: true,
             lastSubmissionAt: true,
@@ -145,7 +145,7 @@ export async function mergeTeams(user: PublicUser, slug: string, input: unknown,
       );
     }
     const metric = metricOf(competition);
-    const bestTeam = b.selectionScore !== null && (a.selectionScore === null || isBetter(metric, b.selectionScore, a.selectionScore)) ? b : a;
+    const bestTeam = b.selectionValue !== null && (a.selectionValue === null || isBetter(metric, b.selectionValue, a.selectionValue)) ? b : a;
     await tx.teamMember.updateMany({ where: { teamId: b.id }, data: { teamId: a.id } });
     await tx.submission.updateMany({ where: { teamId: b.id }, data: { teamId: a.id } });
     await tx.team.update({
@@ -153,8 +153,8 @@ export async function mergeTeams(user: PublicUser, slug: string, input: unknown,
       data: {
         budgetRemaining: a.initialBudget - spentA - spentB,
         submissionCount: submissions,
-        selectionScore: bestTeam.selectionScore,
-        bestScore: bestTeam.bestScore,
+        selectionValue: bestTeam.selectionValue,
+        bestValue: bestTeam.bestValue,
         bestAt: bestTeam.bestAt,
         remeasures: a.remeasures + b.remeasures,
         lastSubmissionAt: [a.lastSubmissionAt, b.lastSubmissionAt].filter(Boolean).sort((x, y) => y!.getTime() - x!.getTime())[0] ?? null,

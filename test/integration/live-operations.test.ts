@@ -120,18 +120,18 @@ describe("late submissions", () => {
     const before = await db.team.findFirstOrThrow({ where: { competitionId: competition.id }, select: { budgetRemaining: true, queryCount: true } });
     const csv = demoPredictionsCsv({ skill: 0.9, seed: "4" });
     const { result } = await submit(player, slug, stream(csv), null, undefined, { name: "late.csv", description: "after the bell" });
-    const { holdoutScore } = await db.unrankedSubmission.findUniqueOrThrow({ where: { id: result.id } });
-    expect(result.answer).toEqual({ kind: "late", score: holdoutScore });
+    const { holdoutValue } = await db.unrankedSubmission.findUniqueOrThrow({ where: { id: result.id } });
+    expect(result.answer).toEqual({ kind: "late", score: holdoutValue });
     expect(result.budget.remaining).toBe(before.budgetRemaining);
     expect(await db.team.findFirstOrThrow({ where: { competitionId: competition.id }, select: { budgetRemaining: true, queryCount: true } })).toEqual(before);
     expect(await getFinalStandings(null, slug)).toEqual(final);
     const board = await getLateBoard(null, slug);
-    expect(board.entries).toEqual([expect.objectContaining({ rank: 1, score: holdoutScore, submissions: 1 })]);
+    expect(board.entries).toEqual([expect.objectContaining({ rank: 1, score: holdoutValue, submissions: 1 })]);
     const mine = await listMySubmissions(player, slug);
     expect(mine.submissions[0]).toMatchObject({ id: result.id, answer: { kind: "late" }, description: "after the bell", filename: "late.csv" });
     expect((await getSubmissionFile(player, slug, result.id)).bytes.toString()).toBe(csv);
     const console = await listAllSubmissions(owner, slug);
-    expect(console.submissions[0]).toMatchObject({ id: result.id, kind: "late", answer: holdoutScore, holdoutScore });
+    expect(console.submissions[0]).toMatchObject({ id: result.id, kind: "late", answer: holdoutValue, holdoutScore: holdoutValue });
   });
 
   it("are refused when the organizers did not allow them", async () => {
@@ -151,7 +151,7 @@ describe("sandbox and baselines", () => {
     await uploadSolution(owner, slug, stream(SOLUTION));
     const test = await testInSandbox(owner, slug, stream(demoPredictionsCsv({ skill: 0.8, seed: "6" })), { name: "baseline.csv", description: "majority class" });
     const stored = await db.unrankedSubmission.findUniqueOrThrow({ where: { id: test.id } });
-    expect([test.publicScore, test.holdoutScore]).toEqual([stored.publicScore, stored.holdoutScore]);
+    expect([test.publicScore, test.holdoutScore]).toEqual([stored.publicValue, stored.holdoutValue]);
     expect((await rejection(testInSandbox(owner, slug, stream("id,prediction\nnope,spike\n"), {}))).status).toBe(422);
     expect((await listSandbox(await requireOrganizer(owner, slug))).map((t) => t.id)).toEqual([test.id]);
     expect((await rejection(setBaseline(owner, slug, test.id, { name: "Majority" }))).status).toBe(409); // no mechanism in a draft

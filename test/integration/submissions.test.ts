@@ -38,7 +38,7 @@ async function snapshot(competitionId: string) {
     db.team.findMany({
       where: { competitionId },
       orderBy: { id: "asc" },
-      select: { budgetRemaining: true, queryCount: true, noisyThreshold: true, submissionCount: true, bestScore: true },
+      select: { budgetRemaining: true, queryCount: true, noisyThreshold: true, submissionCount: true, bestValue: true },
     }),
   ]);
   return { submissions, teams };
@@ -54,15 +54,15 @@ describe("scoring through the mechanism", () => {
     expect(["public", "holdout"]).toContain(result.answer.kind);
     const row = await db.submission.findUniqueOrThrow({ where: { id: result.id } });
     expect(row.queryIndex).toBe(1);
-    expect(Math.abs(row.publicScore - 0.8)).toBeLessThan(0.05);
-    if (result.answer.kind === "public") expect(Math.abs(result.answer.score! - row.publicScore)).toBeLessThan(2 ** -20);
+    expect(Math.abs(row.publicValue - 0.8)).toBeLessThan(0.05);
+    if (result.answer.kind === "public") expect(Math.abs(result.answer.score! - row.publicValue)).toBeLessThan(2 ** -20);
     const team = await db.team.findFirstOrThrow({ where: { competitionId: c.id } });
     // The first answer selects the team's best; the leaderboard shows its fresh re-measurement.
     expect(team).toMatchObject({
       submissionCount: 1,
       queryCount: 1,
-      selectionScore: row.answer,
-      bestScore: row.remeasure,
+      selectionValue: row.answer,
+      bestValue: row.remeasure,
       remeasures: 1,
       budgetRemaining: result.budget.remaining,
     });
