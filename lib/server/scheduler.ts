@@ -1,7 +1,6 @@
 import "server-only";
-
-import { log } from "./log";
 import { closeDueCompetitions } from "./lifecycle";
+import { log } from "./log";
 
 /**
  * Closes competitions at their end: every app instance checks every QUILTBOARD_CLOSE_SECONDS

@@ -1,15 +1,14 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
-
 import { checkMetric, COMPETITION_SELECT, type CompetitionRow, defaultMaxQueries, mechanismOf, requireOrganizer } from "./competitions";
 import { db, lockCompetition } from "./db";
 import { AppError } from "./errors";
 import type { PublicUser } from "./users";
+import { planOn } from "./plans";
 import type { Plan } from "@/lib/calibration/planner";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { LIVE_SETTINGS, OPEN_ONLY_SETTINGS, type UpdateCompetitionInput, updateCompetitionSchema } from "@/lib/validation/competitions";
 import type { ChangeLogEntry, PlanFigures, SettingChange, SettingsPreview } from "@/lib/responses";
-import { planOn } from "./plans";
 
 type Prepared = SettingsPreview & { data: Prisma.CompetitionUpdateInput; submitted: boolean };
 

@@ -4,9 +4,9 @@ import { AppError } from "./errors";
 import { requireOrganizer, metricOf } from "./competitions";
 import { readCsvUpload } from "./csv-upload";
 import type { PublicUser } from "./users";
+import { lockDraft, requireDraft } from "./lifecycle";
 import { splitIntegrityProblem } from "@/lib/calibration/resolve";
 import { createSolutionParser, type Solution } from "@/lib/csv/solution";
-import { lockDraft, requireDraft } from "./lifecycle";
 
 /** Largest solution file accepted: 10⁶ rows with long ids fit comfortably. */
 export const MAX_SOLUTION_BYTES = 256 * 1024 * 1024;

@@ -2,29 +2,28 @@ import "server-only";
 import { promisify } from "node:util";
 import { randomUUID } from "node:crypto";
 import { gunzip as gunzipCallback } from "node:zlib";
+import { bannedError } from "./access";
+import { getVisibleCompetition, type CompetitionRow, isOrganizer, metricOf } from "./competitions";
 import { readCsvUpload } from "./csv-upload";
 import { dailyLimits, limitsOf, refuseOverCap, usedTodaySql } from "./daily-cap";
-import { scoringSeconds, submissionsTotal } from "./metrics";
 import { db, lockTeam } from "./db";
-import { Prisma } from "@/lib/generated/prisma/client";
 import { AppError } from "./errors";
-import { loadSolution } from "./solutions";
+import { checkOpen, finalSubmissionIds } from "./lifecycle";
+import { scoringSeconds, submissionsTotal } from "./metrics";
 import { consumeRateLimit } from "./rate-limit";
-import { bannedError } from "./access";
-
+import { loadSolution } from "./solutions";
 import type { PublicUser } from "./users";
-import { getVisibleCompetition, type CompetitionRow, metricOf, isOrganizer } from "./competitions";
 import type { Solution } from "@/lib/csv/solution";
 import { createSubmissionParser, submissionKey, type SubmissionKey } from "@/lib/csv/submission";
+import { Prisma } from "@/lib/generated/prisma/client";
 import { createStreams } from "@/lib/mechanism/rng";
 import { initThresholdout, remeasureHoldout, stepThresholdout, type AnswerKind, type ThresholdoutParams } from "@/lib/mechanism/thresholdout";
 import { evaluateSplit, isBetter, type Metric } from "@/lib/metrics/registry";
 import { sketchOf, sketchRows } from "@/lib/metrics/sketch";
+import type { MySubmission, ResultKind, SubmissionResult } from "@/lib/responses";
 import { isUuid } from "@/lib/validation/ids";
 import { descriptionSchema, safeFilename } from "@/lib/validation/files";
 import { finalSelectionSchema } from "@/lib/validation/teams";
-import type { MySubmission, ResultKind, SubmissionResult } from "@/lib/responses";
-import { checkOpen, finalSubmissionIds } from "./lifecycle";
 
 const gunzip = promisify(gunzipCallback);
 

@@ -6,11 +6,11 @@ import { db, isUniqueViolation, lockTeam } from "./db";
 import { AppError } from "./errors";
 import { getVisibleCompetition, requireOrganizer, metricOf } from "./competitions";
 import type { PublicUser } from "./users";
+import { requireOpenCompetition } from "./lifecycle";
 import { isBetter } from "@/lib/metrics/registry";
 import { isUuid } from "@/lib/validation/ids";
 import { createTeamSchema, disqualifySchema, inviteCodeSchema } from "@/lib/validation/teams";
 import type { TeamView } from "@/lib/responses";
-import { requireOpenCompetition } from "./lifecycle";
 
 /** Organizers see raw scores, so they may not compete in their own competition. */
 async function refuseOrganizer(user: PublicUser, competitionId: string): Promise<void> {

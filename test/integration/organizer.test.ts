@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { setCorrelation, setMechanism, previewMechanism } from "@/lib/server/calibration";
 import { createCompetition, getVisibleCompetition, inviteOrganizer, requireOrganizer, isOrganizer } from "@/lib/server/competitions";
-
 import { db } from "@/lib/server/db";
 import { AppError } from "@/lib/server/errors";
 import { loadSolution, uploadSolution } from "@/lib/server/solutions";

@@ -2,7 +2,6 @@ import { describe, expect, it } from "vitest";
 import { auditCompetition, holdoutHealth } from "@/lib/server/audit";
 import { setMechanism } from "@/lib/server/calibration";
 import { createCompetition, getVisibleCompetition, toPublicDetails } from "@/lib/server/competitions";
-
 import { db } from "@/lib/server/db";
 import { AppError } from "@/lib/server/errors";
 import { uploadSolution } from "@/lib/server/solutions";

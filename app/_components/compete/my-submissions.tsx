@@ -2,7 +2,6 @@
 
 import { useRouter } from "next/navigation";
 import { startTransition, useOptimistic, useState } from "react";
-
 import { callApi } from "../api-client";
 import { ColumnHeads } from "../column-heads";
 import type { MySubmission } from "@/lib/responses";

@@ -2,7 +2,6 @@
 
 import { useRouter } from "next/navigation";
 import { useState } from "react";
-
 import { type ApiError, uploadWithProgress } from "../api-client";
 import type { SubmissionResult } from "@/lib/responses";
 import type { CsvIssue } from "@/lib/csv/reader";

@@ -2,7 +2,6 @@
 
 import { useRouter } from "next/navigation";
 import { useState } from "react";
-
 import { callApi } from "../api-client";
 import { BudgetBar } from "../budget-bar";
 import type { TeamView } from "@/lib/responses";

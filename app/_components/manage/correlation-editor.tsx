@@ -3,7 +3,6 @@
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { callApi } from "../api-client";
-
 import type { CorrelationModelInput } from "@/lib/validation/calibration";
 
 type Kind = CorrelationModelInput["kind"];

@@ -3,7 +3,6 @@
 import { useRouter } from "next/navigation";
 import { useEffect, useState } from "react";
 import type { AttackPreview } from "@/lib/experiments/preview";
-
 import { callApi } from "../api-client";
 import { BarChart, LineChart } from "../charts";
 import { significant } from "../format";

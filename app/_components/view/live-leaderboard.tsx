@@ -2,7 +2,6 @@
 
 import Link from "next/link";
 import { useEffect, useRef, useState } from "react";
-
 import { BudgetBar } from "../budget-bar";
 import { significant } from "../format";
 import type { Leaderboard } from "@/lib/responses";

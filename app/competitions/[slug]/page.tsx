@@ -13,7 +13,6 @@ import { SubmitPanel } from "../../_components/compete/submit-panel";
 import { TeamPanel } from "../../_components/compete/team-panel";
 import { listMySubmissions } from "@/lib/server/submissions";
 import { accessOf, myRegistration } from "@/lib/server/access";
-
 import { ApiForm } from "../../_components/api-form";
 import { Countdown } from "../../_components/view/countdown";
 import { getMyTeam } from "@/lib/server/teams";

@@ -4,7 +4,6 @@ import { notFound, redirect } from "next/navigation";
 import { getSessionUser } from "@/lib/server/auth";
 import { listAttachments } from "@/lib/server/attachments";
 import { holdoutHealth } from "@/lib/server/audit";
-
 import { correlationOf, listOrganizers, metricOf, requireOrganizer } from "@/lib/server/competitions";
 import { accessOf, listBans, listRegistrations } from "@/lib/server/access";
 import { listAllSubmissions } from "@/lib/server/console";

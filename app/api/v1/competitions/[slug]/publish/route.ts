@@ -1,7 +1,6 @@
 // POST /api/v1/competitions/[slug]/publish – lock the solution and mechanism, open to competitors
 import { handleApi, json } from "@/lib/server/api";
 import { requireApiUser } from "@/lib/server/auth";
-
 import { toPublicDetails } from "@/lib/server/competitions";
 import { publishCompetition } from "@/lib/server/lifecycle";
 
