@@ -1,6 +1,7 @@
 // Load and fault runs against real app instances on one database (issue 8); used by
 // `npm run bench -- load` / `-- faults` and, smaller, by the end-to-end tests.
 import { randomUUID } from "node:crypto";
+import http from "node:http";
 import pg from "pg";
 import { startApp, type RunningApp } from "./app";
 import { newCompetitor, type Organizer, publishOverApi, syntheticPredictions, syntheticSolution } from "../test/support/api";
@@ -15,18 +16,34 @@ async function publishSynthetic(base: string, rows: number, budget = 10): Promis
   });
 }
 
+// node:http with kept-alive connections rather than fetch: under load, fetch cost the load generator
+// ~3 ms of CPU per request on the machine it shares with the instances it measures.
+const agent = new http.Agent({ keepAlive: true });
+
 /** POSTs predictions with an Idempotency-Key; the status and body, or the network error. */
-async function post(base: string, slug: string, token: string, csv: string, key: string) {
-  try {
-    const response = await fetch(`${base}/api/v1/competitions/${slug}/submissions`, {
-      method: "POST",
-      headers: { authorization: token, "content-type": "text/csv", "idempotency-key": key },
-      body: csv,
-    });
-    return { status: response.status, body: await response.json() };
-  } catch (error) {
-    return { status: 0, body: { error: { message: (error as Error).message } } };
-  }
+function post(base: string, slug: string, token: string, csv: string | Buffer, key: string): Promise<{ status: number; body: { error?: { message: string } } }> {
+  const body = typeof csv === "string" ? Buffer.from(csv) : csv;
+  const failed = (error: Error) => ({ status: 0, body: { error: { message: error.message } } });
+  return new Promise((resolve) => {
+    const request = http.request(
+      `${base}/api/v1/competitions/${slug}/submissions`,
+      { method: "POST", agent, headers: { authorization: token, "content-type": "text/csv", "content-length": body.length, "idempotency-key": key } },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on("data", (c: Buffer) => chunks.push(c));
+        response.on("error", (error) => resolve(failed(error)));
+        response.on("end", () => {
+          try {
+            resolve({ status: response.statusCode ?? 0, body: JSON.parse(Buffer.concat(chunks).toString()) });
+          } catch (error) {
+            resolve(failed(error as Error));
+          }
+        });
+      },
+    );
+    request.on("error", (error) => resolve(failed(error)));
+    request.end(body);
+  });
 }
 
 export type Invariants = { submissions: number; answersPerKey: number; budgetMismatches: number; indexProblems: number; auditQueries: number; auditMismatches: number };
@@ -61,50 +78,102 @@ export async function checkInvariants(databaseUrl: string, slug: string, organiz
   }
 }
 
-export type LoadReport = { accepted: number; failed: number; seconds: number; throughput: number; p50: number; p99: number; invariants: Invariants };
+export type LoadReport = {
+  accepted: number;
+  failed: number;
+  seconds: number;
+  throughput: number;
+  p50: number;
+  p99: number;
+  /** the untimed warm-up: its submissions and their latency p99 (ms) */
+  warmup: { submissions: number; p99: number };
+  invariants: Invariants;
+};
+
+type Job = { token: string; csv: Buffer };
 
 /**
- * `teams` teams each send `perTeam` submissions, at most `inFlight` at once, spread over the app
- * instances round-robin; then the invariants are checked.
+ * Sends `jobs` in order, at most `inFlight` at once, each to the instance with the fewest requests
+ * in progress (the first such after the last one chosen): Caddy's `lb_policy least_conn`, as
+ * compose.scale.yml deploys it. The latencies (ms, sorted) and the number not answered 201.
  */
-export async function runLoad(options: { urls: string[]; databaseUrl: string; teams: number; perTeam: number; inFlight: number; rows: number }): Promise<LoadReport> {
-  const [base] = options.urls;
-  const { slug, organizer } = await publishSynthetic(base, options.rows);
-  const players: string[] = [];
-  for (let t = 0; t < options.teams; t += 10) {
-    const batch = await Promise.all(
-      Array.from({ length: Math.min(10, options.teams - t) }, async (_, i) => {
-        const player = await newCompetitor(base, slug, `Load team ${t + i}`);
-        return player.auth.authorization;
-      }),
-    );
-    players.push(...batch);
-  }
-  const jobs = players.flatMap((token, t) => Array.from({ length: options.perTeam }, (_, k) => ({ token, csv: syntheticPredictions(options.rows, t * 1000 + k + 1) })));
+async function drive(urls: string[], slug: string, jobs: Job[], inFlight: number): Promise<{ latencies: number[]; failed: number }> {
+  const inProgress = urls.map(() => 0);
+  let last = -1;
+  const pick = () => {
+    let best = -1;
+    for (let k = 1; k <= urls.length; k++) {
+      const i = (last + k) % urls.length;
+      if (best < 0 || inProgress[i] < inProgress[best]) best = i;
+    }
+    return (last = best);
+  };
   const latencies: number[] = [];
   let failed = 0;
   let next = 0;
-  const started = performance.now();
   await Promise.all(
-    Array.from({ length: options.inFlight }, async (_, worker) => {
+    Array.from({ length: inFlight }, async () => {
       for (let j = next++; j < jobs.length; j = next++) {
+        const instance = pick();
+        inProgress[instance]++;
         const t0 = performance.now();
-        const r = await post(options.urls[(worker + j) % options.urls.length], slug, jobs[j].token, jobs[j].csv, randomUUID());
+        const r = await post(urls[instance], slug, jobs[j].token, jobs[j].csv, randomUUID());
         latencies.push(performance.now() - t0);
+        inProgress[instance]--;
         if (r.status !== 201) failed++;
       }
     }),
   );
+  return { latencies: latencies.sort((a, b) => a - b), failed };
+}
+
+const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))];
+
+/** `teams` new teams in the competition, named `${name} 0`, `${name} 1`, …: their tokens, signed up 10 at a time. */
+async function newTeams(base: string, slug: string, teams: number, name: string): Promise<string[]> {
+  const tokens: string[] = [];
+  for (let t = 0; t < teams; t += 10) {
+    const batch = await Promise.all(Array.from({ length: Math.min(10, teams - t) }, async (_, i) => (await newCompetitor(base, slug, `${name} ${t + i}`)).auth.authorization));
+    tokens.push(...batch);
+  }
+  return tokens;
+}
+
+/**
+ * `teams` teams each send `perTeam` submissions, at most `inFlight` at once; a team's submissions
+ * are queued together, so they are in flight together and take turns on the team's lock. Then the
+ * invariants are checked. With `warmup`, that many submissions from other teams go first, untimed:
+ * a fresh instance compiles its hot code and opens its database connections on its first requests.
+ */
+export async function runLoad(options: {
+  urls: string[];
+  databaseUrl: string;
+  teams: number;
+  perTeam: number;
+  inFlight: number;
+  rows: number;
+  warmup?: number;
+}): Promise<LoadReport> {
+  const [base] = options.urls;
+  const { slug, organizer } = await publishSynthetic(base, options.rows);
+  const warmup = options.warmup ?? 0;
+  const warmers = await newTeams(base, slug, Math.ceil(warmup / options.perTeam), "Warm-up team");
+  const players = await newTeams(base, slug, options.teams, "Load team");
+  const jobsOf = (tokens: string[], count: number, seed: number): Job[] =>
+    Array.from({ length: count }, (_, j) => ({ token: tokens[Math.floor(j / options.perTeam)], csv: Buffer.from(syntheticPredictions(options.rows, seed + j)) }));
+  const warm = await drive(options.urls, slug, jobsOf(warmers, warmup, 1_000_000), options.inFlight);
+  const jobs = jobsOf(players, options.teams * options.perTeam, 1);
+  const started = performance.now();
+  const { latencies, failed } = await drive(options.urls, slug, jobs, options.inFlight);
   const seconds = (performance.now() - started) / 1000;
-  latencies.sort((a, b) => a - b);
-  const at = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))];
   return {
     accepted: jobs.length - failed,
     failed,
     seconds,
     throughput: jobs.length / seconds,
-    p50: at(0.5),
-    p99: at(0.99),
+    p50: percentile(latencies, 0.5),
+    p99: percentile(latencies, 0.99),
+    warmup: { submissions: warmup - warm.failed, p99: warmup ? percentile(warm.latencies, 0.99) : 0 },
     invariants: await checkInvariants(options.databaseUrl, slug, organizer),
   };
 }
