@@ -81,13 +81,14 @@ describe("docker-compose.yml agrees with the app's configuration", () => {
 });
 
 describe("compose.scale.yml", () => {
-  it("runs three app instances behind Caddy, which they trust for the client address", () => {
+  it("runs three app instances behind Caddy (least busy first), which they trust for the client address", () => {
     expect(scale.services.app.deploy!.replicas).toBe(3);
     expect(scale.services.app.ports).toEqual([]);
     expect(scale.services.app.environment!.TRUST_PROXY).toBe("1");
     expect(new URL(scale.services.app.environment!.NEXTAUTH_URL).port).toBe(scale.services.proxy.ports![0].split(":")[0]);
     expect(scale.services.proxy.image).toMatch(/^caddy:/);
     expect(scale.configs.caddyfile.content).toMatch(/dynamic a app 3000/);
+    expect(scale.configs.caddyfile.content).toMatch(/lb_policy least_conn/); // what `npm run bench -- load` routes like
     expect(scale.services.proxy.depends_on).toEqual({ app: { condition: "service_healthy" } });
   });
 });
