@@ -6,7 +6,7 @@ import { bannedError } from "./access";
 import { getVisibleCompetition, type CompetitionRow, isOrganizer, metricOf } from "./competitions";
 import { readCsvUpload } from "./csv-upload";
 import { dailyLimits, limitsOf, refuseOverCap, usedTodaySql } from "./daily-cap";
-import { db, lockTeam } from "./db";
+import { db, lockTeam, transaction } from "./db";
 import { AppError } from "./errors";
 import { checkOpen, finalSubmissionIds } from "./lifecycle";
 import { scoringSeconds, submissionsTotal } from "./metrics";
@@ -159,63 +159,62 @@ async function scoreThroughMechanism(
   const { holdoutValue, publicValue, sha256, sketch, kept, data } = scored;
   const params = thresholdoutParams(competition, data.holdoutRows.length);
 
-  return db.$transaction(
-    async (tx) => {
-      // The team's row lock (as `lockTeam`) with the row itself. From here to the commit, four round
-      // trips (two reads, one write, COMMIT): this section is serial per team (README, Reliability).
-      const [team] = await tx.$queryRaw<LockedTeam[]>`
+  return transaction(async (query) => {
+    // The team's row lock (as `lockTeam`) with the row itself. From here to the commit, four round
+    // trips (two reads, one write, COMMIT): this section is serial per team (README, Reliability).
+    const [team] = await query<LockedTeam>(Prisma.sql`
         SELECT merged_into_id AS "mergedIntoId", disqualify_reason AS "disqualifyReason", disqualified_at IS NOT NULL AS disqualified,
           initial_budget AS "initialBudget", budget_remaining AS "budgetRemaining", noisy_threshold AS "noisyThreshold", query_count AS "queryCount",
-          selection_score AS "selectionValue", best_score AS "bestValue", best_at AS "bestAt", remeasures
-        FROM teams WHERE id = ${teamId}::uuid FOR UPDATE`;
-      const at = now ?? new Date();
-      // Read after the lock, so this statement sees every committed submission of the team. With a
-      // competition-wide cap on holdout answers, scorings of all teams take turns on the competition
-      // row so that they cannot pass the cap together; otherwise they share it.
-      const [live] = await tx.$queryRaw<Live[]>`
-        SELECT status, ends_at AS "endsAt", holdout_answers AS "holdoutAnswers", secret, ${usedTodaySql(teamId, at)} AS "usedToday",
+          selection_score AS "selectionValue", best_score AS "bestValue", best_at AT TIME ZONE 'UTC' AS "bestAt", remeasures
+        FROM teams WHERE id = ${teamId}::uuid FOR UPDATE`);
+    const at = now ?? new Date();
+    // Read after the lock, so this statement sees every committed submission of the team. With a
+    // competition-wide cap on holdout answers, scorings of all teams take turns on the competition
+    // row so that they cannot pass the cap together; otherwise they share it.
+    const [live] = await query<Live>(Prisma.sql`
+        SELECT status, ends_at AT TIME ZONE 'UTC' AS "endsAt", holdout_answers AS "holdoutAnswers", secret, ${usedTodaySql(teamId, at)} AS "usedToday",
           (SELECT json_build_object('id', s.id, 'createdAt', s.created_at, 'kind', s.kind, 'answer', s.answer, 'budgetAfter', s.budget_after, 'sha256', s.file_sha256)
             FROM submissions s WHERE s.team_id = ${teamId}::uuid AND s.idempotency_key = ${idempotencyKey} ORDER BY s.created_at LIMIT 1) AS previous
-        FROM competitions WHERE id = ${competition.id}::uuid ${competition.holdoutCap === null ? Prisma.sql`FOR KEY SHARE` : Prisma.sql`FOR UPDATE`}`;
-      if (live.status !== "published" || at >= live.endsAt) throw new AppError("conflict", "this competition has closed; the submission was not scored");
-      if (team.mergedIntoId) throw new AppError("conflict", "your team was just merged into another; submit again");
-      if (team.disqualified) throw new AppError("forbidden", `your team was disqualified by the organizers: ${team.disqualifyReason}`);
-      const previous = live.previous;
-      if (previous && previous.sha256 !== sha256) {
-        throw new AppError("conflict", "this Idempotency-Key was already used by your team for a different file; use a new key for a new submission");
-      }
-      if (previous) {
-        const result = {
-          id: previous.id,
-          createdAt: new Date(`${previous.createdAt}Z`).toISOString(),
-          answer: present(metric, previous.kind, previous.answer),
-          budget: { remaining: previous.budgetAfter, initial: team.initialBudget },
-        };
-        return { result, replayed: true };
-      }
-      refuseOverCap(limitsOf(competition.dailySubmissionLimit, live.usedToday, at), at);
-      const capReached = competition.holdoutCap !== null && live.holdoutAnswers >= competition.holdoutCap;
-      const streams = createStreams(live.secret, teamId);
-      const before = {
-        budget: capReached ? 0 : team.budgetRemaining,
-        noisyThreshold: team.noisyThreshold ?? initThresholdout(params, streams).noisyThreshold,
-        queries: team.queryCount,
+        FROM competitions WHERE id = ${competition.id}::uuid ${competition.holdoutCap === null ? Prisma.sql`FOR KEY SHARE` : Prisma.sql`FOR UPDATE`}`);
+    if (live.status !== "published" || at >= live.endsAt) throw new AppError("conflict", "this competition has closed; the submission was not scored");
+    if (team.mergedIntoId) throw new AppError("conflict", "your team was just merged into another; submit again");
+    if (team.disqualified) throw new AppError("forbidden", `your team was disqualified by the organizers: ${team.disqualifyReason}`);
+    const previous = live.previous;
+    if (previous && previous.sha256 !== sha256) {
+      throw new AppError("conflict", "this Idempotency-Key was already used by your team for a different file; use a new key for a new submission");
+    }
+    if (previous) {
+      const result = {
+        id: previous.id,
+        createdAt: new Date(`${previous.createdAt}Z`).toISOString(),
+        answer: present(metric, previous.kind, previous.answer),
+        budget: { remaining: previous.budgetAfter, initial: team.initialBudget },
       };
-      const step = stepThresholdout(params, before, { holdoutValue, publicValue }, streams);
-      const spent = before.budget - step.state.budget;
-      const value = step.answer.value;
-      // Selection by the released answer, display of a fresh re-measurement (docs/mechanism.md §2.6).
-      const improves = value !== null && (team.selectionValue === null || isBetter(metric, value, team.selectionValue));
-      const remeasure = improves && team.remeasures < team.initialBudget ? remeasureHoldout(params, step.state.queries, holdoutValue, streams) : null;
-      const best =
-        remeasure !== null
-          ? { selection: value, score: remeasure, at, remeasures: team.remeasures + 1 }
-          : { selection: team.selectionValue, score: team.bestValue, at: team.bestAt, remeasures: team.remeasures };
-      // The submission, its file, the team's mechanism state and leaderboard row, and the
-      // competition's count of holdout answers: one statement.
-      const id = randomUUID();
-      const stamp = (date: Date | null) => (date === null ? null : date.toISOString());
-      await tx.$executeRaw`
+      return { result, replayed: true };
+    }
+    refuseOverCap(limitsOf(competition.dailySubmissionLimit, live.usedToday, at), at);
+    const capReached = competition.holdoutCap !== null && live.holdoutAnswers >= competition.holdoutCap;
+    const streams = createStreams(live.secret, teamId);
+    const before = {
+      budget: capReached ? 0 : team.budgetRemaining,
+      noisyThreshold: team.noisyThreshold ?? initThresholdout(params, streams).noisyThreshold,
+      queries: team.queryCount,
+    };
+    const step = stepThresholdout(params, before, { holdoutValue, publicValue }, streams);
+    const spent = before.budget - step.state.budget;
+    const value = step.answer.value;
+    // Selection by the released answer, display of a fresh re-measurement (docs/mechanism.md §2.6).
+    const improves = value !== null && (team.selectionValue === null || isBetter(metric, value, team.selectionValue));
+    const remeasure = improves && team.remeasures < team.initialBudget ? remeasureHoldout(params, step.state.queries, holdoutValue, streams) : null;
+    const best =
+      remeasure !== null
+        ? { selection: value, score: remeasure, at, remeasures: team.remeasures + 1 }
+        : { selection: team.selectionValue, score: team.bestValue, at: team.bestAt, remeasures: team.remeasures };
+    // The submission, its file, the team's mechanism state and leaderboard row, and the
+    // competition's count of holdout answers: one statement.
+    const id = randomUUID();
+    const stamp = (date: Date | null) => (date === null ? null : date.toISOString());
+    await query(Prisma.sql`
         WITH created AS (
           INSERT INTO submissions (id, competition_id, team_id, user_id, created_at, idempotency_key, file_sha256, stream_team_id, query_index, kind, answer,
             budget_before, budget_after, remeasure, public_score, holdout_score, sketch, description, filename)
@@ -228,17 +227,15 @@ async function scoreThroughMechanism(
         UPDATE teams SET budget_remaining = ${team.budgetRemaining - spent}, noisy_threshold = ${step.state.noisyThreshold}, query_count = ${step.state.queries},
           submission_count = submission_count + 1, last_submission_at = ${stamp(at)}::timestamp,
           selection_score = ${best.selection}, best_score = ${best.score}, best_at = ${stamp(best.at)}::timestamp, remeasures = ${best.remeasures}
-        WHERE id = ${teamId}::uuid`;
-      const result = {
-        id,
-        createdAt: at.toISOString(),
-        answer: present(metric, step.answer.kind, value),
-        budget: { remaining: team.budgetRemaining - spent, initial: team.initialBudget },
-      };
-      return { result, replayed: false };
-    },
-    { timeout: 30_000, maxWait: 30_000 },
-  );
+        WHERE id = ${teamId}::uuid`);
+    const result = {
+      id,
+      createdAt: at.toISOString(),
+      answer: present(metric, step.answer.kind, value),
+      budget: { remaining: team.budgetRemaining - spent, initial: team.initialBudget },
+    };
+    return { result, replayed: false };
+  });
 }
 
 type LockedTeam = {

@@ -213,6 +213,25 @@ describe("scoring through the mechanism", () => {
       { submissionId: remeasured.id, problem: `stored re-measurement ${remeasured.remeasure! + 2 ** -20} differs from its replay` },
     ]);
   });
+
+  it("keeps the time of the team's best through later answers, whatever the server's time zone", async () => {
+    // The scoring transaction reads and writes `best_at` (a UTC timestamp without a zone) through
+    // node-postgres, which reads such a column in the process's zone unless told otherwise.
+    const zone = process.env.TZ;
+    process.env.TZ = "America/Los_Angeles";
+    try {
+      const c = await liveCompetition({ sigma: 0.001 });
+      const player = await newUser();
+      await createTeam(player, c.slug, { name: "Punctual", acceptRules: true });
+      const first = new Date(Date.now() - 3_600_000);
+      await submit(player, c.slug, stream(predictions(0.9, 3)), null, first);
+      await submit(player, c.slug, stream(predictions(0.2, 4)), null, new Date(first.getTime() + 60_000));
+      const team = await db.team.findFirstOrThrow({ where: { competitionId: c.id }, select: { bestAt: true, submissionCount: true } });
+      expect(team).toEqual({ bestAt: new Date(first.toISOString().slice(0, 23) + "Z"), submissionCount: 2 });
+    } finally {
+      process.env.TZ = zone;
+    }
+  });
 });
 
 describe("limits of the guarantee (docs/mechanism.md §2.6)", () => {
