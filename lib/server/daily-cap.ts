@@ -10,15 +10,15 @@ function utcDay(at: Date): { start: Date; resetsAt: Date } {
 }
 
 /**
- * SQL for the number of the team's submissions on the UTC day of `at`, scored and late together
- * (late submissions count against the same cap). The scoring transaction embeds it in the
- * statement that follows the team's lock. Timestamps are stored in UTC without a zone, hence the casts.
+ * SQL for the number of the team's submissions on the UTC day of `at` (an SQL `timestamp` in UTC,
+ * as they are stored), scored and late together (late submissions count against the same cap). The
+ * scoring transaction embeds it in the statement that follows the team's lock, with the time the
+ * lock was taken.
  */
-export function usedTodaySql(teamId: string, at: Date): Prisma.Sql {
-  const { start, resetsAt } = utcDay(at);
-  const [from, to] = [start.toISOString(), resetsAt.toISOString()];
-  return Prisma.sql`((SELECT count(*) FROM submissions WHERE team_id = ${teamId}::uuid AND created_at >= ${from}::timestamp AND created_at < ${to}::timestamp)
-    + (SELECT count(*) FROM unranked_submissions WHERE team_id = ${teamId}::uuid AND created_at >= ${from}::timestamp AND created_at < ${to}::timestamp))::int`;
+export function usedTodaySql(teamId: string, at: Prisma.Sql): Prisma.Sql {
+  const today = Prisma.sql`created_at >= date_trunc('day', ${at}) AND created_at < date_trunc('day', ${at}) + interval '1 day'`;
+  return Prisma.sql`((SELECT count(*) FROM submissions WHERE team_id = ${teamId}::uuid AND ${today})
+    + (SELECT count(*) FROM unranked_submissions WHERE team_id = ${teamId}::uuid AND ${today}))::int`;
 }
 
 /** The daily cap at `at` for a team that has used `usedToday` of it. */
@@ -28,7 +28,7 @@ export function limitsOf(dailyLimit: number, usedToday: number, at: Date): Daily
 
 /** The team's use of its daily cap at `at`, read through `client` (a transaction reads it under the team's lock). */
 export async function dailyLimits(client: Pick<Prisma.TransactionClient, "$queryRaw">, teamId: string, dailyLimit: number, at: Date): Promise<DailyLimits> {
-  const [{ used }] = await client.$queryRaw<{ used: number }[]>`SELECT ${usedTodaySql(teamId, at)} AS used`;
+  const [{ used }] = await client.$queryRaw<{ used: number }[]>`SELECT ${usedTodaySql(teamId, Prisma.sql`${at.toISOString()}::timestamp`)} AS used`;
   return limitsOf(dailyLimit, used, at);
 }
 

@@ -105,7 +105,8 @@ function present(metric: Metric, kind: ResultKind, answer: number | null) {
  * new best answer re-measured, and the submission, the team's mechanism state and its leaderboard
  * row written together. Concurrent submissions of one team (on any number of app instances) are
  * thereby serialised, and a crash before the commit leaves nothing behind. `now` fixes the
- * submission's time (tests, the demo seed); by default it is the time the team's lock is held.
+ * submission's time (tests, the demo seed); by default it is the database's clock once the team's
+ * lock is held.
  */
 export async function submit(
   user: PublicUser,
@@ -159,23 +160,29 @@ async function scoreThroughMechanism(
   const { holdoutValue, publicValue, sha256, sketch, kept, data } = scored;
   const params = thresholdoutParams(competition, data.holdoutRows.length);
 
-  return transaction(async (query) => {
-    // The team's row lock (as `lockTeam`) with the row itself. From here to the commit, four round
-    // trips (two reads, one write, COMMIT): this section is serial per team (README, Reliability).
-    const [team] = await query<LockedTeam>(Prisma.sql`
+  return transaction(async (tx) => {
+    // The team's row lock (as `lockTeam`) with the row itself, and the competition's state; both go
+    // out with BEGIN, and the writes with the COMMIT: from the lock to the commit this section, serial
+    // per team, waits for one answer and one commit (README, Reliability).
+    const lockedTeam = tx.read<LockedTeam>(Prisma.sql`
         SELECT merged_into_id AS "mergedIntoId", disqualify_reason AS "disqualifyReason", disqualified_at IS NOT NULL AS disqualified,
           initial_budget AS "initialBudget", budget_remaining AS "budgetRemaining", noisy_threshold AS "noisyThreshold", query_count AS "queryCount",
           selection_score AS "selectionValue", best_score AS "bestValue", best_at AT TIME ZONE 'UTC' AS "bestAt", remeasures
         FROM teams WHERE id = ${teamId}::uuid FOR UPDATE`);
-    const at = now ?? new Date();
-    // Read after the lock, so this statement sees every committed submission of the team. With a
-    // competition-wide cap on holdout answers, scorings of all teams take turns on the competition
-    // row so that they cannot pass the cap together; otherwise they share it.
-    const [live] = await query<Live>(Prisma.sql`
-        SELECT status, ends_at AT TIME ZONE 'UTC' AS "endsAt", holdout_answers AS "holdoutAnswers", secret, ${usedTodaySql(teamId, at)} AS "usedToday",
+    // Runs after the lock is held (statements run in order), so it sees every committed submission
+    // of the team, and reads the submission's time: `now` when given, else the database's clock as
+    // the lock is held. With a competition-wide cap on holdout answers, scorings of all teams take
+    // turns on the competition row so that they cannot pass the cap together; otherwise they share it.
+    const time = now ? Prisma.sql`${now.toISOString()}::timestamp` : Prisma.sql`clock_timestamp() AT TIME ZONE 'UTC'`;
+    const liveState = tx.read<Live>(Prisma.sql`
+        SELECT status, ends_at AT TIME ZONE 'UTC' AS "endsAt", holdout_answers AS "holdoutAnswers", secret, clock.at AT TIME ZONE 'UTC' AS at,
+          ${usedTodaySql(teamId, Prisma.sql`clock.at`)} AS "usedToday",
           (SELECT json_build_object('id', s.id, 'createdAt', s.created_at, 'kind', s.kind, 'answer', s.answer, 'budgetAfter', s.budget_after, 'sha256', s.file_sha256)
             FROM submissions s WHERE s.team_id = ${teamId}::uuid AND s.idempotency_key = ${idempotencyKey} ORDER BY s.created_at LIMIT 1) AS previous
-        FROM competitions WHERE id = ${competition.id}::uuid ${competition.holdoutCap === null ? Prisma.sql`FOR KEY SHARE` : Prisma.sql`FOR UPDATE`}`);
+        FROM competitions, LATERAL (SELECT ${time} AS at) clock
+        WHERE id = ${competition.id}::uuid ${competition.holdoutCap === null ? Prisma.sql`FOR KEY SHARE OF competitions` : Prisma.sql`FOR UPDATE OF competitions`}`);
+    const [[team], [live]] = await Promise.all([lockedTeam, liveState]);
+    const at = live.at;
     if (live.status !== "published" || at >= live.endsAt) throw new AppError("conflict", "this competition has closed; the submission was not scored");
     if (team.mergedIntoId) throw new AppError("conflict", "your team was just merged into another; submit again");
     if (team.disqualified) throw new AppError("forbidden", `your team was disqualified by the organizers: ${team.disqualifyReason}`);
@@ -214,7 +221,7 @@ async function scoreThroughMechanism(
     // competition's count of holdout answers: one statement.
     const id = randomUUID();
     const stamp = (date: Date | null) => (date === null ? null : date.toISOString());
-    await query(Prisma.sql`
+    tx.write(Prisma.sql`
         WITH created AS (
           INSERT INTO submissions (id, competition_id, team_id, user_id, created_at, idempotency_key, file_sha256, stream_team_id, query_index, kind, answer,
             budget_before, budget_after, remeasure, public_score, holdout_score, sketch, description, filename)
@@ -255,6 +262,8 @@ type LockedTeam = {
 type Live = {
   status: string;
   endsAt: Date;
+  /** the submission's time */
+  at: Date;
   holdoutAnswers: number;
   secret: Uint8Array;
   usedToday: number;
