@@ -2,6 +2,6 @@
 // automatic close at each competition's end) starts here, in the Node.js runtime only.
 export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
-  const { startScheduler } = await import("./lib/server/scheduler");
+  const { startScheduler } = await import("./lib/server/boards/scheduler");
   startScheduler();
 }

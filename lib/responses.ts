@@ -66,7 +66,7 @@ export type Leaderboard = {
   page: number;
   pageSize: number;
   entries: LeaderboardEntry[];
-  /** the organizers' baselines: unranked rows, each one noisy holdout value (lib/server/sandbox.ts) */
+  /** the organizers' baselines: unranked rows, each one noisy holdout value (lib/server/scoring/sandbox.ts) */
   baselines: { name: string; score: number; uncertainty: number | null }[];
 };
 

@@ -3,15 +3,15 @@
 // (hourly readings of 60 households) is a Markov chain fitted from the solution's state column.
 // Runs once, on an empty database, and only where `demoRequested` says so: the demo's passwords are
 // published in the README, so a deployment never gets them unless it asks.
-import { setCorrelation, setMechanism } from "@/lib/server/calibration";
-import { createCompetition } from "@/lib/server/competitions";
-import { db } from "@/lib/server/db";
-import { uploadSolution } from "@/lib/server/solutions";
-import { createUser } from "@/lib/server/users";
-import { submit } from "@/lib/server/submissions";
-import { createTeam } from "@/lib/server/teams";
+import { setCorrelation, setMechanism } from "@/lib/server/competitions/calibration";
+import { createCompetition } from "@/lib/server/competitions/competitions";
+import { db } from "@/lib/server/platform/db";
+import { uploadSolution } from "@/lib/server/competitions/solutions";
+import { createUser } from "@/lib/server/accounts/users";
+import { submit } from "@/lib/server/scoring/submit";
+import { createTeam } from "@/lib/server/teams/teams";
 import { demoPredictionsCsv, demoSolutionCsv } from "./demo-solution";
-import { publishCompetition } from "@/lib/server/lifecycle";
+import { publishCompetition } from "@/lib/server/competitions/publish";
 
 export const DEMO_ACCOUNTS = [
   { email: "admin@quiltboard.test", name: "Ada Admin", password: "quiltboard-admin", role: "admin" as const },

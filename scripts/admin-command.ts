@@ -25,9 +25,9 @@ export async function runAdminCommand(
   try {
     await migrate(database.url, options.migrations);
     process.env.DATABASE_URL = database.url;
-    const { createUser } = await import("@/lib/server/users");
-    const { toErrorResponse } = await import("@/lib/server/errors");
-    const { db } = await import("@/lib/server/db");
+    const { createUser } = await import("@/lib/server/accounts/users");
+    const { toErrorResponse } = await import("@/lib/server/platform/errors");
+    const { db } = await import("@/lib/server/platform/db");
     try {
       const user = await createUser({ email, password, name }, "admin");
       console.log(`created administrator ${user.email}; sign in at /signin`);

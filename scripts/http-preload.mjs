@@ -28,7 +28,7 @@ const durations = new client.Histogram({
 //    method, path (never the query string: reset links carry tokens there), route, status and
 //    duration. The duration goes to the Prometheus histogram quiltboard_http_request_duration_seconds
 //    (by method, route pattern and status), beside Node's process metrics; GET /api/metrics
-//    (lib/server/metrics.ts) serves them. prom-client and pino are loaded from where the server
+//    (lib/server/platform/metrics.ts) serves them. prom-client and pino are loaded from where the server
 //    loads them (the directory it runs in), so both fill one registry.
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -58,7 +58,7 @@ function track(req, res) {
 }
 
 // 2. The header `x-quiltboard-client` on every request, before Next.js sees it, is the address the
-//    per-IP limits count (lib/server/rate-limit.ts). Next.js itself fills X-Forwarded-For with the
+//    per-IP limits count (lib/server/platform/rate-limit.ts). Next.js itself fills X-Forwarded-For with the
 //    socket's address only when a request does not bring its own, so a client talking to the app
 //    directly could claim any address; here the socket's address is used unless TRUST_PROXY=N says
 //    that N proxies in front append to X-Forwarded-For, in which case the address the outermost of

@@ -43,7 +43,7 @@ try {
     log("seeding demo data");
     await seed();
   }
-  const { countAdmins } = await import("@/lib/server/users");
+  const { countAdmins } = await import("@/lib/server/accounts/users");
   const admins = await countAdmins();
 
   ensureBuilt(log);

@@ -1,6 +1,6 @@
 import Link from "next/link";
-import { getSessionUser } from "@/lib/server/auth";
-import { listCompetitions } from "@/lib/server/competitions";
+import { getSessionUser } from "@/lib/server/accounts/auth";
+import { listCompetitions } from "@/lib/server/competitions/competitions";
 import { formatDate, metricTitle } from "./format";
 import { StatusBadge } from "./status-badge";
 

@@ -1,5 +1,5 @@
 import Link from "next/link";
-import { getSessionUser } from "@/lib/server/auth";
+import { getSessionUser } from "@/lib/server/accounts/auth";
 import { Logo } from "./logo";
 import { SignOutButton } from "./sign-out-button";
 

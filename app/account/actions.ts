@@ -2,9 +2,9 @@
 
 import { revalidatePath } from "next/cache";
 import { headers } from "next/headers";
-import { clientAddress } from "@/lib/server/rate-limit";
-import { getSessionUser } from "@/lib/server/auth";
-import { createToken, revokeToken } from "@/lib/server/tokens";
+import { clientAddress } from "@/lib/server/platform/rate-limit";
+import { getSessionUser } from "@/lib/server/accounts/auth";
+import { createToken, revokeToken } from "@/lib/server/accounts/tokens";
 import { tokenNameSchema } from "@/lib/validation/accounts";
 
 export type CreateTokenState = { ok: boolean; token?: string; fieldErrors?: { name?: string } };

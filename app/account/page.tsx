@@ -1,8 +1,8 @@
 import type { Metadata } from "next";
 import { redirect } from "next/navigation";
-import { getSessionUser } from "@/lib/server/auth";
-import { listTokens } from "@/lib/server/tokens";
-import { getMe } from "@/lib/server/users";
+import { getSessionUser } from "@/lib/server/accounts/auth";
+import { listTokens } from "@/lib/server/accounts/tokens";
+import { getMe } from "@/lib/server/accounts/users";
 import { ApiForm } from "../_components/api-form";
 import { CreateTokenForm } from "../_components/create-token-form";
 import { formatDate } from "../_components/format";

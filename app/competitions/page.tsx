@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { getSessionUser } from "@/lib/server/auth";
+import { getSessionUser } from "@/lib/server/accounts/auth";
 import { CompetitionList } from "../_components/competition-list";
 
 export const dynamic = "force-dynamic";

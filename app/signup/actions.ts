@@ -1,9 +1,9 @@
 "use server";
 
 import { headers } from "next/headers";
-import { AppError } from "@/lib/server/errors";
-import { clientAddress } from "@/lib/server/rate-limit";
-import { registerUser } from "@/lib/server/users";
+import { AppError } from "@/lib/server/platform/errors";
+import { clientAddress } from "@/lib/server/platform/rate-limit";
+import { registerUser } from "@/lib/server/accounts/users";
 import { signUpSchema } from "@/lib/validation/accounts";
 
 export type SignUpState = { ok: boolean; fieldErrors?: Record<string, string>; formError?: string };

@@ -1,10 +1,10 @@
 import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { ZodError } from "zod";
-import { db } from "@/lib/server/db";
-import { AppError } from "@/lib/server/errors";
-import { createToken, findUserByToken, listTokens, revokeToken } from "@/lib/server/tokens";
-import { authenticate, createUser } from "@/lib/server/users";
+import { db } from "@/lib/server/platform/db";
+import { AppError } from "@/lib/server/platform/errors";
+import { createToken, findUserByToken, listTokens, revokeToken } from "@/lib/server/accounts/tokens";
+import { authenticate, createUser } from "@/lib/server/accounts/users";
 
 const email = () => `user-${randomBytes(6).toString("hex")}@example.com`;
 const PASSWORD = "correct horse battery";

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { AppError } from "@/lib/server/errors";
+import { AppError } from "@/lib/server/platform/errors";
 
 // The worker pool with a 1 s limit (each test file has its own modules, so the setting is this file's).
 process.env.QUILTBOARD_COMPUTE_SECONDS = "1";
-const { calibrate } = await import("@/lib/server/calibration");
+const { calibrate } = await import("@/lib/server/competitions/calibration");
 
 const S = 64;
 const stay = 1 - 1e-6;

@@ -1,13 +1,18 @@
 import { describe, expect, it } from "vitest";
-import { setMechanism } from "@/lib/server/calibration";
-import { createCompetition } from "@/lib/server/competitions";
-import { db } from "@/lib/server/db";
-import { csvCell, getFinalStandings, getLeaderboard, getTeamHistory, leaderboardCsv } from "@/lib/server/leaderboard";
-import { uploadSolution } from "@/lib/server/solutions";
-import { selectFinal, submit } from "@/lib/server/submissions";
-import { createTeam } from "@/lib/server/teams";
+import { setMechanism } from "@/lib/server/competitions/calibration";
+import { createCompetition } from "@/lib/server/competitions/competitions";
+import { db } from "@/lib/server/platform/db";
+import { csvCell } from "@/lib/csv/writer";
+import { getFinalStandings } from "@/lib/server/boards/finals";
+import { getLeaderboard, leaderboardCsv } from "@/lib/server/boards/leaderboard";
+import { getTeamHistory } from "@/lib/server/boards/team-page";
+import { uploadSolution } from "@/lib/server/competitions/solutions";
+import { selectFinal } from "@/lib/server/scoring/team-submissions";
+import { submit } from "@/lib/server/scoring/submit";
+import { createTeam } from "@/lib/server/teams/teams";
 import { lastMailTo, mailCount } from "@/test/fixtures/mail";
-import { publishCompetition, closeCompetition, closeDueCompetitions } from "@/lib/server/lifecycle";
+import { publishCompetition } from "@/lib/server/competitions/publish";
+import { closeCompetition, closeDueCompetitions } from "@/lib/server/boards/finals";
 import { tag, stream, newUser, publishedCompetition } from "@/test/support/factories";
 
 // 8 public rows and 8 holdout rows, labelled yes and no in turn; a prediction string gets row i

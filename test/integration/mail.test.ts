@@ -1,8 +1,8 @@
 import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { db } from "@/lib/server/db";
-import { confirmPasswordReset, requestPasswordReset, resendVerification, verifyEmail } from "@/lib/server/email-links";
-import { authenticate, changeEmail, getMe, registerUser } from "@/lib/server/users";
+import { db } from "@/lib/server/platform/db";
+import { confirmPasswordReset, requestPasswordReset, resendVerification, verifyEmail } from "@/lib/server/accounts/email-links";
+import { authenticate, changeEmail, getMe, registerUser } from "@/lib/server/accounts/users";
 import { lastMailTo, linkIn, mailCount } from "@/test/fixtures/mail";
 import { rejection } from "@/test/support/factories";
 

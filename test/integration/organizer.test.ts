@@ -1,12 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { setCorrelation, setMechanism, previewMechanism } from "@/lib/server/calibration";
-import { createCompetition, getVisibleCompetition, inviteOrganizer, requireOrganizer, isOrganizer } from "@/lib/server/competitions";
-import { db } from "@/lib/server/db";
-import { AppError } from "@/lib/server/errors";
-import { loadSolution, uploadSolution } from "@/lib/server/solutions";
-import { type PublicUser } from "@/lib/server/users";
+import { setCorrelation, setMechanism, previewMechanism } from "@/lib/server/competitions/calibration";
+import { createCompetition, getVisibleCompetition, inviteOrganizer, requireOrganizer, isOrganizer } from "@/lib/server/competitions/competitions";
+import { db } from "@/lib/server/platform/db";
+import { AppError } from "@/lib/server/platform/errors";
+import { loadSolution, uploadSolution } from "@/lib/server/competitions/solutions";
+import { type PublicUser } from "@/lib/server/accounts/users";
 import { demoSolutionCsv } from "@/prisma/demo-solution";
-import { publishCompetition, closeCompetition } from "@/lib/server/lifecycle";
+import { publishCompetition } from "@/lib/server/competitions/publish";
+import { closeCompetition } from "@/lib/server/boards/finals";
 import { tag, newUser, rejection, draftCompetition } from "@/test/support/factories";
 
 const body = (text: string) => new Response(text).body;

@@ -1,8 +1,8 @@
 import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { AppError } from "@/lib/server/errors";
-import { consumeRateLimit, LIMITS } from "@/lib/server/rate-limit";
-import { authenticate, createUser } from "@/lib/server/users";
+import { AppError } from "@/lib/server/platform/errors";
+import { consumeRateLimit, LIMITS } from "@/lib/server/platform/rate-limit";
+import { authenticate, createUser } from "@/lib/server/accounts/users";
 
 describe("rate limits in PostgreSQL", () => {
   it("count concurrent attempts exactly and refuse the one past the limit with 429", async () => {

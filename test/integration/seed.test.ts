@@ -14,15 +14,15 @@ beforeAll(async () => {
   process.env.DATABASE_URL = url;
 });
 afterAll(async () => {
-  const { db } = await import("@/lib/server/db");
+  const { db } = await import("@/lib/server/platform/db");
   await db.$disconnect();
   await dropDatabase(admin, name);
 });
 
 it("seeds the demo accounts with their printed passwords and a configured, published competition, once", async () => {
   const { DEMO_ACCOUNTS, DEMO_SLUG, needsSeed, seed } = await import("@/prisma/seed");
-  const { db } = await import("@/lib/server/db");
-  const { authenticate } = await import("@/lib/server/users");
+  const { db } = await import("@/lib/server/platform/db");
+  const { authenticate } = await import("@/lib/server/accounts/users");
   expect(await needsSeed()).toBe(true);
   await seed();
   expect(await needsSeed()).toBe(false);

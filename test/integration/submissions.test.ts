@@ -1,14 +1,16 @@
 import { describe, expect, it } from "vitest";
-import { auditCompetition, holdoutHealth } from "@/lib/server/audit";
-import { setMechanism } from "@/lib/server/calibration";
-import { createCompetition, getVisibleCompetition, toPublicDetails } from "@/lib/server/competitions";
-import { db } from "@/lib/server/db";
-import { AppError } from "@/lib/server/errors";
-import { uploadSolution } from "@/lib/server/solutions";
-import { listMySubmissions, selectFinal, submit } from "@/lib/server/submissions";
-import { createTeam, joinTeam, leaveTeam, mergeTeams } from "@/lib/server/teams";
+import { auditCompetition, holdoutHealth } from "@/lib/server/scoring/audit";
+import { setMechanism } from "@/lib/server/competitions/calibration";
+import { createCompetition, getVisibleCompetition, toPublicDetails } from "@/lib/server/competitions/competitions";
+import { db } from "@/lib/server/platform/db";
+import { AppError } from "@/lib/server/platform/errors";
+import { uploadSolution } from "@/lib/server/competitions/solutions";
+import { listMySubmissions, selectFinal } from "@/lib/server/scoring/team-submissions";
+import { submit } from "@/lib/server/scoring/submit";
+import { createTeam, joinTeam, leaveTeam, mergeTeams } from "@/lib/server/teams/teams";
 import { demoPredictionsCsv, demoSolutionCsv } from "@/prisma/demo-solution";
-import { publishCompetition, closeCompetition } from "@/lib/server/lifecycle";
+import { publishCompetition } from "@/lib/server/competitions/publish";
+import { closeCompetition } from "@/lib/server/boards/finals";
 import { tag, stream, newUser, rejection, publishedCompetition } from "@/test/support/factories";
 
 const SOLUTION = demoSolutionCsv();
@@ -340,7 +342,7 @@ describe("final selection", () => {
 
 describe("the competition list", () => {
   it("counts the teams still playing (merged ones are not counted)", async () => {
-    const { listCompetitions } = await import("@/lib/server/competitions");
+    const { listCompetitions } = await import("@/lib/server/competitions/competitions");
     const c = await liveCompetition();
     const [a, b, d] = await Promise.all([newUser(), newUser(), newUser()]);
     await createTeam(a, c.slug, { name: "Counted A", acceptRules: true });

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { db, transaction } from "@/lib/server/db";
+import { db, transaction } from "@/lib/server/platform/db";
 import { Prisma } from "@/lib/generated/prisma/client";
 
 // db.ts `transaction` pipelines: BEGIN goes out with the first statements and the writes with the

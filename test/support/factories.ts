@@ -3,12 +3,12 @@
 // tests can run in parallel on one database.
 import { randomBytes } from "node:crypto";
 import { expect } from "vitest";
-import { setMechanism } from "@/lib/server/calibration";
-import { createCompetition } from "@/lib/server/competitions";
-import { AppError } from "@/lib/server/errors";
-import { publishCompetition } from "@/lib/server/lifecycle";
-import { uploadSolution } from "@/lib/server/solutions";
-import { createUser, type PublicUser } from "@/lib/server/users";
+import { setMechanism } from "@/lib/server/competitions/calibration";
+import { createCompetition } from "@/lib/server/competitions/competitions";
+import { AppError } from "@/lib/server/platform/errors";
+import { publishCompetition } from "@/lib/server/competitions/publish";
+import { uploadSolution } from "@/lib/server/competitions/solutions";
+import { createUser, type PublicUser } from "@/lib/server/accounts/users";
 import { demoSolutionCsv } from "@/prisma/demo-solution";
 
 /** A short random tag for unique names. */

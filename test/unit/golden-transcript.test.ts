@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { createStreams } from "@/lib/mechanism/rng";
 import { initThresholdout, remeasureHoldout, stepThresholdout, type ThresholdoutParams } from "@/lib/mechanism/thresholdout";
 
-// A golden transcript of the mechanism. Every stored competition's audit (lib/server/audit.ts)
+// A golden transcript of the mechanism. Every stored competition's audit (lib/server/scoring/audit.ts)
 // replays its answers from its secret through these exact functions: HMAC-keyed seedrandom streams
 // (rng.ts), discrete Laplace noise on the grid (noise.ts) and Algorithm 1 (thresholdout.ts). Any
 // change that alters one draw (the HMAC input's layout, a stream's purpose name, the sampler, the

@@ -2,7 +2,7 @@ import { significant as n4 } from "../format";
 import { ColumnHeads } from "../column-heads";
 import type { HealthReport } from "@/lib/responses";
 
-/** The privacy each team has spent on the holdout and in total (lib/server/audit.ts holdoutHealth). */
+/** The privacy each team has spent on the holdout and in total (lib/server/scoring/audit.ts holdoutHealth). */
 export function HoldoutHealth({ health }: { health: HealthReport }) {
   return health.teams.length === 0 ? (
     <p className="text-sm text-slate-500">No teams yet.</p>

@@ -1,6 +1,6 @@
 // GET /api/metrics – Prometheus metrics, for Authorization: Bearer $METRICS_TOKEN (404 when unset)
-import { handleApi } from "@/lib/server/api";
-import { metricsFor } from "@/lib/server/metrics";
+import { handleApi } from "@/lib/server/platform/api";
+import { metricsFor } from "@/lib/server/platform/metrics";
 
 export const GET = handleApi(async (request) => {
   const { body, contentType } = await metricsFor(request.headers.get("authorization"));

@@ -1,24 +1,24 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
-import { getSessionUser } from "@/lib/server/auth";
-import { listAttachments } from "@/lib/server/attachments";
-import { getVisibleCompetition, toPublicDetails, metricOf, isOrganizer } from "@/lib/server/competitions";
-import { AppError } from "@/lib/server/errors";
+import { getSessionUser } from "@/lib/server/accounts/auth";
+import { listAttachments } from "@/lib/server/competitions/attachments";
+import { getVisibleCompetition, toPublicDetails, metricOf, isOrganizer } from "@/lib/server/competitions/competitions";
+import { AppError } from "@/lib/server/platform/errors";
 import { formatDate, metricTitle, significant } from "../../_components/format";
 import { Markdown } from "../../_components/markdown";
 import { StatusBadge } from "../../_components/status-badge";
 import { MySubmissions } from "../../_components/compete/my-submissions";
 import { SubmitPanel } from "../../_components/compete/submit-panel";
 import { TeamPanel } from "../../_components/compete/team-panel";
-import { listMySubmissions } from "@/lib/server/submissions";
-import { accessOf, myRegistration } from "@/lib/server/access";
+import { listMySubmissions } from "@/lib/server/scoring/team-submissions";
+import { accessOf, myRegistration } from "@/lib/server/competitions/access";
 import { ApiForm } from "../../_components/api-form";
 import { Countdown } from "../../_components/view/countdown";
-import { getMyTeam } from "@/lib/server/teams";
-import { displayHalfWidth } from "@/lib/server/leaderboard";
-import { getCurrentPlan } from "@/lib/server/plans";
-import { closedForEntries } from "@/lib/server/lifecycle";
+import { getMyTeam } from "@/lib/server/teams/teams";
+import { displayHalfWidth } from "@/lib/server/boards/leaderboard";
+import { getCurrentPlan } from "@/lib/server/competitions/plans";
+import { closedForEntries } from "@/lib/server/competitions/lifecycle";
 
 export const metadata: Metadata = { title: "Competition" };
 

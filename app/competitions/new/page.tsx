@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { redirect } from "next/navigation";
-import { getSessionUser } from "@/lib/server/auth";
+import { getSessionUser } from "@/lib/server/accounts/auth";
 import { CreateCompetitionForm } from "../../_components/create-competition-form";
 
 export const metadata: Metadata = { title: "New competition" };

@@ -1,7 +1,7 @@
 // POST /api/v1/calibrate – the calibration planner, as `npm run calibrate` (no account needed)
-import { handleApi, json, readJson } from "@/lib/server/api";
-import { calibrate } from "@/lib/server/calibration";
-import { clientAddress, consumeRateLimit } from "@/lib/server/rate-limit";
+import { handleApi, json, readJson } from "@/lib/server/platform/api";
+import { calibrate } from "@/lib/server/competitions/calibration";
+import { clientAddress, consumeRateLimit } from "@/lib/server/platform/rate-limit";
 
 export const POST = handleApi(async (request) => {
   await consumeRateLimit("calibrateIp", clientAddress(request));

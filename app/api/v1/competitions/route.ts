@@ -1,8 +1,8 @@
 // GET /api/v1/competitions – list competitions
 // POST /api/v1/competitions – create a draft competition (the caller becomes its organizer)
-import { handleApi, json, readJson } from "@/lib/server/api";
-import { findApiUser, requireApiUser } from "@/lib/server/auth";
-import { createCompetition, listCompetitions, toPublicDetails } from "@/lib/server/competitions";
+import { handleApi, json, readJson } from "@/lib/server/platform/api";
+import { findApiUser, requireApiUser } from "@/lib/server/accounts/auth";
+import { createCompetition, listCompetitions, toPublicDetails } from "@/lib/server/competitions/competitions";
 
 export const dynamic = "force-dynamic";
 

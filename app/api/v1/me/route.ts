@@ -1,6 +1,6 @@
 // GET /api/v1/me – the caller's account, with emailVerified
-import { handleApi, json } from "@/lib/server/api";
-import { requireApiUser } from "@/lib/server/auth";
-import { getMe } from "@/lib/server/users";
+import { handleApi, json } from "@/lib/server/platform/api";
+import { requireApiUser } from "@/lib/server/accounts/auth";
+import { getMe } from "@/lib/server/accounts/users";
 
 export const GET = handleApi(async (request) => json(await getMe(await requireApiUser(request))));

@@ -1,7 +1,7 @@
 // POST /api/v1/password-reset – {email}; 202 whether or not an account has that address
-import { handleApi, json, readJson } from "@/lib/server/api";
-import { requestPasswordReset } from "@/lib/server/email-links";
-import { clientAddress } from "@/lib/server/rate-limit";
+import { handleApi, json, readJson } from "@/lib/server/platform/api";
+import { requestPasswordReset } from "@/lib/server/accounts/email-links";
+import { clientAddress } from "@/lib/server/platform/rate-limit";
 
 export const POST = handleApi(async (request) => {
   await requestPasswordReset(await readJson(request), clientAddress(request));

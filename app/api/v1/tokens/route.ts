@@ -1,8 +1,8 @@
 // POST /api/v1/tokens – create a personal API token (HTTP Basic email:password)
-import { handleApi, json, readJson } from "@/lib/server/api";
-import { requireBasicUser } from "@/lib/server/auth";
-import { clientAddress } from "@/lib/server/rate-limit";
-import { createToken } from "@/lib/server/tokens";
+import { handleApi, json, readJson } from "@/lib/server/platform/api";
+import { requireBasicUser } from "@/lib/server/accounts/auth";
+import { clientAddress } from "@/lib/server/platform/rate-limit";
+import { createToken } from "@/lib/server/accounts/tokens";
 
 export const POST = handleApi(async (request) => {
   const user = await requireBasicUser(request);

@@ -1,6 +1,6 @@
 // POST /api/v1/users – sign up
-import { handleApi, json, readJson } from "@/lib/server/api";
-import { clientAddress } from "@/lib/server/rate-limit";
-import { registerUser } from "@/lib/server/users";
+import { handleApi, json, readJson } from "@/lib/server/platform/api";
+import { clientAddress } from "@/lib/server/platform/rate-limit";
+import { registerUser } from "@/lib/server/accounts/users";
 
 export const POST = handleApi(async (request) => json(await registerUser(await readJson(request), clientAddress(request)), 201));

@@ -1,9 +1,11 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
-import { getSessionUser } from "@/lib/server/auth";
-import { AppError } from "@/lib/server/errors";
-import { getFinalStandings, getLateBoard, getLeaderboard } from "@/lib/server/leaderboard";
+import { getSessionUser } from "@/lib/server/accounts/auth";
+import { AppError } from "@/lib/server/platform/errors";
+import { getFinalStandings } from "@/lib/server/boards/finals";
+import { getLateBoard } from "@/lib/server/boards/late-board";
+import { getLeaderboard } from "@/lib/server/boards/leaderboard";
 import { LiveLeaderboard } from "../../../_components/view/live-leaderboard";
 import { ColumnHeads } from "../../../_components/column-heads";
 

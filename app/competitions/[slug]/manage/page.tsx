@@ -1,16 +1,16 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound, redirect } from "next/navigation";
-import { getSessionUser } from "@/lib/server/auth";
-import { listAttachments } from "@/lib/server/attachments";
-import { holdoutHealth } from "@/lib/server/audit";
-import { correlationOf, listOrganizers, metricOf, requireOrganizer } from "@/lib/server/competitions";
-import { accessOf, listBans, listRegistrations } from "@/lib/server/access";
-import { listAllSubmissions } from "@/lib/server/console";
-import { AppError } from "@/lib/server/errors";
-import { listSandbox } from "@/lib/server/sandbox";
-import { listChanges } from "@/lib/server/settings";
-import { getSolutionSummary, loadSolution } from "@/lib/server/solutions";
+import { getSessionUser } from "@/lib/server/accounts/auth";
+import { listAttachments } from "@/lib/server/competitions/attachments";
+import { holdoutHealth } from "@/lib/server/scoring/audit";
+import { correlationOf, listOrganizers, metricOf, requireOrganizer } from "@/lib/server/competitions/competitions";
+import { accessOf, listBans, listRegistrations } from "@/lib/server/competitions/access";
+import { listAllSubmissions } from "@/lib/server/boards/console";
+import { AppError } from "@/lib/server/platform/errors";
+import { listSandbox } from "@/lib/server/scoring/sandbox";
+import { listChanges } from "@/lib/server/competitions/settings";
+import { getSolutionSummary, loadSolution } from "@/lib/server/competitions/solutions";
 import { formatDate, formatUtc, metricTitle, significant } from "../../../_components/format";
 import { ChangeLog } from "../../../_components/manage/change-log";
 import { CorrelationSummary } from "../../../_components/manage/correlation-summary";
@@ -28,7 +28,7 @@ import { MechanismPanel } from "../../../_components/manage/mechanism-panel";
 import { SolutionUpload } from "../../../_components/manage/solution-upload";
 import { type ConsoleLine, SubmissionsConsole } from "../../../_components/manage/submissions-console";
 import { StatusBadge } from "../../../_components/status-badge";
-import { getCorrelationSummary, getCurrentPlan } from "@/lib/server/plans";
+import { getCorrelationSummary, getCurrentPlan } from "@/lib/server/competitions/plans";
 
 export const metadata: Metadata = { title: "Manage competition" };
 

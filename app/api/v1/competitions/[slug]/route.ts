@@ -1,10 +1,10 @@
 // GET /api/v1/competitions/[slug] – public details (drafts: organizers only)
 // PATCH /api/v1/competitions/[slug] – change settings (organizers; after publishing the live ones);
 //   ?preview=true answers what the change would do (changes, recomputed plan) and stores nothing
-import { handleApi, json, readJson } from "@/lib/server/api";
-import { findApiUser, requireApiUser } from "@/lib/server/auth";
-import { getVisibleCompetition, toPublicDetails } from "@/lib/server/competitions";
-import { previewCompetitionUpdate, updateCompetition } from "@/lib/server/settings";
+import { handleApi, json, readJson } from "@/lib/server/platform/api";
+import { findApiUser, requireApiUser } from "@/lib/server/accounts/auth";
+import { getVisibleCompetition, toPublicDetails } from "@/lib/server/competitions/competitions";
+import { previewCompetitionUpdate, updateCompetition } from "@/lib/server/competitions/settings";
 
 type Context = { params: Promise<{ slug: string }> };
 

@@ -1,6 +1,6 @@
 // PUT /api/v1/me/email – a new address ({email, currentPassword}), unverified until its link is opened
-import { handleApi, json, readJson } from "@/lib/server/api";
-import { requireApiUser } from "@/lib/server/auth";
-import { changeEmail } from "@/lib/server/users";
+import { handleApi, json, readJson } from "@/lib/server/platform/api";
+import { requireApiUser } from "@/lib/server/accounts/auth";
+import { changeEmail } from "@/lib/server/accounts/users";
 
 export const PUT = handleApi(async (request) => json(await changeEmail(await requireApiUser(request), await readJson(request))));

@@ -1,7 +1,7 @@
 // POST /api/v1/me/verification – mail the verification link again (a few an hour)
-import { handleApi, json } from "@/lib/server/api";
-import { requireApiUser } from "@/lib/server/auth";
-import { resendVerification } from "@/lib/server/email-links";
+import { handleApi, json } from "@/lib/server/platform/api";
+import { requireApiUser } from "@/lib/server/accounts/auth";
+import { resendVerification } from "@/lib/server/accounts/email-links";
 
 export const POST = handleApi(async (request) => {
   await resendVerification(await requireApiUser(request));

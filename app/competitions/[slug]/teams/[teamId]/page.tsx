@@ -1,9 +1,9 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
-import { getSessionUser } from "@/lib/server/auth";
-import { AppError } from "@/lib/server/errors";
-import { getTeamHistory } from "@/lib/server/leaderboard";
+import { getSessionUser } from "@/lib/server/accounts/auth";
+import { AppError } from "@/lib/server/platform/errors";
+import { getTeamHistory } from "@/lib/server/boards/team-page";
 import { BudgetBar } from "../../../../_components/budget-bar";
 import { HistoryChart } from "../../../../_components/charts";
 import { significant } from "../../../../_components/format";

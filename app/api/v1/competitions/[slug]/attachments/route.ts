@@ -1,9 +1,9 @@
 // GET /api/v1/competitions/[slug]/attachments – list public data files
 // POST /api/v1/competitions/[slug]/attachments – attach a file (multipart field "file"; organizers)
-import { handleApi, json, readMultipartFile } from "@/lib/server/api";
-import { findApiUser, requireApiUser } from "@/lib/server/auth";
-import { addAttachment, listAttachments, MAX_ATTACHMENT_BYTES } from "@/lib/server/attachments";
-import { getVisibleCompetition } from "@/lib/server/competitions";
+import { handleApi, json, readMultipartFile } from "@/lib/server/platform/api";
+import { findApiUser, requireApiUser } from "@/lib/server/accounts/auth";
+import { addAttachment, listAttachments, MAX_ATTACHMENT_BYTES } from "@/lib/server/competitions/attachments";
+import { getVisibleCompetition } from "@/lib/server/competitions/competitions";
 
 type Context = { params: Promise<{ slug: string }> };
 

@@ -1,7 +1,7 @@
 // POST /api/v1/competitions/[slug]/attack-preview – the boosting attack against a mechanism setting (organizers)
-import { handleApi, json, readJson } from "@/lib/server/api";
-import { requireApiUser } from "@/lib/server/auth";
-import { previewAttack } from "@/lib/server/calibration";
+import { handleApi, json, readJson } from "@/lib/server/platform/api";
+import { requireApiUser } from "@/lib/server/accounts/auth";
+import { previewAttack } from "@/lib/server/competitions/calibration";
 
 export const POST = handleApi(async (request, { params }: { params: Promise<{ slug: string }> }) => {
   const user = await requireApiUser(request);

@@ -1,9 +1,9 @@
 // GET /api/v1/competitions/[slug]/bans – the users banned from the competition (organizers)
 // POST /api/v1/competitions/[slug]/bans – ban a user {email, reason} (organizers)
-import { handleApi, json, readJson } from "@/lib/server/api";
-import { banUser, listBans } from "@/lib/server/access";
-import { requireApiUser } from "@/lib/server/auth";
-import { requireOrganizer } from "@/lib/server/competitions";
+import { handleApi, json, readJson } from "@/lib/server/platform/api";
+import { banUser, listBans } from "@/lib/server/competitions/access";
+import { requireApiUser } from "@/lib/server/accounts/auth";
+import { requireOrganizer } from "@/lib/server/competitions/competitions";
 
 type Context = { params: Promise<{ slug: string }> };
 

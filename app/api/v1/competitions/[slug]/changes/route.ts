@@ -1,8 +1,8 @@
 // GET /api/v1/competitions/[slug]/changes – every settings change: who, when, before → after (organizers)
-import { handleApi, json } from "@/lib/server/api";
-import { requireApiUser } from "@/lib/server/auth";
-import { requireOrganizer } from "@/lib/server/competitions";
-import { listChanges } from "@/lib/server/settings";
+import { handleApi, json } from "@/lib/server/platform/api";
+import { requireApiUser } from "@/lib/server/accounts/auth";
+import { requireOrganizer } from "@/lib/server/competitions/competitions";
+import { listChanges } from "@/lib/server/competitions/settings";
 
 type Context = { params: Promise<{ slug: string }> };
 

@@ -1,8 +1,8 @@
 // POST /api/v1/competitions/[slug]/close – close a published competition (organizers)
-import { handleApi, json } from "@/lib/server/api";
-import { requireApiUser } from "@/lib/server/auth";
-import { toPublicDetails } from "@/lib/server/competitions";
-import { closeCompetition } from "@/lib/server/lifecycle";
+import { handleApi, json } from "@/lib/server/platform/api";
+import { requireApiUser } from "@/lib/server/accounts/auth";
+import { toPublicDetails } from "@/lib/server/competitions/competitions";
+import { closeCompetition } from "@/lib/server/boards/finals";
 
 export const POST = handleApi(async (request, { params }: { params: Promise<{ slug: string }> }) => {
   const user = await requireApiUser(request);

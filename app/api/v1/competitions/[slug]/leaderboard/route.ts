@@ -1,7 +1,7 @@
 // GET /api/v1/competitions/[slug]/leaderboard – the live leaderboard (?format=csv, ?q=, ?page=&pageSize=)
-import { handleApi, json } from "@/lib/server/api";
-import { findApiUser } from "@/lib/server/auth";
-import { getLeaderboard, leaderboardCsv } from "@/lib/server/leaderboard";
+import { handleApi, json } from "@/lib/server/platform/api";
+import { findApiUser } from "@/lib/server/accounts/auth";
+import { getLeaderboard, leaderboardCsv } from "@/lib/server/boards/leaderboard";
 
 export const GET = handleApi(async (request, { params }: { params: Promise<{ slug: string }> }) => {
   const { slug } = await params;

@@ -1,7 +1,7 @@
 // PUT /api/v1/competitions/[slug]/mechanism – guarantee or practical mode (organizers)
-import { handleApi, json, readJson } from "@/lib/server/api";
-import { requireApiUser } from "@/lib/server/auth";
-import { setMechanism } from "@/lib/server/calibration";
+import { handleApi, json, readJson } from "@/lib/server/platform/api";
+import { requireApiUser } from "@/lib/server/accounts/auth";
+import { setMechanism } from "@/lib/server/competitions/calibration";
 
 export const PUT = handleApi(async (request, { params }: { params: Promise<{ slug: string }> }) => {
   const user = await requireApiUser(request);

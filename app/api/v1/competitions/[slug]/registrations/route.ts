@@ -1,9 +1,9 @@
 // POST /api/v1/competitions/[slug]/registrations – ask to take part (competitions with approval)
 // GET /api/v1/competitions/[slug]/registrations – organizers: every request; others: their own
-import { handleApi, json } from "@/lib/server/api";
-import { listRegistrations, myRegistration, requestRegistration } from "@/lib/server/access";
-import { requireApiUser } from "@/lib/server/auth";
-import { getVisibleCompetition, isOrganizer } from "@/lib/server/competitions";
+import { handleApi, json } from "@/lib/server/platform/api";
+import { listRegistrations, myRegistration, requestRegistration } from "@/lib/server/competitions/access";
+import { requireApiUser } from "@/lib/server/accounts/auth";
+import { getVisibleCompetition, isOrganizer } from "@/lib/server/competitions/competitions";
 
 type Context = { params: Promise<{ slug: string }> };
 

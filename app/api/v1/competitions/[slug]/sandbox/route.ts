@@ -1,8 +1,8 @@
 // GET /api/v1/competitions/[slug]/sandbox – every sandbox test with its exact scores (organizers)
-import { handleApi, json } from "@/lib/server/api";
-import { requireApiUser } from "@/lib/server/auth";
-import { requireOrganizer } from "@/lib/server/competitions";
-import { listSandbox } from "@/lib/server/sandbox";
+import { handleApi, json } from "@/lib/server/platform/api";
+import { requireApiUser } from "@/lib/server/accounts/auth";
+import { requireOrganizer } from "@/lib/server/competitions/competitions";
+import { listSandbox } from "@/lib/server/scoring/sandbox";
 
 type Context = { params: Promise<{ slug: string }> };
 

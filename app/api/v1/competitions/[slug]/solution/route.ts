@@ -1,7 +1,7 @@
 // PUT /api/v1/competitions/[slug]/solution – upload the solution CSV (organizers, drafts only)
-import { handleApi, json, limitedBody } from "@/lib/server/api";
-import { requireApiUser } from "@/lib/server/auth";
-import { MAX_SOLUTION_BYTES, uploadSolution } from "@/lib/server/solutions";
+import { handleApi, json, limitedBody } from "@/lib/server/platform/api";
+import { requireApiUser } from "@/lib/server/accounts/auth";
+import { MAX_SOLUTION_BYTES, uploadSolution } from "@/lib/server/competitions/solutions";
 
 export const PUT = handleApi(async (request, { params }: { params: Promise<{ slug: string }> }) => {
   const user = await requireApiUser(request);

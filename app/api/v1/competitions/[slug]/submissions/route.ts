@@ -1,10 +1,12 @@
 // POST /api/v1/competitions/[slug]/submissions – submit predictions (text/csv body or multipart "file");
 //   ?sandbox=true (organizers): test a file against the key, exact scores, nothing spent or ranked
 // GET /api/v1/competitions/[slug]/submissions – the caller's team's submissions
-import { handleApi, json, limitedBody, readMultipartFile } from "@/lib/server/api";
-import { requireApiUser } from "@/lib/server/auth";
-import { testInSandbox } from "@/lib/server/sandbox";
-import { listMySubmissions, MAX_SUBMISSION_BYTES, submit } from "@/lib/server/submissions";
+import { handleApi, json, limitedBody, readMultipartFile } from "@/lib/server/platform/api";
+import { requireApiUser } from "@/lib/server/accounts/auth";
+import { testInSandbox } from "@/lib/server/scoring/sandbox";
+import { listMySubmissions } from "@/lib/server/scoring/team-submissions";
+import { MAX_SUBMISSION_BYTES } from "@/lib/server/scoring/upload";
+import { submit } from "@/lib/server/scoring/submit";
 
 type Context = { params: Promise<{ slug: string }> };
 

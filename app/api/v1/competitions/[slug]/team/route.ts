@@ -1,8 +1,8 @@
 // GET /api/v1/competitions/[slug]/team – the caller's team: members, invite code, budget
-import { handleApi, json } from "@/lib/server/api";
-import { requireApiUser } from "@/lib/server/auth";
-import { AppError } from "@/lib/server/errors";
-import { getMyTeam } from "@/lib/server/teams";
+import { handleApi, json } from "@/lib/server/platform/api";
+import { requireApiUser } from "@/lib/server/accounts/auth";
+import { AppError } from "@/lib/server/platform/errors";
+import { getMyTeam } from "@/lib/server/teams/teams";
 
 export const GET = handleApi(async (request, { params }: { params: Promise<{ slug: string }> }) => {
   const team = await getMyTeam(await requireApiUser(request), (await params).slug);

@@ -1,8 +1,8 @@
 // GET /api/v1/competitions/[slug]/attachments/[id] – download a public data file
 // DELETE /api/v1/competitions/[slug]/attachments/[id] – remove it (organizers)
-import { handleApi, json } from "@/lib/server/api";
-import { findApiUser, requireApiUser } from "@/lib/server/auth";
-import { deleteAttachment, getAttachment } from "@/lib/server/attachments";
+import { handleApi, json } from "@/lib/server/platform/api";
+import { findApiUser, requireApiUser } from "@/lib/server/accounts/auth";
+import { deleteAttachment, getAttachment } from "@/lib/server/competitions/attachments";
 
 type Context = { params: Promise<{ slug: string; id: string }> };
 

@@ -1,8 +1,8 @@
 // DELETE /api/v1/competitions/[slug]/bans/[userId] – lift a ban (organizers)
-import { handleApi, json } from "@/lib/server/api";
-import { liftBan } from "@/lib/server/access";
-import { requireApiUser } from "@/lib/server/auth";
-import { requireOrganizer } from "@/lib/server/competitions";
+import { handleApi, json } from "@/lib/server/platform/api";
+import { liftBan } from "@/lib/server/competitions/access";
+import { requireApiUser } from "@/lib/server/accounts/auth";
+import { requireOrganizer } from "@/lib/server/competitions/competitions";
 
 type Context = { params: Promise<{ slug: string; userId: string }> };
 

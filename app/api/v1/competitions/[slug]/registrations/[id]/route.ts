@@ -1,8 +1,8 @@
 // PUT /api/v1/competitions/[slug]/registrations/[id] – {status: "approved" | "refused"} (organizers); mails the applicant
-import { handleApi, json, readJson } from "@/lib/server/api";
-import { decideRegistration } from "@/lib/server/access";
-import { requireApiUser } from "@/lib/server/auth";
-import { requireOrganizer } from "@/lib/server/competitions";
+import { handleApi, json, readJson } from "@/lib/server/platform/api";
+import { decideRegistration } from "@/lib/server/competitions/access";
+import { requireApiUser } from "@/lib/server/accounts/auth";
+import { requireOrganizer } from "@/lib/server/competitions/competitions";
 
 export const PUT = handleApi(async (request, { params }: { params: Promise<{ slug: string; id: string }> }) => {
   const user = await requireApiUser(request);

@@ -1,7 +1,7 @@
 // GET /api/v1/competitions/[slug]/submissions/all – every submission with raw scores (organizers; ?format=csv, ?team=ID for one team)
-import { handleApi, json } from "@/lib/server/api";
-import { requireApiUser } from "@/lib/server/auth";
-import { consoleCsv, listAllSubmissions } from "@/lib/server/console";
+import { handleApi, json } from "@/lib/server/platform/api";
+import { requireApiUser } from "@/lib/server/accounts/auth";
+import { consoleCsv, listAllSubmissions } from "@/lib/server/boards/console";
 
 export const GET = handleApi(async (request, { params }: { params: Promise<{ slug: string }> }) => {
   const { slug } = await params;

@@ -1,7 +1,7 @@
 // GET /api/v1/competitions/[slug]/teams/[teamId] – a team's members and score history
-import { handleApi, json } from "@/lib/server/api";
-import { findApiUser } from "@/lib/server/auth";
-import { getTeamHistory } from "@/lib/server/leaderboard";
+import { handleApi, json } from "@/lib/server/platform/api";
+import { findApiUser } from "@/lib/server/accounts/auth";
+import { getTeamHistory } from "@/lib/server/boards/team-page";
 
 export const GET = handleApi(async (request, { params }: { params: Promise<{ slug: string; teamId: string }> }) => {
   const { slug, teamId } = await params;

@@ -1,7 +1,7 @@
 // POST /api/v1/competitions/[slug]/teams/join – join a team with its invite code
-import { handleApi, json, readJson } from "@/lib/server/api";
-import { requireApiUser } from "@/lib/server/auth";
-import { joinTeam } from "@/lib/server/teams";
+import { handleApi, json, readJson } from "@/lib/server/platform/api";
+import { requireApiUser } from "@/lib/server/accounts/auth";
+import { joinTeam } from "@/lib/server/teams/teams";
 
 export const POST = handleApi(async (request, { params }: { params: Promise<{ slug: string }> }) => {
   const user = await requireApiUser(request);

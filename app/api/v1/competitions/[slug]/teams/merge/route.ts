@@ -1,7 +1,7 @@
 // POST /api/v1/competitions/[slug]/teams/merge – merge the team with {inviteCode} into the caller's
-import { handleApi, json, readJson } from "@/lib/server/api";
-import { requireApiUser } from "@/lib/server/auth";
-import { mergeTeams } from "@/lib/server/teams";
+import { handleApi, json, readJson } from "@/lib/server/platform/api";
+import { requireApiUser } from "@/lib/server/accounts/auth";
+import { mergeTeams } from "@/lib/server/teams/teams";
 
 export const POST = handleApi(async (request, { params }: { params: Promise<{ slug: string }> }) => {
   const user = await requireApiUser(request);

@@ -1,8 +1,8 @@
 // PUT /api/v1/competitions/[slug]/sandbox/[id]/baseline – show the test as a leaderboard baseline {name} (organizers)
 // DELETE – hide it
-import { handleApi, json, readJson } from "@/lib/server/api";
-import { requireApiUser } from "@/lib/server/auth";
-import { setBaseline } from "@/lib/server/sandbox";
+import { handleApi, json, readJson } from "@/lib/server/platform/api";
+import { requireApiUser } from "@/lib/server/accounts/auth";
+import { setBaseline } from "@/lib/server/scoring/sandbox";
 
 type Context = { params: Promise<{ slug: string; id: string }> };
 

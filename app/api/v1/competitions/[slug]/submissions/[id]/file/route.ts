@@ -1,7 +1,7 @@
 // GET /api/v1/competitions/[slug]/submissions/[id]/file – the uploaded file, byte for byte (team members, organizers)
-import { handleApi } from "@/lib/server/api";
-import { requireApiUser } from "@/lib/server/auth";
-import { getSubmissionFile } from "@/lib/server/submissions";
+import { handleApi } from "@/lib/server/platform/api";
+import { requireApiUser } from "@/lib/server/accounts/auth";
+import { getSubmissionFile } from "@/lib/server/scoring/files";
 
 export const GET = handleApi(async (request, { params }: { params: Promise<{ slug: string; id: string }> }) => {
   const { slug, id } = await params;

@@ -1,8 +1,8 @@
 // POST /api/v1/competitions/[slug]/teams/[teamId]/disqualify – {reason} (organizers): off the live and final boards
 // DELETE – reinstates the team
-import { handleApi, json, readJson } from "@/lib/server/api";
-import { requireApiUser } from "@/lib/server/auth";
-import { setDisqualified } from "@/lib/server/teams";
+import { handleApi, json, readJson } from "@/lib/server/platform/api";
+import { requireApiUser } from "@/lib/server/accounts/auth";
+import { setDisqualified } from "@/lib/server/teams/teams";
 
 type Context = { params: Promise<{ slug: string; teamId: string }> };
 

@@ -1,0 +1,14 @@
+// Writing CSV exports (the leaderboard, the organizers' console): RFC 4180 quoting, CRLF lines.
+
+/** A CSV cell: quoted when needed, and defused when it could start a spreadsheet formula (OWASP CSV injection). */
+export function csvCell(value: string | number | null): string {
+  if (value === null) return "";
+  let text = String(value);
+  if (typeof value === "string" && /^[=+\-@\t\r]/.test(text)) text = `'${text}`;
+  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+}
+
+/** A CSV table: the header line and one line per row, each ended by CRLF. */
+export function csvTable(header: string[], rows: (string | number | null)[][]): string {
+  return [header, ...rows].map((row) => row.map(csvCell).join(",")).join("\r\n") + "\r\n";
+}

@@ -1,0 +1,101 @@
+import "server-only";
+import { createHash, randomBytes } from "node:crypto";
+import { db } from "@/lib/server/platform/db";
+import { AppError } from "@/lib/server/platform/errors";
+import { appLink, message, sendMail } from "@/lib/server/platform/mail";
+import { hashPassword } from "./passwords";
+import { consumeRateLimit } from "@/lib/server/platform/rate-limit";
+import type { PublicUser } from "./users";
+import { passwordResetConfirmSchema, passwordResetRequestSchema } from "@/lib/validation/accounts";
+
+/**
+ * Links sent by mail to prove an address: verification (48 hours) and password reset (1 hour).
+ * Each carries 256 random bits; only their SHA-256 is stored, and each works once.
+ */
+const LIFETIME_MS = { verify: 48 * 3600_000, reset: 3600_000 } as const;
+type Purpose = keyof typeof LIFETIME_MS;
+
+const hash = (token: string) => createHash("sha256").update(token).digest("hex");
+
+/** What a link's mail says around the link: its subject, its text, the button and the closing line. */
+type LinkMail = { subject: string; paragraphs: string[]; label: string; page: string; footer: string };
+
+/** Issues a single-use link for `purpose` and mails it to the user's current address, on `mail.page?token=…`. */
+async function mailLink(user: { id: string; email: string; name: string }, purpose: Purpose, mail: LinkMail): Promise<void> {
+  const token = randomBytes(32).toString("base64url");
+  await db.emailToken.create({ data: { userId: user.id, purpose, email: user.email, tokenHash: hash(token), expiresAt: new Date(Date.now() + LIFETIME_MS[purpose]) } });
+  const { subject, paragraphs, label, page, footer } = mail;
+  await sendMail(message({ to: user.email, subject, name: user.name, paragraphs, action: { label, url: appLink(`${page}?token=${token}`) }, footer }));
+}
+
+/** Sends a link that verifies the user's current address (after sign-up, a change of address, or on request). */
+export async function sendVerification(user: PublicUser): Promise<void> {
+  await mailLink(user, "verify", {
+    subject: "Verify your email address for Quiltboard",
+    paragraphs: [
+      "Please confirm that this address is yours. Some competitions only admit verified addresses, because every team's overfitting budget assumes one account per person.",
+    ],
+    label: "Verify my address",
+    page: "/verify-email",
+    footer: "The link works once and expires in 48 hours. If you did not create an account, ignore this mail.",
+  });
+}
+
+/** POST /api/v1/me/verification: another verification mail, at most a few an hour. */
+export async function resendVerification(user: PublicUser): Promise<void> {
+  const { emailVerifiedAt } = await db.user.findUniqueOrThrow({ where: { id: user.id }, select: { emailVerifiedAt: true } });
+  if (emailVerifiedAt) throw new AppError("conflict", "your address is already verified");
+  await consumeRateLimit("verificationMail", user.id);
+  await sendVerification(user);
+}
+
+/** Marks a link used; the link's row, or a 422 when it is unknown, used or expired. */
+async function redeem(token: string, purpose: Purpose) {
+  const row = await db.emailToken.findUnique({ where: { tokenHash: hash(token) }, include: { user: { select: { email: true } } } });
+  const dead = !row || row.purpose !== purpose || row.usedAt !== null || row.expiresAt <= new Date() || row.email !== row.user.email;
+  if (dead) throw new AppError("unprocessable_entity", "this link is not valid any more: it was used, it expired, or a newer one was sent; ask for a new one");
+  const { count } = await db.emailToken.updateMany({ where: { id: row.id, usedAt: null }, data: { usedAt: new Date() } });
+  if (count === 0) throw new AppError("unprocessable_entity", "this link was just used");
+  return row;
+}
+
+/** POST /api/v1/email-verification `{token}`: the address the link was sent to is verified. */
+export async function verifyEmail(input: unknown): Promise<{ email: string }> {
+  const token = typeof (input as { token?: unknown })?.token === "string" ? (input as { token: string }).token : "";
+  const row = await redeem(token, "verify");
+  await db.user.update({ where: { id: row.userId }, data: { emailVerifiedAt: new Date() } });
+  return { email: row.email };
+}
+
+/**
+ * POST /api/v1/password-reset `{email}`: mails a reset link when an account has this address. The
+ * answer is the same either way (no one learns which addresses have accounts), and requests are
+ * limited per client address and per address asked about.
+ */
+export async function requestPasswordReset(input: unknown, client: string): Promise<void> {
+  const { email } = passwordResetRequestSchema.parse(input);
+  await consumeRateLimit("passwordResetIp", client);
+  await consumeRateLimit("passwordReset", email);
+  const user = await db.user.findUnique({ where: { email }, select: { id: true, email: true, name: true } });
+  if (!user) return;
+  await mailLink(user, "reset", {
+    subject: "Reset your Quiltboard password",
+    paragraphs: ["Someone (we hope you) asked to reset the password of your Quiltboard account."],
+    label: "Choose a new password",
+    page: "/reset-password",
+    footer: "The link works once and expires in one hour. If you did not ask for it, ignore this mail: your password stays as it is.",
+  });
+}
+
+/**
+ * POST /api/v1/password-reset/confirm `{token, password}`: sets the new password and signs every
+ * session of the account out. The mail reached its owner, so the address counts as verified.
+ */
+export async function confirmPasswordReset(input: unknown): Promise<void> {
+  const { token, password } = passwordResetConfirmSchema.parse(input);
+  const row = await redeem(token, "reset");
+  await db.$transaction([
+    db.user.update({ where: { id: row.userId }, data: { passwordHash: await hashPassword(password), sessionVersion: { increment: 1 }, emailVerifiedAt: new Date() } }),
+    db.emailToken.updateMany({ where: { userId: row.userId, purpose: "reset", usedAt: null }, data: { usedAt: new Date() } }),
+  ]);
+}

@@ -1,0 +1,110 @@
+import "server-only";
+import { db, isUniqueViolation } from "@/lib/server/platform/db";
+import { AppError } from "@/lib/server/platform/errors";
+import { dummyPasswordHash, hashPassword, verifyPassword } from "./passwords";
+import { consumeRateLimit } from "@/lib/server/platform/rate-limit";
+import { sendVerification } from "./email-links";
+import { emailChangeSchema, passwordChangeSchema, signUpSchema } from "@/lib/validation/accounts";
+
+export type PublicUser = { id: string; email: string; name: string; role: "admin" | "user" };
+
+const PUBLIC = { id: true, email: true, name: true, role: true } as const;
+
+/** GET /api/v1/me: the account and whether its address is verified. */
+export type Me = PublicUser & { emailVerified: boolean };
+
+/** Creates an account; 422 for bad input, 409 when the email is taken. */
+export async function createUser(input: unknown, role: "admin" | "user" = "user", signupAddress: string | null = null): Promise<PublicUser> {
+  const { email, password, name } = signUpSchema.parse(input);
+  try {
+    return await db.user.create({ data: { email, name, role, signupAddress, passwordHash: await hashPassword(password) }, select: PUBLIC });
+  } catch (error) {
+    if (isUniqueViolation(error)) {
+      throw new AppError("conflict", `an account with the email ${email} already exists`);
+    }
+    throw error;
+  }
+}
+
+/**
+ * Sign-up from a client (the page and POST /api/v1/users): limited per client address, the account
+ * created, and a verification link mailed.
+ */
+export async function registerUser(input: unknown, client: string): Promise<PublicUser> {
+  await consumeRateLimit("signUpIp", client);
+  const user = await createUser(input, "user", client);
+  await sendVerification(user);
+  return user;
+}
+
+/**
+ * The user with these credentials, or null; takes the same time whether or not the email exists.
+ * Attempts are rate-limited per client address and per email (429), which stops password guessing
+ * across instances.
+ */
+export async function authenticate(email: string, password: string, client: string): Promise<PublicUser | null> {
+  await consumeRateLimit("signInIp", client);
+  await consumeRateLimit("signIn", email.trim().toLowerCase());
+  const user = await db.user.findUnique({ where: { email: email.trim().toLowerCase() }, select: { ...PUBLIC, passwordHash: true } });
+  const ok = await verifyPassword(password, user?.passwordHash ?? (await dummyPasswordHash()));
+  if (!user || !ok) return null;
+  return { id: user.id, email: user.email, name: user.name, role: user.role };
+}
+
+/** How many administrators exist (`npm start` says how to create the first). */
+export async function countAdmins(): Promise<number> {
+  return db.user.count({ where: { role: "admin" } });
+}
+
+export async function getUser(id: string): Promise<PublicUser | null> {
+  return db.user.findUnique({ where: { id }, select: PUBLIC });
+}
+
+export async function sessionVersionOf(id: string): Promise<number> {
+  return (await db.user.findUniqueOrThrow({ where: { id }, select: { sessionVersion: true } })).sessionVersion;
+}
+
+/** The user of a session, unless the session is older than the account's last sign-out-everywhere. */
+export async function getSessionAccount(id: string, sessionVersion: number): Promise<PublicUser | null> {
+  return db.user.findFirst({ where: { id, sessionVersion }, select: PUBLIC });
+}
+
+export async function getMe(user: PublicUser): Promise<Me> {
+  const { emailVerifiedAt } = await db.user.findUniqueOrThrow({ where: { id: user.id }, select: { emailVerifiedAt: true } });
+  return { ...user, emailVerified: emailVerifiedAt !== null };
+}
+
+/**
+ * PUT /api/v1/me/email `{email, currentPassword}`: a new address, unverified until the link mailed
+ * to it is opened (the old address's links stop working).
+ */
+export async function changeEmail(user: PublicUser, input: unknown): Promise<Me> {
+  const { email, currentPassword } = emailChangeSchema.parse(input);
+  await consumeRateLimit("signIn", user.email);
+  const { passwordHash } = await db.user.findUniqueOrThrow({ where: { id: user.id }, select: { passwordHash: true } });
+  if (!(await verifyPassword(currentPassword, passwordHash))) throw new AppError("forbidden", "the current password is not right; nothing was changed");
+  if (email === user.email) throw new AppError("unprocessable_entity", "that is already your address", [{ path: "email", message: "enter a different address" }]);
+  let updated: PublicUser;
+  try {
+    updated = await db.user.update({ where: { id: user.id }, data: { email, emailVerifiedAt: null }, select: PUBLIC });
+  } catch (error) {
+    if (isUniqueViolation(error)) throw new AppError("conflict", `an account with the email ${email} already exists`);
+    throw error;
+  }
+  await sendVerification(updated);
+  return { ...updated, emailVerified: false };
+}
+
+/**
+ * PUT /api/v1/me/password: a new password for a signed-in user who knows the current one. Counted
+ * with the sign-in attempts of the account, so it cannot be used to guess the current password.
+ */
+export async function changePassword(user: PublicUser, input: unknown): Promise<void> {
+  const { currentPassword, newPassword } = passwordChangeSchema.parse(input);
+  await consumeRateLimit("signIn", user.email);
+  const { passwordHash } = await db.user.findUniqueOrThrow({ where: { id: user.id }, select: { passwordHash: true } });
+  if (!(await verifyPassword(currentPassword, passwordHash))) throw new AppError("forbidden", "the current password is not right; nothing was changed");
+  if (currentPassword === newPassword)
+    throw new AppError("unprocessable_entity", "the new password is the same as the current one", [{ path: "newPassword", message: "choose a different password" }]);
+  await db.user.update({ where: { id: user.id }, data: { passwordHash: await hashPassword(newPassword) } });
+}

@@ -1,0 +1,156 @@
+import "server-only";
+import { liveOrder } from "./leaderboard";
+import { COMPETITION_SELECT, type CompetitionRow, getVisibleCompetition, metricOf, requireOrganizer } from "@/lib/server/competitions/competitions";
+import type { PublicUser } from "@/lib/server/accounts/users";
+import { db, lockCompetition } from "@/lib/server/platform/db";
+import { AppError } from "@/lib/server/platform/errors";
+import { appLink, message, sendMail } from "@/lib/server/platform/mail";
+import { isBetter, type Metric } from "@/lib/metrics/registry";
+import type { Leaderboard } from "@/lib/responses";
+
+// The final standings: which submissions count (a team's selection, or its best by default), the
+// close that scores them exactly on the holdout (by an organizer, or at the deadline through
+// scheduler.ts), and the standings as they are read afterwards.
+
+/**
+ * The submissions that count for the final standings: the team's selection (up to 2), or by
+ * default its best answered submission (earliest among equals).
+ */
+export function finalSubmissionIds(metric: Metric, rows: { id: string; createdAt: Date; answer: number | null; selected: boolean }[]): string[] {
+  const selected = rows.filter((r) => r.selected).map((r) => r.id);
+  if (selected.length) return selected;
+  let best: (typeof rows)[number] | null = null;
+  for (const r of rows) {
+    if (r.answer === null) continue;
+    if (!best || isBetter(metric, r.answer, best.answer!) || (r.answer === best.answer && r.createdAt < best.createdAt)) best = r;
+  }
+  return best ? [best.id] : [];
+}
+
+/** POST …/close: an organizer closes a published competition early (closeNow). */
+export async function closeCompetition(user: PublicUser, slug: string): Promise<CompetitionRow> {
+  const competition = await requireOrganizer(user, slug);
+  const closed = await closeNow(competition);
+  if (!closed)
+    throw new AppError(
+      "conflict",
+      `only a published competition can be closed; this one is ${(await db.competition.findUniqueOrThrow({ where: { id: competition.id }, select: { status: true } })).status}`,
+    );
+  return closed;
+}
+
+/**
+ * Closes every published competition whose end has come (lib/server/boards/scheduler.ts runs it every
+ * half minute on every app instance); each is closed exactly once, by whichever instance locks
+ * it first. Returns the slugs this call closed.
+ */
+export async function closeDueCompetitions(now = new Date()): Promise<string[]> {
+  const due = await db.competition.findMany({ where: { status: "published", endsAt: { lte: now } }, select: COMPETITION_SELECT });
+  const closed: string[] = [];
+  for (const competition of due) if (await closeNow(competition)) closed.push(competition.slug);
+  return closed;
+}
+
+/**
+ * Closes a published competition and computes the final standings once: each team's final
+ * submissions (its selection, or by default its best answered one) scored exactly on the holdout,
+ * the best of them counting; ties go to the earlier submission. The live rank is kept beside it
+ * for the shake-up. Null when the competition was not published any more once its row was locked
+ * (closed meanwhile, by another instance or an organizer). The teams' members are told by mail.
+ */
+async function closeNow(competition: CompetitionRow): Promise<CompetitionRow | null> {
+  const metric = metricOf(competition);
+  const closed = await db.$transaction(
+    async (tx) => {
+      // Every scoring holds FOR KEY SHARE on the competition row until it commits (scoring/transaction.ts):
+      // this lock waits for those in flight, and later ones wait for it and then find the
+      // competition closed, so no answer lands after the final standings.
+      if ((await lockCompetition(tx, competition.id)) !== "published") return null;
+      const ranked = await tx.$queryRaw<{ id: string; rank: bigint }[]>`
+        SELECT id, row_number() OVER (ORDER BY ${liveOrder(metric)}) AS rank FROM teams
+        WHERE competition_id = ${competition.id}::uuid AND merged_into_id IS NULL AND disqualified_at IS NULL AND submission_count > 0`;
+      const liveRank = new Map(ranked.map((r) => [r.id, Number(r.rank)]));
+      const submissions = await tx.submission.findMany({
+        where: { competitionId: competition.id, team: { disqualifiedAt: null } },
+        select: { id: true, teamId: true, createdAt: true, answer: true, selected: true, holdoutValue: true },
+      });
+      const byTeam = new Map<string, typeof submissions>();
+      for (const s of submissions) byTeam.set(s.teamId, [...(byTeam.get(s.teamId) ?? []), s]);
+      const finals: { teamId: string; score: number; at: Date }[] = [];
+      for (const [teamId, rows] of byTeam) {
+        const ids = new Set(finalSubmissionIds(metric, rows));
+        let best: { score: number; at: Date } | null = null;
+        for (const r of rows) {
+          if (!ids.has(r.id)) continue;
+          if (!best || isBetter(metric, r.holdoutValue, best.score) || (r.holdoutValue === best.score && r.createdAt < best.at)) best = { score: r.holdoutValue, at: r.createdAt };
+        }
+        if (best) finals.push({ teamId, ...best });
+      }
+      finals.sort((a, b) => (a.score === b.score ? a.at.getTime() - b.at.getTime() : isBetter(metric, a.score, b.score) ? -1 : 1));
+      if (finals.length) {
+        await tx.$executeRaw`UPDATE teams AS t SET final_score = v.score, final_rank = v.rank, live_rank = v.live
+          FROM unnest(${finals.map((f) => f.teamId)}::uuid[], ${finals.map((f) => f.score)}::float8[], ${finals.map((_, i) => i + 1)}::int[], ${finals.map((f) => liveRank.get(f.teamId) ?? null)}::int[]) AS v(id, score, rank, live)
+          WHERE t.id = v.id`;
+      }
+      return tx.competition.update({ where: { id: competition.id }, data: { status: "closed", closedAt: new Date() }, select: COMPETITION_SELECT });
+    },
+    { timeout: 120_000, maxWait: 30_000 },
+  );
+  if (closed) await announceFinalStandings(closed);
+  return closed;
+}
+
+/** 1st, 2nd, 3rd, 4th, …, 11th, 12th, 13th, …, 21st. */
+function ordinal(n: number): string {
+  const suffixes = ["th", "st", "nd", "rd"];
+  const v = n % 100;
+  return `${n}${suffixes[(v - 20) % 10] ?? suffixes[v] ?? suffixes[0]}`;
+}
+
+/** Mails every member of every team: the final standings are out. */
+async function announceFinalStandings(competition: CompetitionRow): Promise<void> {
+  const members = await db.teamMember.findMany({
+    where: { competitionId: competition.id },
+    select: { user: { select: { email: true, name: true } }, team: { select: { name: true, finalRank: true } } },
+  });
+  for (const m of members) {
+    await sendMail(
+      message({
+        to: m.user.email,
+        subject: `Final standings of ${competition.title}`,
+        name: m.user.name,
+        paragraphs: [
+          `${competition.title} has closed and its final standings are out: each team's final submissions scored exactly on the holdout.`,
+          m.team.finalRank ? `Your team ${m.team.name} finished ${ordinal(m.team.finalRank)}.` : `Your team ${m.team.name} had no answered submission, so it is not ranked.`,
+        ],
+        action: { label: "See the final standings", url: appLink(`/competitions/${competition.slug}/leaderboard`) },
+      }),
+    );
+  }
+}
+export type FinalStanding = { rank: number; team: string; teamId: string; score: number; liveRank: number | null; shakeUp: number | null };
+
+/** The final standings of a closed competition (docs/api.md, GET …/final); 409 before it closes. */
+export async function getFinalStandings(viewer: PublicUser | null, slug: string): Promise<{ metric: Leaderboard["metric"]; displayPrecision: number; entries: FinalStanding[] }> {
+  const competition = await getVisibleCompetition(viewer, slug);
+  if (competition.status !== "closed") throw new AppError("conflict", "the final standings are revealed when the competition closes");
+  const metric = metricOf(competition);
+  // A team disqualified after the close leaves the final board; the ones below move up.
+  const teams = await db.team.findMany({
+    where: { competitionId: competition.id, finalRank: { not: null }, disqualifiedAt: null },
+    orderBy: { finalRank: "asc" },
+    select: { id: true, name: true, finalValue: true, finalRank: true, liveRank: true },
+  });
+  return {
+    metric: { name: metric.name, title: metric.title, direction: metric.direction },
+    displayPrecision: competition.displayPrecision,
+    entries: teams.map((t, i) => ({
+      rank: i + 1,
+      team: t.name,
+      teamId: t.id,
+      score: metric.toDisplay(t.finalValue!),
+      liveRank: t.liveRank,
+      shakeUp: t.liveRank === null ? null : t.liveRank - (i + 1),
+    })),
+  };
+}

@@ -1,0 +1,28 @@
+import "server-only";
+import { closeDueCompetitions } from "./finals";
+import { log } from "@/lib/server/platform/log";
+
+/**
+ * Closes competitions at their end: every app instance checks every QUILTBOARD_CLOSE_SECONDS
+ * (default 30), so a competition closes within that long after `endsAt`; closing locks the
+ * competition's row and re-checks that it is still published, so however many instances run, each
+ * competition is closed (and its teams told) exactly once. Started by instrumentation.ts.
+ */
+export function startScheduler(): void {
+  const seconds = Number(process.env.QUILTBOARD_CLOSE_SECONDS ?? 30);
+  let running = false;
+  const tick = async () => {
+    if (running) return;
+    running = true;
+    try {
+      const closed = await closeDueCompetitions();
+      for (const slug of closed) log.info({ competition: slug }, "closed at its end; the final standings are out");
+    } catch (error) {
+      log.error({ err: (error as Error).message }, "closing due competitions failed");
+    } finally {
+      running = false;
+    }
+  };
+  setInterval(() => void tick(), seconds * 1000).unref();
+  void tick();
+}

@@ -1,0 +1,150 @@
+import "server-only";
+import { db } from "@/lib/server/platform/db";
+import { AppError } from "@/lib/server/platform/errors";
+import { appLink, message, sendMail } from "@/lib/server/platform/mail";
+import type { CompetitionRow } from "./competitions";
+import type { PublicUser } from "@/lib/server/accounts/users";
+import { type Access, accessSchema, banSchema, registrationDecisionSchema } from "@/lib/validation/competitions";
+import { isUuid } from "@/lib/validation/ids";
+import type { BanView, RegistrationView } from "@/lib/responses";
+
+/**
+ * Who may take part in a competition, set by its organizers (also after publishing): every team's
+ * overfitting budget assumes one person behind one account, so a competition can admit verified
+ * addresses only, addresses at some domains only, or only people an organizer approved.
+ */
+export function accessOf(competition: Pick<CompetitionRow, "access">): Access {
+  return accessSchema.parse(competition.access ?? {});
+}
+
+function domainAllowed(email: string, domains: string[]): boolean {
+  const domain = email.slice(email.lastIndexOf("@") + 1).toLowerCase();
+  return domains.length === 0 || domains.some((d) => domain === d || domain.endsWith(`.${d}`));
+}
+
+/** 403 when the organizers banned `userId` from the competition (checked wherever access is, and when submitting). */
+export async function requireNotBanned(userId: string, competitionId: string): Promise<void> {
+  const ban = await db.competitionBan.findUnique({ where: { competitionId_userId: { competitionId, userId } }, select: { reason: true } });
+  if (ban) throw bannedError(ban.reason);
+}
+
+/** The 403 a banned user gets, with the organizers' reason. */
+export function bannedError(reason: string): AppError {
+  return new AppError("forbidden", `the organizers banned you from this competition: ${reason}`);
+}
+
+/**
+ * Throws the 403 of the first rule `user` does not meet (a ban, `email_unverified`,
+ * `domain_not_allowed`, `approval_required`); checked when creating or joining a team and for the
+ * competition's data files.
+ */
+export async function requireAccess(user: PublicUser, competition: Pick<CompetitionRow, "id" | "access">): Promise<void> {
+  await requireNotBanned(user.id, competition.id);
+  const access = accessOf(competition);
+  if (access.requireVerifiedEmail) {
+    const { emailVerifiedAt } = await db.user.findUniqueOrThrow({ where: { id: user.id }, select: { emailVerifiedAt: true } });
+    if (!emailVerifiedAt)
+      throw new AppError("email_unverified", "this competition admits verified addresses only: open the link we mailed you (or send it again from your account page)");
+  }
+  if (!domainAllowed(user.email, access.allowedEmailDomains)) {
+    throw new AppError("domain_not_allowed", `this competition admits addresses at ${access.allowedEmailDomains.join(", ")} only`);
+  }
+  if (access.approval) {
+    const registration = await db.registration.findUnique({ where: { competitionId_userId: { competitionId: competition.id, userId: user.id } }, select: { status: true } });
+    if (registration?.status !== "approved") {
+      const state = registration ? `your request is ${registration.status}` : "ask to take part first (POST …/registrations, or the button on the competition's page)";
+      throw new AppError("approval_required", `the organizers approve who takes part in this competition: ${state}`);
+    }
+  }
+}
+
+/** POST …/registrations: asks to take part (once; asking again returns the request as it stands). */
+export async function requestRegistration(user: PublicUser, competition: CompetitionRow): Promise<{ status: string; created: boolean }> {
+  if (!accessOf(competition).approval) throw new AppError("conflict", "this competition does not need approval: create or join a team");
+  if (competition.status === "closed") throw new AppError("conflict", "this competition has closed");
+  const existing = await db.registration.findUnique({ where: { competitionId_userId: { competitionId: competition.id, userId: user.id } }, select: { status: true } });
+  if (existing) return { status: existing.status, created: false };
+  await db.registration.create({ data: { competitionId: competition.id, userId: user.id } });
+  return { status: "pending", created: true };
+}
+
+export async function myRegistration(user: PublicUser, competitionId: string): Promise<string | null> {
+  const r = await db.registration.findUnique({ where: { competitionId_userId: { competitionId, userId: user.id } }, select: { status: true } });
+  return r?.status ?? null;
+}
+
+/** The requests to take part, pending first (organizers). */
+export async function listRegistrations(competitionId: string): Promise<RegistrationView[]> {
+  const rows = await db.registration.findMany({
+    where: { competitionId },
+    orderBy: [{ createdAt: "asc" }],
+    select: { id: true, status: true, createdAt: true, user: { select: { name: true, email: true } } },
+  });
+  const order: Record<string, number> = { pending: 0, approved: 1, refused: 2 };
+  return rows.sort((a, b) => order[a.status] - order[b.status]).map((r) => ({ ...r, createdAt: r.createdAt.toISOString() }));
+}
+
+/** PUT …/registrations/{id} `{status}` (organizers): approves or refuses, and tells the applicant by mail. */
+export async function decideRegistration(competition: CompetitionRow, id: string, input: unknown): Promise<RegistrationView> {
+  const { status } = registrationDecisionSchema.parse(input);
+  if (!isUuid(id)) throw new AppError("not_found", "no such request");
+  const found = await db.registration.findFirst({ where: { id, competitionId: competition.id }, select: { id: true } });
+  if (!found) throw new AppError("not_found", "no such request");
+  const r = await db.registration.update({
+    where: { id },
+    data: { status, decidedAt: new Date() },
+    select: { id: true, status: true, createdAt: true, user: { select: { name: true, email: true } } },
+  });
+  const approved = status === "approved";
+  await sendMail(
+    message({
+      to: r.user.email,
+      subject: `${approved ? "You may take part in" : "Your request for"} ${competition.title}`,
+      name: r.user.name,
+      paragraphs: [
+        approved
+          ? `The organizers of ${competition.title} approved your request: create or join a team to take part.`
+          : `The organizers of ${competition.title} did not approve your request to take part.`,
+      ],
+      action: { label: "Open the competition", url: appLink(`/competitions/${competition.slug}`) },
+    }),
+  );
+  return { ...r, createdAt: r.createdAt.toISOString() };
+}
+
+/** The users banned from the competition, newest first (organizers). */
+export async function listBans(competitionId: string): Promise<BanView[]> {
+  const rows = await db.competitionBan.findMany({
+    where: { competitionId },
+    orderBy: { createdAt: "desc" },
+    select: { reason: true, createdAt: true, user: { select: { id: true, name: true, email: true } } },
+  });
+  return rows.map((r) => ({ userId: r.user.id, name: r.user.name, email: r.user.email, reason: r.reason, createdAt: r.createdAt.toISOString() }));
+}
+
+/**
+ * POST …/bans `{email, reason}` (organizers): the user can no longer create or join a team, download
+ * the data or submit in this competition; their team stays (disqualify it separately if it should
+ * go). Banning again replaces the reason.
+ */
+export async function banUser(competition: CompetitionRow, input: unknown): Promise<BanView> {
+  const { email, reason } = banSchema.parse(input);
+  const user = await db.user.findUnique({ where: { email }, select: { id: true, role: true } });
+  if (!user) throw new AppError("not_found", `no account with the email ${email}`);
+  if (user.role === "admin" || (await db.competitionOrganizer.count({ where: { competitionId: competition.id, userId: user.id } })) > 0) {
+    throw new AppError("conflict", "organizers and admins cannot be banned from a competition they run");
+  }
+  await db.competitionBan.upsert({
+    where: { competitionId_userId: { competitionId: competition.id, userId: user.id } },
+    create: { competitionId: competition.id, userId: user.id, reason },
+    update: { reason },
+  });
+  return (await listBans(competition.id)).find((b) => b.userId === user.id)!;
+}
+
+/** DELETE …/bans/{userId} (organizers): lifts a ban. */
+export async function liftBan(competition: CompetitionRow, userId: string): Promise<void> {
+  if (!isUuid(userId)) throw new AppError("not_found", "no such ban");
+  const { count } = await db.competitionBan.deleteMany({ where: { competitionId: competition.id, userId } });
+  if (count === 0) throw new AppError("not_found", "no such ban");
+}

@@ -1,0 +1,234 @@
+import "server-only";
+import { randomBytes } from "node:crypto";
+import { db, isUniqueViolation } from "@/lib/server/platform/db";
+import { AppError } from "@/lib/server/platform/errors";
+import type { PublicUser } from "@/lib/server/accounts/users";
+import { accessOf } from "./access";
+import type { ThresholdoutParams } from "@/lib/mechanism/thresholdout";
+import { getMetric, type Metric } from "@/lib/metrics/registry";
+import type { MetricParams } from "@/lib/metrics/types";
+import type { CorrelationModelInput, MechanismInput } from "@/lib/validation/calibration";
+import { createCompetitionSchema, inviteOrganizerSchema } from "@/lib/validation/competitions";
+import { Prisma } from "@/lib/generated/prisma/client";
+
+/** Every column a server function may need, except the secret (read only by the scoring service). */
+export const COMPETITION_SELECT = {
+  id: true,
+  slug: true,
+  title: true,
+  description: true,
+  rules: true,
+  status: true,
+  metric: true,
+  metricParams: true,
+  startsAt: true,
+  endsAt: true,
+  dailySubmissionLimit: true,
+  maxTeamSize: true,
+  displayPrecision: true,
+  correlation: true,
+  mechanism: true,
+  sigma: true,
+  threshold: true,
+  budget: true,
+  maxQueries: true,
+  holdoutCap: true,
+  holdoutAnswers: true,
+  access: true,
+  lateSubmissions: true,
+  publishedAt: true,
+  closedAt: true,
+  createdAt: true,
+} as const satisfies Prisma.CompetitionSelect;
+
+export type CompetitionRow = Prisma.CompetitionGetPayload<{ select: typeof COMPETITION_SELECT }>;
+
+// The typed readers of a competition's stored settings: the only places its JSON columns are cast
+// (each was validated by its schema when it was saved).
+
+/** The competition's metric with its parameters. */
+export function metricOf(c: Pick<CompetitionRow, "metric" | "metricParams">): Metric {
+  return getMetric(c.metric, c.metricParams as MetricParams);
+}
+
+/** The correlation model as the organizer set it; independent rows until one is set. */
+export function correlationOf(c: Pick<CompetitionRow, "correlation">): CorrelationModelInput {
+  return (c.correlation as CorrelationModelInput | null) ?? { kind: "independent" };
+}
+
+/** Algorithm 1's parameters for a published competition: σ, T, B₀ and m as fixed at publishing. */
+export function thresholdoutParams(competition: CompetitionRow, holdoutSize: number): ThresholdoutParams {
+  return {
+    mode: "thresholdout",
+    sigma: competition.sigma!,
+    threshold: competition.threshold!,
+    budget: competition.budget!,
+    holdoutSize,
+    maxQueries: competition.maxQueries ?? undefined,
+  };
+}
+
+/** The mechanism settings as the organizer set them, or null before they are set. */
+export function mechanismOf(c: Pick<CompetitionRow, "mechanism">): MechanismInput | null {
+  return c.mechanism as MechanismInput | null;
+}
+
+export type CompetitionListItem = {
+  slug: string;
+  title: string;
+  status: "draft" | "published" | "closed";
+  metric: string;
+  endsAt: string;
+  teams: number;
+};
+
+export type CompetitionDetails = ReturnType<typeof toPublicDetails>;
+
+/** What anyone who may see the competition may read (docs/api.md, GET …/competitions/{slug}). */
+export function toPublicDetails(c: CompetitionRow) {
+  const metric = metricOf(c);
+  return {
+    slug: c.slug,
+    title: c.title,
+    description: c.description,
+    rules: c.rules,
+    status: c.status,
+    metric: { name: metric.name, title: metric.title, direction: metric.direction, params: c.metricParams as MetricParams },
+    startsAt: c.startsAt?.toISOString() ?? null,
+    endsAt: c.endsAt.toISOString(),
+    dailySubmissionLimit: c.dailySubmissionLimit,
+    maxTeamSize: c.maxTeamSize,
+    displayPrecision: c.displayPrecision,
+    publishedAt: c.publishedAt?.toISOString() ?? null,
+    closedAt: c.closedAt?.toISOString() ?? null,
+    // σ, T, B₀ and m are public parameters (T̂, the noisy threshold, is the secret one).
+    mechanism: c.status === "draft" || c.budget === null ? null : { sigma: c.sigma, threshold: c.threshold, budget: c.budget, maxQueries: c.maxQueries },
+    // Holdout answers released over all teams, and the organizer's cap on them (docs/mechanism.md §2.6).
+    holdout: { answersReleased: c.holdoutAnswers, cap: c.holdoutCap },
+    access: accessOf(c),
+    lateSubmissions: c.lateSubmissions,
+  };
+}
+
+/**
+ * The competitions a viewer may see (docs/api.md): published and closed ones for everyone, drafts only
+ * for their organizers (all drafts for admins). Live first, then drafts, then closed, each by
+ * closing date.
+ */
+export async function listCompetitions(viewer: PublicUser | null): Promise<CompetitionListItem[]> {
+  const drafts: Prisma.CompetitionWhereInput =
+    viewer?.role === "admin" ? { status: "draft" } : viewer ? { status: "draft", organizers: { some: { userId: viewer.id } } } : { id: { in: [] } };
+  const rows = await db.competition.findMany({
+    where: { OR: [{ status: { in: ["published", "closed"] } }, drafts] },
+    orderBy: { endsAt: "asc" },
+    select: { slug: true, title: true, status: true, metric: true, endsAt: true, _count: { select: { teams: { where: { mergedIntoId: null } } } } },
+  });
+  const order = { published: 0, draft: 1, closed: 2 } as const;
+  return rows.sort((a, b) => order[a.status] - order[b.status]).map(({ _count, ...c }) => ({ ...c, endsAt: c.endsAt.toISOString(), teams: _count.teams }));
+}
+
+/** Whether the user organizes the competition (admins organize every one). */
+export async function isOrganizer(user: PublicUser | null, competitionId: string): Promise<boolean> {
+  if (!user) return false;
+  if (user.role === "admin") return true;
+  return (await db.competitionOrganizer.count({ where: { competitionId, userId: user.id } })) > 0;
+}
+
+/**
+ * The competition, for its organizers and admins only. Anyone else gets 404 for a draft (its
+ * existence is not revealed) and 403 once it is public.
+ */
+export async function requireOrganizer(user: PublicUser, slug: string): Promise<CompetitionRow> {
+  const competition = await db.competition.findUnique({ where: { slug }, select: COMPETITION_SELECT });
+  if (!competition) throw notFound(slug);
+  if (!(await isOrganizer(user, competition.id))) {
+    if (competition.status === "draft") throw notFound(slug);
+    throw new AppError("forbidden", "only this competition's organizers can do this");
+  }
+  return competition;
+}
+
+/**
+ * The competition as a viewer may see it: drafts only for their organizers (404 for anyone else).
+ * Whether the viewer organizes a public competition is a separate question (isOrganizer), asked
+ * only where the answer changes something: this runs on every submission.
+ */
+export async function getVisibleCompetition(viewer: PublicUser | null, slug: string): Promise<CompetitionRow> {
+  const competition = await db.competition.findUnique({ where: { slug }, select: COMPETITION_SELECT });
+  if (!competition) throw notFound(slug);
+  if (competition.status === "draft" && !(await isOrganizer(viewer, competition.id))) throw notFound(slug);
+  return competition;
+}
+
+function notFound(slug: string): AppError {
+  return new AppError("not_found", `no competition called "${slug}"`);
+}
+
+export function checkMetric(name: string, params: MetricParams | undefined): void {
+  getMetric(name, params ?? {}); // throws a MathInputError (422) naming a bad parameter
+}
+
+/** Creates a draft competition; its creator becomes its first organizer. 409 when the slug is taken. */
+export async function createCompetition(user: PublicUser, input: unknown): Promise<CompetitionRow> {
+  const data = createCompetitionSchema.parse(input);
+  checkMetric(data.metric.name, data.metric.params);
+  try {
+    return await db.competition.create({
+      data: {
+        slug: data.slug,
+        title: data.title,
+        description: data.description,
+        rules: data.rules,
+        metric: data.metric.name,
+        metricParams: data.metric.params ?? {},
+        startsAt: data.startsAt,
+        endsAt: data.endsAt,
+        dailySubmissionLimit: data.dailySubmissionLimit,
+        maxTeamSize: data.maxTeamSize,
+        displayPrecision: data.displayPrecision,
+        holdoutCap: data.holdoutCap,
+        lateSubmissions: data.lateSubmissions,
+        createdById: user.id,
+        secret: randomBytes(32),
+        organizers: { create: { userId: user.id } },
+      },
+      select: COMPETITION_SELECT,
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) {
+      throw new AppError("conflict", `the slug "${data.slug}" is taken; choose another`);
+    }
+    throw error;
+  }
+}
+
+/** Adds an existing account as a co-organizer. */
+export async function inviteOrganizer(user: PublicUser, slug: string, input: unknown): Promise<{ email: string; name: string }> {
+  const competition = await requireOrganizer(user, slug);
+  const { email } = inviteOrganizerSchema.parse(input);
+  const invitee = await db.user.findUnique({ where: { email }, select: { id: true, email: true, name: true } });
+  if (!invitee) throw new AppError("not_found", `no account with the email ${email}; ask them to sign up first`);
+  await db.competitionOrganizer.upsert({
+    where: { competitionId_userId: { competitionId: competition.id, userId: invitee.id } },
+    create: { competitionId: competition.id, userId: invitee.id },
+    update: {},
+  });
+  return { email: invitee.email, name: invitee.name };
+}
+
+export async function listOrganizers(competitionId: string): Promise<{ name: string; email: string }[]> {
+  const rows = await db.competitionOrganizer.findMany({ where: { competitionId }, orderBy: { createdAt: "asc" }, select: { user: { select: { name: true, email: true } } } });
+  return rows.map((r) => r.user);
+}
+
+/**
+ * The default m of docs/mechanism.md §2.4: the daily cap times the number of UTC dates on which a
+ * team can submit, from the start (startsAt, else the publishing date, else now for a draft) to the
+ * last instant before endsAt, both dates counted.
+ */
+export function defaultMaxQueries(competition: Pick<CompetitionRow, "dailySubmissionLimit" | "startsAt" | "endsAt" | "publishedAt">, now = new Date()): number {
+  const start = competition.startsAt ?? competition.publishedAt ?? now;
+  const utcDate = (t: number) => Math.floor(t / 86_400_000);
+  const dates = Math.max(1, utcDate(competition.endsAt.getTime() - 1) - utcDate(start.getTime()) + 1);
+  return competition.dailySubmissionLimit * dates;
+}

@@ -1,0 +1,50 @@
+import "server-only";
+import { type CompetitionRow, getVisibleCompetition } from "./competitions";
+import { lockCompetition } from "@/lib/server/platform/db";
+import { AppError } from "@/lib/server/platform/errors";
+import type { PublicUser } from "@/lib/server/accounts/users";
+import type { Prisma } from "@/lib/generated/prisma/client";
+
+// A competition's life: draft → published → closed (docs/ARCHITECTURE.md, "A competition's life").
+// This module owns the rules that pages and services ask about: what a draft may change and when a
+// competition takes entries. Publishing is publish.ts; closing, which computes the final standings,
+// is lib/server/boards/finals.ts.
+
+// Draft
+
+/** Draft-only changes; 409 once published (the solution and mechanism are locked). */
+export function requireDraft(competition: CompetitionRow, what: string): void {
+  if (competition.status !== "draft") throw new AppError("conflict", `${what} cannot change once the competition is published`);
+}
+
+/** `requireDraft` under the competition's row lock, so a change cannot land after a publish that ran meanwhile. */
+export async function lockDraft(tx: Prisma.TransactionClient, competitionId: string, what: string): Promise<void> {
+  if ((await lockCompetition(tx, competitionId)) !== "draft") throw new AppError("conflict", `${what} cannot change once the competition is published`);
+}
+
+// Published: taking entries
+
+/** A published competition that is open for taking part right now; 409 otherwise. */
+export async function requireOpenCompetition(user: PublicUser | null, slug: string, now = new Date()): Promise<CompetitionRow> {
+  const competition = await getVisibleCompetition(user, slug);
+  checkOpen(competition, now);
+  return competition;
+}
+
+/**
+ * Why the competition does not take entries (teams, submissions) at `now`, or null when it does:
+ * published, started and before its deadline. The one home of that rule: pages ask it, services
+ * enforce it (checkOpen).
+ */
+export function closedForEntries(competition: Pick<CompetitionRow, "status" | "startsAt" | "endsAt">, now: Date): string | null {
+  if (competition.status === "draft") return "this competition is not published yet";
+  if (competition.status === "closed" || now >= competition.endsAt) return "this competition has closed";
+  if (competition.startsAt && now < competition.startsAt) return `this competition opens on ${competition.startsAt.toISOString()}`;
+  return null;
+}
+
+/** 409 unless the competition takes entries at `now` (closedForEntries). */
+export function checkOpen(competition: CompetitionRow, now: Date): void {
+  const problem = closedForEntries(competition, now);
+  if (problem) throw new AppError("conflict", problem);
+}

@@ -1,0 +1,136 @@
+import "server-only";
+import { randomUUID } from "node:crypto";
+import { checkMetric, COMPETITION_SELECT, type CompetitionRow, defaultMaxQueries, mechanismOf, requireOrganizer } from "./competitions";
+import { db, lockCompetition } from "@/lib/server/platform/db";
+import { AppError } from "@/lib/server/platform/errors";
+import type { PublicUser } from "@/lib/server/accounts/users";
+import { planOn } from "./plans";
+import type { Plan } from "@/lib/calibration/planner";
+import type { Prisma } from "@/lib/generated/prisma/client";
+import { LIVE_SETTINGS, OPEN_ONLY_SETTINGS, type UpdateCompetitionInput, updateCompetitionSchema } from "@/lib/validation/competitions";
+import type { ChangeLogEntry, PlanFigures, SettingChange, SettingsPreview } from "@/lib/responses";
+
+type Prepared = SettingsPreview & { data: Prisma.CompetitionUpdateInput; submitted: boolean };
+
+function figures(plan: Plan): PlanFigures {
+  return {
+    sigma: plan.sigma,
+    threshold: plan.threshold,
+    budget: plan.budget,
+    maxQueries: plan.guarantee.maxQueries,
+    tolerance: plan.guarantee.tolerance,
+    holds: plan.guarantee.holds,
+    explanation: plan.guarantee.explanation,
+  };
+}
+
+const asLogged = (value: unknown): unknown => (value instanceof Date ? value.toISOString() : (value ?? null));
+
+/**
+ * Checks a settings change against the competition as it stands and works out what it implies.
+ * A draft may change anything. Once published only LIVE_SETTINGS may change (the solution, the
+ * correlation model and the mechanism were planned together), the deadline only to a future
+ * instant, and once closed only the wording, access and late submissions. When the deadline or the
+ * daily cap moves the default m (the organizer did not fix m), the plan follows: before any team has
+ * submitted, σ, T and B₀ are planned afresh for the new m; afterwards σ and T stay (every answer
+ * given and every audit replay depends on them), m never shrinks (a guarantee for m queries covers
+ * fewer), and only the guarantee is recomputed. Teams keep the B₀ they were formed with.
+ */
+async function prepare(competition: CompetitionRow, input: UpdateCompetitionInput, now: Date): Promise<Prepared> {
+  const live = competition.status !== "draft";
+  if (live) {
+    const locked = Object.keys(input).filter((k) => !(LIVE_SETTINGS as readonly string[]).includes(k));
+    if (locked.length) throw new AppError("conflict", `${locked.join(", ")} cannot change once the competition is published (${LIVE_SETTINGS.join(", ")} can)`);
+    const closedOnly = Object.keys(input).filter((k) => (OPEN_ONLY_SETTINGS as readonly string[]).includes(k));
+    if (competition.status === "closed" && closedOnly.length) throw new AppError("conflict", `the competition has closed: ${closedOnly.join(" and ")} no longer apply`);
+    if (input.endsAt && input.endsAt <= now)
+      throw new AppError("unprocessable_entity", "endsAt: the new end must be in the future", [{ path: "endsAt", message: "must be in the future" }]);
+  }
+  if (input.metric) checkMetric(input.metric.name, input.metric.params);
+  const startsAt = input.startsAt === undefined ? competition.startsAt : input.startsAt;
+  const endsAt = input.endsAt ?? competition.endsAt;
+  if (startsAt && startsAt >= endsAt)
+    throw new AppError("unprocessable_entity", "endsAt: the end must come after the start", [{ path: "endsAt", message: "must come after the start" }]);
+
+  const { metric, ...rest } = input;
+  const data: Prisma.CompetitionUpdateInput = { ...rest, ...(metric ? { metric: metric.name, metricParams: metric.params ?? {} } : {}) };
+  const current: Record<string, unknown> = { ...competition, metric: { name: competition.metric, params: competition.metricParams } };
+  const changes = Object.entries(input)
+    .map(([field, after]) => ({ field, before: asLogged(current[field]), after: asLogged(after) }))
+    .filter((c) => JSON.stringify(c.before) !== JSON.stringify(c.after));
+
+  const submitted = live && (await db.submission.count({ where: { competitionId: competition.id } })) > 0;
+  const mechanism = mechanismOf(competition);
+  if (!live || competition.status === "closed" || !mechanism || mechanism.maxQueries !== undefined || competition.maxQueries === null)
+    return { changes, plan: null, data, submitted };
+  const m = competition.maxQueries;
+  const moved = defaultMaxQueries({ ...competition, startsAt, endsAt, dailySubmissionLimit: input.dailySubmissionLimit ?? competition.dailySubmissionLimit }, now);
+  const next = submitted ? Math.max(m, moved) : moved;
+  if (next === m) return { changes, plan: null, data, submitted };
+
+  const before = (await planOn(competition, mechanism)).plan;
+  const after = submitted
+    ? (
+        await planOn(competition, {
+          mode: "practical",
+          sigma: competition.sigma!,
+          threshold: competition.threshold!,
+          budget: competition.budget!,
+          beta: before.guarantee.beta,
+          maxQueries: next,
+        })
+      ).plan
+    : (await planOn(competition, { ...mechanism, maxQueries: next })).plan;
+  if (after.budget < 1) throw new AppError("conflict", `with ${next} submissions per team the mechanism's budget would be 0; choose a nearer deadline or a smaller daily cap`);
+  changes.push({ field: "maxQueries", before: m, after: next });
+  if (!submitted) {
+    for (const key of ["sigma", "threshold", "budget"] as const) if (before[key] !== after[key]) changes.push({ field: key, before: before[key], after: after[key] });
+  }
+  Object.assign(data, { maxQueries: next, sigma: after.sigma, threshold: after.threshold, budget: after.budget });
+  return { changes, plan: { before: figures(before), after: figures(after), replanned: !submitted }, data, submitted };
+}
+
+/** PATCH …?preview=true: what a change would do, nothing stored. */
+export async function previewCompetitionUpdate(user: PublicUser, slug: string, input: unknown): Promise<SettingsPreview> {
+  const competition = await requireOrganizer(user, slug);
+  const { changes, plan } = await prepare(competition, updateCompetitionSchema.parse(input), new Date());
+  return { changes, plan };
+}
+
+/**
+ * PATCH …/competitions/{slug}: applies the change and records it (who, when, before → after) in
+ * one transaction under the competition's row lock, re-checking that nothing it was planned on
+ * moved meanwhile (the status, a first submission, the stored plan).
+ */
+export async function updateCompetition(user: PublicUser, slug: string, input: unknown): Promise<CompetitionRow> {
+  const competition = await requireOrganizer(user, slug);
+  const now = new Date();
+  const { changes, data, submitted } = await prepare(competition, updateCompetitionSchema.parse(input), now);
+  return db.$transaction(async (tx) => {
+    const status = await lockCompetition(tx, competition.id);
+    const fresh = await tx.competition.findUniqueOrThrow({ where: { id: competition.id }, select: { maxQueries: true, sigma: true, endsAt: true } });
+    const firstSubmission = competition.status !== "draft" && !submitted && (await tx.submission.count({ where: { competitionId: competition.id } })) > 0;
+    if (
+      status !== competition.status ||
+      firstSubmission ||
+      fresh.maxQueries !== competition.maxQueries ||
+      fresh.sigma !== competition.sigma ||
+      fresh.endsAt.getTime() !== competition.endsAt.getTime()
+    ) {
+      throw new AppError("conflict", "the competition changed while this was being saved (published, closed, edited or a first submission); look again and save again");
+    }
+    if (changes.length)
+      await tx.competitionChange.create({ data: { id: randomUUID(), competitionId: competition.id, userId: user.id, createdAt: now, changes: changes as Prisma.InputJsonValue } });
+    return tx.competition.update({ where: { id: competition.id }, data, select: COMPETITION_SELECT });
+  });
+}
+
+/** GET …/changes (organizers): every recorded settings change, newest first. */
+export async function listChanges(competitionId: string): Promise<ChangeLogEntry[]> {
+  const rows = await db.competitionChange.findMany({
+    where: { competitionId },
+    orderBy: { createdAt: "desc" },
+    select: { createdAt: true, changes: true, user: { select: { name: true } } },
+  });
+  return rows.map((r) => ({ at: r.createdAt.toISOString(), by: r.user.name, changes: r.changes as SettingChange[] }));
+}

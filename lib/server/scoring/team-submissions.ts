@@ -1,0 +1,76 @@
+import "server-only";
+import { presentAnswer } from "./answer";
+import type { PublicUser } from "@/lib/server/accounts/users";
+import { finalSubmissionIds } from "@/lib/server/boards/finals";
+import { getVisibleCompetition, metricOf } from "@/lib/server/competitions/competitions";
+import { db, lockTeam } from "@/lib/server/platform/db";
+import { AppError } from "@/lib/server/platform/errors";
+import type { MySubmission } from "@/lib/responses";
+import { isUuid } from "@/lib/validation/ids";
+import { finalSelectionSchema } from "@/lib/validation/teams";
+
+/** Submissions a team may select for the final standings. */
+const MAX_FINAL = 2;
+
+/** The caller's team's submissions, newest first (late ones, after the close, first): answers only, never raw scores. */
+export async function listMySubmissions(user: PublicUser, slug: string): Promise<{ submissions: MySubmission[]; finalIds: string[] }> {
+  const competition = await getVisibleCompetition(user, slug);
+  const metric = metricOf(competition);
+  const member = await db.teamMember.findUnique({
+    where: { competitionId_userId: { competitionId: competition.id, userId: user.id } },
+    select: { teamId: true, team: { select: { initialBudget: true } } },
+  });
+  if (!member) return { submissions: [], finalIds: [] };
+  const rows = await db.submission.findMany({
+    where: { teamId: member.teamId },
+    orderBy: { createdAt: "desc" },
+    select: { id: true, createdAt: true, kind: true, answer: true, budgetAfter: true, selected: true, description: true, filename: true, user: { select: { name: true } } },
+  });
+  const submissions = rows.map((s) => ({
+    id: s.id,
+    createdAt: s.createdAt.toISOString(),
+    by: s.user.name,
+    answer: presentAnswer(metric, s.kind, s.answer),
+    budget: { remaining: s.budgetAfter, initial: member.team.initialBudget },
+    selected: s.selected,
+    description: s.description,
+    filename: s.filename,
+  }));
+  const late = await db.unrankedSubmission.findMany({
+    where: { teamId: member.teamId, kind: "late" },
+    orderBy: { createdAt: "desc" },
+    select: { id: true, createdAt: true, holdoutValue: true, description: true, filename: true, user: { select: { name: true } } },
+  });
+  const budget = { remaining: rows[0]?.budgetAfter ?? member.team.initialBudget, initial: member.team.initialBudget };
+  const lateRows = late.map((s) => ({
+    id: s.id,
+    createdAt: s.createdAt.toISOString(),
+    by: s.user.name,
+    answer: presentAnswer(metric, "late", s.holdoutValue),
+    budget,
+    selected: false,
+    description: s.description,
+    filename: s.filename,
+  }));
+  return { submissions: [...lateRows, ...submissions], finalIds: finalSubmissionIds(metric, rows) };
+}
+
+/** Selects or unselects a submission for the final standings (at most 2 per team). */
+export async function selectFinal(user: PublicUser, slug: string, submissionId: string, input: unknown): Promise<{ id: string; selected: boolean }> {
+  const competition = await getVisibleCompetition(user, slug);
+  if (competition.status === "closed") throw new AppError("conflict", "the competition has closed; the final selection is locked");
+  const { selected } = finalSelectionSchema.parse(input);
+  if (!isUuid(submissionId)) throw new AppError("not_found", "no such submission in your team");
+  const member = await db.teamMember.findUnique({ where: { competitionId_userId: { competitionId: competition.id, userId: user.id } }, select: { teamId: true } });
+  const submission = await db.submission.findFirst({ where: { id: submissionId, teamId: member?.teamId ?? "00000000-0000-0000-0000-000000000000" }, select: { id: true } });
+  if (!member || !submission) throw new AppError("not_found", "no such submission in your team");
+  await db.$transaction(async (tx) => {
+    await lockTeam(tx, member.teamId);
+    if (selected) {
+      const count = await tx.submission.count({ where: { teamId: member.teamId, selected: true, id: { not: submissionId } } });
+      if (count >= MAX_FINAL) throw new AppError("conflict", `at most ${MAX_FINAL} submissions can be selected; unselect one first`);
+    }
+    await tx.submission.update({ where: { id: submissionId }, data: { selected } });
+  });
+  return { id: submissionId, selected };
+}

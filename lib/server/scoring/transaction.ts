@@ -1,0 +1,139 @@
+import "server-only";
+import { randomUUID } from "node:crypto";
+import { presentAnswer } from "./answer";
+import type { ScoredUpload } from "./upload";
+import type { PublicUser } from "@/lib/server/accounts/users";
+import { type CompetitionRow, thresholdoutParams } from "@/lib/server/competitions/competitions";
+import { transaction } from "@/lib/server/platform/db";
+import { AppError } from "@/lib/server/platform/errors";
+import { limitsOf, refuseOverCap, usedTodaySql } from "@/lib/server/teams/daily-cap";
+import { Prisma } from "@/lib/generated/prisma/client";
+import { createStreams } from "@/lib/mechanism/rng";
+import { initThresholdout, remeasureHoldout, stepThresholdout, type AnswerKind } from "@/lib/mechanism/thresholdout";
+import { isBetter, type Metric } from "@/lib/metrics/registry";
+import type { SubmissionResult } from "@/lib/responses";
+
+/** The scoring transaction of `submit` (submit.ts, see there). */
+export async function scoreThroughMechanism(
+  user: PublicUser,
+  competition: CompetitionRow,
+  metric: Metric,
+  teamId: string,
+  scored: ScoredUpload,
+  idempotencyKey: string | null,
+  { description, filename }: { description: string | null; filename: string },
+  now?: Date,
+): Promise<{ result: SubmissionResult; replayed: boolean }> {
+  const { holdoutValue, publicValue, sha256, sketch, kept, data } = scored;
+  const params = thresholdoutParams(competition, data.holdoutRows.length);
+
+  return transaction(async (tx) => {
+    // The team's row lock (as `lockTeam`) with the row itself, and the competition's state; both go
+    // out with BEGIN, and the writes with the COMMIT: from the lock to the commit this section, serial
+    // per team, waits for one answer and one commit (README, Reliability).
+    const lockedTeam = tx.read<LockedTeam>(Prisma.sql`
+        SELECT merged_into_id AS "mergedIntoId", disqualify_reason AS "disqualifyReason", disqualified_at IS NOT NULL AS disqualified,
+          initial_budget AS "initialBudget", budget_remaining AS "budgetRemaining", noisy_threshold AS "noisyThreshold", query_count AS "queryCount",
+          selection_score AS "selectionValue", best_score AS "bestValue", best_at AT TIME ZONE 'UTC' AS "bestAt", remeasures
+        FROM teams WHERE id = ${teamId}::uuid FOR UPDATE`);
+    // Runs after the lock is held (statements run in order), so it sees every committed submission
+    // of the team, and reads the submission's time: `now` when given, else the database's clock as
+    // the lock is held. With a competition-wide cap on holdout answers, scorings of all teams take
+    // turns on the competition row so that they cannot pass the cap together; otherwise they share it.
+    const time = now ? Prisma.sql`${now.toISOString()}::timestamp` : Prisma.sql`clock_timestamp() AT TIME ZONE 'UTC'`;
+    const liveState = tx.read<Live>(Prisma.sql`
+        SELECT status, ends_at AT TIME ZONE 'UTC' AS "endsAt", holdout_answers AS "holdoutAnswers", secret, clock.at AT TIME ZONE 'UTC' AS at,
+          ${usedTodaySql(teamId, Prisma.sql`clock.at`)} AS "usedToday",
+          (SELECT json_build_object('id', s.id, 'createdAt', s.created_at, 'kind', s.kind, 'answer', s.answer, 'budgetAfter', s.budget_after, 'sha256', s.file_sha256)
+            FROM submissions s WHERE s.team_id = ${teamId}::uuid AND s.idempotency_key = ${idempotencyKey} ORDER BY s.created_at LIMIT 1) AS previous
+        FROM competitions, LATERAL (SELECT ${time} AS at) clock
+        WHERE id = ${competition.id}::uuid ${competition.holdoutCap === null ? Prisma.sql`FOR KEY SHARE OF competitions` : Prisma.sql`FOR UPDATE OF competitions`}`);
+    const [[team], [live]] = await Promise.all([lockedTeam, liveState]);
+    const at = live.at;
+    if (live.status !== "published" || at >= live.endsAt) throw new AppError("conflict", "this competition has closed; the submission was not scored");
+    if (team.mergedIntoId) throw new AppError("conflict", "your team was just merged into another; submit again");
+    if (team.disqualified) throw new AppError("forbidden", `your team was disqualified by the organizers: ${team.disqualifyReason}`);
+    const previous = live.previous;
+    if (previous && previous.sha256 !== sha256) {
+      throw new AppError("conflict", "this Idempotency-Key was already used by your team for a different file; use a new key for a new submission");
+    }
+    if (previous) {
+      const result = {
+        id: previous.id,
+        createdAt: new Date(`${previous.createdAt}Z`).toISOString(),
+        answer: presentAnswer(metric, previous.kind, previous.answer),
+        budget: { remaining: previous.budgetAfter, initial: team.initialBudget },
+      };
+      return { result, replayed: true };
+    }
+    refuseOverCap(limitsOf(competition.dailySubmissionLimit, live.usedToday, at), at);
+    const capReached = competition.holdoutCap !== null && live.holdoutAnswers >= competition.holdoutCap;
+    const streams = createStreams(live.secret, teamId);
+    const before = {
+      budget: capReached ? 0 : team.budgetRemaining,
+      noisyThreshold: team.noisyThreshold ?? initThresholdout(params, streams).noisyThreshold,
+      queries: team.queryCount,
+    };
+    const step = stepThresholdout(params, before, { holdoutValue, publicValue }, streams);
+    const spent = before.budget - step.state.budget;
+    const value = step.answer.value;
+    // Selection by the released answer, display of a fresh re-measurement (docs/mechanism.md §2.6).
+    const improves = value !== null && (team.selectionValue === null || isBetter(metric, value, team.selectionValue));
+    const remeasure = improves && team.remeasures < team.initialBudget ? remeasureHoldout(params, step.state.queries, holdoutValue, streams) : null;
+    const best =
+      remeasure !== null
+        ? { selection: value, score: remeasure, at, remeasures: team.remeasures + 1 }
+        : { selection: team.selectionValue, score: team.bestValue, at: team.bestAt, remeasures: team.remeasures };
+    // The submission, its file, the team's mechanism state and leaderboard row, and the
+    // competition's count of holdout answers: one statement.
+    const id = randomUUID();
+    const stamp = (date: Date | null) => (date === null ? null : date.toISOString());
+    tx.write(Prisma.sql`
+        WITH created AS (
+          INSERT INTO submissions (id, competition_id, team_id, user_id, created_at, idempotency_key, file_sha256, stream_team_id, query_index, kind, answer,
+            budget_before, budget_after, remeasure, public_score, holdout_score, sketch, description, filename)
+          VALUES (${id}::uuid, ${competition.id}::uuid, ${teamId}::uuid, ${user.id}::uuid, ${stamp(at)}::timestamp, ${idempotencyKey}, ${sha256}, ${teamId}::uuid,
+            ${step.state.queries}, ${step.answer.kind}::"AnswerKind", ${value}, ${before.budget}, ${step.state.budget}, ${remeasure}, ${publicValue}, ${holdoutValue},
+            ${new Uint8Array(sketch.buffer)}, ${description}, ${filename})
+          RETURNING id),
+        file AS (INSERT INTO submission_files (submission_id, size, data) SELECT id, ${kept.size}, ${new Uint8Array(kept.gzip)} FROM created),
+        competition AS (UPDATE competitions SET holdout_answers = holdout_answers + ${spent} WHERE id = ${competition.id}::uuid AND ${spent}::int > 0)
+        UPDATE teams SET budget_remaining = ${team.budgetRemaining - spent}, noisy_threshold = ${step.state.noisyThreshold}, query_count = ${step.state.queries},
+          submission_count = submission_count + 1, last_submission_at = ${stamp(at)}::timestamp,
+          selection_score = ${best.selection}, best_score = ${best.score}, best_at = ${stamp(best.at)}::timestamp, remeasures = ${best.remeasures}
+        WHERE id = ${teamId}::uuid`);
+    const result = {
+      id,
+      createdAt: at.toISOString(),
+      answer: presentAnswer(metric, step.answer.kind, value),
+      budget: { remaining: team.budgetRemaining - spent, initial: team.initialBudget },
+    };
+    return { result, replayed: false };
+  });
+}
+
+type LockedTeam = {
+  mergedIntoId: string | null;
+  disqualified: boolean;
+  disqualifyReason: string | null;
+  initialBudget: number;
+  budgetRemaining: number;
+  noisyThreshold: number | null;
+  queryCount: number;
+  selectionValue: number | null;
+  bestValue: number | null;
+  bestAt: Date | null;
+  remeasures: number;
+};
+
+type Live = {
+  status: string;
+  endsAt: Date;
+  /** the submission's time */
+  at: Date;
+  holdoutAnswers: number;
+  secret: Uint8Array;
+  usedToday: number;
+  /** the first answer to this Idempotency-Key (json: `createdAt` is the stored UTC timestamp without a zone) */
+  previous: { id: string; createdAt: string; kind: AnswerKind; answer: number | null; budgetAfter: number; sha256: string } | null;
+};

@@ -1,0 +1,59 @@
+import "server-only";
+import { type CompetitionRow } from "@/lib/server/competitions/competitions";
+import { loadSolution } from "@/lib/server/competitions/solutions";
+import { readCsvUpload } from "@/lib/server/platform/csv-upload";
+import { AppError } from "@/lib/server/platform/errors";
+import type { Solution } from "@/lib/csv/solution";
+import { createSubmissionParser, submissionKey, type SubmissionKey } from "@/lib/csv/submission";
+import { evaluateSplit, type Metric } from "@/lib/metrics/registry";
+import { sketchOf, sketchRows } from "@/lib/metrics/sketch";
+
+export type ScoredUpload = { holdoutValue: number; publicValue: number; sha256: string; sketch: Int32Array<ArrayBuffer>; kept: { gzip: Buffer; size: number }; data: ScoringData };
+
+/**
+ * Reads and validates a predictions file in full against the solution, and computes its exact
+ * holdout and public values Q(X), Q(D), its near-duplicate sketch and its compressed copy. Nothing is
+ * spent or written: every rejection happens here.
+ */
+export async function scoreUpload(competition: CompetitionRow, metric: Metric, body: ReadableStream<Uint8Array>): Promise<ScoredUpload> {
+  const data = await scoringData(competition);
+  const parser = createSubmissionParser(data.key, metric.input);
+  try {
+    const { result: predictions, sha256, file: kept } = await readCsvUpload(body, { what: "the submission", parser, keep: true });
+    const labels = data.solution.labels;
+    return {
+      holdoutValue: evaluateSplit(metric, { predictions, labels, rows: data.holdoutRows }),
+      publicValue: evaluateSplit(metric, { predictions, labels, rows: data.publicRows }),
+      sha256,
+      sketch: sketchOf(predictions, data.sketchRows),
+      kept: kept!,
+      data,
+    };
+  } finally {
+    parser.release();
+  }
+}
+
+/** Largest submission accepted (docs/api.md: 413 beyond). 10⁶ rows with long ids fit. */
+export const MAX_SUBMISSION_BYTES = 128 * 1024 * 1024;
+
+type ScoringData = { solution: Solution; key: SubmissionKey; publicRows: Uint32Array; holdoutRows: Uint32Array; sketchRows: Uint32Array };
+
+// Per competition: the decoded solution plus the id index, built once per solution file.
+const scoringCache = new WeakMap<Solution, ScoringData>();
+
+async function scoringData(competition: CompetitionRow): Promise<ScoringData> {
+  const competitionId = competition.id;
+  const solution = await loadSolution(competitionId, { published: competition.status !== "draft" });
+  if (!solution) throw new AppError("conflict", "this competition has no solution");
+  let data = scoringCache.get(solution);
+  if (!data) {
+    const publicRows: number[] = [];
+    const holdoutRows: number[] = [];
+    solution.split.forEach((s, r) => (s ? holdoutRows : publicRows).push(r));
+    const holdout = Uint32Array.from(holdoutRows);
+    data = { solution, key: submissionKey(solution), publicRows: Uint32Array.from(publicRows), holdoutRows: holdout, sketchRows: sketchRows(holdout, competitionId) };
+    scoringCache.set(solution, data);
+  }
+  return data;
+}
