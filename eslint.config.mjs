@@ -2,10 +2,42 @@ import { defineConfig, globalIgnores } from "eslint/config";
 import nextVitals from "eslint-config-next/core-web-vitals";
 import nextTypescript from "eslint-config-next/typescript";
 
+// The server's domains, lowest first: each may import the ones before it and none after
+// (docs/ARCHITECTURE.md, "Layers"). teams and boards are siblings: neither imports the other.
+const DOMAINS = ["platform", "accounts", "competitions", "teams", "boards", "scoring"];
+const ABOVE = { platform: DOMAINS.slice(1), accounts: DOMAINS.slice(2), competitions: DOMAINS.slice(3), teams: ["boards", "scoring"], boards: ["teams", "scoring"], scoring: [] };
+const PURE = ["mechanism", "calibration", "metrics", "csv", "experiments", "validation"];
+
 export default defineConfig([
   ...nextVitals,
   ...nextTypescript,
   // App Router only: there is no pages/ directory for this rule to check.
   { rules: { "@next/next/no-html-link-for-pages": "off" } },
+  {
+    rules: {
+      // eslint-plugin-import is the one eslint-config-next registers, with its TypeScript resolver;
+      // `import type` is not a dependency at run time and is not counted.
+      "import/no-cycle": ["error", { ignoreExternal: true }],
+      "import/no-restricted-paths": [
+        "error",
+        {
+          zones: [
+            ...Object.entries(ABOVE).flatMap(([domain, above]) =>
+              above.map((other) => ({
+                target: `./lib/server/${domain}`,
+                from: `./lib/server/${other}`,
+                message: `lib/server/${domain} is below ${other}: move the code, not the arrow`,
+              })),
+            ),
+            ...PURE.map((pure) => ({
+              target: `./lib/${pure}`,
+              from: ["./lib/server", "./lib/generated", "./app"],
+              message: "pure modules import no server, database or page code (docs/ARCHITECTURE.md)",
+            })),
+          ],
+        },
+      ],
+    },
+  },
   globalIgnores([".next/**", ".data/**", "node_modules/**", "lib/generated/**", "next-env.d.ts", "experiments/out/**"]),
 ]);
