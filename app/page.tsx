@@ -1,5 +1,6 @@
 import Link from "next/link";
 import { CompetitionList } from "./_components/competition-list";
+import { Section } from "./_components/section";
 
 export const dynamic = "force-dynamic";
 
@@ -21,12 +22,9 @@ export default function Home() {
           </Link>
         </div>
       </section>
-      <section aria-labelledby="competitions-heading" className="space-y-4">
-        <h2 id="competitions-heading" className="text-xl font-semibold">
-          Competitions
-        </h2>
+      <Section id="competitions" title="Competitions" variant="plain">
         <CompetitionList />
-      </section>
+      </Section>
     </div>
   );
 }

@@ -3,7 +3,7 @@
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { callApi } from "./api-client";
-import { Field, FormError, SubmitButton } from "./field";
+import { Field, FormError, SubmitButton, TextAreaField } from "./field";
 import type { LabelKind } from "@/lib/csv/solution";
 import { METRIC_CATALOGUE, METRIC_NAMES, type MetricName } from "@/lib/metrics/types";
 
@@ -52,18 +52,8 @@ export function CreateCompetitionForm() {
         <Field label="Title" name="title" required error={errors.title} placeholder="Household Power Spikes" />
         <Field label="Slug (the address)" name="slug" required error={errors.slug} placeholder="power-spikes-2026" pattern="[a-z0-9-]+" />
       </div>
-      <div className="space-y-1">
-        <label htmlFor="description" className="block text-sm font-medium text-slate-700">
-          Description (Markdown)
-        </label>
-        <textarea id="description" name="description" rows={5} className="block w-full rounded-md border border-slate-300 px-3 py-2 font-mono text-sm" />
-      </div>
-      <div className="space-y-1">
-        <label htmlFor="rules" className="block text-sm font-medium text-slate-700">
-          Rules (Markdown)
-        </label>
-        <textarea id="rules" name="rules" rows={3} className="block w-full rounded-md border border-slate-300 px-3 py-2 font-mono text-sm" />
-      </div>
+      <TextAreaField label="Description (Markdown)" name="description" rows={5} error={errors.description} />
+      <TextAreaField label="Rules (Markdown)" name="rules" rows={3} error={errors.rules} />
       <div className="grid gap-4 sm:grid-cols-3">
         <div className="space-y-1">
           <label htmlFor="metric" className="block text-sm font-medium text-slate-700">

@@ -7,9 +7,36 @@ import { ApiForm } from "../_components/api-form";
 import { CreateTokenForm } from "../_components/create-token-form";
 import { formatDate } from "../_components/format";
 import { revokeTokenAction } from "./actions";
-import { ColumnHeads } from "../_components/column-heads";
+import { CELL, DataTable, hiddenBelow } from "../_components/data-table";
+import { Section } from "../_components/section";
 
 export const metadata: Metadata = { title: "Account" };
+
+/** The account's credentials, each changed with the current password (docs/api.md, PUT /api/v1/me/…). */
+const CREDENTIAL_FORMS = [
+  {
+    id: "password",
+    title: "Password",
+    path: "/api/v1/me/password",
+    fields: [
+      { label: "Current password", name: "currentPassword", type: "password", autoComplete: "current-password" },
+      { label: "New password", name: "newPassword", type: "password", autoComplete: "new-password", minLength: 10 },
+    ],
+    submitLabel: "Change password",
+    success: "Your password was changed.",
+  },
+  {
+    id: "email",
+    title: "Email address",
+    path: "/api/v1/me/email",
+    fields: [
+      { label: "New email address", name: "email", type: "email", autoComplete: "email" },
+      { label: "Password", name: "currentPassword", type: "password", autoComplete: "current-password" },
+    ],
+    submitLabel: "Change address",
+    success: "Your address was changed: open the link we mailed to it to verify it. Reload to see it here.",
+  },
+];
 
 export default async function AccountPage() {
   const user = await getSessionUser();
@@ -39,78 +66,45 @@ export default async function AccountPage() {
         )}
         {user.role === "admin" && <p className="mt-2 inline-block rounded bg-indigo-50 px-2 py-0.5 text-xs font-medium text-indigo-700">Administrator</p>}
       </section>
-      <section aria-labelledby="tokens-heading" className="space-y-4 rounded-xl border border-slate-200 bg-white p-6 shadow-sm">
-        <div>
-          <h2 id="tokens-heading" className="text-lg font-semibold">
-            API tokens
-          </h2>
-          <p className="text-sm text-slate-600">
+      <Section
+        id="tokens"
+        title="API tokens"
+        description={
+          <>
             Use a token with <code className="font-mono">Authorization: Bearer &lt;token&gt;</code> to submit from scripts. Tokens are stored hashed.
-          </p>
-        </div>
+          </>
+        }
+      >
         <CreateTokenForm />
         {tokens.length > 0 && (
-          <table className="w-full text-left text-sm">
-            <caption className="sr-only">Your API tokens</caption>
-            <ColumnHeads
-              className="text-slate-500"
-              cell="py-2 pr-3"
-              columns={[{ label: "Name" }, { label: "Token" }, { label: "Created", from: "sm" }, { label: "Actions", srOnly: true }]}
-            />
-            <tbody className="divide-y divide-slate-100">
-              {tokens.map((t) => (
-                <tr key={t.id} data-testid="token-row">
-                  <td className="py-2 font-medium">{t.name}</td>
-                  <td className="py-2 font-mono text-slate-600">{t.prefix}…</td>
-                  <td className="hidden py-2 text-slate-600 sm:table-cell">{formatDate(t.createdAt)}</td>
-                  <td className="py-2 text-right">
-                    {t.revokedAt ? (
-                      <span className="text-slate-500">Revoked</span>
-                    ) : (
-                      <form action={revokeTokenAction}>
-                        <input type="hidden" name="tokenId" value={t.id} />
-                        <button type="submit" className="rounded-md border border-red-200 px-2 py-1 text-red-700 hover:bg-red-50" aria-label={`Revoke token ${t.name}`}>
-                          Revoke
-                        </button>
-                      </form>
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <DataTable caption="Your API tokens" columns={[{ label: "Name" }, { label: "Token" }, { label: "Created", from: "sm" }, { label: "Actions", srOnly: true }]}>
+            {tokens.map((t) => (
+              <tr key={t.id} data-testid="token-row">
+                <td className={`${CELL.list} font-medium`}>{t.name}</td>
+                <td className={`${CELL.list} font-mono text-slate-600`}>{t.prefix}…</td>
+                <td className={`${CELL.list} ${hiddenBelow("sm")} text-slate-600`}>{formatDate(t.createdAt)}</td>
+                <td className={`${CELL.list} text-right`}>
+                  {t.revokedAt ? (
+                    <span className="text-slate-500">Revoked</span>
+                  ) : (
+                    <form action={revokeTokenAction}>
+                      <input type="hidden" name="tokenId" value={t.id} />
+                      <button type="submit" className="rounded-md border border-red-200 px-2 py-1 text-red-700 hover:bg-red-50" aria-label={`Revoke token ${t.name}`}>
+                        Revoke
+                      </button>
+                    </form>
+                  )}
+                </td>
+              </tr>
+            ))}
+          </DataTable>
         )}
-      </section>
-      <section aria-labelledby="password-heading" className="space-y-4 rounded-xl border border-slate-200 bg-white p-6 shadow-sm">
-        <h2 id="password-heading" className="text-lg font-semibold">
-          Password
-        </h2>
-        <ApiForm
-          method="PUT"
-          path="/api/v1/me/password"
-          fields={[
-            { label: "Current password", name: "currentPassword", type: "password", autoComplete: "current-password" },
-            { label: "New password", name: "newPassword", type: "password", autoComplete: "new-password", minLength: 10 },
-          ]}
-          submitLabel="Change password"
-          success="Your password was changed."
-        />
-      </section>
-      <section aria-labelledby="email-heading" className="space-y-4 rounded-xl border border-slate-200 bg-white p-6 shadow-sm">
-        <h2 id="email-heading" className="text-lg font-semibold">
-          Email address
-        </h2>
-        <ApiForm
-          method="PUT"
-          path="/api/v1/me/email"
-          fields={[
-            { label: "New email address", name: "email", type: "email", autoComplete: "email" },
-            { label: "Password", name: "currentPassword", type: "password", autoComplete: "current-password" },
-          ]}
-          submitLabel="Change address"
-          success="Your address was changed: open the link we mailed to it to verify it. Reload to see it here."
-        />
-      </section>
+      </Section>
+      {CREDENTIAL_FORMS.map(({ id, title, ...form }) => (
+        <Section key={id} id={id} title={title}>
+          <ApiForm method="PUT" {...form} />
+        </Section>
+      ))}
     </div>
   );
 }

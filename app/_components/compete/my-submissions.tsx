@@ -3,7 +3,7 @@
 import { useRouter } from "next/navigation";
 import { startTransition, useOptimistic, useState } from "react";
 import { callApi } from "../api-client";
-import { ColumnHeads } from "../column-heads";
+import { CELL, DataTable } from "../data-table";
 import type { MySubmission } from "@/lib/responses";
 
 const KIND = { public: "Public answer", holdout: "Holdout answer (spent 1)", exhausted: "Budget exhausted", late: "Late: exact holdout score" } as const;
@@ -50,64 +50,57 @@ export function MySubmissions({
       <p className="text-sm text-slate-600">
         {explicit ? "Your selected submissions count for the final standings." : "Until you select up to two, your best answered submission counts for the final standings."}
       </p>
-      <div className="overflow-x-auto">
-        <table className="w-full text-left text-sm">
-          <caption className="sr-only">Your team&apos;s submissions</caption>
-          <ColumnHeads
-            className="text-slate-500"
-            cell="py-2 pr-3"
-            columns={[
-              { label: "Submitted (UTC)" },
-              { label: "By" },
-              { label: "Score", numeric: true },
-              { label: "Answer" },
-              { label: "Budget left", numeric: true },
-              { label: "Final" },
-            ]}
-          />
-          <tbody className="divide-y divide-slate-100">
-            {shown.map((s) => (
-              <tr key={s.id} data-testid="submission-row">
-                <td className="py-2 pr-3">
-                  <span className="whitespace-nowrap">{TIME.format(new Date(s.createdAt))}</span>
-                  {s.description && (
-                    <span className="block text-xs text-slate-600" data-testid="submission-description">
-                      {s.description}
-                    </span>
-                  )}
-                  {s.filename && (
-                    <a
-                      href={`/api/v1/competitions/${slug}/submissions/${s.id}/file`}
-                      className="block text-xs font-medium text-indigo-700 hover:underline"
-                      aria-label={`Download ${s.filename} (${TIME.format(new Date(s.createdAt))})`}
-                    >
-                      {s.filename}
-                    </a>
-                  )}
-                </td>
-                <td className="py-2 pr-3">{s.by}</td>
-                <td className="py-2 pr-3 text-right font-mono tabular-nums">{s.answer.score === null ? "—" : s.answer.score.toFixed(precision)}</td>
-                <td className="py-2 pr-3">{KIND[s.answer.kind]}</td>
-                <td className="py-2 pr-3 text-right tabular-nums">
-                  {s.budget.remaining} / {s.budget.initial}
-                </td>
-                <td className="py-2">
-                  <label className="flex items-center gap-2">
-                    <input
-                      type="checkbox"
-                      checked={s.selected}
-                      disabled={locked || s.answer.kind === "late"}
-                      onChange={(e) => toggle(s.id, e.target.checked)}
-                      aria-label={`Select the submission of ${TIME.format(new Date(s.createdAt))} as final`}
-                    />
-                    {!explicit && finalIds.includes(s.id) && <span className="text-xs text-indigo-700">best</span>}
-                  </label>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <DataTable
+        caption="Your team's submissions"
+        columns={[
+          { label: "Submitted (UTC)" },
+          { label: "By" },
+          { label: "Score", numeric: true },
+          { label: "Answer" },
+          { label: "Budget left", numeric: true },
+          { label: "Final" },
+        ]}
+      >
+        {shown.map((s) => (
+          <tr key={s.id} data-testid="submission-row">
+            <td className={`${CELL.list}`}>
+              <span className="whitespace-nowrap">{TIME.format(new Date(s.createdAt))}</span>
+              {s.description && (
+                <span className="block text-xs text-slate-600" data-testid="submission-description">
+                  {s.description}
+                </span>
+              )}
+              {s.filename && (
+                <a
+                  href={`/api/v1/competitions/${slug}/submissions/${s.id}/file`}
+                  className="block text-xs font-medium text-indigo-700 hover:underline"
+                  aria-label={`Download ${s.filename} (${TIME.format(new Date(s.createdAt))})`}
+                >
+                  {s.filename}
+                </a>
+              )}
+            </td>
+            <td className={`${CELL.list}`}>{s.by}</td>
+            <td className={`${CELL.list} text-right font-mono tabular-nums`}>{s.answer.score === null ? "—" : s.answer.score.toFixed(precision)}</td>
+            <td className={`${CELL.list}`}>{KIND[s.answer.kind]}</td>
+            <td className={`${CELL.list} text-right tabular-nums`}>
+              {s.budget.remaining} / {s.budget.initial}
+            </td>
+            <td className={`${CELL.list}`}>
+              <label className="flex items-center gap-2">
+                <input
+                  type="checkbox"
+                  checked={s.selected}
+                  disabled={locked || s.answer.kind === "late"}
+                  onChange={(e) => toggle(s.id, e.target.checked)}
+                  aria-label={`Select the submission of ${TIME.format(new Date(s.createdAt))} as final`}
+                />
+                {!explicit && finalIds.includes(s.id) && <span className="text-xs text-indigo-700">best</span>}
+              </label>
+            </td>
+          </tr>
+        ))}
+      </DataTable>
     </div>
   );
 }

@@ -5,7 +5,7 @@ import { useState } from "react";
 import { callApi } from "../api-client";
 import { FormError } from "../field";
 import type { Access } from "@/lib/validation/competitions";
-import { ColumnHeads } from "../column-heads";
+import { CELL, DataTable } from "../data-table";
 import type { RegistrationView } from "@/lib/responses";
 
 /** Who may take part (editable after publishing too), and the requests to approve or refuse. */
@@ -70,43 +70,44 @@ export function AccessSettings({ slug, access, registrations }: { slug: string; 
         )}
       </form>
       {registrations.length > 0 && (
-        <table className="w-full text-left text-sm" data-testid="registrations">
-          <caption className="mb-1 text-left font-medium">Requests to take part</caption>
-          <ColumnHeads className="text-slate-500" cell="py-1 pr-3" columns={[{ label: "Person" }, { label: "Asked" }, { label: "Status" }, { label: "Decide", srOnly: true }]} />
-          <tbody className="divide-y divide-slate-100">
-            {registrations.map((r) => (
-              <tr key={r.id}>
-                <td className="py-1 pr-3">
-                  {r.user.name} <span className="text-slate-500">({r.user.email})</span>
-                </td>
-                <td className="py-1 pr-3">{new Date(r.createdAt).toISOString().slice(0, 16).replace("T", " ")} UTC</td>
-                <td className="py-1 pr-3">{r.status}</td>
-                <td className="py-1 text-right">
-                  {r.status !== "approved" && (
-                    <button
-                      type="button"
-                      onClick={() => decide(r.id, "approved")}
-                      className="mr-2 rounded-md border border-emerald-300 px-2 py-1 text-emerald-800 hover:bg-emerald-50"
-                      aria-label={`Approve ${r.user.name}`}
-                    >
-                      Approve
-                    </button>
-                  )}
-                  {r.status !== "refused" && (
-                    <button
-                      type="button"
-                      onClick={() => decide(r.id, "refused")}
-                      className="rounded-md border border-red-200 px-2 py-1 text-red-700 hover:bg-red-50"
-                      aria-label={`Refuse ${r.user.name}`}
-                    >
-                      Refuse
-                    </button>
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <DataTable
+          caption="Requests to take part"
+          showCaption
+          testId="registrations"
+          columns={[{ label: "Person" }, { label: "Asked" }, { label: "Status" }, { label: "Decide", srOnly: true }]}
+        >
+          {registrations.map((r) => (
+            <tr key={r.id}>
+              <td className={CELL.list}>
+                {r.user.name} <span className="text-slate-500">({r.user.email})</span>
+              </td>
+              <td className={CELL.list}>{new Date(r.createdAt).toISOString().slice(0, 16).replace("T", " ")} UTC</td>
+              <td className={CELL.list}>{r.status}</td>
+              <td className={`${CELL.list} text-right`}>
+                {r.status !== "approved" && (
+                  <button
+                    type="button"
+                    onClick={() => decide(r.id, "approved")}
+                    className="mr-2 rounded-md border border-emerald-300 px-2 py-1 text-emerald-800 hover:bg-emerald-50"
+                    aria-label={`Approve ${r.user.name}`}
+                  >
+                    Approve
+                  </button>
+                )}
+                {r.status !== "refused" && (
+                  <button
+                    type="button"
+                    onClick={() => decide(r.id, "refused")}
+                    className="rounded-md border border-red-200 px-2 py-1 text-red-700 hover:bg-red-50"
+                    aria-label={`Refuse ${r.user.name}`}
+                  >
+                    Refuse
+                  </button>
+                )}
+              </td>
+            </tr>
+          ))}
+        </DataTable>
       )}
     </div>
   );

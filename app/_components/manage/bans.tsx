@@ -3,7 +3,7 @@
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { callApi } from "../api-client";
-import { FormError } from "../field";
+import { Field, FormError } from "../field";
 import type { BanView } from "@/lib/responses";
 
 /** Ban a person from this competition by address, with a reason they are shown; lift a ban (docs/operating.md §3). */
@@ -32,14 +32,8 @@ export function Bans({ slug, bans }: { slug: string; bans: BanView[] }) {
     <div className="space-y-3 text-sm">
       <FormError message={error} />
       <form onSubmit={onBan} className="flex flex-wrap items-end gap-3" aria-label="Ban a user">
-        <label className="space-y-1">
-          <span className="block font-medium text-slate-700">Email</span>
-          <input name="email" type="email" required className="rounded-md border border-slate-300 px-3 py-1.5" />
-        </label>
-        <label className="space-y-1">
-          <span className="block font-medium text-slate-700">Reason (shown to them)</span>
-          <input name="reason" required minLength={3} maxLength={500} className="rounded-md border border-slate-300 px-3 py-1.5" />
-        </label>
+        <Field label="Email" name="email" id="ban-email" type="email" required />
+        <Field label="Reason (shown to them)" name="reason" id="ban-reason" required minLength={3} maxLength={500} />
         <button type="submit" className="rounded-md border border-red-300 px-4 py-1.5 font-medium text-red-800 hover:bg-red-50">
           Ban from this competition
         </button>

@@ -3,8 +3,8 @@
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { callApi, uploadWithProgress } from "../api-client";
-import { FormError } from "../field";
-import { ColumnHeads } from "../column-heads";
+import { Field, FormError } from "../field";
+import { CELL, DataTable } from "../data-table";
 
 /** One sandbox test as the panel shows it, formatted on the server: `scores` are the exact public and holdout scores as text. */
 export type SandboxLine = { id: string; time: string; by: string; note: string; filename: string; scores: [string, string]; baseline: { name: string; score: string } | null };
@@ -48,75 +48,68 @@ export function SandboxPanel({ slug, lines, canShowBaselines }: { slug: string; 
           <span className="block font-medium text-slate-700">Predictions CSV</span>
           <input type="file" name="file" accept=".csv,text/csv" className="block" />
         </label>
-        <label className="space-y-1">
-          <span className="block font-medium text-slate-700">Note</span>
-          <input name="description" maxLength={500} placeholder="e.g. majority class" className="rounded-md border border-slate-300 px-3 py-1.5" />
-        </label>
+        <Field label="Note" name="description" id="sandbox-note" maxLength={500} placeholder="e.g. majority class" />
         <button type="submit" disabled={progress !== null} className="rounded-md bg-indigo-600 px-4 py-2 font-medium text-white hover:bg-indigo-700 disabled:opacity-60">
           {progress === null ? "Test against the key" : progress < 1 ? `Uploading ${Math.round(progress * 100)} %` : "Scoring…"}
         </button>
       </form>
       {lines.length > 0 && (
-        <table className="w-full text-left" data-testid="sandbox">
-          <caption className="sr-only">Sandbox tests with their exact scores</caption>
-          <ColumnHeads
-            className="text-slate-500"
-            cell="py-1 pr-3"
-            columns={[
-              { label: "Time (UTC)" },
-              { label: "File, note" },
-              { label: "Public", numeric: true },
-              { label: "Holdout", numeric: true },
-              { label: "Baseline on the leaderboard" },
-            ]}
-          />
-          <tbody className="divide-y divide-slate-100">
-            {lines.map((t) => (
-              <tr key={t.id}>
-                <td className="py-1 pr-3 whitespace-nowrap">{t.time}</td>
-                <td className="py-1 pr-3">
-                  <a href={`/api/v1/competitions/${slug}/submissions/${t.id}/file`} className="font-medium text-indigo-700 hover:underline">
-                    {t.filename}
-                  </a>
-                  {t.note && <span className="block text-xs text-slate-600">{t.note}</span>}
-                </td>
-                <td className="py-1 pr-3 text-right font-mono tabular-nums">{t.scores[0]}</td>
-                <td className="py-1 pr-3 text-right font-mono tabular-nums">{t.scores[1]}</td>
-                <td className="py-1">
-                  {t.baseline ? (
-                    <span className="flex items-center gap-2">
-                      “{t.baseline.name}”, shown as {t.baseline.score}
-                      <button type="button" onClick={() => baseline(t.id, null)} className="rounded border border-slate-300 px-2 py-0.5 hover:bg-slate-100">
-                        Hide
-                      </button>
-                    </span>
-                  ) : canShowBaselines ? (
-                    <form
-                      className="flex items-center gap-2"
-                      onSubmit={(e) => {
-                        e.preventDefault();
-                        baseline(t.id, String(new FormData(e.currentTarget).get("name")));
-                      }}
-                    >
-                      <input
-                        name="name"
-                        aria-label={`Baseline name for ${t.filename} (${t.time})`}
-                        placeholder="name"
-                        maxLength={60}
-                        className="w-32 rounded-md border border-slate-300 px-2 py-0.5"
-                      />
-                      <button type="submit" className="rounded border border-slate-300 px-2 py-0.5 hover:bg-slate-100">
-                        Show
-                      </button>
-                    </form>
-                  ) : (
-                    <span className="text-slate-500">after publishing</span>
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <DataTable
+          caption="Sandbox tests with their exact scores"
+          testId="sandbox"
+          columns={[
+            { label: "Time (UTC)" },
+            { label: "File, note" },
+            { label: "Public", numeric: true },
+            { label: "Holdout", numeric: true },
+            { label: "Baseline on the leaderboard" },
+          ]}
+        >
+          {lines.map((t) => (
+            <tr key={t.id}>
+              <td className={`${CELL.list} whitespace-nowrap`}>{t.time}</td>
+              <td className={`${CELL.list}`}>
+                <a href={`/api/v1/competitions/${slug}/submissions/${t.id}/file`} className="font-medium text-indigo-700 hover:underline">
+                  {t.filename}
+                </a>
+                {t.note && <span className="block text-xs text-slate-600">{t.note}</span>}
+              </td>
+              <td className={`${CELL.list} text-right font-mono tabular-nums`}>{t.scores[0]}</td>
+              <td className={`${CELL.list} text-right font-mono tabular-nums`}>{t.scores[1]}</td>
+              <td className={`${CELL.list}`}>
+                {t.baseline ? (
+                  <span className="flex items-center gap-2">
+                    “{t.baseline.name}”, shown as {t.baseline.score}
+                    <button type="button" onClick={() => baseline(t.id, null)} className="rounded border border-slate-300 px-2 py-0.5 hover:bg-slate-100">
+                      Hide
+                    </button>
+                  </span>
+                ) : canShowBaselines ? (
+                  <form
+                    className="flex items-center gap-2"
+                    onSubmit={(e) => {
+                      e.preventDefault();
+                      baseline(t.id, String(new FormData(e.currentTarget).get("name")));
+                    }}
+                  >
+                    <input
+                      name="name"
+                      aria-label={`Baseline name for ${t.filename} (${t.time})`}
+                      placeholder="name"
+                      maxLength={60}
+                      className="w-32 rounded-md border border-slate-300 px-2 py-0.5"
+                    />
+                    <button type="submit" className="rounded border border-slate-300 px-2 py-0.5 hover:bg-slate-100">
+                      Show
+                    </button>
+                  </form>
+                ) : (
+                  <span className="text-slate-500">after publishing</span>
+                )}
+              </td>
+            </tr>
+          ))}
+        </DataTable>
       )}
     </div>
   );

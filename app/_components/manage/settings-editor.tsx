@@ -3,7 +3,7 @@
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { callApi } from "../api-client";
-import { FormError } from "../field";
+import { Field, FormError, TextAreaField } from "../field";
 import { significant } from "../format";
 import type { SettingsPreview } from "@/lib/responses";
 
@@ -21,8 +21,6 @@ const LABELS: Record<string, string> = {
   threshold: "T",
   budget: "B₀ for new teams",
 };
-
-const INPUT = "block w-full rounded-md border border-slate-300 px-3 py-2";
 
 function shown(value: unknown): string {
   if (typeof value === "number") return significant(value);
@@ -81,26 +79,20 @@ export function SettingsEditor({ slug, current, closed }: { slug: string; curren
     <div className="space-y-4 text-sm">
       <FormError message={error} />
       <form onSubmit={onReview} className="grid gap-3 md:grid-cols-2" aria-label="Settings">
-        <label className="space-y-1 md:col-span-2">
-          <span className="block font-medium text-slate-700">Title</span>
-          <input name="title" defaultValue={current.title} className={INPUT} />
-        </label>
-        <label className="space-y-1">
-          <span className="block font-medium text-slate-700">Deadline (UTC)</span>
-          <input name="endsAt" type="datetime-local" defaultValue={current.endsAt.slice(0, 16)} disabled={closed} className={INPUT} />
-        </label>
-        <label className="space-y-1">
-          <span className="block font-medium text-slate-700">Submissions per team per day</span>
-          <input name="dailySubmissionLimit" type="number" min={1} max={1000} defaultValue={current.dailySubmissionLimit} disabled={closed} className={INPUT} />
-        </label>
-        <label className="space-y-1 md:col-span-2">
-          <span className="block font-medium text-slate-700">Description (Markdown)</span>
-          <textarea name="description" defaultValue={current.description} rows={4} className={INPUT} />
-        </label>
-        <label className="space-y-1 md:col-span-2">
-          <span className="block font-medium text-slate-700">Rules (Markdown)</span>
-          <textarea name="rules" defaultValue={current.rules} rows={3} className={INPUT} />
-        </label>
+        <Field label="Title" name="title" id="settings-title" defaultValue={current.title} className="md:col-span-2" />
+        <Field label="Deadline (UTC)" name="endsAt" id="settings-endsAt" type="datetime-local" defaultValue={current.endsAt.slice(0, 16)} disabled={closed} />
+        <Field
+          label="Submissions per team per day"
+          name="dailySubmissionLimit"
+          id="settings-dailySubmissionLimit"
+          type="number"
+          min={1}
+          max={1000}
+          defaultValue={current.dailySubmissionLimit}
+          disabled={closed}
+        />
+        <TextAreaField label="Description (Markdown)" name="description" id="settings-description" defaultValue={current.description} rows={4} className="md:col-span-2" />
+        <TextAreaField label="Rules (Markdown)" name="rules" id="settings-rules" defaultValue={current.rules} rows={3} className="md:col-span-2" />
         <label className="flex items-center gap-2 md:col-span-2">
           <input type="checkbox" name="lateSubmissions" defaultChecked={current.lateSubmissions} /> Accept late submissions after the close (exact holdout scores on a separate late
           board)

@@ -4,7 +4,7 @@ import { useRouter } from "next/navigation";
 import { useMemo, useState } from "react";
 import { callApi } from "../api-client";
 import { FormError } from "../field";
-import { ColumnHeads } from "../column-heads";
+import { CELL, DataTable } from "../data-table";
 
 /**
  * One submission as the console shows it, formatted on the server: `scores` are the raw public and
@@ -112,67 +112,62 @@ export function SubmissionsConsole({ slug, rows }: { slug: string; rows: Console
           </a>
         </p>
       )}
-      <div className="max-h-[32rem] overflow-auto">
-        <table className="w-full text-left" data-testid="console">
-          <caption className="sr-only">Every submission with its raw scores</caption>
-          <ColumnHeads
-            className="sticky top-0 bg-white text-slate-500"
-            cell="py-1 pr-3"
-            columns={[
-              { label: "Time (UTC)" },
-              { label: "Team" },
-              { label: "User" },
-              { label: "Answer" },
-              { label: "Public", numeric: true },
-              { label: "Holdout", numeric: true },
-              { label: "Note, flags" },
-              { label: "Team actions", srOnly: true },
-            ]}
-          />
-          <tbody className="divide-y divide-slate-100">
-            {shown.map((r) => {
-              const disqualified = r.disqualified;
-              return (
-                <tr key={r.id} data-testid="console-row">
-                  <td className="py-1 pr-3 whitespace-nowrap">{r.time}</td>
-                  <td className="py-1 pr-3">
-                    <button type="button" onClick={() => setTeam(r.teamId)} className="text-left font-medium text-indigo-700 hover:underline" aria-label={`Only team ${r.team}`}>
-                      {r.team}
-                    </button>
-                  </td>
-                  <td className="py-1 pr-3">{r.user}</td>
-                  <td className="py-1 pr-3 whitespace-nowrap">
-                    {r.kind} {r.answer}
-                  </td>
-                  {r.scores.map((score, i) => (
-                    <td key={i} className="py-1 pr-3 text-right font-mono tabular-nums">
-                      {score}
-                    </td>
-                  ))}
-                  <td className="py-1 pr-3">
-                    {r.note}
-                    {r.flags.map((flag) => (
-                      <span key={flag} className="ml-1 rounded bg-amber-50 px-1.5 py-0.5 text-xs text-amber-800">
-                        {flag}
-                      </span>
-                    ))}
-                  </td>
-                  <td className="py-1 text-right">
-                    <button
-                      type="button"
-                      onClick={() => disqualify(r.teamId, r.team, disqualified)}
-                      className="rounded-md border border-slate-300 px-2 py-0.5 text-xs hover:bg-slate-100"
-                      aria-label={`${disqualified ? "Reinstate" : "Disqualify"} team ${r.team}`}
-                    >
-                      {disqualified ? "Reinstate" : "Disqualify"}
-                    </button>
-                  </td>
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
-      </div>
+      <DataTable
+        caption="Every submission with its raw scores"
+        maxHeight="max-h-[32rem]"
+        testId="console"
+        columns={[
+          { label: "Time (UTC)" },
+          { label: "Team" },
+          { label: "User" },
+          { label: "Answer" },
+          { label: "Public", numeric: true },
+          { label: "Holdout", numeric: true },
+          { label: "Note, flags" },
+          { label: "Team actions", srOnly: true },
+        ]}
+      >
+        {shown.map((r) => {
+          const disqualified = r.disqualified;
+          return (
+            <tr key={r.id} data-testid="console-row">
+              <td className={`${CELL.list} whitespace-nowrap`}>{r.time}</td>
+              <td className={`${CELL.list}`}>
+                <button type="button" onClick={() => setTeam(r.teamId)} className="text-left font-medium text-indigo-700 hover:underline" aria-label={`Only team ${r.team}`}>
+                  {r.team}
+                </button>
+              </td>
+              <td className={`${CELL.list}`}>{r.user}</td>
+              <td className={`${CELL.list} whitespace-nowrap`}>
+                {r.kind} {r.answer}
+              </td>
+              {r.scores.map((score, i) => (
+                <td key={i} className={`${CELL.list} text-right font-mono tabular-nums`}>
+                  {score}
+                </td>
+              ))}
+              <td className={`${CELL.list}`}>
+                {r.note}
+                {r.flags.map((flag) => (
+                  <span key={flag} className="ml-1 rounded bg-amber-50 px-1.5 py-0.5 text-xs text-amber-800">
+                    {flag}
+                  </span>
+                ))}
+              </td>
+              <td className={`${CELL.list} text-right`}>
+                <button
+                  type="button"
+                  onClick={() => disqualify(r.teamId, r.team, disqualified)}
+                  className="rounded-md border border-slate-300 px-2 py-0.5 text-xs hover:bg-slate-100"
+                  aria-label={`${disqualified ? "Reinstate" : "Disqualify"} team ${r.team}`}
+                >
+                  {disqualified ? "Reinstate" : "Disqualify"}
+                </button>
+              </td>
+            </tr>
+          );
+        })}
+      </DataTable>
     </div>
   );
 }

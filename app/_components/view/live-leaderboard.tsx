@@ -5,7 +5,7 @@ import { useEffect, useRef, useState } from "react";
 import { BudgetBar } from "../budget-bar";
 import { significant } from "../format";
 import type { Leaderboard } from "@/lib/responses";
-import { ColumnHeads } from "../column-heads";
+import { CELL, DataTable, hiddenBelow } from "../data-table";
 
 const PAGE_SIZE = 50;
 const REFRESH_MS = 10_000;
@@ -91,74 +91,69 @@ export function LiveLeaderboard({ slug, initial }: { slug: string; initial: Lead
           {error}
         </p>
       )}
-      <div className="overflow-x-auto rounded-xl border border-slate-200 bg-white">
-        <table className="w-full text-left text-sm" data-testid="leaderboard">
-          <caption className="sr-only">Live leaderboard, ranked by a fresh measurement of each team&apos;s best submission</caption>
-          <ColumnHeads
-            className="bg-slate-50 text-slate-600"
-            cell="px-3 py-2"
-            columns={[
-              { label: "#", numeric: true },
-              { label: "Team" },
-              { label: "Score", numeric: true },
-              { label: "Entries", numeric: true, from: "sm" },
-              { label: "Last (UTC)", from: "md" },
-              { label: "Overfitting budget" },
-            ]}
-          />
-          <tbody className="divide-y divide-slate-100">
-            {withBaselines(board, page === pages && !q).map(({ e, i, baseline }) =>
-              baseline ? (
-                <tr key={`baseline-${baseline.name}`} data-testid="baseline-row" className="bg-slate-50 italic text-slate-600">
-                  <td className="px-3 py-2 text-right">–</td>
-                  <td className="px-3 py-2">
-                    {baseline.name} <span className="ml-1 rounded bg-slate-200 px-1.5 py-0.5 text-xs not-italic">baseline</span>
-                  </td>
-                  <td className="px-3 py-2 text-right font-mono tabular-nums whitespace-nowrap">
-                    {baseline.score.toFixed(board.displayPrecision)}
-                    {baseline.uncertainty !== null && <span className="ml-1 text-xs text-slate-500">± {significant(baseline.uncertainty, 2)}</span>}
-                  </td>
-                  <td colSpan={3} className="px-3 py-2 text-xs">
-                    set by the organizers, not ranked
-                  </td>
-                </tr>
-              ) : (
-                <tr key={e.teamId} data-testid="leaderboard-row">
-                  <td className="px-3 py-2 text-right tabular-nums whitespace-nowrap">
-                    {tiedWithAbove(board, i) && (
-                      <span title="Statistically tied with the team above: the difference is within the ± of the scores" className="mr-1 text-slate-400">
-                        ≈
-                      </span>
-                    )}
-                    {e.rank}
-                  </td>
-                  <td className="px-3 py-2 font-medium">
-                    <Link href={`/competitions/${slug}/teams/${e.teamId}`} className="hover:underline">
-                      {e.team}
-                    </Link>
-                  </td>
-                  <td className="px-3 py-2 text-right font-mono tabular-nums whitespace-nowrap">
-                    {e.score === null ? "—" : e.score.toFixed(board.displayPrecision)}
-                    {e.uncertainty !== null && <span className="ml-1 text-xs text-slate-500">± {significant(e.uncertainty, 2)}</span>}
-                  </td>
-                  <td className="hidden px-3 py-2 text-right tabular-nums sm:table-cell">{e.submissions}</td>
-                  <td className="hidden px-3 py-2 whitespace-nowrap text-slate-600 md:table-cell">{e.lastSubmissionAt ? TIME.format(new Date(e.lastSubmissionAt)) : "—"}</td>
-                  <td className="px-3 py-2">
-                    <BudgetBar remaining={e.budget.remaining} initial={e.budget.initial} />
-                  </td>
-                </tr>
-              ),
-            )}
-            {board.entries.length === 0 && (
-              <tr>
-                <td colSpan={6} className="px-3 py-6 text-center text-slate-500">
-                  {q ? `No team matches “${q}”.` : "No submissions yet."}
-                </td>
-              </tr>
-            )}
-          </tbody>
-        </table>
-      </div>
+      <DataTable
+        caption="Live leaderboard, ranked by a fresh measurement of each team's best submission"
+        look="board"
+        testId="leaderboard"
+        columns={[
+          { label: "#", numeric: true },
+          { label: "Team" },
+          { label: "Score", numeric: true },
+          { label: "Entries", numeric: true, from: "sm" },
+          { label: "Last (UTC)", from: "md" },
+          { label: "Overfitting budget" },
+        ]}
+      >
+        {withBaselines(board, page === pages && !q).map(({ e, i, baseline }) =>
+          baseline ? (
+            <tr key={`baseline-${baseline.name}`} data-testid="baseline-row" className="bg-slate-50 italic text-slate-600">
+              <td className={`${CELL.board} text-right`}>–</td>
+              <td className={`${CELL.board}`}>
+                {baseline.name} <span className="ml-1 rounded bg-slate-200 px-1.5 py-0.5 text-xs not-italic">baseline</span>
+              </td>
+              <td className={`${CELL.board} text-right font-mono tabular-nums whitespace-nowrap`}>
+                {baseline.score.toFixed(board.displayPrecision)}
+                {baseline.uncertainty !== null && <span className="ml-1 text-xs text-slate-500">± {significant(baseline.uncertainty, 2)}</span>}
+              </td>
+              <td colSpan={3} className={`${CELL.board} text-xs`}>
+                set by the organizers, not ranked
+              </td>
+            </tr>
+          ) : (
+            <tr key={e.teamId} data-testid="leaderboard-row">
+              <td className={`${CELL.board} text-right tabular-nums whitespace-nowrap`}>
+                {tiedWithAbove(board, i) && (
+                  <span title="Statistically tied with the team above: the difference is within the ± of the scores" className="mr-1 text-slate-400">
+                    ≈
+                  </span>
+                )}
+                {e.rank}
+              </td>
+              <td className={`${CELL.board} font-medium`}>
+                <Link href={`/competitions/${slug}/teams/${e.teamId}`} className="hover:underline">
+                  {e.team}
+                </Link>
+              </td>
+              <td className={`${CELL.board} text-right font-mono tabular-nums whitespace-nowrap`}>
+                {e.score === null ? "—" : e.score.toFixed(board.displayPrecision)}
+                {e.uncertainty !== null && <span className="ml-1 text-xs text-slate-500">± {significant(e.uncertainty, 2)}</span>}
+              </td>
+              <td className={`${CELL.board} ${hiddenBelow("sm")} text-right tabular-nums`}>{e.submissions}</td>
+              <td className={`${CELL.board} ${hiddenBelow("md")} whitespace-nowrap text-slate-600`}>{e.lastSubmissionAt ? TIME.format(new Date(e.lastSubmissionAt)) : "—"}</td>
+              <td className={`${CELL.board}`}>
+                <BudgetBar remaining={e.budget.remaining} initial={e.budget.initial} />
+              </td>
+            </tr>
+          ),
+        )}
+        {board.entries.length === 0 && (
+          <tr>
+            <td colSpan={6} className="px-3 py-6 text-center text-slate-500">
+              {q ? `No team matches “${q}”.` : "No submissions yet."}
+            </td>
+          </tr>
+        )}
+      </DataTable>
       <p className="text-xs text-slate-500">
         Each score is a fresh holdout measurement of the team&apos;s best submission, not its luckiest answer; ± is the 95 % interval of the noise. ≈ marks a team whose score lies
         within the ± of the team above: their order could swap on another measurement.

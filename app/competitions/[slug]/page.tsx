@@ -19,6 +19,7 @@ import { getMyTeam } from "@/lib/server/teams/teams";
 import { displayHalfWidth } from "@/lib/server/boards/leaderboard";
 import { getCurrentPlan } from "@/lib/server/competitions/plans";
 import { closedForEntries } from "@/lib/server/competitions/lifecycle";
+import { Section } from "../../_components/section";
 
 export const metadata: Metadata = { title: "Competition" };
 
@@ -134,25 +135,16 @@ export default async function CompetitionPage({ params }: { params: Promise<{ sl
           </p>
         </section>
       )}
-      <section aria-labelledby="overview" className="rounded-xl border border-slate-200 bg-white p-6 shadow-sm">
-        <h2 id="overview" className="mb-3 text-lg font-semibold">
-          Overview
-        </h2>
+      <Section id="overview" title="Overview">
         <Markdown>{competition.description || "_No description yet._"}</Markdown>
-      </section>
+      </Section>
       {competition.rules && (
-        <section aria-labelledby="rules" className="rounded-xl border border-slate-200 bg-white p-6 shadow-sm">
-          <h2 id="rules" className="mb-3 text-lg font-semibold">
-            Rules
-          </h2>
+        <Section id="rules" title="Rules">
           <Markdown>{competition.rules}</Markdown>
-        </section>
+        </Section>
       )}
       {competition.status !== "draft" && (
-        <section aria-labelledby="take-part" className="space-y-4 rounded-xl border border-slate-200 bg-white p-6 shadow-sm">
-          <h2 id="take-part" className="text-lg font-semibold">
-            {team ? "Your team" : "Take part"}
-          </h2>
+        <Section id="take-part" title={team ? "Your team" : "Take part"}>
           {rulesOfEntry.length > 0 && (
             <p className="text-sm text-slate-600" data-testid="access-rules">
               This competition admits {rulesOfEntry.join("; ")}.
@@ -196,21 +188,15 @@ export default async function CompetitionPage({ params }: { params: Promise<{ sl
               <SubmitPanel slug={slug} precision={competition.displayPrecision} />
             </div>
           )}
-        </section>
+        </Section>
       )}
       {team && mine && (
-        <section aria-labelledby="my-submissions" className="space-y-3 rounded-xl border border-slate-200 bg-white p-6 shadow-sm">
-          <h2 id="my-submissions" className="text-lg font-semibold">
-            My submissions
-          </h2>
+        <Section id="my-submissions" title="My submissions">
           <MySubmissions slug={slug} submissions={mine.submissions} finalIds={mine.finalIds} precision={competition.displayPrecision} locked={competition.status === "closed"} />
-        </section>
+        </Section>
       )}
       {files.length > 0 && (
-        <section aria-labelledby="data" className="rounded-xl border border-slate-200 bg-white p-6 shadow-sm">
-          <h2 id="data" className="mb-3 text-lg font-semibold">
-            Data
-          </h2>
+        <Section id="data" title="Data">
           {!team && !organizer && <p className="mb-2 text-sm text-slate-600">Create or join a team (accepting the rules) to download the data.</p>}
           <ul className="text-sm">
             {files.map((f) => (
@@ -222,7 +208,7 @@ export default async function CompetitionPage({ params }: { params: Promise<{ sl
               </li>
             ))}
           </ul>
-        </section>
+        </Section>
       )}
     </article>
   );

@@ -7,7 +7,8 @@ import { getFinalStandings } from "@/lib/server/boards/finals";
 import { getLateBoard } from "@/lib/server/boards/late-board";
 import { getLeaderboard } from "@/lib/server/boards/leaderboard";
 import { LiveLeaderboard } from "../../../_components/view/live-leaderboard";
-import { ColumnHeads } from "../../../_components/column-heads";
+import { CELL, DataTable } from "../../../_components/data-table";
+import { Section } from "../../../_components/section";
 
 export const metadata: Metadata = { title: "Leaderboard" };
 
@@ -38,94 +39,69 @@ export default async function LeaderboardPage({ params }: { params: Promise<{ sl
         </p>
       </div>
       {final && (
-        <section aria-labelledby="final-heading" className="space-y-3">
-          <h2 id="final-heading" className="text-xl font-semibold">
-            Final standings
-          </h2>
+        <Section id="final" title="Final standings" variant="plain">
           <p className="text-sm text-slate-600">Each team&apos;s final submissions scored exactly on the holdout; the shake-up is the change from its live rank.</p>
-          <div className="overflow-x-auto rounded-xl border border-slate-200 bg-white">
-            <table className="w-full text-left text-sm" data-testid="final-standings">
-              <caption className="sr-only">Final standings with the change against the live leaderboard</caption>
-              <ColumnHeads
-                className="bg-slate-50 text-slate-600"
-                cell="px-3 py-2"
-                columns={[
-                  { label: "#", numeric: true },
-                  { label: "Team" },
-                  { label: "Holdout score", numeric: true },
-                  { label: "Live rank", numeric: true },
-                  { label: "Shake-up" },
-                ]}
-              />
-              <tbody className="divide-y divide-slate-100">
-                {final.entries.map((e) => (
-                  <tr key={e.teamId}>
-                    <td className="px-3 py-2 text-right tabular-nums">{e.rank}</td>
-                    <td className="px-3 py-2 font-medium">
-                      <Link href={`/competitions/${slug}/teams/${e.teamId}`} className="hover:underline">
-                        {e.team}
-                      </Link>
-                    </td>
-                    <td className="px-3 py-2 text-right font-mono tabular-nums">{e.score.toFixed(final.displayPrecision)}</td>
-                    <td className="px-3 py-2 text-right tabular-nums">{e.liveRank ?? "—"}</td>
-                    <td className="px-3 py-2">
-                      {e.shakeUp === null || e.shakeUp === 0 ? (
-                        <span className="text-slate-500">–</span>
-                      ) : e.shakeUp > 0 ? (
-                        <span className="text-emerald-700">
-                          ▲ {e.shakeUp} <span className="sr-only">places up</span>
-                        </span>
-                      ) : (
-                        <span className="text-red-700">
-                          ▼ {-e.shakeUp} <span className="sr-only">places down</span>
-                        </span>
-                      )}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        </section>
+          <DataTable
+            caption="Final standings with the change against the live leaderboard"
+            look="board"
+            testId="final-standings"
+            columns={[{ label: "#", numeric: true }, { label: "Team" }, { label: "Holdout score", numeric: true }, { label: "Live rank", numeric: true }, { label: "Shake-up" }]}
+          >
+            {final.entries.map((e) => (
+              <tr key={e.teamId}>
+                <td className={`${CELL.board} text-right tabular-nums`}>{e.rank}</td>
+                <td className={`${CELL.board} font-medium`}>
+                  <Link href={`/competitions/${slug}/teams/${e.teamId}`} className="hover:underline">
+                    {e.team}
+                  </Link>
+                </td>
+                <td className={`${CELL.board} text-right font-mono tabular-nums`}>{e.score.toFixed(final.displayPrecision)}</td>
+                <td className={`${CELL.board} text-right tabular-nums`}>{e.liveRank ?? "—"}</td>
+                <td className={`${CELL.board}`}>
+                  {e.shakeUp === null || e.shakeUp === 0 ? (
+                    <span className="text-slate-500">–</span>
+                  ) : e.shakeUp > 0 ? (
+                    <span className="text-emerald-700">
+                      ▲ {e.shakeUp} <span className="sr-only">places up</span>
+                    </span>
+                  ) : (
+                    <span className="text-red-700">
+                      ▼ {-e.shakeUp} <span className="sr-only">places down</span>
+                    </span>
+                  )}
+                </td>
+              </tr>
+            ))}
+          </DataTable>
+        </Section>
       )}
       {late && (late.lateSubmissions || late.entries.length > 0) && (
-        <section aria-labelledby="late-heading" className="space-y-3">
-          <h2 id="late-heading" className="text-xl font-semibold">
-            Late submissions
-          </h2>
+        <Section id="late" title="Late submissions" variant="plain">
           <p className="text-sm text-slate-600">After the close, each team&apos;s best late submission scored exactly on the holdout. They never change the final standings.</p>
           {late.entries.length === 0 ? (
             <p className="text-sm text-slate-500">No late submissions yet.</p>
           ) : (
-            <div className="overflow-x-auto rounded-xl border border-slate-200 bg-white">
-              <table className="w-full text-left text-sm" data-testid="late-board">
-                <caption className="sr-only">Late board: best exact holdout score of each team&apos;s late submissions</caption>
-                <ColumnHeads
-                  className="bg-slate-50 text-slate-600"
-                  cell="px-3 py-2"
-                  columns={[{ label: "#", numeric: true }, { label: "Team" }, { label: "Holdout score", numeric: true }, { label: "Late entries", numeric: true }]}
-                />
-                <tbody className="divide-y divide-slate-100">
-                  {late.entries.map((e) => (
-                    <tr key={e.teamId}>
-                      <td className="px-3 py-2 text-right tabular-nums">{e.rank}</td>
-                      <td className="px-3 py-2 font-medium">{e.team}</td>
-                      <td className="px-3 py-2 text-right font-mono tabular-nums">{e.score.toFixed(late.displayPrecision)}</td>
-                      <td className="px-3 py-2 text-right tabular-nums">{e.submissions}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+            <DataTable
+              caption="Late board: best exact holdout score of each team's late submissions"
+              look="board"
+              testId="late-board"
+              columns={[{ label: "#", numeric: true }, { label: "Team" }, { label: "Holdout score", numeric: true }, { label: "Late entries", numeric: true }]}
+            >
+              {late.entries.map((e) => (
+                <tr key={e.teamId}>
+                  <td className={`${CELL.board} text-right tabular-nums`}>{e.rank}</td>
+                  <td className={`${CELL.board} font-medium`}>{e.team}</td>
+                  <td className={`${CELL.board} text-right font-mono tabular-nums`}>{e.score.toFixed(late.displayPrecision)}</td>
+                  <td className={`${CELL.board} text-right tabular-nums`}>{e.submissions}</td>
+                </tr>
+              ))}
+            </DataTable>
           )}
-        </section>
+        </Section>
       )}
-      <section aria-labelledby="live-heading" className="space-y-3">
-        <h2 id="live-heading" className="text-xl font-semibold">
-          {final ? "Live leaderboard at the close" : "Live leaderboard"}
-        </h2>
+      <Section id="live" title={final ? "Live leaderboard at the close" : "Live leaderboard"} variant="plain">
         <LiveLeaderboard slug={slug} initial={board} />
-      </section>
+      </Section>
     </div>
   );
 }

@@ -15,7 +15,7 @@ import { formatDate, formatUtc, metricTitle, significant } from "../../../_compo
 import { ChangeLog } from "../../../_components/manage/change-log";
 import { CorrelationSummary } from "../../../_components/manage/correlation-summary";
 import { HoldoutHealth } from "../../../_components/manage/holdout-health";
-import { Section } from "../../../_components/manage/section";
+import { Section } from "../../../_components/section";
 import { AccessSettings } from "../../../_components/manage/access-settings";
 import { Bans } from "../../../_components/manage/bans";
 import { type SandboxLine, SandboxPanel } from "../../../_components/manage/sandbox-panel";

@@ -7,6 +7,7 @@ import { getTeamHistory } from "@/lib/server/boards/team-page";
 import { BudgetBar } from "../../../../_components/budget-bar";
 import { HistoryChart } from "../../../../_components/charts";
 import { significant } from "../../../../_components/format";
+import { Section } from "../../../../_components/section";
 
 export const metadata: Metadata = { title: "Team" };
 
@@ -63,16 +64,13 @@ export default async function TeamPage({ params }: { params: Promise<{ slug: str
           </div>
         </dl>
       </header>
-      <section aria-labelledby="history" className="space-y-3 rounded-xl border border-slate-200 bg-white p-6 shadow-sm">
-        <h2 id="history" className="text-lg font-semibold">
-          Score history
-        </h2>
+      <Section id="history" title="Score history">
         <p className="text-sm text-slate-600">
           {metric.title} of each released answer over time; {holdout} of {history.length} answers came from the holdout and spent budget. Holdout answers carry noise (
           {pm.trim() || "±"}, 95 %); public answers are exact scores on the public rows. The leaderboard score is a separate, fresh measurement of the team&apos;s best submission.
         </p>
         <HistoryChart points={history} initialBudget={team.budget.initial} precision={displayPrecision} />
-      </section>
+      </Section>
     </div>
   );
 }

@@ -1,0 +1,32 @@
+import type { ReactNode } from "react";
+
+/**
+ * A section of a page: an h2 the section is labelled by, a line of description, the content. A
+ * "card" (the default) sits on a white panel; a "plain" section on the page itself.
+ */
+export function Section({
+  id,
+  title,
+  description,
+  variant = "card",
+  children,
+}: {
+  id: string;
+  title: ReactNode;
+  description?: ReactNode;
+  variant?: "card" | "plain";
+  children: ReactNode;
+}) {
+  const look = variant === "card" ? "space-y-4 rounded-xl border border-slate-200 bg-white p-6 shadow-sm" : "space-y-3";
+  return (
+    <section id={id} aria-labelledby={`${id}-heading`} className={look}>
+      <div>
+        <h2 id={`${id}-heading`} className={variant === "card" ? "text-lg font-semibold" : "text-xl font-semibold"}>
+          {title}
+        </h2>
+        {description && <p className="text-sm text-slate-600">{description}</p>}
+      </div>
+      {children}
+    </section>
+  );
+}
