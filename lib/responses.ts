@@ -2,17 +2,33 @@
 // client components. Types only, so a client component can import them without pulling server code
 // (or its secrets) into the browser bundle.
 import type { BudgetByCalibration, Point } from "./calibration/curves";
-import type { Plan } from "./calibration/planner";
+import type { Plan, Proof } from "./calibration/planner";
+import type { BoardKind } from "./mechanism/board";
 import type { AnswerKind } from "./mechanism/thresholdout";
 
-/** The mechanism's answer kinds, and "late": after the close, the exact holdout score (never ranked in the final standings). */
-export type ResultKind = AnswerKind | "late";
+/**
+ * The kinds a scored submission is stored with: the mechanism's (public, holdout, exhausted — the
+ * team's budget is spent — and limit — past the competition's m), and "capped": no check because the
+ * competition's cap on holdout answers over all teams is reached.
+ */
+export type StoredKind = AnswerKind | "capped";
 
-/** POST …/submissions: the answer to one submission (display units) and the team's budget after it. */
+/** …and "late": after the close, the exact holdout score (never ranked in the final standings). */
+export type ResultKind = StoredKind | "late";
+
+/**
+ * An answer as its team sees it, in display units: `score` is what the mechanism released (null for
+ * ⊥), `publicScore` the submission's exact public score, which the team always sees (it is a
+ * function of the public rows alone: docs/mechanism.md §2.2); when the answer is not a public one it
+ * is "public score, not checked".
+ */
+export type Answer = { kind: ResultKind; score: number | null; publicScore: number };
+
+/** POST …/submissions: the answer to one submission and the team's budget after it. */
 export type SubmissionResult = {
   id: string;
   createdAt: string;
-  answer: { kind: ResultKind; score: number | null };
+  answer: Answer;
   budget: { remaining: number; initial: number };
 };
 
@@ -21,7 +37,7 @@ export type MySubmission = {
   id: string;
   createdAt: string;
   by: string;
-  answer: { kind: ResultKind; score: number | null };
+  answer: Answer;
   budget: { remaining: number; initial: number };
   selected: boolean;
   description: string | null;
@@ -39,6 +55,8 @@ export type TeamView = {
   members: { name: string }[];
   budget: { remaining: number; initial: number };
   submissions: number;
+  /** the competition's limit m of scored submissions per team, and how many the team has used (null before publishing) */
+  scored: { used: number; limit: number } | null;
   /** the daily cap: used today, left today, when it resets (midnight UTC) */
   limits: DailyLimits;
 };
@@ -49,14 +67,19 @@ export type LeaderboardEntry = {
   /** the team's name (docs/api.md), and its id for links */
   team: string;
   teamId: string;
-  /** the team's best answer, re-measured with fresh noise (docs/mechanism.md §2.6), display units */
+  /** the shown score (docs/mechanism.md §2.6): the team's best public answer, else its latest holdout answer, display units */
   score: number | null;
-  /** half-width of the score's 95 % interval from the mechanism's noise, display units */
+  /** which of the two the score is: a public score checked against the hidden holdout, or a noisy holdout answer */
+  kind: BoardKind | null;
+  /** half-width of the score's 95 % interval (a public score's sampling error, a holdout answer's noise), display units */
   uncertainty: number | null;
   submissions: number;
   budget: { remaining: number; initial: number };
   lastSubmissionAt: string | null;
 };
+
+/** The 95 % half-widths of the board's two kinds of score, in the metric's display units (docs/mechanism.md §2.6). */
+export type ScoreUncertainty = { public: number; holdout: number };
 
 /** GET …/leaderboard: one page of the live leaderboard. */
 export type Leaderboard = {
@@ -66,8 +89,23 @@ export type Leaderboard = {
   page: number;
   pageSize: number;
   entries: LeaderboardEntry[];
-  /** the organizers' baselines: unranked rows, each one noisy holdout value (lib/server/scoring/sandbox.ts) */
-  baselines: { name: string; score: number; uncertainty: number | null }[];
+  /** the organizers' baselines: unranked rows, each its public score (lib/server/scoring/sandbox.ts) */
+  baselines: { name: string; score: number; kind: BoardKind; uncertainty: number | null }[];
+};
+
+/**
+ * GET …/competitions/{slug} `guarantee`: what the shown scores are worth, display units
+ * (docs/mechanism.md §2.6, §2.7). `team` covers a team acting on its own answers (the tighter of the
+ * two proofs); `competition` covers anyone, whatever they read here and however many accounts they
+ * hold (null tolerance: no competition-wide guarantee); `publicBound` is how far above its holdout
+ * value a shown public score can be (T plus the threshold's noise, 95 %); `honestCharges` the holdout
+ * checks an honest team is expected to get over its m submissions.
+ */
+export type GuaranteeSummary = {
+  team: { holds: boolean; proof: Proof | null; tolerance: number | null; maxQueries: number; budget: number; beta: number };
+  competition: { holds: boolean; tolerance: number | null; cap: number | null; teams: number; answersReleased: number };
+  publicBound: number;
+  honestCharges: number;
 };
 
 /** POST …/mechanism/preview: the plan and the three plots, nothing stored. */
@@ -104,9 +142,9 @@ export type BanView = { userId: string; name: string; email: string; reason: str
 export type HealthReport = {
   perHoldoutAnswer: number;
   total: number;
-  teams: { name: string; holdoutAnswers: number; remeasures: number; openEpoch: boolean; epsDp: number; remaining: number; initial: number; exhausted: boolean }[];
+  teams: { name: string; holdoutAnswers: number; remeasures: number; openEpochs: number; epsDp: number; remaining: number; initial: number; exhausted: boolean }[];
   exhausted: number;
-  /** baselines ever shown on the leaderboard: one re-measurement each, counted in the total */
+  /** baselines shown with a noisy holdout value (before baselines showed their public score): one re-measurement each, counted in the total */
   baselines: number;
 };
 
@@ -122,7 +160,7 @@ export type RegistrationView = { id: string; status: string; createdAt: string; 
 
 /** GET …/teams/{teamId}: a team's public page. */
 export type TeamHistory = {
-  /** rank and shown score (the re-measured best) as on the leaderboard */
+  /** rank, shown score and its kind as on the leaderboard */
   team: {
     id: string;
     name: string;
@@ -130,12 +168,13 @@ export type TeamHistory = {
     budget: { remaining: number; initial: number };
     rank: number | null;
     score: number | null;
+    kind: BoardKind | null;
     disqualified: { at: string; reason: string } | null;
   };
   metric: Leaderboard["metric"];
   displayPrecision: number;
-  /** half-width of a holdout answer's 95 % interval (display units); public answers are exact public scores */
-  uncertainty: number | null;
+  /** the 95 % half-widths of a public answer (its sampling error) and of a holdout answer (its noise), display units */
+  uncertainty: ScoreUncertainty | null;
   /** every query in time order: the released answer (null when the budget was spent) and the budget after */
-  history: { at: string; kind: "public" | "holdout" | "exhausted"; score: number | null; budget: number }[];
+  history: { at: string; kind: StoredKind; score: number | null; budget: number }[];
 };

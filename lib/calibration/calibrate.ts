@@ -1,5 +1,5 @@
-import { type ByMethod, type CorrelationModel, calibrateEpsBdp, calibrateEpsDp } from "./models";
-import { type Plan, planGuarantee, planPractical } from "./planner";
+import { type ByMethod, calibrateEpsBdp, calibrateEpsDp } from "./models";
+import { type Plan, planGuarantee, planPractical, type Setting } from "./planner";
 import { resolveCorrelation } from "./resolve";
 import type { CalibrationRequest, MechanismInput } from "../validation/calibration";
 
@@ -27,11 +27,12 @@ export function answerCalibration(question: CalibrationRequest): CalibrationAnsw
     const r = calibrateEpsBdp(model, n, question.epsDp);
     return { epsBdp: r.value, byMethod: r.byMethod, exhaustive: r.exhaustive };
   }
-  return planMechanism({ n, model }, question.mechanism);
+  const { publicRows, teams, holdoutCap } = question;
+  return planMechanism({ n, model, publicRows, teams, holdoutCap }, question.mechanism);
 }
 
 /** The planner for either mode, with the defaults of docs/mechanism.md §2.4 for β, m and c. */
-export function planMechanism(setting: { n: number; model: CorrelationModel }, mechanism: MechanismInput): Plan {
+export function planMechanism(setting: Setting, mechanism: MechanismInput): Plan {
   const maxQueries = mechanism.maxQueries ?? DEFAULT_MAX_QUERIES;
   if (mechanism.mode === "guarantee") {
     return planGuarantee(setting, { tolerance: mechanism.tolerance, beta: mechanism.beta, maxQueries, split: mechanism.split });

@@ -1,6 +1,6 @@
 import { epsDpForBudget } from "../mechanism/accounting";
 import { calibrateEpsBdp, calibrateEpsDp, type CorrelationModel } from "./models";
-import { concentrationN, maxBudget, targetEpsBdp, theorem2Parameters, type GuaranteeInput } from "./planner";
+import { concentrationN, maxBudget, targetEpsBdp, theorem2Parameters, type GuaranteeInput } from "./theorem2";
 
 type Setting = { n: number; model: CorrelationModel };
 export type Point = { x: number; y: number };

@@ -86,6 +86,21 @@ export function effectiveSize(model: CorrelationModel, n: number): number {
   }
 }
 
+/**
+ * Why the concentration step of the guarantees does not hold under `model`, or null when it does
+ * (docs/mechanism.md §2.5). Hoeffding's lemma for Markov chains (Fan, Jiang, Sun 2018), which gives
+ * n_eff = n(1 − λ)/(1 + λ), is for a chain that starts from its stationary distribution: a chain
+ * stated to start elsewhere gets no guarantee from either proof.
+ */
+export function concentrationProblem(model: CorrelationModel): string | null {
+  if (model.kind !== "markov" || !Array.isArray(model.initial)) return null;
+  const { stationary } = describeChain(checkTransitionMatrix(model.transition));
+  const distance = Math.max(...model.initial.map((q, i) => Math.abs(q - stationary[i])));
+  return distance > 1e-9
+    ? 'the chain\'s initial distribution is not its stationary one, and the concentration bound for Markov chains (Fan, Jiang & Sun 2018) assumes a stationary start: set initial to "stationary"'
+    : null;
+}
+
 /** Chains of many different lengths are searched one length at a time: at most this many. */
 export const MAX_DISTINCT_LENGTHS = 1000;
 

@@ -1,39 +1,87 @@
-import { epsDpForBudget, UNITS } from "../mechanism/accounting";
+import { epsDpForBudget } from "../mechanism/accounting";
 import { check } from "../mechanism/errors";
-import { type ByMethod, type CorrelationModel, calibrateEpsBdp, calibrateEpsDp, effectiveSize } from "./models";
+import { answerDecimalsFor } from "../mechanism/thresholdout";
+import { descriptionLengthBound } from "./description-length";
+import { expectedCharges, honestGapSd, recommendSettings } from "./honest";
+import { type ByMethod, type CorrelationModel, calibrateEpsBdp, concentrationProblem, effectiveSize } from "./models";
+import { maxBudget, requiredN, theorem2Parameters } from "./theorem2";
 
 /**
- * The Theorem 2 planner (Zhao 2017, Theorem 2; docs/mechanism.md §2.4). Organizer inputs: tolerance
- * τ, failure probability β, maximum queries per team m and split constant c ∈ (0, 1). Then
- *   σ = (1 − c) τ / (12 ln(4m/β)),   T = (1 + c) τ / 2,   τ' = (1 − c) τ / 4,   β' = β / (2m),
- *   n_#(B) = max{ 9 ln(4/β') / τ'²,  10 B / (4 σ ε_DP(ε*)) },
- *   B_max = ⌊4 σ n ε_DP(ε*) / 10⌋   when n_eff ≥ 9 ln(4/β') / τ'².
- * ε_DP(·) is the correlation model's inverse map (models.ts) and ε* the BDP level Lemma 1 needs
- * (targetEpsBdp below). A team's B holdout answers cost 9B units and its at most B re-measured
- * leaderboard scores B more (accounting.ts), hence 10 where Theorem 2 has 9. With the grid of
- * docs/mechanism.md §2.3 the accounting sensitivity is Δ_Q + g ≤ (1 + 1/1024)/n rather than 1/n, so
- * n_# carries the factor (1 + 1/1024).
+ * The planner (docs/mechanism.md §2.4, §2.6, §2.7): σ, T and the budget B₀ for a holdout, and what
+ * they guarantee. Two proofs bound the distance of every answer to the truth, and the planner uses
+ * the tighter:
+ *   - "bdp": Zhao 2017, Theorem 2 (theorem2.ts), through differential privacy and max-information;
+ *     at competition sizes it allows no budget below n ≈ 10⁵;
+ *   - "description-length": Dwork et al. 2015, Theorem 6 (description-length.ts), a count of the
+ *     transcripts a team can see; it holds whatever σ is, so σ and T are then chosen for honest teams
+ *     (honest.ts: fewer than 0.1 expected charges over m queries).
+ * Both cover a team acting on its own answers. The competition-wide figure covers anyone, whatever
+ * they read on the public board and however many accounts they hold: the same count over every
+ * team's queries with at most H holdout answers in all (the holdout cap).
  */
 export type GuaranteeInput = { tolerance: number; beta: number; maxQueries: number; split?: number };
 export type PracticalInput = { sigma: number; threshold: number; budget: number };
 
+/** The data a plan is for: holdout rows n (and their correlation), public rows, and for the competition-wide figure the teams and the holdout cap. */
+export type Setting = { n: number; model: CorrelationModel; publicRows?: number; teams?: number; holdoutCap?: number | null };
+
+export type Proof = "bdp" | "description-length";
+
 export type Guarantee = {
   holds: boolean;
-  /** n_# for this budget: rows the guarantee needs (counting n_eff for the concentration term); null when no τ matches */
-  requiredN: number | null;
+  /** the proof whose tolerance is reported (the tighter of the two that hold); null when neither holds */
+  proof: Proof | null;
+  /** who it covers: a team acting on its own answers (docs/mechanism.md §2.7) */
+  scope: "team";
+  /** the distance every answer a team gets is within, with probability ≥ 1 − β; null when no proof gives one */
   tolerance: number | null;
+  /** Theorem 2's n_# for this budget (counting n_eff for its concentration term); null when no τ matches */
+  requiredN: number | null;
   beta: number;
   maxQueries: number;
+  /** Theorem 2's split constant c; null when σ and T do not match any Theorem 2 setting */
   split: number | null;
+  byProof: {
+    bdp: { holds: boolean; tolerance: number | null };
+    /** null where the count does not apply (a max-influence model gives no concentration bound) */
+    descriptionLength: { holds: boolean; tolerance: number; deviation: number; publicAnswer: number; holdoutAnswer: number } | null;
+  };
   /** plain words for the organizer */
   explanation: string;
+};
+
+/** The figure that covers everyone (docs/mechanism.md §2.7): the count over every team's queries, at most H holdout answers in all. */
+export type CompetitionWide = {
+  scope: "competition";
+  /** the number of teams it is computed for, each with m queries */
+  teams: number;
+  /** H, the competition's cap on holdout answers over all teams; null: no cap, so no competition-wide figure */
+  cap: number | null;
+  tolerance: number | null;
+  holds: boolean;
+  /** τ_all for several caps H, so an organizer can choose an H above what honest teams need */
+  curve: { cap: number; tolerance: number }[];
+  /** the holdout answers honest teams are expected to spend together: teams × expected charges per team */
+  honestCharges: number;
+  explanation: string;
+};
+
+export type Honest = {
+  /** s, the sd of an honest model's public − holdout gap */
+  gapSd: number;
+  /** expected charges of an honest team over its m queries at this plan's σ and T */
+  expectedCharges: number;
+  /** the settings honest teams are best served by (σ = T/32, fewer than 0.1 expected charges) */
+  recommended: { sigma: number; threshold: number; expectedCharges: number };
 };
 
 export type Plan = {
   sigma: number;
   threshold: number;
   budget: number;
-  /** ε_DP of the whole mechanism for one team: 10 B (Δ_Q + g) / (4σ) (B holdout answers and B re-measurements) */
+  /** holdout answers are released rounded to this many decimals (thresholdout.ts answerDecimalsFor) */
+  answerDecimals: number;
+  /** ε_DP of the whole mechanism for one team: 9 B (Δ_Q + g) / (4σ) */
   epsDp: number;
   /** the BDP level that ε_DP buys under the correlation model (forward map) */
   epsBdp: number;
@@ -42,119 +90,55 @@ export type Plan = {
   exhaustive: boolean;
   nEff: number;
   guarantee: Guarantee;
+  competition: CompetitionWide;
+  honest: Honest;
 };
 
-type Setting = { n: number; model: CorrelationModel };
+/** The number of teams the competition-wide figure assumes when the organizer states none. */
+export const DEFAULT_TEAMS = 1000;
+const CAPS = [10, 20, 50, 100, 200, 500, 1000, 2000, 5000];
 
-/** σ, T, τ', β' of Theorem 2 for (τ, β, m, c). */
-export function theorem2Parameters(input: GuaranteeInput) {
-  const { tolerance: tau, beta, maxQueries: m } = input;
-  const c = input.split ?? 0.5;
-  check(Number.isFinite(tau) && tau > 0 && tau <= 1, `tolerance must be in (0, 1], got ${tau}`);
-  check(Number.isFinite(beta) && beta > 0 && beta < 1, `beta must be in (0, 1), got ${beta}`);
-  check(Number.isInteger(m) && m >= 1, `maxQueries must be a whole number ≥ 1, got ${m}`);
-  check(Number.isFinite(c) && c > 0 && c < 1, `split must be in (0, 1), got ${c}`);
-  return {
-    sigma: ((1 - c) * tau) / (12 * Math.log((4 * m) / beta)),
-    threshold: ((1 + c) * tau) / 2,
-    tauPrime: ((1 - c) * tau) / 4,
-    betaPrime: beta / (2 * m),
-    split: c,
-  };
+/** The sd of an honest gap for this setting: both splits counted at the holdout's ratio n_eff / n. */
+function gapSdOf(setting: Setting, nEff: number): number {
+  const ratio = nEff / setting.n;
+  return honestGapSd((setting.publicRows ?? setting.n) * ratio, nEff);
 }
 
-/** The first term of n_#: 9 ln(4/β') / τ'² (Zhao 2017, eq. 8; Lemma 1's concentration). */
-export function concentrationN(tauPrime: number, betaPrime: number): number {
-  return (9 * Math.log(4 / betaPrime)) / tauPrime ** 2;
+/** The count's bound for one team (null where it does not apply). */
+function countForTeam(setting: Setting, nEff: number, p: PracticalInput, beta: number, maxQueries: number) {
+  if (setting.model.kind === "max-influence" || concentrationProblem(setting.model)) return null;
+  return descriptionLengthBound({ n: setting.n, nEff, queries: maxQueries, budget: p.budget, decimals: answerDecimalsFor(p.sigma), sigma: p.sigma, threshold: p.threshold, beta });
 }
 
-/**
- * The BDP level ε* at which Lemma 1 gives the guarantee (docs/mechanism.md §2.5). Lemma 1 joins a
- * max-information bound that grows like e^{2ε²n} in the true n with a concentration bound
- * 2e^{−2 n_eff τ'²} that only counts effective rows. For independent rows and for groups (each group
- * one record: group privacy ε_DP = ε/k, n_eff = n/k records) ε* = τ'/3. For a Markov chain or a
- * max-influence bound ε* = (τ'/3)·√(n_eff/n): then 2ε*²n = 2τ'² n_eff / 9 and the independent
- * proof runs with n_eff rows. (With τ'/3 alone the product stays above 1 for every n once
- * n_eff/n ≤ 1/9.)
- */
-export function targetEpsBdp(setting: Setting, tauPrime: number): { epsBdp: number; nEff: number } {
-  const nEff = effectiveSize(setting.model, setting.n);
-  const shrink = setting.model.kind === "markov" || setting.model.kind === "max-influence" ? Math.sqrt(nEff / setting.n) : 1;
-  return { epsBdp: (tauPrime / 3) * shrink, nEff };
-}
-
-/** Largest budget the holdout supports for (τ, β, m, c); 0 when even one holdout answer is unsafe. */
-export function maxBudget(setting: Setting, input: GuaranteeInput): { budget: number; epsDpAtTau: number; nEff: number; concentration: number; exhaustive: boolean } {
-  const t = theorem2Parameters(input);
-  const { epsBdp, nEff } = targetEpsBdp(setting, t.tauPrime);
-  const calibration = calibrateEpsDp(setting.model, setting.n, epsBdp);
-  const concentration = concentrationN(t.tauPrime, t.betaPrime);
-  const fromPrivacy = Math.floor(calibration.value / epsDpForBudget(1, t.sigma, setting.n));
-  const budget = nEff >= concentration ? Math.max(0, Math.min(fromPrivacy, input.maxQueries)) : 0;
-  return { budget, epsDpAtTau: calibration.value, nEff, concentration, exhaustive: calibration.exhaustive };
-}
-
-/** n_#(B, σ, τ', β') of Theorem 2: the holdout size (in effective rows for the first term) B needs. */
-export function requiredN(setting: Setting, input: GuaranteeInput, budget: number): number {
-  const t = theorem2Parameters(input);
-  const { epsBdp, nEff } = targetEpsBdp(setting, t.tauPrime);
-  const epsDpAtTau = calibrateEpsDp(setting.model, setting.n, epsBdp).value;
-  // The concentration term counts effective rows; scale it back to rows by n / n_eff.
-  const concentration = concentrationN(t.tauPrime, t.betaPrime) * (setting.n / nEff);
-  const units = UNITS.epoch + UNITS.answer + UNITS.remeasure;
-  return Math.ceil(Math.max(concentration, (units * budget * (1 + 1 / 1024)) / (4 * t.sigma * epsDpAtTau)));
-}
-
-/**
- * The smallest tolerance τ at which the holdout supports `budget` holdout answers (bisection on τ;
- * B_max grows with τ). Null if even τ = 1 does not.
- */
-export function smallestTolerance(setting: Setting, input: Omit<GuaranteeInput, "tolerance">, budget: number): number | null {
-  check(Number.isInteger(budget) && budget >= 1, `budget must be a whole number ≥ 1, got ${budget}`);
-  const supports = (tau: number) => maxBudget(setting, { ...input, tolerance: tau }).budget >= budget;
-  if (!supports(1)) return null;
-  let lo = 0;
-  let hi = 1;
-  while (hi - lo > 1e-6) {
-    const mid = (lo + hi) / 2;
-    if (supports(mid)) hi = mid;
-    else lo = mid;
-  }
-  return hi;
-}
-
-/** Guarantee mode: σ, T and B_max from (τ, β, m, c), with what they cost and buy. */
+/** Guarantee mode: the largest budget either proof allows at tolerance τ, with that proof's σ and T. */
 export function planGuarantee(setting: Setting, input: GuaranteeInput): Plan {
-  const t = theorem2Parameters(input);
-  const { budget, nEff, concentration, exhaustive } = maxBudget(setting, input);
-  const holds = budget >= 1;
-  const reason =
-    nEff < concentration
-      ? `the holdout has ${fmt(nEff)} effective rows but the tolerance needs ${fmt(concentration)}`
-      : `the holdout cannot afford a single holdout answer at this tolerance`;
-  return describe(
-    setting,
-    { sigma: t.sigma, threshold: t.threshold, budget },
-    {
-      holds,
-      requiredN: requiredN(setting, input, Math.max(1, budget)),
-      tolerance: input.tolerance,
-      beta: input.beta,
-      maxQueries: input.maxQueries,
-      split: t.split,
-      explanation: holds
-        ? `With probability at least ${fmt(1 - input.beta)}, every answer a team gets before its budget of ${budget} runs out is within ${fmt(input.tolerance)} of the true score, for up to ${input.maxQueries} submissions per team.`
-        : `No formal guarantee: ${reason}. Raise the tolerance or the failure probability, or lower the number of submissions.`,
-    },
-    exhaustive,
-  );
+  const { tolerance: tau, beta, maxQueries } = input;
+  const t = theorem2Parameters(input); // checks τ, β, m and c
+  const nEff = effectiveSize(setting.model, setting.n);
+  const bdp = concentrationProblem(setting.model) ? 0 : maxBudget(setting, input).budget;
+  const recommended = recommendSettings({ gapSd: gapSdOf(setting, nEff), queries: maxQueries });
+  const count = (budget: number) => countForTeam(setting, nEff, { ...recommended, budget }, beta, maxQueries);
+  // The count's tolerance grows with B: the largest B in [0, m] within τ, by bisection.
+  let lo = 0;
+  let hi = maxQueries;
+  if ((count(0)?.tolerance ?? Infinity) > tau) hi = -1;
+  else
+    while (lo < hi) {
+      const mid = Math.ceil((lo + hi) / 2);
+      if (count(mid)!.tolerance <= tau) lo = mid;
+      else hi = mid - 1;
+    }
+  const dl = Math.max(0, hi);
+  const useCount = dl >= 1 && dl >= bdp;
+  const chosen = useCount ? { sigma: recommended.sigma, threshold: recommended.threshold, budget: dl } : { sigma: t.sigma, threshold: t.threshold, budget: bdp };
+  return describe(setting, chosen, { beta, maxQueries, split: useCount ? null : t.split, requested: tau });
 }
 
 /**
- * Practical mode (docs/mechanism.md §2.4): σ, T and B₀ set directly. Reports ε_DP, ε_BDP and whether some
- * Theorem 2 setting matches: σ and T fix (1 − c)τ = 12 σ ln(4m/β) and (1 + c)τ = 2T, so
- * τ = 6 σ ln(4m/β) + T and c = (2T − A)/(2T + A) with A = 12 σ ln(4m/β); it holds when c ∈ (0, 1),
- * τ ≤ 1 and n ≥ n_#(B₀).
+ * Practical mode (docs/mechanism.md §2.4): σ, T and B₀ set directly; the plan reports what each proof
+ * gives for them. Theorem 2 matches when some (τ, c) fits: (1 − c)τ = 12 σ ln(4m/β) and
+ * (1 + c)τ = 2T, so τ = 6 σ ln(4m/β) + T and c = (2T − A)/(2T + A) with A = 12 σ ln(4m/β), and it
+ * holds when c ∈ (0, 1), τ ≤ 1 and n ≥ n_#(B₀).
  */
 export function planPractical(setting: Setting, input: PracticalInput & { beta: number; maxQueries: number }): Plan {
   const { sigma, threshold, budget, beta, maxQueries } = input;
@@ -162,44 +146,105 @@ export function planPractical(setting: Setting, input: PracticalInput & { beta: 
   check(Number.isFinite(threshold) && threshold > 0, `threshold must be a positive number, got ${threshold}`);
   check(Number.isInteger(budget) && budget >= 1, `budget must be a whole number ≥ 1, got ${budget}`);
   const a = 12 * sigma * Math.log((4 * maxQueries) / beta);
-  const tau = a / 2 + threshold;
   const split = (2 * threshold - a) / (2 * threshold + a);
-  let guarantee: Guarantee;
-  if (split <= 0 || tau > 1) {
-    guarantee = {
-      holds: false,
-      requiredN: null,
-      tolerance: null,
+  return describe(setting, { sigma, threshold, budget }, { beta, maxQueries, split: split > 0 && split < 1 ? split : null });
+}
+
+/** Theorem 2 at these settings: its tolerance τ = A/2 + T when it holds (docs/mechanism.md §2.4). */
+function theorem2At(setting: Setting, p: PracticalInput, beta: number, maxQueries: number, split: number | null) {
+  if (split === null || concentrationProblem(setting.model)) return { holds: false, tolerance: null, requiredN: null };
+  const tau = 6 * p.sigma * Math.log((4 * maxQueries) / beta) + p.threshold;
+  if (tau > 1) return { holds: false, tolerance: null, requiredN: null };
+  const g = { tolerance: tau, beta, maxQueries, split };
+  const need = requiredN(setting, g, Math.max(1, p.budget));
+  const holds = p.budget >= 1 && setting.n >= need && p.budget <= maxBudget(setting, g).budget;
+  return { holds, tolerance: tau, requiredN: need };
+}
+
+/** The competition-wide figure: the count over teams × m queries with at most H holdout answers, each team's T̂ epochs and comparisons in the union. */
+function competitionWide(setting: Setting, nEff: number, p: PracticalInput, beta: number, maxQueries: number, perTeamCharges: number): CompetitionWide {
+  const teams = setting.teams ?? DEFAULT_TEAMS;
+  const cap = setting.holdoutCap ?? null;
+  const applies = setting.model.kind !== "max-influence" && !concentrationProblem(setting.model);
+  const at = (h: number) =>
+    descriptionLengthBound({
+      n: setting.n,
+      nEff,
+      queries: teams * maxQueries,
+      budget: h,
+      epochs: teams * (p.budget + 1),
+      decimals: answerDecimalsFor(p.sigma),
+      sigma: p.sigma,
+      threshold: p.threshold,
       beta,
-      maxQueries,
-      split: null,
-      explanation: `No formal (τ, β) guarantee at these settings: the threshold ${fmt(threshold)} is too small for the noise σ = ${fmt(sigma)} (Theorem 2 needs T > 6σ ln(4m/β) = ${fmt(a / 2)}).`,
-    };
-  } else {
-    const g = { tolerance: tau, beta, maxQueries, split };
-    const need = requiredN(setting, g, budget);
-    const holds = setting.n >= need && budget <= maxBudget(setting, g).budget;
-    guarantee = {
-      holds,
-      requiredN: need,
-      tolerance: tau,
+    }).tolerance;
+  const curve = applies ? CAPS.map((h) => ({ cap: h, tolerance: at(h) })) : [];
+  const tolerance = applies && cap !== null ? at(cap) : null;
+  const holds = tolerance !== null && tolerance < 1;
+  const honestCharges = teams * perTeamCharges;
+  const explanation = !applies
+    ? "No competition-wide guarantee: this correlation model gives the count no concentration bound."
+    : cap === null
+      ? `No competition-wide guarantee: without a cap on holdout answers over all teams, one person with many accounts can spend many budgets on the one holdout. Honest teams are expected to spend about ${fmt(honestCharges)} holdout answers in all (${teams} teams).`
+      : holds
+        ? `For anyone, whatever they read here and however many accounts they hold: every score within ±${fmt(tolerance)} of the truth with probability at least ${fmt(1 - beta)}, for up to ${teams} teams of ${maxQueries} submissions and at most ${cap} holdout answers in all (honest teams are expected to spend about ${fmt(honestCharges)}).`
+        : `No competition-wide guarantee at this size: ${cap} holdout answers over ${teams} teams leave a tolerance of ±${fmt(tolerance ?? Infinity)}. A smaller cap or a larger holdout helps.`;
+  return { scope: "competition", teams, cap, tolerance, holds, curve, honestCharges, explanation };
+}
+
+function describe(setting: Setting, p: PracticalInput, options: { beta: number; maxQueries: number; split: number | null; requested?: number }): Plan {
+  const { beta, maxQueries, split, requested } = options;
+  const nEff = effectiveSize(setting.model, setting.n);
+  const problem = concentrationProblem(setting.model);
+  const theorem2 = theorem2At(setting, p, beta, maxQueries, split);
+  const count = p.budget >= 1 ? countForTeam(setting, nEff, p, beta, maxQueries) : null;
+  const countHolds = count !== null && count.tolerance < 1 && (requested === undefined || count.tolerance <= requested);
+  const proof: Proof | null =
+    theorem2.holds && (!countHolds || theorem2.tolerance! <= count!.tolerance) ? "bdp" : countHolds ? "description-length" : theorem2.holds ? "bdp" : null;
+  const tolerance = proof === "bdp" ? theorem2.tolerance : proof === "description-length" ? count!.tolerance : null;
+  const gapSd = gapSdOf(setting, nEff);
+  const charges = expectedCharges({ sigma: p.sigma, threshold: p.threshold, gapSd, queries: maxQueries });
+  const recommended = recommendSettings({ gapSd, queries: maxQueries });
+  const explanation =
+    proof === null
+      ? `No formal guarantee${problem ? `: ${problem}` : p.budget < 1 ? ": the budget is 0, so no team could be checked on the holdout" : ` at these settings: the best bound is ±${fmt(count?.tolerance ?? NaN)}`}. ${requested !== undefined ? "Raise the tolerance, lower the number of submissions, or use a larger holdout." : "Use the recommended settings, or a larger holdout."}`
+      : `For a team acting on its own answers: with probability at least ${fmt(1 - beta)}, every score it is shown is within ±${fmt(tolerance!)} of its true score, for up to ${maxQueries} submissions and ${p.budget} holdout checks (${proof === "bdp" ? "Theorem 2, through Bayesian differential privacy" : "the description-length count"}).`;
+  const epsDp = epsDpForBudget(p.budget, p.sigma, setting.n);
+  const forward = p.budget > 0 ? calibrateEpsBdp(setting.model, setting.n, epsDp) : { value: 0, byMethod: {}, exhaustive: true };
+  return {
+    ...p,
+    answerDecimals: answerDecimalsFor(p.sigma),
+    epsDp,
+    epsBdp: forward.value,
+    byMethod: forward.byMethod,
+    exhaustive: forward.exhaustive,
+    nEff,
+    guarantee: {
+      holds: proof !== null,
+      proof,
+      scope: "team",
+      tolerance,
+      requiredN: theorem2.requiredN,
       beta,
       maxQueries,
       split,
-      explanation: holds
-        ? `These settings match Theorem 2 with tolerance ${fmt(tau)}: with probability at least ${fmt(1 - beta)}, answers stay within ${fmt(tau)} of the true score.`
-        : `No formal (τ, β) guarantee at these settings: a budget of ${budget} at tolerance ${fmt(tau)} needs ${fmt(need)} holdout rows, this holdout has ${setting.n}.`,
-    };
-  }
-  return describe(setting, { sigma, threshold, budget }, guarantee);
-}
-
-function describe(setting: Setting, p: PracticalInput, guarantee: Guarantee, exhaustive = true): Plan {
-  const epsDp = epsDpForBudget(p.budget, p.sigma, setting.n);
-  const forward = p.budget > 0 ? calibrateEpsBdp(setting.model, setting.n, epsDp) : { value: 0, byMethod: {}, exhaustive: true };
-  return { ...p, epsDp, epsBdp: forward.value, byMethod: forward.byMethod, exhaustive: exhaustive && forward.exhaustive, nEff: effectiveSize(setting.model, setting.n), guarantee };
+      byProof: {
+        bdp: { holds: theorem2.holds, tolerance: theorem2.tolerance },
+        descriptionLength: count && {
+          holds: countHolds,
+          tolerance: count.tolerance,
+          deviation: count.deviation,
+          publicAnswer: count.publicAnswer,
+          holdoutAnswer: count.holdoutAnswer,
+        },
+      },
+      explanation,
+    },
+    competition: competitionWide(setting, nEff, p, beta, maxQueries, charges),
+    honest: { gapSd, expectedCharges: charges, recommended: { sigma: recommended.sigma, threshold: recommended.threshold, expectedCharges: recommended.expectedCharges } },
+  };
 }
 
 function fmt(x: number): string {
-  return Number.isFinite(x) ? Number(x.toPrecision(4)).toString() : "∞";
+  return Number.isFinite(x) ? Number(x.toPrecision(3)).toString() : "∞";
 }

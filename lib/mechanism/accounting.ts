@@ -2,16 +2,16 @@ import { check } from "./errors";
 import { gridFor } from "./noise";
 
 /**
- * Privacy accounting of Algorithm 1 (Zhao 2017 §4; Dwork et al. 2015) with the leaderboard's
- * re-measurement (docs/mechanism.md §2.6), in units of u = Δ/(4σ), Δ = Δ_Q + g for the grid g of
- * docs/mechanism.md §2.3 (snapping to the grid can move a statistic by up to g/2 on each of two
- * neighbouring datasets):
+ * Privacy accounting of Algorithm 1 (Zhao 2017 §4; Dwork et al. 2015), in units of u = Δ/(4σ),
+ * Δ = Δ_Q + g for the grid g of docs/mechanism.md §2.3 (snapping to the grid can move a statistic by
+ * up to g/2 on each of two neighbouring datasets):
  *   - one threshold epoch (T̂ ~ Lap(σ) and the comparisons γ ~ Lap(2σ)):  Δ/σ + 2Δ/(2σ) = 8u,
- *   - the holdout answer that ends it (Lap(4σ)):                             Δ/(4σ)       = 1u,
- *   - one re-measurement of a team's new best (Lap(4σ)):                     Δ/(4σ)       = 1u.
- * So a holdout answer costs 9u (the classic 9Δ/(4σ)), and a team allowed B₀ holdout answers and at
- * most B₀ re-measurements spends at most 10·B₀·u. Below-threshold answers cost nothing beyond the
- * epoch they fall in.
+ *   - the holdout answer that ends it (Lap(4σ)):                             Δ/(4σ)       = 1u.
+ * So a holdout answer costs 9u (the classic 9Δ/(4σ)) and a team allowed B₀ holdout answers at most
+ * 9·B₀·u. Below-threshold answers cost nothing beyond the epoch they fall in; rounding a released
+ * answer is post-processing and costs nothing. Boards published before the public-first board
+ * (docs/mechanism.md §2.6) also showed re-measurements, Q(X) + Lap(4σ) once more, 1u each: they
+ * stay counted where they were made.
  */
 export const UNITS = { epoch: 8, answer: 1, remeasure: 1 } as const;
 
@@ -31,20 +31,18 @@ export function epsPerHoldoutAnswer(sigma: number, holdoutSize: number): number 
   return (UNITS.epoch + UNITS.answer) * epsUnit(sigma, holdoutSize);
 }
 
-/**
- * ε_DP of the whole mechanism for one team with budget B₀: B₀ holdout answers and up to B₀
- * re-measurements, B₀ · 10(Δ_Q + g)/(4σ).
- */
+/** ε_DP of the whole mechanism for one team with budget B₀: B₀ holdout answers, B₀ · 9(Δ_Q + g)/(4σ). */
 export function epsDpForBudget(budget: number, sigma: number, holdoutSize: number): number {
-  return budget * (UNITS.epoch + UNITS.answer + UNITS.remeasure) * epsUnit(sigma, holdoutSize);
+  return budget * epsPerHoldoutAnswer(sigma, holdoutSize);
 }
 
 /** What one team has received so far. */
 export type TeamReleases = {
   holdoutAnswers: number;
+  /** re-measured scores of a board published before the public-first board (0 since) */
   remeasures: number;
-  /** true when the team's current threshold epoch has answered at least one query (its last answer was public) */
-  openEpoch: boolean;
+  /** threshold epochs that have answered a query below the threshold and not ended with a holdout answer: the team's own, and those of teams it absorbed */
+  openEpochs: number;
 };
 
 export type PrivacySpent = { perTeam: Map<string, number>; total: number };
@@ -59,7 +57,7 @@ export function privacySpent(teams: Map<string, TeamReleases>, sigma: number, ho
   const perTeam = new Map<string, number>();
   let total = 0;
   for (const [team, t] of teams) {
-    const eps = ((UNITS.epoch + UNITS.answer) * t.holdoutAnswers + UNITS.remeasure * t.remeasures + (t.openEpoch ? UNITS.epoch : 0)) * unit;
+    const eps = ((UNITS.epoch + UNITS.answer) * t.holdoutAnswers + UNITS.remeasure * t.remeasures + UNITS.epoch * t.openEpochs) * unit;
     perTeam.set(team, eps);
     total += eps;
   }

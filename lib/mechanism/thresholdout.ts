@@ -12,11 +12,15 @@ import type { Streams } from "./rng";
  *             else:                      answer Q(D)
  *
  * Noise is discrete Laplace on the grid of docs/mechanism.md §2.3; statistics are snapped to the grid
- * first and released answers are clamped to [0, 1]. Each draw has its own stream (rng.ts): the
- * threshold of query index 0 is the initial T̂; query i ≥ 1 draws "gamma", then on a charge "answer"
- * and "threshold" (the refreshed T̂); a re-measurement of query i draws "remeasure".
+ * first and released answers are clamped to [0, 1]; a holdout answer is then rounded to
+ * `answerDecimals` decimals, so that it takes one of 10^d + 1 values (the count of docs/mechanism.md
+ * §2.7). Each draw has its own stream (rng.ts): the threshold of query index 0 is the initial T̂;
+ * query i ≥ 1 draws "gamma", then on a charge "answer" and "threshold" (the refreshed T̂); a
+ * re-measurement of query i (the board of competitions published before the public-first board,
+ * kept for their audit) draws "remeasure".
  *
- * The guarantee covers m queries per team (Theorem 2): from query m + 1 on, the answer is ⊥.
+ * The guarantee covers m queries per team: from query m + 1 on, the answer is "limit" (no score
+ * released, nothing spent), said apart from ⊥ for a spent budget.
  *
  * `plain` mode is the unprotected baseline other platforms use: it answers the exact holdout value
  * and spends nothing. It exists for comparisons only.
@@ -31,8 +35,10 @@ export type ThresholdoutParams = {
   budget: number;
   /** n, the number of holdout rows; Δ_Q = 1/n */
   holdoutSize: number;
-  /** m, the number of queries the guarantee covers; later queries are answered ⊥ (none: no limit) */
+  /** m, the number of queries the guarantee covers; later queries are answered "limit" (none: no limit) */
   maxQueries?: number;
+  /** d: holdout answers are released rounded to d decimals (none: unrounded, as competitions published before the rounding were) */
+  answerDecimals?: number;
 };
 
 /** JSON-serialisable per-team state. `noisyThreshold` is T̂: secret, never shown to a competitor. */
@@ -46,7 +52,7 @@ export type ThresholdoutState = {
 /** One query: the submission's metric value on the holdout X and on the public split D, in [0, 1]. */
 export type ThresholdoutQuery = { holdoutValue: number; publicValue: number };
 
-export type AnswerKind = "public" | "holdout" | "exhausted";
+export type AnswerKind = "public" | "holdout" | "exhausted" | "limit";
 export type ThresholdoutAnswer = { kind: AnswerKind; value: number | null };
 
 /** Checks the parameters; throws a MathInputError naming the first bad one. */
@@ -58,6 +64,8 @@ export function checkThresholdoutParams(params: ThresholdoutParams): void {
   check(Number.isInteger(holdoutSize) && holdoutSize >= 1, `holdout size must be a whole number ≥ 1, got ${holdoutSize}`);
   const m = params.maxQueries;
   check(m === undefined || (Number.isInteger(m) && m >= 1), `maxQueries must be a whole number ≥ 1, got ${m}`);
+  const d = params.answerDecimals;
+  check(d === undefined || (Number.isInteger(d) && d >= 1 && d <= 8), `answerDecimals must be a whole number from 1 to 8, got ${d}`);
 }
 
 /** Algorithm 1, line 2: the initial state, with T̂ ← T + Lap(σ) drawn from stream (0, "threshold"). */
@@ -84,14 +92,13 @@ export function stepThresholdout(
   if (params.mode === "plain") {
     return { answer: { kind: "holdout", value: query.holdoutValue }, state: next };
   }
-  if (state.budget < 1 || index > (params.maxQueries ?? Infinity)) {
-    return { answer: { kind: "exhausted", value: null }, state: next };
-  }
+  if (index > (params.maxQueries ?? Infinity)) return { answer: { kind: "limit", value: null }, state: next };
+  if (state.budget < 1) return { answer: { kind: "exhausted", value: null }, state: next };
   const gamma = sampleDiscreteLaplace(2 * params.sigma, grid, streams(index, "gamma"));
   if (Math.abs(holdout - publicValue) + gamma > state.noisyThreshold) {
     const noise = sampleDiscreteLaplace(4 * params.sigma, grid, streams(index, "answer"));
     return {
-      answer: { kind: "holdout", value: clampUnit(holdout + noise) },
+      answer: { kind: "holdout", value: roundAnswer(clampUnit(holdout + noise), params.answerDecimals) },
       state: { ...next, budget: state.budget - 1, noisyThreshold: drawThreshold(params, streams, index) },
     };
   }
@@ -99,11 +106,10 @@ export function stepThresholdout(
 }
 
 /**
- * Re-measures the holdout value of query `index` for the leaderboard (docs/mechanism.md §2.6): a
- * fresh Q(X) + Lap(4σ) from the stream (index, "remeasure"), clamped to [0, 1]. A team's best
- * answer is *selected* by its released answers; the leaderboard *shows* this value, whose noise is
- * independent of the selection, so the shown score is not the maximum of the noise (no winner's
- * curse). Costs (Δ_Q + g)/(4σ) (accounting.ts).
+ * Re-measures the holdout value of query `index`: a fresh Q(X) + Lap(4σ) from the stream (index,
+ * "remeasure"), clamped to [0, 1]. The board of competitions published before the public-first board
+ * (docs/mechanism.md §2.6) showed such a value for each team's best answer; the audit replays them.
+ * Costs (Δ_Q + g)/(4σ) (accounting.ts).
  */
 export function remeasureHoldout(params: ThresholdoutParams, index: number, holdoutValue: number, streams: Streams): number {
   checkQueryValue("holdout", holdoutValue);
@@ -121,6 +127,23 @@ export function answerHalfWidth(params: Pick<ThresholdoutParams, "sigma" | "hold
   check(level > 0 && level < 1, `level must be in (0, 1), got ${level}`);
   const grid = gridFor(1 / params.holdoutSize);
   return discreteLaplaceQuantile((1 + level) / 2, 4 * params.sigma, grid);
+}
+
+/**
+ * The decimals a holdout answer is released with at noise σ: the release step is at most a tenth of
+ * the 95 % half-width 4σ ln 20 of the answer's noise, so rounding moves an answer by at most a
+ * twentieth of that half-width; between 1 and 8 decimals.
+ */
+export function answerDecimalsFor(sigma: number): number {
+  check(Number.isFinite(sigma) && sigma > 0, `sigma must be a positive number, got ${sigma}`);
+  return Math.min(8, Math.max(1, Math.ceil(-Math.log10((4 * sigma * Math.log(20)) / 10))));
+}
+
+/** A released value rounded to d decimals (unrounded without d). */
+function roundAnswer(value: number, decimals: number | undefined): number {
+  if (decimals === undefined) return value;
+  const scale = 10 ** decimals;
+  return Math.round(value * scale) / scale;
 }
 
 function drawThreshold(params: ThresholdoutParams, streams: Streams, index: number): number {

@@ -46,7 +46,11 @@ export const mechanismSchema = z.discriminatedUnion("mode", [
 
 export type MechanismInput = z.infer<typeof mechanismSchema>;
 
-/** `POST /api/v1/calibrate` and `npm run calibrate -- spec.json`: exactly one of epsBdp, epsDp, mechanism. */
+/**
+ * `POST /api/v1/calibrate` and `npm run calibrate -- spec.json`: exactly one of epsBdp, epsDp,
+ * mechanism. With a mechanism, `publicRows` (default n) sizes an honest team's public − holdout gap,
+ * and `teams` (default 1,000) and `holdoutCap` the competition-wide figure (docs/mechanism.md §2.7).
+ */
 export const calibrationRequestSchema = z
   .object({
     n: z
@@ -54,6 +58,9 @@ export const calibrationRequestSchema = z
       .int()
       .min(1)
       .max(MAX_ROWS, { message: `at most ${MAX_ROWS.toLocaleString("en")} rows (ten times the largest holdout Quiltboard serves)` }),
+    publicRows: z.number().int().min(1).max(MAX_ROWS).optional(),
+    teams: z.number().int().min(1).max(1_000_000).optional(),
+    holdoutCap: z.number().int().min(1).max(10_000_000).optional(),
     model: correlationModelSchema,
     epsBdp: z.number().positive().optional(),
     epsDp: z.number().positive().optional(),
@@ -68,7 +75,7 @@ export const calibrationRequestSchema = z
       ? { n: r.n, model: r.model, epsBdp: r.epsBdp }
       : r.epsDp !== undefined
         ? { n: r.n, model: r.model, epsDp: r.epsDp }
-        : { n: r.n, model: r.model, mechanism: r.mechanism! },
+        : { n: r.n, model: r.model, mechanism: r.mechanism!, publicRows: r.publicRows, teams: r.teams, holdoutCap: r.holdoutCap },
   );
 
 export type CalibrationRequest = z.infer<typeof calibrationRequestSchema>;

@@ -95,9 +95,9 @@ describe("live leaderboard", () => {
     const evil = await team(slug, '=HYPERLINK("http://x","click")');
     await submit(evil, slug, stream(predict("1111111111111111")), null);
     const csv = leaderboardCsv(await getLeaderboard(null, slug));
-    expect(csv.split("\r\n")[0]).toBe("rank,team,score,uncertainty,submissions,budget_remaining,budget_initial,last_submission_at");
-    // σ = 10⁻⁶ is far below the grid 2⁻¹³ of an 8-row holdout: the re-measurement is exact and its interval ±0.
-    expect(csv.split("\r\n")[1]).toMatch(/^1,"'=HYPERLINK\(""http:\/\/x"",""click""\)",1,0,1,3,3,\d{4}-/);
+    expect(csv.split("\r\n")[0]).toBe("rank,team,score,kind,uncertainty,submissions,budget_remaining,budget_initial,last_submission_at");
+    // A public score's 95 % half-width on 8 public rows: 1.96 · √(¼ / 8) = 0.346482…
+    expect(csv.split("\r\n")[1]).toMatch(/^1,"'=HYPERLINK\(""http:\/\/x"",""click""\)",1,public,0.34648,1,3,3,\d{4}-/);
     expect(csvCell("-2+3")).toBe("'-2+3");
     expect(csvCell("plain, with comma")).toBe('"plain, with comma"');
     expect(csvCell(-2)).toBe("-2");
@@ -120,32 +120,31 @@ describe("live leaderboard", () => {
 });
 
 describe("final standings", () => {
-  it("score the final submissions exactly on the holdout; the live board already showed holdout values, so nothing shakes up", async () => {
+  it("score the final submissions exactly on the holdout: a threshold far too wide lets an overfit public score lead the live board, and the close shakes it down", async () => {
     const { owner, slug } = await competition();
-    // Overfitter: perfect on public, poor on holdout, but the gap (0.875) stays under T = 0.9, so
-    // the team is answered with its public score, 1. The board ranks the re-measured holdout value
-    // of that best answer (0.125 at this tiny σ) instead. Honest: decent on both.
+    // T = 0.9 is absurdly wide (the planner recommends a few sampling sd): the overfitter's gap
+    // (public 1, holdout 0.125) stays under it, so its public score passes the check and leads.
     const over = await team(slug, "Overfitter");
     const honest = await team(slug, "Honest");
     const picky = await team(slug, "Picky");
     await submit(over, slug, stream(predict("1111111110000000")), null);
     await submit(honest, slug, stream(predict("1111110011111100")), null);
-    const p1 = (await submit(picky, slug, stream(predict("1111111000000000")), null)).result.id;
-    await submit(picky, slug, stream(predict("1000000011111111")), null);
+    const p1 = (await submit(picky, slug, stream(predict("1111111000000000")), null)).result.id; // public 0.875, holdout 0
+    await submit(picky, slug, stream(predict("1000000011111111")), null); // public 0.125, holdout 1
     await selectFinal(picky, slug, p1, { selected: true }); // picks its better-looking public score
     await expect(getFinalStandings(null, slug)).rejects.toThrow("revealed when the competition closes");
-    const live = (await getLeaderboard(null, slug)).entries.map((e) => [e.team, e.score]);
+    const live = (await getLeaderboard(null, slug)).entries.map((e) => [e.team, e.score, e.kind]);
     expect(live).toEqual([
-      ["Honest", 0.75],
-      ["Overfitter", 0.125],
-      ["Picky", 0],
+      ["Overfitter", 1, "public"],
+      ["Picky", 0.875, "public"],
+      ["Honest", 0.75, "public"],
     ]);
     await closeCompetition(owner, slug);
     const final = await getFinalStandings(null, slug);
     expect(final.entries.map((e) => [e.rank, e.team, e.score, e.liveRank, e.shakeUp])).toEqual([
-      [1, "Honest", 0.75, 1, 0],
-      [2, "Overfitter", 0.125, 2, 0],
-      [3, "Picky", 0, 3, 0],
+      [1, "Honest", 0.75, 3, 2],
+      [2, "Overfitter", 0.125, 1, -1],
+      [3, "Picky", 0, 2, -1],
     ]);
   });
 });

@@ -62,7 +62,8 @@ describe("editing a published competition", () => {
     expect(preview.plan!.replanned).toBe(true);
     expect(preview.plan!.before.maxQueries).toBe(competition.maxQueries);
     expect(preview.plan!.after.maxQueries).toBe(competition.maxQueries! + 14); // 7 more days × 2 a day
-    expect(preview.plan!.after.sigma).toBeLessThan(preview.plan!.before.sigma); // σ = (1 − c)τ / (12 ln(4m/β)) falls as m grows
+    // The count's plan (docs/mechanism.md §2.7) sets T for honest teams: more queries need a slightly higher T to keep them uncharged.
+    expect(preview.plan!.after.threshold).toBeGreaterThan(preview.plan!.before.threshold);
     expect((await db.competition.findUniqueOrThrow({ where: { slug } })).maxQueries).toBe(competition.maxQueries); // the preview stored nothing
     const saved = await updateCompetition(owner, slug, { endsAt });
     expect([saved.maxQueries, saved.sigma, saved.threshold, saved.budget]).toEqual([
@@ -125,8 +126,8 @@ describe("late submissions", () => {
     const before = await db.team.findFirstOrThrow({ where: { competitionId: competition.id }, select: { budgetRemaining: true, queryCount: true } });
     const csv = demoPredictionsCsv({ skill: 0.9, seed: "4" });
     const { result } = await submit(player, slug, stream(csv), null, undefined, { name: "late.csv", description: "after the bell" });
-    const { holdoutValue } = await db.unrankedSubmission.findUniqueOrThrow({ where: { id: result.id } });
-    expect(result.answer).toEqual({ kind: "late", score: holdoutValue });
+    const { holdoutValue, publicValue } = await db.unrankedSubmission.findUniqueOrThrow({ where: { id: result.id } });
+    expect(result.answer).toEqual({ kind: "late", score: holdoutValue, publicScore: publicValue });
     expect(result.budget.remaining).toBe(before.budgetRemaining);
     expect(await db.team.findFirstOrThrow({ where: { competitionId: competition.id }, select: { budgetRemaining: true, queryCount: true } })).toEqual(before);
     expect(await getFinalStandings(null, slug)).toEqual(final);
@@ -149,7 +150,7 @@ describe("late submissions", () => {
 });
 
 describe("sandbox and baselines", () => {
-  it("scores an organizer's file exactly, spends and ranks nothing, and shows a baseline with one fixed noisy value", async () => {
+  it("scores an organizer's file exactly, spends and ranks nothing, and shows a baseline with its public score, releasing nothing", async () => {
     const owner = await newUser();
     const slug = `sandbox-${tag()}`;
     await createCompetition(owner, { slug, title: "Sandbox", metric: { name: "accuracy" }, endsAt: new Date(Date.now() + 10 * DAY).toISOString() });
@@ -159,7 +160,7 @@ describe("sandbox and baselines", () => {
     expect([test.publicScore, test.holdoutScore]).toEqual([stored.publicValue, stored.holdoutValue]);
     expect((await rejection(testInSandbox(owner, slug, stream("id,prediction\nnope,spike\n"), {}))).status).toBe(422);
     expect((await listSandbox(await requireOrganizer(owner, slug))).map((t) => t.id)).toEqual([test.id]);
-    expect((await rejection(setBaseline(owner, slug, test.id, { name: "Majority" }))).status).toBe(409); // no mechanism in a draft
+    expect((await setBaseline(owner, slug, test.id, { name: "Majority" })).baseline).toEqual({ name: "Majority", score: stored.publicValue }); // a draft may show one too
     await setMechanism(owner, slug, PRACTICAL);
     await publishCompetition(owner, slug);
     const outsider = await newUser();
@@ -168,10 +169,15 @@ describe("sandbox and baselines", () => {
     expect(shown.baseline!.name).toBe("Majority");
     const board = await getLeaderboard(null, slug);
     expect(board.entries).toEqual([]);
-    expect(board.baselines).toEqual([{ name: "Majority", score: shown.baseline!.score, uncertainty: expect.any(Number) }]);
+    expect(board.baselines).toEqual([{ name: "Majority", score: stored.publicValue, kind: "public", uncertainty: expect.any(Number) }]);
     await setBaseline(owner, slug, test.id, null);
     expect((await getLeaderboard(null, slug)).baselines).toEqual([]);
-    expect((await setBaseline(owner, slug, test.id, { name: "Majority" })).baseline!.score).toBe(shown.baseline!.score);
+    expect((await setBaseline(owner, slug, test.id, { name: "Majority" })).baseline!.score).toBe(stored.publicValue);
+    // A public score releases nothing about the holdout: the health counts no baseline.
+    expect((await holdoutHealth(owner, slug)).baselines).toBe(0);
+    // One shown before baselines showed their public score keeps its noisy value, counted as a release.
+    await db.unrankedSubmission.update({ where: { id: test.id }, data: { baselineValue: stored.holdoutValue + 0.01 } });
+    expect((await getLeaderboard(null, slug)).baselines[0].kind).toBe("holdout");
     expect((await holdoutHealth(owner, slug)).baselines).toBe(1);
     expect(await db.submission.count({ where: { competition: { slug } } })).toBe(0);
   });

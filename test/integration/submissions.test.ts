@@ -7,7 +7,7 @@ import { AppError } from "@/lib/server/platform/errors";
 import { uploadSolution } from "@/lib/server/competitions/solutions";
 import { listMySubmissions, selectFinal } from "@/lib/server/scoring/team-submissions";
 import { submit } from "@/lib/server/scoring/submit";
-import { createTeam, joinTeam, leaveTeam, mergeTeams } from "@/lib/server/teams/teams";
+import { createTeam, getMyTeam, joinTeam, leaveTeam, mergeTeams } from "@/lib/server/teams/teams";
 import { demoPredictionsCsv, demoSolutionCsv } from "@/prisma/demo-solution";
 import { publishCompetition } from "@/lib/server/competitions/publish";
 import { closeCompetition } from "@/lib/server/boards/finals";
@@ -56,20 +56,45 @@ describe("scoring through the mechanism", () => {
     const row = await db.submission.findUniqueOrThrow({ where: { id: result.id } });
     expect(row.queryIndex).toBe(1);
     expect(Math.abs(row.publicValue - 0.8)).toBeLessThan(0.05);
+    // The team always sees its own exact public score (docs/mechanism.md §2.2), whatever the answer.
+    expect(result.answer.publicScore).toBe(row.publicValue);
     if (result.answer.kind === "public") expect(Math.abs(result.answer.score! - row.publicValue)).toBeLessThan(2 ** -20);
     const team = await db.team.findFirstOrThrow({ where: { competitionId: c.id } });
-    // The first answer selects the team's best; the leaderboard shows its fresh re-measurement.
+    // The board shows the released answer itself (public first), with no re-measurement.
     expect(team).toMatchObject({
       submissionCount: 1,
       queryCount: 1,
-      selectionValue: row.answer,
-      bestValue: row.remeasure,
-      remeasures: 1,
+      bestValue: row.answer,
+      bestKind: row.kind,
+      bestAt: row.createdAt,
+      remeasures: 0,
       budgetRemaining: result.budget.remaining,
     });
-    expect(row.remeasure).not.toBeNull();
-    expect(row.remeasure).not.toBe(row.answer);
+    expect(row.remeasure).toBeNull();
     expect(team.noisyThreshold).not.toBeNull();
+  });
+
+  it("the board row keeps the best public answer; a holdout answer shows only while there is none, the latest one", async () => {
+    // T = 0.001 with σ tiny: a file whose public and holdout scores differ by more is charged, one that agrees is public.
+    const c = await liveCompetition({ sigma: 0.00001, threshold: 0.001, budget: 10 });
+    const player = await newUser();
+    await createTeam(player, c.slug, { name: "Rowing", acceptRules: true });
+    const row = () => db.team.findFirstOrThrow({ where: { competitionId: c.id }, select: { bestValue: true, bestKind: true } });
+    const answers = [];
+    for (const [skill, seed] of [
+      [0.6, 1],
+      [0.7, 2],
+      [0.9, 3],
+      [0.8, 4],
+    ])
+      answers.push((await submit(player, c.slug, stream(predictions(skill, seed)), null)).result.answer);
+    const stored = await db.submission.findMany({ where: { competitionId: c.id }, orderBy: { queryIndex: "asc" }, select: { kind: true, answer: true } });
+    // Replay the rule by hand on what was stored: best public answer, else latest holdout answer.
+    const publics = stored.filter((s) => s.kind === "public").map((s) => s.answer!);
+    const holdouts = stored.filter((s) => s.kind === "holdout").map((s) => s.answer!);
+    const expected = publics.length ? { bestValue: Math.max(...publics), bestKind: "public" } : { bestValue: holdouts.at(-1)!, bestKind: "holdout" };
+    expect(await row()).toEqual(expected);
+    expect(answers.every((a) => typeof a.publicScore === "number")).toBe(true);
   });
 
   it("rejects bad files, a missing team, the daily cap, before start and after close, changing nothing", async () => {
@@ -190,11 +215,12 @@ describe("scoring through the mechanism", () => {
     const audit = await auditCompetition(c.owner, c.slug);
     expect(audit).toEqual({ queries: 24, mismatches: 0, examples: [] });
     const health = await holdoutHealth(c.owner, c.slug);
-    const remeasures = rows.filter((r) => r.remeasure !== null).length;
-    const openEpoch = rows.at(-1)!.kind === "public" && team.budgetRemaining > 0;
-    expect(health.teams[0]).toMatchObject({ holdoutAnswers: holdout, remeasures, openEpoch, remaining: 6 - holdout });
-    // 9 units per holdout answer, 1 per re-measurement, 8 for an open threshold epoch (accounting.ts).
-    expect(health.total).toBeCloseTo(((9 * holdout + remeasures + (openEpoch ? 8 : 0)) / 9) * health.perHoldoutAnswer, 12);
+    // The epoch is open when a public answer came after the last holdout answer.
+    const lastHoldout = Math.max(0, ...rows.filter((r) => r.kind === "holdout").map((r) => r.queryIndex));
+    const openEpochs = rows.some((r) => r.kind === "public" && r.queryIndex > lastHoldout) ? 1 : 0;
+    expect(health.teams[0]).toMatchObject({ holdoutAnswers: holdout, remeasures: 0, openEpochs, remaining: 6 - holdout });
+    // 9 units per holdout answer, 8 for an open threshold epoch (accounting.ts).
+    expect(health.total).toBeCloseTo(((9 * holdout + 8 * openEpochs) / 9) * health.perHoldoutAnswer, 12);
   });
 
   it("audit replay catches a tampered answer", async () => {
@@ -209,11 +235,10 @@ describe("scoring through the mechanism", () => {
     expect(audit.mismatches).toBe(1);
     expect(audit.examples[0].submissionId).toBe(victim.id);
     await db.submission.update({ where: { id: victim.id }, data: { answer: victim.answer } });
-    const remeasured = await db.submission.findFirstOrThrow({ where: { competitionId: c.id, remeasure: { not: null } } });
-    await db.submission.update({ where: { id: remeasured.id }, data: { remeasure: remeasured.remeasure! + 2 ** -20 } });
-    expect((await auditCompetition(c.owner, c.slug)).examples).toEqual([
-      { submissionId: remeasured.id, problem: `stored re-measurement ${remeasured.remeasure! + 2 ** -20} differs from its replay` },
-    ]);
+    // A re-measurement stored by a board before the public-first one is replayed too.
+    const last = await db.submission.findFirstOrThrow({ where: { competitionId: c.id, queryIndex: 4 } });
+    await db.submission.update({ where: { id: last.id }, data: { remeasure: 0.5 } });
+    expect((await auditCompetition(c.owner, c.slug)).examples).toEqual([{ submissionId: last.id, problem: "stored re-measurement 0.5 differs from its replay" }]);
   });
 
   it("keeps the time of the team's best through later answers, whatever the server's time zone", async () => {
@@ -239,15 +264,19 @@ describe("scoring through the mechanism", () => {
 describe("limits of the guarantee (docs/mechanism.md §2.6)", () => {
   const overfit = (seed: string) => stream(demoPredictionsCsv({ skill: 0, seed, overfit: true }));
 
-  it("m: after m queries a team's answers are ⊥ and spend nothing", async () => {
-    const c = await liveCompetition({ maxQueries: 2, budget: 5 });
+  it("m: after m queries a team's answers say the limit is reached, spend nothing and do not count in the daily cap", async () => {
+    const c = await liveCompetition({ maxQueries: 2, budget: 5, daily: 3 });
     const player = await newUser();
     await createTeam(player, c.slug, { name: "Counted", acceptRules: true });
     const kinds = [];
-    for (let i = 0; i < 4; i++) kinds.push((await submit(player, c.slug, overfit(`m-${i}`), null)).result);
-    expect(kinds.map((r) => r.answer.kind)).toEqual(["holdout", "holdout", "exhausted", "exhausted"]);
-    expect(kinds.map((r) => r.budget.remaining)).toEqual([4, 3, 3, 3]);
-    expect(await auditCompetition(c.owner, c.slug)).toEqual({ queries: 4, mismatches: 0, examples: [] });
+    for (let i = 0; i < 5; i++) kinds.push((await submit(player, c.slug, overfit(`m-${i}`), null)).result);
+    // Five submissions on one day with a daily cap of 3: the three past m are not counted, so none is refused.
+    expect(kinds.map((r) => r.answer.kind)).toEqual(["holdout", "holdout", "limit", "limit", "limit"]);
+    expect(kinds.map((r) => r.answer.score)).toEqual([expect.any(Number), expect.any(Number), null, null, null]);
+    expect(kinds.every((r) => typeof r.answer.publicScore === "number")).toBe(true);
+    expect(kinds.map((r) => r.budget.remaining)).toEqual([4, 3, 3, 3, 3]);
+    expect(await getMyTeam(player, c.slug)).toMatchObject({ scored: { used: 2, limit: 2 }, limits: { usedToday: 2, remainingToday: 1 } });
+    expect(await auditCompetition(c.owner, c.slug)).toEqual({ queries: 5, mismatches: 0, examples: [] });
   });
 
   it("a competition-wide cap on holdout answers holds with teams submitting at once, and the details show it", async () => {
@@ -256,7 +285,8 @@ describe("limits of the guarantee (docs/mechanism.md §2.6)", () => {
     await Promise.all(players.map((p, i) => createTeam(p, c.slug, { name: `Capped ${i}`, acceptRules: true })));
     const results = await Promise.all(players.flatMap((p, i) => [0, 1].map((k) => submit(p, c.slug, overfit(`cap-${i}-${k}`), null))));
     expect(results.filter((r) => r.result.answer.kind === "holdout")).toHaveLength(3);
-    expect(results.filter((r) => r.result.answer.kind === "exhausted")).toHaveLength(5);
+    // Teams with budget left are told it is the competition's cap, not their budget, that stops the check.
+    expect(results.filter((r) => r.result.answer.kind === "capped")).toHaveLength(5);
     const competition = await getVisibleCompetition(null, c.slug);
     expect(toPublicDetails(competition).holdout).toEqual({ answersReleased: 3, cap: 3 });
     expect(await auditCompetition(c.owner, c.slug)).toEqual({ queries: 8, mismatches: 0, examples: [] });
@@ -302,8 +332,10 @@ describe("teams", () => {
     expect(merged.members).toHaveLength(2);
     expect(merged.submissions).toBe(3);
     expect((await db.team.findUniqueOrThrow({ where: { id: beta.id } })).mergedIntoId).toBe(merged.id);
+    // Both teams had holdout answers only: the merged row is the later of their latest ones (lib/mechanism/board.ts).
     const row = await db.team.findUniqueOrThrow({ where: { id: merged.id } });
-    expect(row.remeasures).toBe(await db.submission.count({ where: { teamId: merged.id, remeasure: { not: null } } }));
+    const latest = await db.submission.findFirstOrThrow({ where: { teamId: merged.id, kind: "holdout" }, orderBy: { createdAt: "desc" } });
+    expect(row).toMatchObject({ bestValue: latest.answer, bestKind: "holdout", bestAt: latest.createdAt });
     // The absorbed team's queries keep their own streams: the transcript still replays exactly.
     await submit(b, c.slug, overfit(99), null);
     expect((await auditCompetition(c.owner, c.slug)).mismatches).toBe(0);
@@ -322,15 +354,20 @@ describe("teams", () => {
 });
 
 describe("final selection", () => {
-  it("defaults to the best answered submission and allows at most two", async () => {
+  it("defaults to the submission the board shows (the best public answer, not the luckiest noisy one) and allows at most two", async () => {
     const c = await liveCompetition();
     const player = await newUser();
     await createTeam(player, c.slug, { name: "Finalists", acceptRules: true });
     const ids = [];
     for (const skill of [0.5, 0.9, 0.7]) ids.push((await submit(player, c.slug, stream(predictions(skill, skill * 10)), null)).result.id);
+    // An overfit file gets a noisy holdout answer; a noisy answer above every public one must not become the default.
+    ids.push((await submit(player, c.slug, stream(demoPredictionsCsv({ skill: 0, seed: "final-overfit", overfit: true })), null)).result.id);
     const mine = await listMySubmissions(player, c.slug);
-    const best = mine.submissions.reduce((b, s) => (s.answer.score! > b.answer.score! ? s : b));
-    expect(mine.finalIds).toEqual([best.id]);
+    const publics = mine.submissions.filter((s) => s.answer.kind === "public");
+    const expected = publics.length
+      ? publics.reduce((b, s) => (s.answer.score! > b.answer.score! ? s : b))
+      : mine.submissions.filter((s) => s.answer.kind === "holdout").sort((x, y) => y.createdAt.localeCompare(x.createdAt))[0];
+    expect(mine.finalIds).toEqual([expected.id]);
     await selectFinal(player, c.slug, ids[0], { selected: true });
     await selectFinal(player, c.slug, ids[2], { selected: true });
     expect((await rejection(selectFinal(player, c.slug, ids[1], { selected: true }))).message).toContain("at most 2 submissions");

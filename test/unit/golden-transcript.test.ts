@@ -9,6 +9,9 @@ import { initThresholdout, remeasureHoldout, stepThresholdout, type Thresholdout
 // grid, the order of draws) would still pass every statistical test, yet every audit of every
 // competition run before it would report mismatches. These values were recorded once; if this test
 // fails, the change breaks stored audits and needs a versioned mechanism, not a new recording.
+// Two versions are recorded: competitions published before holdout answers were rounded (no
+// answerDecimals; their answers past m were stored as "exhausted", which the audit takes as the same ⊥
+// as today's "limit"), and competitions that round them (answerDecimals fixed at publishing).
 
 const secret = Uint8Array.from({ length: 32 }, (_, i) => i);
 const streams = createStreams(secret, "00000000-0000-4000-8000-000000000001");
@@ -47,7 +50,26 @@ describe("the mechanism's golden transcript (audit replay)", () => {
       ["holdout", 0.4576301574707031, 0, 0.025069236755371094],
       ["exhausted", null, 0, 0.025069236755371094],
       ["exhausted", null, 0, 0.025069236755371094],
-      ["exhausted", null, 0, 0.025069236755371094],
+      ["limit", null, 0, 0.025069236755371094],
+    ]);
+  });
+
+  it("with answerDecimals, the same draws and holdout answers rounded to that many decimals", () => {
+    const rounded = { ...params, answerDecimals: 3 };
+    let state = initThresholdout(rounded, streams);
+    const answers = [
+      [0.7, 0.71],
+      [0.72, 0.8],
+      [0.6, 0.9],
+    ].map(([holdoutValue, publicValue]) => {
+      const step = stepThresholdout(rounded, state, { holdoutValue, publicValue }, streams);
+      state = step.state;
+      return step.answer;
+    });
+    expect(answers).toEqual([
+      { kind: "public", value: 0.7100000381469727 },
+      { kind: "holdout", value: 0.729 },
+      { kind: "holdout", value: 0.585 },
     ]);
   });
 

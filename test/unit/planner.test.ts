@@ -1,7 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { epsPerHoldoutAnswer } from "@/lib/mechanism/accounting";
 import { calibrateEpsBdp, calibrateEpsDp, effectiveSize, type CorrelationModel } from "@/lib/calibration/models";
-import { maxBudget, planGuarantee, planPractical, requiredN, smallestTolerance, targetEpsBdp, theorem2Parameters } from "@/lib/calibration/planner";
+import { deviationBound, descriptionLengthBound, lnPrefixTranscripts } from "@/lib/calibration/description-length";
+import { planGuarantee, planPractical } from "@/lib/calibration/planner";
+import { maxBudget, requiredN, smallestTolerance, targetEpsBdp, theorem2Parameters } from "@/lib/calibration/theorem2";
 
 const INDEPENDENT: CorrelationModel = { kind: "independent" };
 const markov = (p: number): CorrelationModel => ({
@@ -75,30 +77,95 @@ describe("B_max", () => {
 });
 
 describe("plans", () => {
-  it("guarantee mode reports what holds in words", () => {
+  it("guarantee mode: at n = 10⁶ both proofs hold; the count allows far more than Theorem 2's 3 and is used", () => {
     const plan = planGuarantee({ n: 1_000_000, model: INDEPENDENT }, GUARANTEE);
-    expect(plan.budget).toBe(3);
+    expect(maxBudget({ n: 1_000_000, model: INDEPENDENT }, GUARANTEE).budget).toBe(3);
+    expect(plan.guarantee.proof).toBe("description-length");
+    expect(plan.budget).toBe(100); // every one of the m = 100 queries may be a holdout answer within τ = 0.2
     expect(plan.guarantee.holds).toBe(true);
-    expect(plan.epsBdp).toBeCloseTo(plan.epsDp, 15);
-    expect(plan.epsDp).toBeLessThanOrEqual(0.025 / 3);
-    expect(plan.guarantee.explanation).toContain("within 0.2 of the true score");
+    expect(plan.guarantee.tolerance!).toBeLessThanOrEqual(0.2);
+    expect(plan.guarantee.explanation).toContain("For a team acting on its own answers");
   });
 
-  it("practical mode at Dwork et al.'s T = 0.04, σ = 0.01 has no formal guarantee on a small holdout", () => {
-    const plan = planPractical({ n: 10_000, model: INDEPENDENT }, { sigma: 0.01, threshold: 0.04, budget: 100, beta: 0.05, maxQueries: 100 });
-    // 100 holdout answers (9 units each) and up to 100 re-measurements (1 unit each).
-    expect(plan.epsDp).toBeCloseTo(100 * epsPerHoldoutAnswer(0.01, 10_000) * (10 / 9), 12);
+  it("guarantee mode at n = 10⁵ independent rows, τ = 0.15, β = 0.05, m = 300: Theorem 2 gives nothing, the count a budget of at least 10", () => {
+    const input = { tolerance: 0.15, beta: 0.05, maxQueries: 300 };
+    expect(maxBudget({ n: 100_000, model: INDEPENDENT }, input).budget).toBe(0);
+    const plan = planGuarantee({ n: 100_000, model: INDEPENDENT }, input);
+    expect(plan.guarantee.proof).toBe("description-length");
+    expect(plan.budget).toBeGreaterThanOrEqual(10);
+    expect(plan.guarantee.tolerance!).toBeLessThanOrEqual(0.15);
+    // The claim is never tighter than the proof: the reported tolerance is the bound's own.
+    const settings = { n: 100_000, nEff: 100_000, queries: 300, decimals: plan.answerDecimals, sigma: plan.sigma, threshold: plan.threshold, beta: 0.05 };
+    const bound = descriptionLengthBound({ ...settings, budget: plan.budget });
+    expect(plan.guarantee.tolerance).toBe(bound.tolerance);
+    // and one more holdout answer would break τ
+    if (plan.budget < 300) expect(descriptionLengthBound({ ...settings, budget: plan.budget + 1 }).tolerance).toBeGreaterThan(0.15);
+  });
+
+  it("guarantee mode with no proof reports budget 0 and says why", () => {
+    const plan = planGuarantee({ n: 200, model: INDEPENDENT }, { tolerance: 0.02, beta: 0.05, maxQueries: 100 });
+    expect(plan.budget).toBe(0);
     expect(plan.guarantee.holds).toBe(false);
-    expect(plan.guarantee.explanation).toMatch(/^No formal \(τ, β\) guarantee at these settings/);
+    expect(plan.guarantee.proof).toBeNull();
+    expect(plan.guarantee.explanation).toMatch(/^No formal guarantee: the budget is 0/);
+  });
+
+  it("practical mode at Dwork et al.'s T = 0.04, σ = 0.01: ε_DP = 9B(Δ + g)/(4σ), Theorem 2 does not hold, the count gives a tolerance", () => {
+    const plan = planPractical({ n: 10_000, model: INDEPENDENT }, { sigma: 0.01, threshold: 0.04, budget: 100, beta: 0.05, maxQueries: 100 });
+    expect(plan.epsDp).toBeCloseTo(100 * epsPerHoldoutAnswer(0.01, 10_000), 12);
+    expect(plan.guarantee.byProof.bdp.holds).toBe(false);
+    expect(plan.guarantee.proof).toBe("description-length");
+    const dl = plan.guarantee.byProof.descriptionLength!;
+    expect(plan.guarantee.tolerance).toBe(dl.tolerance);
+    // a public answer is within τ₁ + T + the threshold noises; a holdout answer within τ₁ + the answer noise
+    expect(dl.publicAnswer).toBeGreaterThan(dl.deviation + 0.04);
+    expect(dl.holdoutAnswer).toBeGreaterThan(dl.deviation + 0.04); // 4σ noise at β/300 is about 0.25
   });
 
   it("practical mode recovers the guarantee of its own Theorem 2 parameters", () => {
     const t = theorem2Parameters(GUARANTEE);
     const setting = { n: 2e6, model: INDEPENDENT };
     const plan = planPractical(setting, { sigma: t.sigma, threshold: t.threshold, budget: 3, beta: 0.05, maxQueries: 100 });
-    expect(plan.guarantee.tolerance).toBeCloseTo(0.2, 12);
+    expect(plan.guarantee.byProof.bdp.tolerance).toBeCloseTo(0.2, 12);
     expect(plan.guarantee.split).toBeCloseTo(0.5, 12);
-    expect(plan.guarantee.holds).toBe(true);
+    expect(plan.guarantee.byProof.bdp.holds).toBe(true);
+    // the tighter of the two is reported
+    expect(plan.guarantee.tolerance).toBe(Math.min(0.2 + 0 * t.sigma, plan.guarantee.byProof.descriptionLength!.tolerance, plan.guarantee.byProof.bdp.tolerance!));
+  });
+
+  it("shows what honest teams live with: the expected charges at these settings and the recommended ones", () => {
+    const plan = planPractical({ n: 10_000, publicRows: 10_000, model: INDEPENDENT }, { sigma: 0.01, threshold: 0.04, budget: 20, beta: 0.05, maxQueries: 300 });
+    // σ = T/4 (the old demo): about 16.5 charges over 300 queries from the noise alone, more with the gap
+    expect(plan.honest.expectedCharges).toBeGreaterThan(16.5);
+    expect(plan.honest.gapSd).toBeCloseTo(Math.sqrt(0.25 / 10_000 + 0.25 / 10_000), 15);
+    expect(plan.honest.recommended.expectedCharges).toBeLessThan(0.1);
+    expect(plan.honest.recommended.sigma).toBeCloseTo(plan.honest.recommended.threshold / 32, 15);
+  });
+
+  it("a Markov chain stated to start away from its stationary distribution gets no guarantee, and says why", () => {
+    const model: CorrelationModel = { ...markov(0.9), initial: [1, 0] } as CorrelationModel;
+    const plan = planGuarantee({ n: 1e7, model }, GUARANTEE);
+    expect(plan.guarantee.holds).toBe(false);
+    expect(plan.guarantee.explanation).toContain("stationary");
+    expect(planGuarantee({ n: 1e7, model: { ...markov(0.9), initial: [0.5, 0.5] } as CorrelationModel }, GUARANTEE).guarantee.holds).toBe(true);
+  });
+});
+
+describe("the competition-wide figure (docs/mechanism.md §2.7)", () => {
+  const practical = { sigma: 0.0005, threshold: 0.016, budget: 20, beta: 0.05, maxQueries: 300 };
+  it("without a cap there is none; with a cap it is the count over every team's queries", () => {
+    const none = planPractical({ n: 1e6, model: INDEPENDENT, teams: 1000 }, practical);
+    expect(none.competition.cap).toBeNull();
+    expect(none.competition.holds).toBe(false);
+    expect(none.competition.explanation).toMatch(/^No competition-wide guarantee: without a cap/);
+    const capped = planPractical({ n: 1e6, model: INDEPENDENT, teams: 1000, holdoutCap: 2000 }, practical);
+    expect(capped.competition.holds).toBe(true);
+    // τ₁ = 0.114 at n = 10⁶, M = 300,000, H = 2,000, R = 1001 (docs/mechanism.md §2.7); the tolerance adds T and the noises
+    const deviation = deviationBound(lnPrefixTranscripts({ queries: 300_000, holdoutAnswers: 2000, values: 1001 }), 1e6, 0.05 / 3);
+    expect(deviation).toBeCloseTo(0.1137, 3);
+    expect(capped.competition.tolerance!).toBeGreaterThan(deviation + practical.threshold);
+    expect(capped.competition.explanation).toMatch(/^For anyone, whatever they read here and however many accounts they hold/);
+    expect(capped.competition.curve.map((p) => p.tolerance)).toEqual([...capped.competition.curve.map((p) => p.tolerance)].sort((a, b) => a - b));
   });
 });
 
@@ -113,8 +180,9 @@ describe("a Markov holdout (docs/mechanism.md §2.5)", () => {
     const t = theorem2Parameters(GUARANTEE);
     const need = requiredN({ n: 1e6, model }, GUARANTEE, 1);
     for (const n of [need, 2 * need]) {
-      const plan = planGuarantee({ n, model }, GUARANTEE);
-      expect(plan.guarantee.holds, `n = ${n}`).toBe(true);
+      const budget = maxBudget({ n, model }, GUARANTEE).budget;
+      const plan = planPractical({ n, model }, { sigma: t.sigma, threshold: t.threshold, budget, beta: GUARANTEE.beta, maxQueries: GUARANTEE.maxQueries });
+      expect(plan.guarantee.byProof.bdp.holds, `n = ${n}`).toBe(true);
       // The whole mechanism's BDP level (forward map of its ε_DP) must make the bound small.
       expect(logLeading(plan.epsBdp, n, plan.nEff, t.tauPrime), `n = ${n}`).toBeLessThanOrEqual(Math.log(t.betaPrime));
     }

@@ -142,17 +142,18 @@ describe("Thresholdout (Zhao 2017, Algorithm 1)", () => {
 describe("privacy accounting", () => {
   const unit = (1 / 1000 + 2 ** -20) / 0.04; // (Δ_Q + g)/(4σ) at σ = 0.01, n = 1000 (g = 2^⌊log2(1/1024000)⌋ = 2^-20)
 
-  it("one holdout answer costs 9(Δ + g)/(4σ); a budget of B₀ with its B₀ re-measurements 10·B₀ units", () => {
+  it("one holdout answer costs 9(Δ + g)/(4σ); a budget of B₀ 9·B₀ units", () => {
     expect(epsPerHoldoutAnswer(0.01, 1000)).toBeCloseTo(9 * unit, 15);
-    expect(epsDpForBudget(5, 0.01, 1000)).toBeCloseTo(50 * unit, 15);
+    expect(epsDpForBudget(5, 0.01, 1000)).toBeCloseTo(45 * unit, 15);
   });
 
-  it("sums over teams: 9 units per holdout answer, 1 per re-measurement, 8 for an open threshold epoch", () => {
+  it("sums over teams: 9 units per holdout answer, 1 per re-measurement, 8 per open threshold epoch (an absorbed team's too)", () => {
     const spent = privacySpent(
       new Map([
-        ["a", { holdoutAnswers: 2, remeasures: 1, openEpoch: false }],
-        ["b", { holdoutAnswers: 3, remeasures: 2, openEpoch: true }],
-        ["c", { holdoutAnswers: 0, remeasures: 0, openEpoch: false }],
+        ["a", { holdoutAnswers: 2, remeasures: 1, openEpochs: 0 }],
+        ["b", { holdoutAnswers: 3, remeasures: 2, openEpochs: 1 }],
+        ["c", { holdoutAnswers: 0, remeasures: 0, openEpochs: 0 }],
+        ["d", { holdoutAnswers: 1, remeasures: 0, openEpochs: 2 }],
       ]),
       0.01,
       1000,
@@ -160,16 +161,17 @@ describe("privacy accounting", () => {
     expect(spent.perTeam.get("a")).toBeCloseTo(19 * unit, 15);
     expect(spent.perTeam.get("b")).toBeCloseTo(37 * unit, 15);
     expect(spent.perTeam.get("c")).toBe(0);
-    expect(spent.total).toBeCloseTo(56 * unit, 15);
+    expect(spent.perTeam.get("d")).toBeCloseTo(25 * unit, 15);
+    expect(spent.total).toBeCloseTo(81 * unit, 15);
   });
 });
 
 describe("the query cap m", () => {
-  it("answers ⊥ from query m + 1 on, spending nothing", () => {
+  it('answers "limit" (no score, said apart from a spent budget) from query m + 1 on, spending nothing', () => {
     const params = { ...PARAMS, budget: 100, maxQueries: 3 };
     const { answers, state } = run(params, "team-m", QUERIES.slice(0, 6));
-    expect(answers.slice(0, 3).every((a) => a.kind !== "exhausted")).toBe(true);
-    expect(answers.slice(3).map((a) => a.kind)).toEqual(["exhausted", "exhausted", "exhausted"]);
+    expect(answers.slice(0, 3).every((a) => a.kind === "public" || a.kind === "holdout")).toBe(true);
+    expect(answers.slice(3)).toEqual([0, 1, 2].map(() => ({ kind: "limit", value: null })));
     expect(state.queries).toBe(6);
     const spentInFirstThree = answers.slice(0, 3).filter((a) => a.kind === "holdout").length;
     expect(state.budget).toBe(100 - spentInFirstThree);

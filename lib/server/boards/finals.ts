@@ -5,6 +5,7 @@ import type { PublicUser } from "@/lib/server/accounts/users";
 import { db, lockCompetition } from "@/lib/server/platform/db";
 import { AppError } from "@/lib/server/platform/errors";
 import { appLink, message, sendMail } from "@/lib/server/platform/mail";
+import { type BoardAnswer, boardSubmission } from "@/lib/mechanism/board";
 import { isBetter, type Metric } from "@/lib/metrics/registry";
 import type { Leaderboard } from "@/lib/responses";
 
@@ -13,18 +14,18 @@ import type { Leaderboard } from "@/lib/responses";
 // scheduler.ts), and the standings as they are read afterwards.
 
 /**
- * The submissions that count for the final standings: the team's selection (up to 2), or by
- * default its best answered submission (earliest among equals).
+ * The submissions that count for the final standings: the team's selection (up to 2), or by default
+ * the submission the live board shows for it (lib/mechanism/board.ts: its best public answer, else its
+ * latest holdout answer; Kaggle's default is the best public score), not its luckiest noisy answer.
  */
-export function finalSubmissionIds(metric: Metric, rows: { id: string; createdAt: Date; answer: number | null; selected: boolean }[]): string[] {
+export function finalSubmissionIds(metric: Metric, rows: { id: string; createdAt: Date; kind: string; answer: number | null; selected: boolean }[]): string[] {
   const selected = rows.filter((r) => r.selected).map((r) => r.id);
   if (selected.length) return selected;
-  let best: (typeof rows)[number] | null = null;
-  for (const r of rows) {
-    if (r.answer === null) continue;
-    if (!best || isBetter(metric, r.answer, best.answer!) || (r.answer === best.answer && r.createdAt < best.createdAt)) best = r;
-  }
-  return best ? [best.id] : [];
+  const id = boardSubmission(
+    rows.map((r) => ({ id: r.id, kind: r.kind as BoardAnswer["kind"], value: r.answer, at: r.createdAt })),
+    metric.direction,
+  );
+  return id === null ? [] : [id];
 }
 
 /** POST …/close: an organizer closes a published competition early (closeNow). */
@@ -72,7 +73,7 @@ async function closeNow(competition: CompetitionRow): Promise<CompetitionRow | n
       const liveRank = new Map(ranked.map((r) => [r.id, Number(r.rank)]));
       const submissions = await tx.submission.findMany({
         where: { competitionId: competition.id, team: { disqualifiedAt: null } },
-        select: { id: true, teamId: true, createdAt: true, answer: true, selected: true, holdoutValue: true },
+        select: { id: true, teamId: true, createdAt: true, kind: true, answer: true, selected: true, holdoutValue: true },
       });
       const byTeam = new Map<string, typeof submissions>();
       for (const s of submissions) byTeam.set(s.teamId, [...(byTeam.get(s.teamId) ?? []), s]);

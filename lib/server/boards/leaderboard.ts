@@ -3,19 +3,29 @@ import { db } from "@/lib/server/platform/db";
 import { type CompetitionRow, getVisibleCompetition, metricOf } from "@/lib/server/competitions/competitions";
 import type { PublicUser } from "@/lib/server/accounts/users";
 import { Prisma } from "@/lib/generated/prisma/client";
+import { getCorrelationSummary } from "@/lib/server/competitions/plans";
+import { loadSolution } from "@/lib/server/competitions/solutions";
+import type { BoardKind } from "@/lib/mechanism/board";
 import { answerHalfWidth } from "@/lib/mechanism/thresholdout";
 import type { Metric } from "@/lib/metrics/registry";
 import { csvTable } from "@/lib/csv/writer";
-import type { Leaderboard } from "@/lib/responses";
+import type { Leaderboard, ScoreUncertainty } from "@/lib/responses";
 
 /**
- * The 95 % half-width of a released holdout value (thresholdout.ts answerHalfWidth) in the metric's
- * display units (every metric's toDisplay is linear); null before the mechanism is fixed.
+ * The 95 % half-widths of a shown score (docs/mechanism.md §2.6): a public score's sampling error on
+ * the public rows, 1.96·√(v / n_pub) with v = ¼ (the largest variance of a [0, 1] value) and n_pub
+ * counted at the holdout's ratio n_eff / n; a holdout answer's noise (thresholdout.ts answerHalfWidth).
+ * Display units (every metric's toDisplay is a scale); null before the mechanism is fixed.
  */
-export async function displayHalfWidth(competition: CompetitionRow, metric: Metric): Promise<number | null> {
+export async function scoreUncertainty(competition: CompetitionRow, metric: Metric): Promise<ScoreUncertainty | null> {
   if (competition.sigma === null) return null;
-  const solution = await db.solution.findUnique({ where: { competitionId: competition.id }, select: { holdoutRows: true } });
-  return solution && metric.toDisplay(answerHalfWidth({ sigma: competition.sigma, holdoutSize: solution.holdoutRows }));
+  const [solution, summary] = await Promise.all([loadSolution(competition.id, { published: true }), getCorrelationSummary(competition)]);
+  if (!solution || !summary) return null;
+  const publicRows = (solution.split.length - summary.n) * (summary.nEff / summary.n);
+  return {
+    public: metric.toDisplay(1.96 * Math.sqrt(0.25 / Math.max(1, publicRows))),
+    holdout: metric.toDisplay(answerHalfWidth({ sigma: competition.sigma, holdoutSize: summary.n })),
+  };
 }
 
 /** ORDER BY for the live ranking: best answer first in the metric's direction, ties to the earlier best. */
@@ -31,11 +41,12 @@ function likePattern(q: string): string {
 }
 
 /**
- * The live leaderboard: every team that has submitted, ranked by its shown score, the fresh
- * re-measurement of its best answer (selection by the answer, display of the re-measurement, so
- * the shown score carries no winner's curse; docs/mechanism.md §2.6). Reads only the teams table (each team's leaderboard row is kept current by the scoring
- * transaction), through an index per metric direction. `q` filters by team name; ranks stay the
- * overall ranks. `pageSize` 0 means all entries.
+ * The live leaderboard (docs/mechanism.md §2.6, public first): every team that has submitted, ranked
+ * by its shown score — its best public answer, checked against the hidden holdout, or, without one, its
+ * latest holdout answer — with the kind and the 95 % half-width of each. Reads only the teams table
+ * (each team's leaderboard row is kept current by the scoring transaction, lib/mechanism/board.ts),
+ * through an index per metric direction. `q` filters by team name; ranks stay the overall ranks.
+ * `pageSize` 0 means all entries.
  */
 export async function getLeaderboard(viewer: PublicUser | null, slug: string, options: { q?: string; page?: number; pageSize?: number } = {}): Promise<Leaderboard> {
   const competition = await getVisibleCompetition(viewer, slug);
@@ -49,6 +60,7 @@ export async function getLeaderboard(viewer: PublicUser | null, slug: string, op
       id: string;
       name: string;
       best_score: number | null;
+      best_kind: BoardKind | null;
       submission_count: number;
       budget_remaining: number;
       initial_budget: number;
@@ -57,15 +69,16 @@ export async function getLeaderboard(viewer: PublicUser | null, slug: string, op
       total: bigint;
     }[]
   >`SELECT *, count(*) OVER () AS total FROM (
-      SELECT id, name, best_score, submission_count, budget_remaining, initial_budget, last_submission_at,
+      SELECT id, name, best_score, best_kind, submission_count, budget_remaining, initial_budget, last_submission_at,
              row_number() OVER (ORDER BY ${liveOrder(metric)}) AS rank
       FROM teams
       WHERE competition_id = ${competition.id}::uuid AND merged_into_id IS NULL AND disqualified_at IS NULL AND submission_count > 0
     ) ranked
     WHERE ${q === "" ? Prisma.sql`TRUE` : Prisma.sql`name ILIKE ${likePattern(q)}`}
     ORDER BY rank ${limit}`;
-  const uncertainty = await displayHalfWidth(competition, metric);
-  const baselines = (await listBaselines(competition.id, metric)).map((b) => ({ ...b, uncertainty }));
+  const uncertainty = await scoreUncertainty(competition, metric);
+  const withUncertainty = <T extends { kind: BoardKind }>(x: T) => ({ ...x, uncertainty: uncertainty && uncertainty[x.kind] });
+  const baselines = (await listBaselines(competition.id, metric)).map(withUncertainty);
   return {
     metric: { name: metric.name, title: metric.title, direction: metric.direction },
     displayPrecision: competition.displayPrecision,
@@ -78,7 +91,8 @@ export async function getLeaderboard(viewer: PublicUser | null, slug: string, op
       team: r.name,
       teamId: r.id,
       score: r.best_score === null ? null : metric.toDisplay(r.best_score),
-      uncertainty: r.best_score === null ? null : uncertainty,
+      kind: r.best_kind,
+      uncertainty: r.best_kind === null || uncertainty === null ? null : uncertainty[r.best_kind],
       submissions: r.submission_count,
       budget: { remaining: r.budget_remaining, initial: r.initial_budget },
       lastSubmissionAt: r.last_submission_at?.toISOString() ?? null,
@@ -87,23 +101,24 @@ export async function getLeaderboard(viewer: PublicUser | null, slug: string, op
 }
 
 export function leaderboardCsv(board: Leaderboard): string {
-  const header = ["rank", "team", "score", "uncertainty", "submissions", "budget_remaining", "budget_initial", "last_submission_at"];
+  const header = ["rank", "team", "score", "kind", "uncertainty", "submissions", "budget_remaining", "budget_initial", "last_submission_at"];
   const round = (x: number | null) => (x === null ? null : Number(x.toFixed(board.displayPrecision)));
   return csvTable(
     header,
-    board.entries.map((e) => [e.rank, e.team, round(e.score), round(e.uncertainty), e.submissions, e.budget.remaining, e.budget.initial, e.lastSubmissionAt]),
+    board.entries.map((e) => [e.rank, e.team, round(e.score), e.kind, round(e.uncertainty), e.submissions, e.budget.remaining, e.budget.initial, e.lastSubmissionAt]),
   );
 }
 
 /**
  * The organizers' baselines shown on the board (display units), in the order they were tested: each
- * one noisy holdout value drawn when it was first shown (lib/server/scoring/sandbox.ts setBaseline).
+ * its public score (lib/server/scoring/sandbox.ts setBaseline), or, shown before baselines showed
+ * their public score, the noisy holdout value it released then.
  */
-async function listBaselines(competitionId: string, metric: Metric): Promise<{ name: string; score: number }[]> {
+async function listBaselines(competitionId: string, metric: Metric): Promise<{ name: string; score: number; kind: BoardKind }[]> {
   const rows = await db.unrankedSubmission.findMany({
     where: { competitionId, kind: "sandbox", baselineName: { not: null } },
     orderBy: { createdAt: "asc" },
-    select: { baselineName: true, baselineValue: true },
+    select: { baselineName: true, baselineValue: true, publicValue: true },
   });
-  return rows.map((r) => ({ name: r.baselineName!, score: metric.toDisplay(r.baselineValue!) }));
+  return rows.map((r) => ({ name: r.baselineName!, score: metric.toDisplay(r.baselineValue!), kind: r.baselineValue === r.publicValue ? "public" : "holdout" }));
 }

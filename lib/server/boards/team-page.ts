@@ -1,5 +1,5 @@
 import "server-only";
-import { displayHalfWidth, getLeaderboard } from "./leaderboard";
+import { getLeaderboard, scoreUncertainty } from "./leaderboard";
 import { getVisibleCompetition, metricOf } from "@/lib/server/competitions/competitions";
 import type { PublicUser } from "@/lib/server/accounts/users";
 import { db } from "@/lib/server/platform/db";
@@ -40,11 +40,12 @@ export async function getTeamHistory(viewer: PublicUser | null, slug: string, te
       budget: { remaining: team.budgetRemaining, initial: team.initialBudget },
       rank: entry?.rank ?? null,
       score: entry?.score ?? null,
+      kind: entry?.kind ?? null,
       disqualified: team.disqualifiedAt ? { at: team.disqualifiedAt.toISOString(), reason: team.disqualifyReason ?? "" } : null,
     },
     metric: { name: metric.name, title: metric.title, direction: metric.direction },
     displayPrecision: competition.displayPrecision,
-    uncertainty: entry?.uncertainty ?? (await displayHalfWidth(competition, metric)),
+    uncertainty: await scoreUncertainty(competition, metric),
     history: subs.map((s) => ({ at: s.createdAt.toISOString(), kind: s.kind, score: s.answer === null ? null : metric.toDisplay(s.answer), budget: s.budgetAfter })),
   };
 }

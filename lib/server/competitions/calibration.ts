@@ -33,12 +33,18 @@ export async function setCorrelation(user: PublicUser, slug: string, input: unkn
   return summary ?? { model };
 }
 
-/** PUT …/mechanism: stores the settings and the σ, T, B₀ they resolve to. */
+/**
+ * PUT …/mechanism: stores the settings and the σ, T, B₀ they resolve to. A plan whose budget is 0 (no
+ * team could ever be checked on the holdout) is refused with the planner's reason, nothing stored: the
+ * preview is where to try settings.
+ */
 export async function setMechanism(user: PublicUser, slug: string, input: unknown): Promise<Plan> {
   const competition = await requireOrganizer(user, slug);
   requireDraft(competition, "the mechanism");
   const mechanism = mechanismSchema.parse(input);
   const { plan } = await planOn(competition, mechanism);
+  if (plan.budget < 1)
+    throw new AppError("conflict", `these settings give a budget of 0, so no team could be checked on the holdout; nothing was saved. ${plan.guarantee.explanation}`);
   await db.$transaction(async (tx) => {
     await lockDraft(tx, competition.id, "the mechanism");
     await tx.competition.update({ where: { id: competition.id }, data: { mechanism, sigma: plan.sigma, threshold: plan.threshold, budget: plan.budget } });

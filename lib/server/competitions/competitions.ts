@@ -32,6 +32,7 @@ export const COMPETITION_SELECT = {
   threshold: true,
   budget: true,
   maxQueries: true,
+  answerDecimals: true,
   holdoutCap: true,
   holdoutAnswers: true,
   access: true,
@@ -56,7 +57,7 @@ export function correlationOf(c: Pick<CompetitionRow, "correlation">): Correlati
   return (c.correlation as CorrelationModelInput | null) ?? { kind: "independent" };
 }
 
-/** Algorithm 1's parameters for a published competition: σ, T, B₀ and m as fixed at publishing. */
+/** Algorithm 1's parameters for a published competition: σ, T, B₀, m and the answers' decimals as fixed at publishing. */
 export function thresholdoutParams(competition: CompetitionRow, holdoutSize: number): ThresholdoutParams {
   return {
     mode: "thresholdout",
@@ -65,6 +66,7 @@ export function thresholdoutParams(competition: CompetitionRow, holdoutSize: num
     budget: competition.budget!,
     holdoutSize,
     maxQueries: competition.maxQueries ?? undefined,
+    answerDecimals: competition.answerDecimals ?? undefined,
   };
 }
 

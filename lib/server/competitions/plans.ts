@@ -1,12 +1,15 @@
 import "server-only";
 import { compute } from "@/lib/server/platform/compute";
 import { AppError } from "@/lib/server/platform/errors";
-import { type CompetitionRow, correlationOf, defaultMaxQueries, mechanismOf } from "./competitions";
+import { type CompetitionRow, correlationOf, defaultMaxQueries, mechanismOf, metricOf } from "./competitions";
 import { loadSolution } from "./solutions";
-import type { Plan } from "@/lib/calibration/planner";
+import { DEFAULT_BETA } from "@/lib/calibration/calibrate";
+import { DEFAULT_TEAMS, type Plan } from "@/lib/calibration/planner";
+import { db } from "@/lib/server/platform/db";
 import type { CorrelationSummary } from "@/lib/calibration/resolve";
 import type { Solution } from "@/lib/csv/solution";
 import type { CorrelationModelInput, MechanismInput } from "@/lib/validation/calibration";
+import type { GuaranteeSummary } from "@/lib/responses";
 
 // Summaries and plans are computed once per solution file and settings, not on every page view:
 // memoised per decoded solution (replaced when a new file is uploaded) by the settings they read.
@@ -39,22 +42,68 @@ export async function getCorrelationSummary(competition: CompetitionRow): Promis
   return solution && resolveOn(solution, correlationOf(competition));
 }
 
-/** The planner's answer for a mechanism input on this competition's holdout and correlation. */
+/**
+ * The planner's answer for a mechanism input on this competition's holdout, its correlation and its
+ * public rows (an honest team's gap, docs/mechanism.md §2.6); the competition-wide figure counts the
+ * competition's holdout cap and at least DEFAULT_TEAMS teams (more once more have joined).
+ */
 export async function planOn(competition: CompetitionRow, mechanism: MechanismInput): Promise<{ plan: Plan; summary: CorrelationSummary }> {
   const solution = await loadSolution(competition.id);
   if (!solution) throw new AppError("conflict", "upload the solution first: the mechanism is planned for its holdout rows");
   const correlation = correlationOf(competition);
   const summary = await resolveOn(solution, correlation);
+  const teams = competition.status === "draft" ? DEFAULT_TEAMS : Math.max(DEFAULT_TEAMS, await db.team.count({ where: { competitionId: competition.id, mergedIntoId: null } }));
+  const setting = { n: summary.n, model: summary.model, publicRows: solution.split.length - summary.n, holdoutCap: competition.holdoutCap, teams };
   const withDefaults = { ...mechanism, maxQueries: mechanism.maxQueries ?? competition.maxQueries ?? defaultMaxQueries(competition) };
-  const plan = await once(solution, ["plan", correlation, withDefaults], () => compute("planMechanism", { n: summary.n, model: summary.model }, withDefaults));
+  const plan = await once(solution, ["plan", correlation, setting.holdoutCap, teams, withDefaults], () => compute("planMechanism", setting, withDefaults));
   return { plan, summary };
 }
 
-/** The plan of the stored mechanism settings, or null when none are set (or no solution yet). */
+/**
+ * The plan the competition runs: once published, what its fixed σ, T, B₀ and m guarantee (practical
+ * mode on them); for a draft, the plan of its mechanism settings. Null when none are set or there is
+ * no solution yet.
+ */
 export async function getCurrentPlan(competition: CompetitionRow): Promise<Plan | null> {
   const mechanism = mechanismOf(competition);
   if (!mechanism) return null;
   const solution = await loadSolution(competition.id);
   if (!solution) return null;
-  return (await planOn(competition, mechanism)).plan;
+  if (competition.status === "draft" || competition.sigma === null || competition.threshold === null || competition.budget === null)
+    return (await planOn(competition, mechanism)).plan;
+  const fixed = { mode: "practical" as const, sigma: competition.sigma, threshold: competition.threshold, budget: competition.budget, beta: mechanism.beta ?? DEFAULT_BETA };
+  return (await planOn(competition, { ...fixed, ...(competition.maxQueries === null ? {} : { maxQueries: competition.maxQueries }) })).plan;
+}
+
+/**
+ * What the competition's page and `GET …/competitions/{slug}` say the scores are worth, in the
+ * metric's display units (docs/mechanism.md §2.6, §2.7): each figure in its own words — the per-team
+ * guarantee covers a team acting on its own answers, the competition-wide one anyone — the bound
+ * Thresholdout's check puts on a shown public score (T plus the threshold's noise, 95 %), and what
+ * honest teams are expected to spend. Null without a plan.
+ */
+export async function getGuaranteeSummary(competition: CompetitionRow): Promise<GuaranteeSummary | null> {
+  const plan = await getCurrentPlan(competition);
+  if (!plan) return null;
+  const display = metricOf(competition).toDisplay;
+  const { guarantee, competition: wide } = plan;
+  return {
+    team: {
+      holds: guarantee.holds,
+      proof: guarantee.proof,
+      tolerance: guarantee.tolerance === null ? null : display(guarantee.tolerance),
+      maxQueries: guarantee.maxQueries,
+      budget: plan.budget,
+      beta: guarantee.beta,
+    },
+    competition: {
+      holds: wide.holds,
+      tolerance: wide.tolerance === null ? null : display(wide.tolerance),
+      cap: wide.cap,
+      teams: wide.teams,
+      answersReleased: competition.holdoutAnswers,
+    },
+    publicBound: display(plan.threshold + 3 * plan.sigma * Math.log(20)),
+    honestCharges: plan.honest.expectedCharges,
+  };
 }

@@ -41,7 +41,15 @@ export async function publishCompetition(user: PublicUser, slug: string): Promis
     if (!unchanged) throw new AppError("conflict", "the competition's settings changed while it was being published; publish again");
     return tx.competition.update({
       where: { id: competition.id },
-      data: { status: "published", publishedAt: now, sigma: plan.sigma, threshold: plan.threshold, budget: plan.budget, maxQueries: plan.guarantee.maxQueries },
+      data: {
+        status: "published",
+        publishedAt: now,
+        sigma: plan.sigma,
+        threshold: plan.threshold,
+        budget: plan.budget,
+        maxQueries: plan.guarantee.maxQueries,
+        answerDecimals: plan.answerDecimals,
+      },
       select: COMPETITION_SELECT,
     });
   });

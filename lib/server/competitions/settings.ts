@@ -86,7 +86,7 @@ async function prepare(competition: CompetitionRow, input: UpdateCompetitionInpu
   if (!submitted) {
     for (const key of ["sigma", "threshold", "budget"] as const) if (before[key] !== after[key]) changes.push({ field: key, before: before[key], after: after[key] });
   }
-  Object.assign(data, { maxQueries: next, sigma: after.sigma, threshold: after.threshold, budget: after.budget });
+  Object.assign(data, { maxQueries: next, sigma: after.sigma, threshold: after.threshold, budget: after.budget, answerDecimals: after.answerDecimals });
   return { changes, plan: { before: figures(before), after: figures(after), replanned: !submitted }, data, submitted };
 }
 

@@ -1,7 +1,7 @@
 import type { Metric } from "@/lib/metrics/registry";
-import type { ResultKind } from "@/lib/responses";
+import type { Answer, ResultKind } from "@/lib/responses";
 
-/** The answer as a competitor sees it: kind and the released value in the metric's units. */
-export function presentAnswer(metric: Metric, kind: ResultKind, answer: number | null) {
-  return { kind, score: answer === null ? null : metric.toDisplay(answer) };
+/** The answer as its team sees it: kind, the released value and the exact public score, in the metric's units. */
+export function presentAnswer(metric: Metric, kind: ResultKind, answer: number | null, publicValue: number): Answer {
+  return { kind, score: answer === null ? null : metric.toDisplay(answer), publicScore: metric.toDisplay(publicValue) };
 }

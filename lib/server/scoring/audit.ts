@@ -76,7 +76,7 @@ export async function auditCompetition(user: PublicUser, slug: string): Promise<
         stream.streams,
       );
       stream.threshold = step.state.noisyThreshold;
-      if (step.answer.kind !== s.kind || step.answer.value !== s.answer || step.state.budget !== s.budgetAfter) {
+      if (!sameKind(s.kind, step.answer.kind, params.answerDecimals === undefined) || step.answer.value !== s.answer || step.state.budget !== s.budgetAfter) {
         mismatch(s.id, `stored ${s.kind} ${s.answer} (budget ${s.budgetAfter}), replay gives ${step.answer.kind} ${step.answer.value} (budget ${step.state.budget})`);
       } else if (s.remeasure !== null && remeasureHoldout(params, s.queryIndex, s.holdoutValue, stream.streams) !== s.remeasure) {
         mismatch(s.id, `stored re-measurement ${s.remeasure} differs from its replay`);
@@ -89,25 +89,45 @@ export async function auditCompetition(user: PublicUser, slug: string): Promise<
 }
 
 /**
- * The holdout's health: the DP privacy each team has spent (accounting.ts: its holdout answers,
- * its re-measured leaderboard scores and its open threshold epoch), the total over teams (basic
- * composition: every team queries the same holdout; each leaderboard baseline adds one
- * re-measurement), and the teams that exhausted their budget.
+ * Whether a stored kind is the one replayed. "capped" is the ⊥ a team with budget left gets once the
+ * competition's cap is reached: the answer replayed with the budget the team had then (0) is
+ * "exhausted". Competitions published before answers were rounded (no answerDecimals) stored the ⊥
+ * past m as "exhausted", today's "limit".
+ */
+function sameKind(stored: string, replayed: string, legacy: boolean): boolean {
+  return stored === replayed || (stored === "capped" && replayed === "exhausted") || (legacy && stored === "exhausted" && replayed === "limit");
+}
+
+/**
+ * The holdout's health (docs/mechanism.md §2.6, "count every release"): the DP privacy each team has
+ * spent (accounting.ts: its holdout answers, the open threshold epoch of each of its streams — an
+ * absorbed team's too — and re-measured scores of a board before the public-first board), the total
+ * over teams (basic composition: every team queries the same holdout; a baseline shown with a noisy
+ * holdout value before baselines showed their public score counts one re-measurement), and the
+ * teams that exhausted their budget.
  */
 export async function holdoutHealth(user: PublicUser, slug: string): Promise<HealthReport> {
   const competition = await requireOrganizer(user, slug);
   const solution = await db.solution.findUnique({ where: { competitionId: competition.id }, select: { holdoutRows: true } });
   if (!solution || competition.sigma === null) return { perHoldoutAnswer: 0, total: 0, teams: [], exhausted: 0, baselines: 0 };
-  const teams = await db.$queryRaw<{ id: string; name: string; initial_budget: number; budget_remaining: number; remeasures: number; last_kind: string | null }[]>`
+  // Per stream (a team and the teams it absorbed keep their own streams): its holdout answers, and
+  // whether its current threshold epoch is open — a public answer came after its last holdout answer.
+  const teams = await db.$queryRaw<
+    { id: string; name: string; initial_budget: number; budget_remaining: number; remeasures: number; holdout_answers: number; open_epochs: number }[]
+  >`
+    WITH streams AS (
+      SELECT s.team_id, s.stream_team_id, count(*) FILTER (WHERE s.kind = 'holdout')::int AS holdout_answers,
+             COALESCE(max(s.query_index) FILTER (WHERE s.kind = 'public'), 0) > COALESCE(max(s.query_index) FILTER (WHERE s.kind = 'holdout'), 0) AS open
+      FROM submissions s WHERE s.competition_id = ${competition.id}::uuid GROUP BY s.team_id, s.stream_team_id)
     SELECT t.id, t.name, t.initial_budget, t.budget_remaining, t.remeasures,
-           (SELECT s.kind::text FROM submissions s WHERE s.team_id = t.id ORDER BY s.created_at DESC, s.query_index DESC LIMIT 1) AS last_kind
-    FROM teams t WHERE t.competition_id = ${competition.id}::uuid AND t.merged_into_id IS NULL ORDER BY t.name`;
-  // A threshold epoch is open (its cost incurred) once it has answered a query below the threshold.
-  const releases = new Map<string, TeamReleases>(
-    teams.map((t) => [t.id, { holdoutAnswers: t.initial_budget - t.budget_remaining, remeasures: t.remeasures, openEpoch: t.last_kind === "public" && t.budget_remaining > 0 }]),
-  );
-  const baselines = await db.unrankedSubmission.count({ where: { competitionId: competition.id, kind: "sandbox", baselineValue: { not: null } } });
-  for (let i = 0; i < baselines; i++) releases.set(`baseline ${i}`, { holdoutAnswers: 0, remeasures: 1, openEpoch: false });
+           COALESCE(sum(st.holdout_answers), 0)::int AS holdout_answers, count(*) FILTER (WHERE st.open)::int AS open_epochs
+    FROM teams t LEFT JOIN streams st ON st.team_id = t.id
+    WHERE t.competition_id = ${competition.id}::uuid AND t.merged_into_id IS NULL GROUP BY t.id ORDER BY t.name`;
+  const releases = new Map<string, TeamReleases>(teams.map((t) => [t.id, { holdoutAnswers: t.holdout_answers, remeasures: t.remeasures, openEpochs: t.open_epochs }]));
+  const [{ baselines }] = await db.$queryRaw<{ baselines: number }[]>`
+    SELECT count(*)::int AS baselines FROM unranked_submissions
+    WHERE competition_id = ${competition.id}::uuid AND kind = 'sandbox' AND baseline_score IS NOT NULL AND baseline_score <> public_score`;
+  for (let i = 0; i < baselines; i++) releases.set(`baseline ${i}`, { holdoutAnswers: 0, remeasures: 1, openEpochs: 0 });
   const spent = privacySpent(releases, competition.sigma, solution.holdoutRows);
   const rows = teams.map((t) => {
     const r = releases.get(t.id)!;

@@ -5,10 +5,7 @@ import { db } from "@/lib/server/platform/db";
 import { AppError } from "@/lib/server/platform/errors";
 import { consumeRateLimit } from "@/lib/server/platform/rate-limit";
 import { scoreUpload } from "./upload";
-import { thresholdoutParams } from "@/lib/server/competitions/competitions";
 import type { PublicUser } from "@/lib/server/accounts/users";
-import { createStreams } from "@/lib/mechanism/rng";
-import { remeasureHoldout } from "@/lib/mechanism/thresholdout";
 import { descriptionSchema, safeFilename } from "@/lib/validation/files";
 import { baselineSchema } from "@/lib/validation/competitions";
 import { isUuid } from "@/lib/validation/ids";
@@ -107,30 +104,20 @@ export async function listSandbox(competition: CompetitionRow): Promise<SandboxR
 
 /**
  * PUT …/sandbox/{id}/baseline `{name}` (organizers): shows the sandbox test on the leaderboard as
- * a baseline row, unranked. Its score is released like a team's best: the holdout value plus one
- * draw of the re-measurement noise Lap(4σ) (docs/mechanism.md §2.6), from a stream of its own, so
- * that competitors never see an exact holdout score and the holdout's privacy account counts it as
- * one re-measurement. The draw is fixed per test: hiding and showing it again releases nothing new.
- * Needs the mechanism, hence a published competition. `null` (DELETE) hides it.
+ * a baseline row, unranked, with its exact public score, which releases nothing about the holdout
+ * and is what the board's own scores are (docs/mechanism.md §2.6). `null` (DELETE) hides it. A
+ * baseline shown before baselines showed their public score keeps the noisy holdout value it
+ * released then.
  */
 export async function setBaseline(user: PublicUser, slug: string, id: string, input: unknown | null): Promise<SandboxRow> {
   const competition = await requireOrganizer(user, slug);
   const name = input === null ? null : baselineSchema.parse(input).name;
   if (!isUuid(id)) throw new AppError("not_found", "no such sandbox test");
-  const row = await db.unrankedSubmission.findFirst({ where: { id, competitionId: competition.id, kind: "sandbox" }, select: { holdoutValue: true } });
+  const row = await db.unrankedSubmission.findFirst({ where: { id, competitionId: competition.id, kind: "sandbox" }, select: { publicValue: true, baselineValue: true } });
   if (!row) throw new AppError("not_found", "no such sandbox test");
-  let score: number | null = null;
-  if (name !== null) {
-    // Drawn afresh each time from the same stream, hence the same value.
-    const solution = await db.solution.findUnique({ where: { competitionId: competition.id }, select: { holdoutRows: true } });
-    if (competition.sigma === null || !solution) throw new AppError("conflict", "a baseline is shown with the mechanism's noise: publish the competition first");
-    const { secret } = await db.competition.findUniqueOrThrow({ where: { id: competition.id }, select: { secret: true } });
-    score = remeasureHoldout(thresholdoutParams(competition, solution.holdoutRows), 1, row.holdoutValue, createStreams(secret, `baseline:${id}`));
-  }
-  // A hidden baseline keeps its drawn score: it was released, and the privacy account keeps counting it.
   const updated = await db.unrankedSubmission.update({
     where: { id },
-    data: name === null ? { baselineName: null } : { baselineName: name, baselineValue: score },
+    data: name === null ? { baselineName: null } : { baselineName: name, baselineValue: row.baselineValue ?? row.publicValue },
     select: SANDBOX_SELECT,
   });
   return present(competition, updated);

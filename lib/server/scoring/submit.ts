@@ -19,9 +19,9 @@ import { descriptionSchema, safeFilename } from "@/lib/validation/files";
  * the team: the competition is re-checked (still published, before its deadline) under a key-share
  * lock on its row that closing waits for; a repeated Idempotency-Key is answered (the first result
  * for the same file, 409 for another); the daily cap is checked (and a competition-wide holdout
- * cap, under the competition's row lock); the next query index is taken, Algorithm 1 stepped, a
- * new best answer re-measured, and the submission, the team's mechanism state and its leaderboard
- * row written together. Concurrent submissions of one team (on any number of app instances) are
+ * cap, under the competition's row lock); the next query index is taken, Algorithm 1 stepped, and
+ * the submission, the team's mechanism state and its leaderboard row (lib/mechanism/board.ts)
+ * written together. Concurrent submissions of one team (on any number of app instances) are
  * thereby serialised, and a crash before the commit leaves nothing behind. `now` fixes the
  * submission's time (tests, the demo seed); by default it is the database's clock once the team's
  * lock is held.

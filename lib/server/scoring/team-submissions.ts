@@ -12,7 +12,10 @@ import { finalSelectionSchema } from "@/lib/validation/teams";
 /** Submissions a team may select for the final standings. */
 const MAX_FINAL = 2;
 
-/** The caller's team's submissions, newest first (late ones, after the close, first): answers only, never raw scores. */
+/**
+ * The caller's team's submissions, newest first (late ones, after the close, first): the answers and
+ * the team's own public scores, never holdout values (docs/mechanism.md §2.2).
+ */
 export async function listMySubmissions(user: PublicUser, slug: string): Promise<{ submissions: MySubmission[]; finalIds: string[] }> {
   const competition = await getVisibleCompetition(user, slug);
   const metric = metricOf(competition);
@@ -24,13 +27,24 @@ export async function listMySubmissions(user: PublicUser, slug: string): Promise
   const rows = await db.submission.findMany({
     where: { teamId: member.teamId },
     orderBy: { createdAt: "desc" },
-    select: { id: true, createdAt: true, kind: true, answer: true, budgetAfter: true, selected: true, description: true, filename: true, user: { select: { name: true } } },
+    select: {
+      id: true,
+      createdAt: true,
+      kind: true,
+      answer: true,
+      publicValue: true,
+      budgetAfter: true,
+      selected: true,
+      description: true,
+      filename: true,
+      user: { select: { name: true } },
+    },
   });
   const submissions = rows.map((s) => ({
     id: s.id,
     createdAt: s.createdAt.toISOString(),
     by: s.user.name,
-    answer: presentAnswer(metric, s.kind, s.answer),
+    answer: presentAnswer(metric, s.kind, s.answer, s.publicValue),
     budget: { remaining: s.budgetAfter, initial: member.team.initialBudget },
     selected: s.selected,
     description: s.description,
@@ -39,14 +53,14 @@ export async function listMySubmissions(user: PublicUser, slug: string): Promise
   const late = await db.unrankedSubmission.findMany({
     where: { teamId: member.teamId, kind: "late" },
     orderBy: { createdAt: "desc" },
-    select: { id: true, createdAt: true, holdoutValue: true, description: true, filename: true, user: { select: { name: true } } },
+    select: { id: true, createdAt: true, holdoutValue: true, publicValue: true, description: true, filename: true, user: { select: { name: true } } },
   });
   const budget = { remaining: rows[0]?.budgetAfter ?? member.team.initialBudget, initial: member.team.initialBudget };
   const lateRows = late.map((s) => ({
     id: s.id,
     createdAt: s.createdAt.toISOString(),
     by: s.user.name,
-    answer: presentAnswer(metric, "late", s.holdoutValue),
+    answer: presentAnswer(metric, "late", s.holdoutValue, s.publicValue),
     budget,
     selected: false,
     description: s.description,

@@ -9,8 +9,10 @@ import { AppError } from "@/lib/server/platform/errors";
 import { limitsOf, refuseOverCap, usedTodaySql } from "@/lib/server/teams/daily-cap";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { createStreams } from "@/lib/mechanism/rng";
-import { initThresholdout, remeasureHoldout, stepThresholdout, type AnswerKind } from "@/lib/mechanism/thresholdout";
-import { isBetter, type Metric } from "@/lib/metrics/registry";
+import { type BoardKind, nextBoardRow } from "@/lib/mechanism/board";
+import { initThresholdout, stepThresholdout } from "@/lib/mechanism/thresholdout";
+import type { Metric } from "@/lib/metrics/registry";
+import type { StoredKind } from "@/lib/responses";
 import type { SubmissionResult } from "@/lib/responses";
 
 /** The scoring transaction of `submit` (submit.ts, see there). */
@@ -34,7 +36,7 @@ export async function scoreThroughMechanism(
     const lockedTeam = tx.read<LockedTeam>(Prisma.sql`
         SELECT merged_into_id AS "mergedIntoId", disqualify_reason AS "disqualifyReason", disqualified_at IS NOT NULL AS disqualified,
           initial_budget AS "initialBudget", budget_remaining AS "budgetRemaining", noisy_threshold AS "noisyThreshold", query_count AS "queryCount",
-          selection_score AS "selectionValue", best_score AS "bestValue", best_at AT TIME ZONE 'UTC' AS "bestAt", remeasures
+          best_score AS "bestValue", best_kind AS "bestKind", best_at AT TIME ZONE 'UTC' AS "bestAt"
         FROM teams WHERE id = ${teamId}::uuid FOR UPDATE`);
     // Runs after the lock is held (statements run in order), so it sees every committed submission
     // of the team, and reads the submission's time: `now` when given, else the database's clock as
@@ -44,7 +46,7 @@ export async function scoreThroughMechanism(
     const liveState = tx.read<Live>(Prisma.sql`
         SELECT status, ends_at AT TIME ZONE 'UTC' AS "endsAt", holdout_answers AS "holdoutAnswers", secret, clock.at AT TIME ZONE 'UTC' AS at,
           ${usedTodaySql(teamId, Prisma.sql`clock.at`)} AS "usedToday",
-          (SELECT json_build_object('id', s.id, 'createdAt', s.created_at, 'kind', s.kind, 'answer', s.answer, 'budgetAfter', s.budget_after, 'sha256', s.file_sha256)
+          (SELECT json_build_object('id', s.id, 'createdAt', s.created_at, 'kind', s.kind, 'answer', s.answer, 'publicValue', s.public_score, 'budgetAfter', s.budget_after, 'sha256', s.file_sha256)
             FROM submissions s WHERE s.team_id = ${teamId}::uuid AND s.idempotency_key = ${idempotencyKey} ORDER BY s.created_at LIMIT 1) AS previous
         FROM competitions, LATERAL (SELECT ${time} AS at) clock
         WHERE id = ${competition.id}::uuid ${competition.holdoutCap === null ? Prisma.sql`FOR KEY SHARE OF competitions` : Prisma.sql`FOR UPDATE OF competitions`}`);
@@ -61,12 +63,13 @@ export async function scoreThroughMechanism(
       const result = {
         id: previous.id,
         createdAt: new Date(`${previous.createdAt}Z`).toISOString(),
-        answer: presentAnswer(metric, previous.kind, previous.answer),
+        answer: presentAnswer(metric, previous.kind, previous.answer, previous.publicValue),
         budget: { remaining: previous.budgetAfter, initial: team.initialBudget },
       };
       return { result, replayed: true };
     }
-    refuseOverCap(limitsOf(competition.dailySubmissionLimit, live.usedToday, at), at);
+    // Past m the answer is "limit", which the daily cap does not count: it is no reason to refuse.
+    if (team.queryCount < (params.maxQueries ?? Infinity)) refuseOverCap(limitsOf(competition.dailySubmissionLimit, live.usedToday, at), at);
     const capReached = competition.holdoutCap !== null && live.holdoutAnswers >= competition.holdoutCap;
     const streams = createStreams(live.secret, teamId);
     const before = {
@@ -77,13 +80,9 @@ export async function scoreThroughMechanism(
     const step = stepThresholdout(params, before, { holdoutValue, publicValue }, streams);
     const spent = before.budget - step.state.budget;
     const value = step.answer.value;
-    // Selection by the released answer, display of a fresh re-measurement (docs/mechanism.md §2.6).
-    const improves = value !== null && (team.selectionValue === null || isBetter(metric, value, team.selectionValue));
-    const remeasure = improves && team.remeasures < team.initialBudget ? remeasureHoldout(params, step.state.queries, holdoutValue, streams) : null;
-    const best =
-      remeasure !== null
-        ? { selection: value, score: remeasure, at, remeasures: team.remeasures + 1 }
-        : { selection: team.selectionValue, score: team.bestValue, at: team.bestAt, remeasures: team.remeasures };
+    // ⊥ because the competition-wide cap is reached, not the team's own budget: said so (the audit takes it as the ⊥ it replays).
+    const kind = capReached && step.answer.kind === "exhausted" && team.budgetRemaining > 0 ? "capped" : step.answer.kind;
+    const row = nextBoardRow(team.bestValue === null ? null : { value: team.bestValue, kind: team.bestKind!, at: team.bestAt! }, { kind, value, at }, metric.direction);
     // The submission, its file, the team's mechanism state and leaderboard row, and the
     // competition's count of holdout answers: one statement.
     const id = randomUUID();
@@ -91,21 +90,21 @@ export async function scoreThroughMechanism(
     tx.write(Prisma.sql`
         WITH created AS (
           INSERT INTO submissions (id, competition_id, team_id, user_id, created_at, idempotency_key, file_sha256, stream_team_id, query_index, kind, answer,
-            budget_before, budget_after, remeasure, public_score, holdout_score, sketch, description, filename)
+            budget_before, budget_after, public_score, holdout_score, sketch, description, filename)
           VALUES (${id}::uuid, ${competition.id}::uuid, ${teamId}::uuid, ${user.id}::uuid, ${stamp(at)}::timestamp, ${idempotencyKey}, ${sha256}, ${teamId}::uuid,
-            ${step.state.queries}, ${step.answer.kind}::"AnswerKind", ${value}, ${before.budget}, ${step.state.budget}, ${remeasure}, ${publicValue}, ${holdoutValue},
+            ${step.state.queries}, ${kind}::"AnswerKind", ${value}, ${before.budget}, ${step.state.budget}, ${publicValue}, ${holdoutValue},
             ${new Uint8Array(sketch.buffer)}, ${description}, ${filename})
           RETURNING id),
         file AS (INSERT INTO submission_files (submission_id, size, data) SELECT id, ${kept.size}, ${new Uint8Array(kept.gzip)} FROM created),
         competition AS (UPDATE competitions SET holdout_answers = holdout_answers + ${spent} WHERE id = ${competition.id}::uuid AND ${spent}::int > 0)
         UPDATE teams SET budget_remaining = ${team.budgetRemaining - spent}, noisy_threshold = ${step.state.noisyThreshold}, query_count = ${step.state.queries},
           submission_count = submission_count + 1, last_submission_at = ${stamp(at)}::timestamp,
-          selection_score = ${best.selection}, best_score = ${best.score}, best_at = ${stamp(best.at)}::timestamp, remeasures = ${best.remeasures}
+          best_score = ${row?.value ?? null}, best_kind = ${row?.kind ?? null}, best_at = ${stamp(row?.at ?? null)}::timestamp
         WHERE id = ${teamId}::uuid`);
     const result = {
       id,
       createdAt: at.toISOString(),
-      answer: presentAnswer(metric, step.answer.kind, value),
+      answer: presentAnswer(metric, kind, value, publicValue),
       budget: { remaining: team.budgetRemaining - spent, initial: team.initialBudget },
     };
     return { result, replayed: false };
@@ -120,10 +119,9 @@ type LockedTeam = {
   budgetRemaining: number;
   noisyThreshold: number | null;
   queryCount: number;
-  selectionValue: number | null;
   bestValue: number | null;
+  bestKind: BoardKind | null;
   bestAt: Date | null;
-  remeasures: number;
 };
 
 type Live = {
@@ -135,5 +133,5 @@ type Live = {
   secret: Uint8Array;
   usedToday: number;
   /** the first answer to this Idempotency-Key (json: `createdAt` is the stored UTC timestamp without a zone) */
-  previous: { id: string; createdAt: string; kind: AnswerKind; answer: number | null; budgetAfter: number; sha256: string } | null;
+  previous: { id: string; createdAt: string; kind: StoredKind; answer: number | null; publicValue: number; budgetAfter: number; sha256: string } | null;
 };

@@ -11,13 +11,14 @@ function utcDay(at: Date): { start: Date; resetsAt: Date } {
 
 /**
  * SQL for the number of the team's submissions on the UTC day of `at` (an SQL `timestamp` in UTC,
- * as they are stored), scored and late together (late submissions count against the same cap). The
- * scoring transaction embeds it in the statement that follows the team's lock, with the time the
- * lock was taken.
+ * as they are stored), scored and late together (late submissions count against the same cap);
+ * answers past the competition's m ("limit") were not scored and do not count. The scoring
+ * transaction embeds it in the statement that follows the team's lock, with the time the lock was
+ * taken.
  */
 export function usedTodaySql(teamId: string, at: Prisma.Sql): Prisma.Sql {
   const today = Prisma.sql`created_at >= date_trunc('day', ${at}) AND created_at < date_trunc('day', ${at}) + interval '1 day'`;
-  return Prisma.sql`((SELECT count(*) FROM submissions WHERE team_id = ${teamId}::uuid AND ${today})
+  return Prisma.sql`((SELECT count(*) FROM submissions WHERE team_id = ${teamId}::uuid AND kind <> 'limit' AND ${today})
     + (SELECT count(*) FROM unranked_submissions WHERE team_id = ${teamId}::uuid AND ${today}))::int`;
 }
 

@@ -7,7 +7,7 @@ import { AppError } from "@/lib/server/platform/errors";
 import { getVisibleCompetition, requireOrganizer, metricOf } from "@/lib/server/competitions/competitions";
 import type { PublicUser } from "@/lib/server/accounts/users";
 import { requireOpenCompetition } from "@/lib/server/competitions/lifecycle";
-import { isBetter } from "@/lib/metrics/registry";
+import { type BoardKind, type BoardRow, mergeBoardRows } from "@/lib/mechanism/board";
 import { isUuid } from "@/lib/validation/ids";
 import { createTeamSchema, disqualifySchema, inviteCodeSchema } from "@/lib/validation/teams";
 import type { TeamView } from "@/lib/responses";
@@ -87,8 +87,8 @@ export async function leaveTeam(user: PublicUser, slug: string): Promise<void> {
  * submissions do not exceed daily cap × days elapsed, its size stays within the limit, and together
  * the two teams received no more holdout answers (and re-measured scores) than the B₀ the guarantee
  * was calibrated for (docs/mechanism.md §2.6): the merged team has learned what both learned, so its
- * remaining budget is B₀ minus what both spent. Its leaderboard row is the better of the two (by
- * the answers that selected them). Both rows are locked (in id order) for the change.
+ * remaining budget is B₀ minus what both spent. Its leaderboard row is what the board's rule gives
+ * for both teams' answers (lib/mechanism/board.ts). Both rows are locked (in id order) for the change.
  */
 export async function mergeTeams(user: PublicUser, slug: string, input: unknown, now = new Date()): Promise<TeamView> {
   const competition = await requireOpenCompetition(user, slug, now);
@@ -111,8 +111,8 @@ export async function mergeTeams(user: PublicUser, slug: string, input: unknown,
             initialBudget: true,
             budgetRemaining: true,
             submissionCount: true,
-            selectionValue: true,
             bestValue: true,
+            bestKind: true,
             bestAt: true,
             remeasures: true,
             lastSubmissionAt: true,
@@ -144,8 +144,8 @@ export async function mergeTeams(user: PublicUser, slug: string, input: unknown,
         `the two teams' leaderboard scores were re-measured ${a.remeasures} + ${b.remeasures} = ${a.remeasures + b.remeasures} times, more than the ${a.initialBudget} one team may receive; they cannot merge`,
       );
     }
-    const metric = metricOf(competition);
-    const bestTeam = b.selectionValue !== null && (a.selectionValue === null || isBetter(metric, b.selectionValue, a.selectionValue)) ? b : a;
+    const rowOf = (t: typeof a): BoardRow | null => (t.bestValue === null ? null : { value: t.bestValue, kind: t.bestKind as BoardKind, at: t.bestAt! });
+    const best = mergeBoardRows(rowOf(a), rowOf(b), metricOf(competition).direction);
     await tx.teamMember.updateMany({ where: { teamId: b.id }, data: { teamId: a.id } });
     await tx.submission.updateMany({ where: { teamId: b.id }, data: { teamId: a.id } });
     await tx.team.update({
@@ -153,9 +153,9 @@ export async function mergeTeams(user: PublicUser, slug: string, input: unknown,
       data: {
         budgetRemaining: a.initialBudget - spentA - spentB,
         submissionCount: submissions,
-        selectionValue: bestTeam.selectionValue,
-        bestValue: bestTeam.bestValue,
-        bestAt: bestTeam.bestAt,
+        bestValue: best?.value ?? null,
+        bestKind: best?.kind ?? null,
+        bestAt: best?.at ?? null,
         remeasures: a.remeasures + b.remeasures,
         lastSubmissionAt: [a.lastSubmissionAt, b.lastSubmissionAt].filter(Boolean).sort((x, y) => y!.getTime() - x!.getTime())[0] ?? null,
       },
@@ -179,6 +179,7 @@ export async function getMyTeam(user: PublicUser, slug: string): Promise<TeamVie
       initialBudget: true,
       budgetRemaining: true,
       submissionCount: true,
+      queryCount: true,
       members: { select: { user: { select: { name: true } } }, orderBy: { acceptedRulesAt: "asc" } },
     },
   });
@@ -189,6 +190,7 @@ export async function getMyTeam(user: PublicUser, slug: string): Promise<TeamVie
     members: team.members.map((m) => ({ name: m.user.name })),
     budget: { remaining: team.budgetRemaining, initial: team.initialBudget },
     submissions: team.submissionCount,
+    scored: competition.maxQueries === null ? null : { used: Math.min(team.queryCount, competition.maxQueries), limit: competition.maxQueries },
     limits: await dailyLimits(db, team.id, competition.dailySubmissionLimit, new Date()),
   };
 }

@@ -4,6 +4,7 @@
 import { handleApi, json, readJson } from "@/lib/server/platform/api";
 import { findApiUser, requireApiUser } from "@/lib/server/accounts/auth";
 import { getVisibleCompetition, toPublicDetails } from "@/lib/server/competitions/competitions";
+import { getGuaranteeSummary } from "@/lib/server/competitions/plans";
 import { previewCompetitionUpdate, updateCompetition } from "@/lib/server/competitions/settings";
 
 type Context = { params: Promise<{ slug: string }> };
@@ -11,7 +12,7 @@ type Context = { params: Promise<{ slug: string }> };
 export const GET = handleApi(async (request, { params }: Context) => {
   const viewer = await findApiUser(request);
   const competition = await getVisibleCompetition(viewer, (await params).slug);
-  return json(toPublicDetails(competition));
+  return json({ ...toPublicDetails(competition), guarantee: await getGuaranteeSummary(competition) });
 });
 
 export const PATCH = handleApi(async (request, { params }: Context) => {

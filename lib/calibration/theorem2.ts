@@ -1,0 +1,93 @@
+import { epsDpForBudget } from "../mechanism/accounting";
+import { check } from "../mechanism/errors";
+import { type CorrelationModel, calibrateEpsDp, effectiveSize } from "./models";
+
+/**
+ * Zhao 2017, Theorem 2 (docs/mechanism.md §2.4), the first of the two proofs the planner weighs.
+ * From tolerance τ, failure probability β, maximum queries per team m and split constant c ∈ (0, 1):
+ *   σ = (1 − c) τ / (12 ln(4m/β)),   T = (1 + c) τ / 2,   τ' = (1 − c) τ / 4,   β' = β / (2m),
+ *   n_#(B) = max{ 9 ln(4/β') / τ'²,  9 B / (4 σ ε_DP(ε*)) },
+ *   B_max = ⌊4 σ n ε_DP(ε*) / 9⌋   when n_eff ≥ 9 ln(4/β') / τ'².
+ * ε_DP(·) is the correlation model's inverse map (models.ts) and ε* the BDP level Lemma 1 needs
+ * (targetEpsBdp below). With the grid of docs/mechanism.md §2.3 the accounting sensitivity is
+ * Δ_Q + g ≤ (1 + 1/1024)/n rather than 1/n, so n_# carries the factor (1 + 1/1024).
+ */
+export type GuaranteeInput = { tolerance: number; beta: number; maxQueries: number; split?: number };
+
+type Setting = { n: number; model: CorrelationModel };
+
+/** σ, T, τ', β' of Theorem 2 for (τ, β, m, c). */
+export function theorem2Parameters(input: GuaranteeInput) {
+  const { tolerance: tau, beta, maxQueries: m } = input;
+  const c = input.split ?? 0.5;
+  check(Number.isFinite(tau) && tau > 0 && tau <= 1, `tolerance must be in (0, 1], got ${tau}`);
+  check(Number.isFinite(beta) && beta > 0 && beta < 1, `beta must be in (0, 1), got ${beta}`);
+  check(Number.isInteger(m) && m >= 1, `maxQueries must be a whole number ≥ 1, got ${m}`);
+  check(Number.isFinite(c) && c > 0 && c < 1, `split must be in (0, 1), got ${c}`);
+  return {
+    sigma: ((1 - c) * tau) / (12 * Math.log((4 * m) / beta)),
+    threshold: ((1 + c) * tau) / 2,
+    tauPrime: ((1 - c) * tau) / 4,
+    betaPrime: beta / (2 * m),
+    split: c,
+  };
+}
+
+/** The first term of n_#: 9 ln(4/β') / τ'² (Zhao 2017, eq. 8; Lemma 1's concentration). */
+export function concentrationN(tauPrime: number, betaPrime: number): number {
+  return (9 * Math.log(4 / betaPrime)) / tauPrime ** 2;
+}
+
+/**
+ * The BDP level ε* at which Lemma 1 gives the guarantee (docs/mechanism.md §2.5). Lemma 1 joins a
+ * max-information bound that grows like e^{2ε²n} in the true n with a concentration bound
+ * 2e^{−2 n_eff τ'²} that only counts effective rows. For independent rows and for groups (each group
+ * one record: group privacy ε_DP = ε/k, n_eff = n/k records) ε* = τ'/3. For a Markov chain or a
+ * max-influence bound ε* = (τ'/3)·√(n_eff/n): then 2ε*²n = 2τ'² n_eff / 9 and the independent
+ * proof runs with n_eff rows. (With τ'/3 alone the product stays above 1 for every n once
+ * n_eff/n ≤ 1/9.)
+ */
+export function targetEpsBdp(setting: Setting, tauPrime: number): { epsBdp: number; nEff: number } {
+  const nEff = effectiveSize(setting.model, setting.n);
+  const shrink = setting.model.kind === "markov" || setting.model.kind === "max-influence" ? Math.sqrt(nEff / setting.n) : 1;
+  return { epsBdp: (tauPrime / 3) * shrink, nEff };
+}
+
+/** Largest budget the holdout supports for (τ, β, m, c); 0 when even one holdout answer is unsafe. */
+export function maxBudget(setting: Setting, input: GuaranteeInput): { budget: number; epsDpAtTau: number; nEff: number; concentration: number; exhaustive: boolean } {
+  const t = theorem2Parameters(input);
+  const { epsBdp, nEff } = targetEpsBdp(setting, t.tauPrime);
+  const calibration = calibrateEpsDp(setting.model, setting.n, epsBdp);
+  const concentration = concentrationN(t.tauPrime, t.betaPrime);
+  const fromPrivacy = Math.floor(calibration.value / epsDpForBudget(1, t.sigma, setting.n));
+  const budget = nEff >= concentration ? Math.max(0, Math.min(fromPrivacy, input.maxQueries)) : 0;
+  return { budget, epsDpAtTau: calibration.value, nEff, concentration, exhaustive: calibration.exhaustive };
+}
+
+/** n_#(B, σ, τ', β') of Theorem 2: the holdout size (in effective rows for the first term) B needs. */
+export function requiredN(setting: Setting, input: GuaranteeInput, budget: number): number {
+  const t = theorem2Parameters(input);
+  const { epsBdp, nEff } = targetEpsBdp(setting, t.tauPrime);
+  const epsDpAtTau = calibrateEpsDp(setting.model, setting.n, epsBdp).value;
+  // The concentration term counts effective rows; scale it back to rows by n / n_eff.
+  const concentration = concentrationN(t.tauPrime, t.betaPrime) * (setting.n / nEff);
+  return Math.ceil(Math.max(concentration, (9 * budget * (1 + 1 / 1024)) / (4 * t.sigma * epsDpAtTau)));
+}
+
+/**
+ * The smallest tolerance τ at which the holdout supports `budget` holdout answers (bisection on τ;
+ * B_max grows with τ). Null if even τ = 1 does not.
+ */
+export function smallestTolerance(setting: Setting, input: Omit<GuaranteeInput, "tolerance">, budget: number): number | null {
+  check(Number.isInteger(budget) && budget >= 1, `budget must be a whole number ≥ 1, got ${budget}`);
+  const supports = (tau: number) => maxBudget(setting, { ...input, tolerance: tau }).budget >= budget;
+  if (!supports(1)) return null;
+  let lo = 0;
+  let hi = 1;
+  while (hi - lo > 1e-6) {
+    const mid = (lo + hi) / 2;
+    if (supports(mid)) hi = mid;
+    else lo = mid;
+  }
+  return hi;
+}
