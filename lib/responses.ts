@@ -112,7 +112,7 @@ export type GuaranteeSummary = {
 export type MechanismPreview = {
   plan: Plan;
   /** the three plots; `tolerance` is the τ of the side-by-side comparison */
-  curves: { budgetByTolerance: Point[]; epsBdpByNoise: Point[]; budgetByCalibration: BudgetByCalibration; tolerance: number };
+  curves: { budgetByTolerance: { bdp: Point[]; count: Point[] }; epsBdpByNoise: Point[]; budgetByCalibration: BudgetByCalibration; tolerance: number };
 };
 
 /** One changed setting, as the change log records it (dates as ISO strings). */

@@ -1,13 +1,25 @@
 import { epsDpForBudget } from "../mechanism/accounting";
 import { calibrateEpsBdp, calibrateEpsDp, type CorrelationModel } from "./models";
+import { largestCountBudget, type Setting as PlanSetting } from "./planner";
 import { concentrationN, maxBudget, targetEpsBdp, theorem2Parameters, type GuaranteeInput } from "./theorem2";
 
 type Setting = { n: number; model: CorrelationModel };
 export type Point = { x: number; y: number };
 
-/** B_max against τ (Theorem 2) for the organizer's β, m and c: what a looser tolerance buys. */
-export function budgetByTolerance(setting: Setting, input: Omit<GuaranteeInput, "tolerance">, taus: number[]): Point[] {
-  return taus.map((tau) => ({ x: tau, y: maxBudget(setting, { ...input, tolerance: tau }).budget }));
+/**
+ * The budget each proof allows against τ for the organizer's β, m and c: Theorem 2's B_max (with its
+ * own σ and T) and the description-length count's (at the recommended σ and T, honest.ts).
+ */
+export function budgetByTolerance(
+  setting: PlanSetting,
+  input: Omit<GuaranteeInput, "tolerance">,
+  recommended: { sigma: number; threshold: number },
+  taus: number[],
+): { bdp: Point[]; count: Point[] } {
+  return {
+    bdp: taus.map((tau) => ({ x: tau, y: maxBudget(setting, { ...input, tolerance: tau }).budget })),
+    count: taus.map((tau) => ({ x: tau, y: largestCountBudget(setting, recommended, input, tau) })),
+  };
 }
 
 /** ε_BDP that a budget B₀ costs at noise σ (forward map of ε_DP = 10 B₀ (Δ + g)/(4σ), accounting.ts). */

@@ -94,6 +94,12 @@ export type Plan = {
   honest: Honest;
 };
 
+/**
+ * A tolerance of half a [0, 1] metric's range or more says nothing a team could use: the planner
+ * reports it as no guarantee.
+ */
+export const MEANINGFUL_TOLERANCE = 0.5;
+
 /** The number of teams the competition-wide figure assumes when the organizer states none. */
 export const DEFAULT_TEAMS = 1000;
 const CAPS = [10, 20, 50, 100, 200, 500, 1000, 2000, 5000];
@@ -110,6 +116,24 @@ function countForTeam(setting: Setting, nEff: number, p: PracticalInput, beta: n
   return descriptionLengthBound({ n: setting.n, nEff, queries: maxQueries, budget: p.budget, decimals: answerDecimalsFor(p.sigma), sigma: p.sigma, threshold: p.threshold, beta });
 }
 
+/**
+ * The largest budget B ≤ m for which the count keeps every answer within τ at these σ and T (its
+ * tolerance grows with B: bisection); 0 when even B = 0 is not within τ, or the count does not apply.
+ */
+export function largestCountBudget(setting: Setting, noise: { sigma: number; threshold: number }, options: { beta: number; maxQueries: number }, tau: number): number {
+  const nEff = effectiveSize(setting.model, setting.n);
+  const count = (budget: number) => countForTeam(setting, nEff, { ...noise, budget }, options.beta, options.maxQueries);
+  if ((count(0)?.tolerance ?? Infinity) > tau) return 0;
+  let lo = 0;
+  let hi = options.maxQueries;
+  while (lo < hi) {
+    const mid = Math.ceil((lo + hi) / 2);
+    if (count(mid)!.tolerance <= tau) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
 /** Guarantee mode: the largest budget either proof allows at tolerance τ, with that proof's σ and T. */
 export function planGuarantee(setting: Setting, input: GuaranteeInput): Plan {
   const { tolerance: tau, beta, maxQueries } = input;
@@ -117,18 +141,8 @@ export function planGuarantee(setting: Setting, input: GuaranteeInput): Plan {
   const nEff = effectiveSize(setting.model, setting.n);
   const bdp = concentrationProblem(setting.model) ? 0 : maxBudget(setting, input).budget;
   const recommended = recommendSettings({ gapSd: gapSdOf(setting, nEff), queries: maxQueries });
-  const count = (budget: number) => countForTeam(setting, nEff, { ...recommended, budget }, beta, maxQueries);
-  // The count's tolerance grows with B: the largest B in [0, m] within τ, by bisection.
-  let lo = 0;
-  let hi = maxQueries;
-  if ((count(0)?.tolerance ?? Infinity) > tau) hi = -1;
-  else
-    while (lo < hi) {
-      const mid = Math.ceil((lo + hi) / 2);
-      if (count(mid)!.tolerance <= tau) lo = mid;
-      else hi = mid - 1;
-    }
-  const dl = Math.max(0, hi);
+  // A tolerance of half the range or more is no guarantee (MEANINGFUL_TOLERANCE): the budget stops below it.
+  const dl = largestCountBudget(setting, recommended, { beta, maxQueries }, Math.min(tau, MEANINGFUL_TOLERANCE * (1 - 1e-9)));
   const useCount = dl >= 1 && dl >= bdp;
   const chosen = useCount ? { sigma: recommended.sigma, threshold: recommended.threshold, budget: dl } : { sigma: t.sigma, threshold: t.threshold, budget: bdp };
   return describe(setting, chosen, { beta, maxQueries, split: useCount ? null : t.split, requested: tau });
@@ -180,7 +194,7 @@ function competitionWide(setting: Setting, nEff: number, p: PracticalInput, beta
     }).tolerance;
   const curve = applies ? CAPS.map((h) => ({ cap: h, tolerance: at(h) })) : [];
   const tolerance = applies && cap !== null ? at(cap) : null;
-  const holds = tolerance !== null && tolerance < 1;
+  const holds = tolerance !== null && tolerance < MEANINGFUL_TOLERANCE;
   const honestCharges = teams * perTeamCharges;
   const explanation = !applies
     ? "No competition-wide guarantee: this correlation model gives the count no concentration bound."
@@ -198,7 +212,7 @@ function describe(setting: Setting, p: PracticalInput, options: { beta: number; 
   const problem = concentrationProblem(setting.model);
   const theorem2 = theorem2At(setting, p, beta, maxQueries, split);
   const count = p.budget >= 1 ? countForTeam(setting, nEff, p, beta, maxQueries) : null;
-  const countHolds = count !== null && count.tolerance < 1 && (requested === undefined || count.tolerance <= requested);
+  const countHolds = count !== null && count.tolerance < MEANINGFUL_TOLERANCE && (requested === undefined || count.tolerance <= requested);
   const proof: Proof | null =
     theorem2.holds && (!countHolds || theorem2.tolerance! <= count!.tolerance) ? "bdp" : countHolds ? "description-length" : theorem2.holds ? "bdp" : null;
   const tolerance = proof === "bdp" ? theorem2.tolerance : proof === "description-length" ? count!.tolerance : null;

@@ -30,3 +30,31 @@ export function signAccuracy(predictions: Int8Array, labels: Int8Array, rows?: U
   for (let i = 0; i < labels.length; i++) if (predictions[i] === labels[i]) hits++;
   return hits / labels.length;
 }
+
+/** ±1 predictions that get each row's label right with probability `accuracy`, independently (an honest model of that true accuracy). */
+export function predictionsWithAccuracy(labels: Int8Array, accuracy: number, rng: Rng): Int8Array {
+  return Int8Array.from(labels, (y) => (rng() < accuracy ? y : -y));
+}
+
+/**
+ * Kendall's τ-b between two rankings' scores (ties counted as neither concordant nor discordant,
+ * normalised by √((n₀ − n₁)(n₀ − n₂))): 1 when the orders agree, −1 when reversed. O(n²).
+ */
+export function kendallTau(x: number[], y: number[]): number {
+  if (x.length !== y.length || x.length < 2) throw new Error(`kendallTau needs two lists of the same length ≥ 2, got ${x.length} and ${y.length}`);
+  let concordant = 0;
+  let discordant = 0;
+  let tiesX = 0;
+  let tiesY = 0;
+  for (let i = 0; i < x.length; i++)
+    for (let j = i + 1; j < x.length; j++) {
+      const a = Math.sign(x[i] - x[j]);
+      const b = Math.sign(y[i] - y[j]);
+      if (a === 0) tiesX++;
+      if (b === 0) tiesY++;
+      if (a * b > 0) concordant++;
+      else if (a * b < 0) discordant++;
+    }
+  const pairs = (x.length * (x.length - 1)) / 2;
+  return (concordant - discordant) / Math.sqrt((pairs - tiesX) * (pairs - tiesY));
+}

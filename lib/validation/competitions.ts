@@ -46,7 +46,7 @@ export const createCompetitionSchema = z
     metric,
     startsAt: date.optional(),
     endsAt: date,
-    dailySubmissionLimit: z.number().int().min(1).max(1000).default(5),
+    dailySubmissionLimit: z.number().int().min(1).max(100_000).default(5),
     maxTeamSize: z.number().int().min(1).max(100).default(4),
     displayPrecision: z.number().int().min(1).max(10).default(5),
     /** optional cap on holdout answers over all teams together (docs/mechanism.md §2.6) */
@@ -68,7 +68,7 @@ export const updateCompetitionSchema = z
     metric,
     startsAt: date.nullable(),
     endsAt: date,
-    dailySubmissionLimit: z.number().int().min(1).max(1000),
+    dailySubmissionLimit: z.number().int().min(1).max(100_000),
     maxTeamSize: z.number().int().min(1).max(100),
     displayPrecision: z.number().int().min(1).max(10),
     holdoutCap: z.number().int().min(1).max(10_000_000).nullable(),

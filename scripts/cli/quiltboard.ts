@@ -48,9 +48,11 @@ type Answer = { id: string; createdAt: string; answer: { kind: string; score: nu
 type Limits = { dailyLimit: number; usedToday: number; remainingToday: number; resetsAt: string };
 
 const KIND: Record<string, string> = {
-  public: "public answer (agrees with the holdout, nothing spent)",
-  holdout: "holdout answer (noisy, spent 1 of the budget)",
-  exhausted: "no score: the budget is spent",
+  public: "public score, checked against the holdout (nothing spent)",
+  holdout: "checked on the holdout: one unit spent (a noisy holdout score)",
+  exhausted: "not checked: the team's holdout checks are used up",
+  limit: "not checked: the competition's limit of scored submissions is reached",
+  capped: "not checked: the competition's cap on holdout checks is reached",
   late: "late submission: the exact holdout score, off the final standings",
 };
 

@@ -37,7 +37,8 @@ describe("an organizer through the REST API only", () => {
     expect(plan).toMatchObject({ sigma: 0.01, threshold: 0.04, budget: 20, guarantee: { holds: false } });
 
     // The same numbers from the public calibrate endpoint and from `npm run calibrate`.
-    const spec = { n: summary.n, model: summary.model, mechanism: { ...mechanism, maxQueries: plan.guarantee.maxQueries } };
+    // (with the public rows, which size an honest team's gap: docs/mechanism.md §2.6)
+    const spec = { n: summary.n, publicRows: counts.public, model: summary.model, mechanism: { ...mechanism, maxQueries: plan.guarantee.maxQueries } };
     const viaApi = await (await api("/api/v1/calibrate", { body: spec })).json();
     expect(viaApi).toEqual(plan);
     expect(await runCalibrateCli(spec)).toEqual(plan);
@@ -190,7 +191,9 @@ describe("running a live competition through the REST API", () => {
       await api(`/api/v1/competitions/${slug}/sandbox/${test.id}/baseline`, { method: "PUT", headers: organizer, body: { name: "Logistic regression" } })
     ).json();
     const board = await (await api(`/api/v1/competitions/${slug}/leaderboard`)).json();
-    expect(board.baselines).toEqual([{ name: "Logistic regression", score: shown.baseline.score, uncertainty: board.entries[0].uncertainty }]);
+    // A baseline shows its public score: the exact public score of the sandbox test, nothing about the holdout.
+    expect(board.baselines).toEqual([{ name: "Logistic regression", score: test.publicScore, kind: "public", uncertainty: expect.any(Number) }]);
+    expect(shown.baseline.score).toBe(test.publicScore);
     expect(board.entries.map((e: { team: string }) => e.team)).toEqual(["Stragglers"]);
     expect(JSON.stringify(board)).not.toContain(String(test.holdoutScore));
 

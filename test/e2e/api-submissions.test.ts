@@ -28,7 +28,7 @@ describe("submissions over HTTP (docs/api.md)", () => {
     expect(body).toEqual({
       id: expect.any(String),
       createdAt: expect.any(String),
-      answer: { kind: expect.stringMatching(/^(public|holdout)$/), score: expect.any(Number) },
+      answer: { kind: expect.stringMatching(/^(public|holdout)$/), score: expect.any(Number), publicScore: expect.any(Number) },
       budget: { remaining: expect.any(Number), initial: 5 },
     });
 
@@ -40,7 +40,9 @@ describe("submissions over HTTP (docs/api.md)", () => {
     const listed = await (await api(`/api/v1/competitions/${slug}/submissions`, { headers: auth })).json();
     expect(listed.submissions).toHaveLength(2);
     const text = JSON.stringify(listed);
-    expect(text).not.toMatch(/publicScore|holdoutScore|noisyThreshold|secret|queryIndex/);
+    // The team's own public scores, never holdout values, thresholds or the mechanism's bookkeeping.
+    expect(text).not.toMatch(/holdoutScore|holdoutValue|noisyThreshold|secret|queryIndex/);
+    expect(listed.submissions.map((x: { answer: { publicScore: number } }) => typeof x.answer.publicScore)).toEqual(["number", "number"]);
     expect(listed.final).toHaveLength(1);
 
     const selected = await api(`/api/v1/competitions/${slug}/submissions/${body.id}/final`, { method: "PUT", headers: auth, body: { selected: true } });

@@ -15,7 +15,8 @@ const auth: Record<Role, Record<string, string>> = {} as never;
 let slug = "";
 let submissionId = "";
 let teamId = "";
-const bodies: string[] = [];
+/** Every answer the matrix received, with who asked (a team sees its own public scores: docs/mechanism.md §2.2). */
+const bodies: { role: Role; text: string }[] = [];
 
 beforeAll(async () => {
   const live = await publishedCompetition({ budget: 3, sigma: 0.001, threshold: 0.001 });
@@ -105,7 +106,7 @@ describe("authorization matrix", () => {
         body: route.csv ? demoPredictionsCsv({ skill: 0.5, seed: role }) : route.body ? JSON.stringify(route.body()) : undefined,
       });
       const text = await response.text();
-      bodies.push(text);
+      bodies.push({ role, text });
       expect(response.status, `${role}: ${text.slice(0, 200)}`).toBe(route.expect[role]);
     }
   });
@@ -119,7 +120,9 @@ describe("nothing secret leaks", () => {
       rows: [c],
     } = await db.query("SELECT id, secret FROM competitions WHERE slug = $1", [slug]);
     const { rows: thresholds } = await db.query("SELECT noisy_threshold FROM teams WHERE competition_id = $1 AND noisy_threshold IS NOT NULL", [c.id]);
-    const { rows: scores } = await db.query("SELECT public_score, holdout_score FROM submissions WHERE competition_id = $1", [c.id]);
+    const { rows: scores } = await db.query("SELECT s.public_score, s.holdout_score, t.name FROM submissions s JOIN teams t ON t.id = s.team_id WHERE s.competition_id = $1", [
+      c.id,
+    ]);
     await db.end();
     const secret = c.secret as Buffer;
     // Values that are only ever stored: exact decimal forms of raw scores and T̂ (long enough not to collide by chance).
@@ -128,21 +131,27 @@ describe("nothing secret leaks", () => {
       secret.toString("base64"),
       secret.toString("base64url"),
       ...thresholds.map((t) => String(t.noisy_threshold)),
-      ...scores.flatMap((s) => [String(s.public_score), String(s.holdout_score)]),
+      ...scores.map((s) => String(s.holdout_score)),
     ].filter((n) => n.length >= 8);
     expect(needles.length).toBeGreaterThan(6);
+    // A team's public scores are its own: no one else may see them.
+    const teamOf: Partial<Record<Role, string>> = { teamMember: "Matrix A", otherTeamMember: "Matrix B", otherOrganizer: "Sneaky" };
+    const publicScores = scores.map((s) => ({ team: s.name as string, needle: String(s.public_score) })).filter((p) => p.needle.length >= 8);
+    expect(publicScores.length).toBeGreaterThan(3);
 
     for (const page of [`/competitions/${slug}`, `/competitions/${slug}/leaderboard`, `/competitions/${slug}/teams/${teamId}`, "/competitions"]) {
-      for (const role of ["anonymous", "teamMember"] as Role[]) bodies.push(await (await fetch(`${APP_URL}${page}`, { headers: auth[role] })).text());
+      for (const role of ["anonymous", "teamMember"] as Role[]) bodies.push({ role, text: await (await fetch(`${APP_URL}${page}`, { headers: auth[role] })).text() });
     }
-    const haystacks: [string, string][] = bodies.map((b, i) => [`response ${i}`, b]);
+    const haystacks: [string, string, Role | null][] = bodies.map((b, i) => [`response ${i} (${b.role})`, b.text, b.role]);
     const assets = path.resolve(".next/static");
     const walk = (dir: string): string[] => readdirSync(dir).flatMap((f) => (statSync(path.join(dir, f)).isDirectory() ? walk(path.join(dir, f)) : [path.join(dir, f)]));
-    for (const file of walk(assets).filter((f) => f.endsWith(".js"))) haystacks.push([file, readFileSync(file, "utf8")]);
-    if (process.env.APP_LOG && existsSync(process.env.APP_LOG)) haystacks.push(["server log", readFileSync(process.env.APP_LOG, "utf8")]);
-    for (const [where, text] of haystacks) {
+    for (const file of walk(assets).filter((f) => f.endsWith(".js"))) haystacks.push([file, readFileSync(file, "utf8"), null]);
+    if (process.env.APP_LOG && existsSync(process.env.APP_LOG)) haystacks.push(["server log", readFileSync(process.env.APP_LOG, "utf8"), null]);
+    for (const [where, text, role] of haystacks) {
       for (const needle of needles) expect(text.includes(needle), `${where} contains ${needle}`).toBe(false);
-      expect(/noisy_?threshold|holdout_?score|public_?score|"secret"/i.test(text), `${where} names a secret field`).toBe(false);
+      for (const p of publicScores)
+        if (role === null || teamOf[role] !== p.team) expect(text.includes(p.needle), `${where} contains ${p.team}'s public score ${p.needle}`).toBe(false);
+      expect(/noisy_?threshold|holdout_?score|public_score|"secret"/i.test(text), `${where} names a secret field`).toBe(false);
     }
   });
 });

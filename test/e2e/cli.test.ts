@@ -72,7 +72,7 @@ describe("the quiltboard command", () => {
     const submitted = await quiltboard(["submit", slug, predictions, "-m", "gradient boosting, 200 trees"], asCompetitor);
     expect(submitted.code).toBe(0);
     const [answer, budget] = submitted.stdout.trim().split("\n");
-    expect(answer).toMatch(/^0\.\d+ {2}(public answer \(agrees with the holdout, nothing spent\)|holdout answer \(noisy, spent 1 of the budget\))$/);
+    expect(answer).toMatch(/^0\.\d+ {2}(public score, checked against the holdout \(nothing spent\)|checked on the holdout: one unit spent \(a noisy holdout score\))$/);
     expect(budget).toMatch(/^budget (19|20) of 20 left; 4 of 5 submissions left today \(resets \d{4}-\d\d-\d\d 00:00 UTC\)$/);
 
     const json = JSON.parse((await quiltboard(["submit", slug, predictions, "--json"], asCompetitor)).stdout);

@@ -32,7 +32,7 @@ describe.skipIf(!CHROMIUM_PATH)("a competitor in a real browser", () => {
     for (const [i, skill] of [0.6, 0.75].entries()) {
       if (i === 1) await page.getByLabel("Note (optional): which experiment is this?").fill("lag features, 300 trees");
       await page.getByLabel("Predictions CSV").setInputFiles({ name: `p${i}.csv`, mimeType: "text/csv", buffer: Buffer.from(demoPredictionsCsv({ skill, seed: `carla-${i}` })) });
-      await page.getByTestId("submission-result").filter({ hasText: "Budget:" }).waitFor();
+      await page.getByTestId("submission-result").filter({ hasText: "Holdout checks left:" }).waitFor();
       await expect.poll(() => page.getByTestId("submission-row").count()).toBe(i + 1);
     }
     await page.getByTestId("submission-description").filter({ hasText: "lag features, 300 trees" }).waitFor();
@@ -42,12 +42,15 @@ describe.skipIf(!CHROMIUM_PATH)("a competitor in a real browser", () => {
     await page.reload();
     expect((await page.getByTestId("daily-limits").textContent())!.replace(/\s+/g, " ")).toMatch(/^Submissions today: 2 of 100 used, 98 left; the count resets at 00:00 UTC\.$/);
     await page.getByLabel("Predictions CSV").setInputFiles({ name: "p2.csv", mimeType: "text/csv", buffer: Buffer.from(demoPredictionsCsv({ skill: 0.7, seed: "carla-2" })) });
-    await page.getByTestId("submission-result").filter({ hasText: "Budget:" }).waitFor();
+    await page.getByTestId("submission-result").filter({ hasText: "Holdout checks left:" }).waitFor();
     // The list refreshes after the answer; a click during that refresh could land on a row being replaced.
     await expect.poll(() => page.getByTestId("submission-row").count()).toBe(3);
     const result = await page.getByTestId("submission-result").textContent();
-    expect(result).toMatch(/Score \d\.\d{5}/);
-    await page.getByText("best", { exact: true }).waitFor();
+    // The answer in words, its scores to the decimals their ± supports (docs/mechanism.md §2.6).
+    expect(result).toMatch(
+      /^(Public score, checked against the holdout\. 0\.\d+ ± 0\.\d+: your public score agrees|Checked on the holdout: one unit spent\. .* 0\.\d+ ± 0\.\d+ \(95 %\)\. Your public score, not checked: 0\.\d+ ± 0\.\d+)/,
+    );
+    await page.getByText("on the board", { exact: true }).waitFor();
 
     const checkboxes = page.getByRole("checkbox", { name: /as final/ });
     await checkboxes.nth(1).click();

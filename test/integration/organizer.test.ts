@@ -80,7 +80,10 @@ describe("correlation, mechanism, publish", () => {
     expect(plan.budget).toBe(10);
     expect(plan.epsBdp).toBeGreaterThan(plan.epsDp);
     const preview = await previewMechanism(owner, c.slug, { mode: "guarantee", tolerance: 0.5, beta: 0.05 });
-    expect(preview.curves.budgetByTolerance).toHaveLength(12);
+    // The budget each proof allows at 12 tolerances; the count's grows with τ (docs/mechanism.md §2.7).
+    expect(preview.curves.budgetByTolerance.bdp).toHaveLength(12);
+    const counted = preview.curves.budgetByTolerance.count.map((p) => p.y);
+    expect(counted).toEqual([...counted].sort((a, b) => a - b));
     expect(preview.curves.budgetByCalibration.map((b) => b.label)).toEqual(["As if independent", "Lemma 4 (closed form)", "Exact quilts"]);
 
     const published = await publishCompetition(owner, c.slug);

@@ -4,9 +4,10 @@ import { useRouter } from "next/navigation";
 import { startTransition, useOptimistic, useState } from "react";
 import { callApi } from "../api-client";
 import { CELL, DataTable } from "../data-table";
-import type { MySubmission } from "@/lib/responses";
+import type { MySubmission, ScoreUncertainty } from "@/lib/responses";
+import { scoreText } from "../format";
+import { ANSWER_KIND } from "./answer-text";
 
-const KIND = { public: "Public answer", holdout: "Holdout answer (spent 1)", exhausted: "Budget exhausted", late: "Late: exact holdout score" } as const;
 const TIME = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" });
 
 /** The team's submissions with their answers and the final selection (up to 2; default: best). */
@@ -14,13 +15,13 @@ export function MySubmissions({
   slug,
   submissions,
   finalIds,
-  precision,
+  uncertainty,
   locked,
 }: {
   slug: string;
   submissions: MySubmission[];
   finalIds: string[];
-  precision: number;
+  uncertainty: ScoreUncertainty | null;
   locked: boolean;
 }) {
   const router = useRouter();
@@ -48,16 +49,18 @@ export function MySubmissions({
         </p>
       )}
       <p className="text-sm text-slate-600">
-        {explicit ? "Your selected submissions count for the final standings." : "Until you select up to two, your best answered submission counts for the final standings."}
+        {explicit
+          ? "Your selected submissions count for the final standings."
+          : "Until you select up to two, the submission the leaderboard shows for your team (your best checked public score) counts for the final standings."}
       </p>
       <DataTable
         caption="Your team's submissions"
         columns={[
           { label: "Submitted (UTC)" },
           { label: "By" },
-          { label: "Score", numeric: true },
+          { label: "Your public score", numeric: true },
           { label: "Answer" },
-          { label: "Budget left", numeric: true },
+          { label: "Holdout checks left", numeric: true },
           { label: "Final" },
         ]}
       >
@@ -81,8 +84,15 @@ export function MySubmissions({
               )}
             </td>
             <td className={`${CELL.list}`}>{s.by}</td>
-            <td className={`${CELL.list} text-right font-mono tabular-nums`}>{s.answer.score === null ? "—" : s.answer.score.toFixed(precision)}</td>
-            <td className={`${CELL.list}`}>{KIND[s.answer.kind]}</td>
+            <td className={`${CELL.list} text-right font-mono tabular-nums whitespace-nowrap`}>{scoreText(s.answer.publicScore, uncertainty?.public ?? null)}</td>
+            <td className={`${CELL.list}`}>
+              {ANSWER_KIND[s.answer.kind]}
+              {s.answer.kind !== "public" && s.answer.score !== null && (
+                <span className="block font-mono tabular-nums" data-testid="holdout-score">
+                  {scoreText(s.answer.score, s.answer.kind === "late" ? null : (uncertainty?.holdout ?? null))}
+                </span>
+              )}
+            </td>
             <td className={`${CELL.list} text-right tabular-nums`}>
               {s.budget.remaining} / {s.budget.initial}
             </td>
@@ -95,7 +105,7 @@ export function MySubmissions({
                   onChange={(e) => toggle(s.id, e.target.checked)}
                   aria-label={`Select the submission of ${TIME.format(new Date(s.createdAt))} as final`}
                 />
-                {!explicit && finalIds.includes(s.id) && <span className="text-xs text-indigo-700">best</span>}
+                {!explicit && finalIds.includes(s.id) && <span className="text-xs text-indigo-700">on the board</span>}
               </label>
             </td>
           </tr>

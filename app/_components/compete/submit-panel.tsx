@@ -3,11 +3,13 @@
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { type ApiError, uploadWithProgress } from "../api-client";
-import type { SubmissionResult } from "@/lib/responses";
+import type { ScoreUncertainty, SubmissionResult } from "@/lib/responses";
+import { scoreText } from "../format";
+import { ANSWER_KIND } from "./answer-text";
 import type { CsvIssue } from "@/lib/csv/reader";
 
 /** Drag and drop (or choose) a predictions CSV; shows upload progress and then the answer. */
-export function SubmitPanel({ slug, precision }: { slug: string; precision: number }) {
+export function SubmitPanel({ slug, uncertainty, maxQueries }: { slug: string; uncertainty: ScoreUncertainty | null; maxQueries: number | null }) {
   const router = useRouter();
   const [progress, setProgress] = useState<number | null>(null);
   const [dragging, setDragging] = useState(false);
@@ -81,22 +83,13 @@ export function SubmitPanel({ slug, precision }: { slug: string; precision: numb
         <div
           role="status"
           data-testid="submission-result"
-          className={`rounded-md px-4 py-3 text-sm ${result.answer.kind === "exhausted" ? "bg-amber-50 text-amber-900" : "bg-emerald-50 text-emerald-900"}`}
+          className={`rounded-md px-4 py-3 text-sm ${result.answer.score === null ? "bg-amber-50 text-amber-900" : "bg-emerald-50 text-emerald-900"}`}
         >
-          {result.answer.kind === "exhausted" ? (
-            <p>Your team&apos;s overfitting budget is spent: no score is released for further submissions.</p>
-          ) : (
-            <p>
-              Score <strong className="font-mono text-base">{result.answer.score!.toFixed(precision)}</strong> —{" "}
-              {result.answer.kind === "late"
-                ? "a late submission: the exact holdout score, on the late board; it does not change the final standings."
-                : result.answer.kind === "public"
-                  ? "your public score agrees with the holdout, so it is shown and no budget was spent."
-                  : "your public score disagrees with the holdout (overfitting detected): this is a noisy holdout score and it spent one unit of budget."}
-            </p>
-          )}
+          <p>
+            <strong>{ANSWER_KIND[result.answer.kind]}.</strong> {answerExplanation(result, uncertainty, maxQueries)}
+          </p>
           <p className="mt-1">
-            Budget: {result.budget.remaining} of {result.budget.initial} left.
+            Holdout checks left: {result.budget.remaining} of {result.budget.initial}.
           </p>
         </div>
       )}
@@ -114,4 +107,23 @@ export function SubmitPanel({ slug, precision }: { slug: string; precision: numb
       )}
     </div>
   );
+}
+
+/** What an answer means for the team, with its scores to the decimals they support (docs/mechanism.md §2.6). */
+function answerExplanation({ answer }: SubmissionResult, uncertainty: ScoreUncertainty | null, maxQueries: number | null): string {
+  const publicScore = scoreText(answer.publicScore, uncertainty?.public ?? null);
+  switch (answer.kind) {
+    case "public":
+      return `${publicScore}: your public score agrees with the hidden holdout, so it goes on the leaderboard; nothing was spent.`;
+    case "holdout":
+      return `Its public and holdout scores differ by more than the threshold, so you get the holdout score with noise: ${scoreText(answer.score, uncertainty?.holdout ?? null)} (95 %). Your public score, not checked: ${publicScore}.`;
+    case "exhausted":
+      return `Your team's holdout checks are used up, so this score is not checked and does not go on the leaderboard: public score ${publicScore}.`;
+    case "limit":
+      return `This competition's limit of ${maxQueries ?? "m"} scored submissions per team is reached: public score ${publicScore}, not checked. It did not count in today's submissions.`;
+    case "capped":
+      return `The competition's cap on holdout checks over all teams is reached, so no more scores are checked: public score ${publicScore}.`;
+    case "late":
+      return `A late submission: its exact holdout score is ${scoreText(answer.score, null)}, on the late board; it does not change the final standings.`;
+  }
 }

@@ -74,7 +74,16 @@ export function TeamPanel({ slug, team, open }: { slug: string; team: TeamView |
         <p className="text-lg font-semibold">{team.name}</p>
         <p className="text-sm text-slate-600">{team.members.map((m) => m.name).join(", ")}</p>
       </div>
-      <BudgetBar remaining={team.budget.remaining} initial={team.budget.initial} />
+      <div className="space-y-1 text-sm text-slate-600">
+        <p>Holdout checks left (your overfitting budget):</p>
+        <BudgetBar remaining={team.budget.remaining} initial={team.budget.initial} />
+        {team.scored && (
+          <p data-testid="scored-left">
+            Scored submissions: <strong className="text-slate-900">{team.scored.limit - team.scored.used}</strong> of {team.scored.limit} left (this competition&apos;s limit per
+            team; after it your public score is still shown, not checked).
+          </p>
+        )}
+      </div>
       <p className="text-sm text-slate-600" data-testid="daily-limits">
         Submissions today: <strong className="text-slate-900">{team.limits.usedToday}</strong> of {team.limits.dailyLimit} used, {team.limits.remainingToday} left; the count resets
         at <time dateTime={team.limits.resetsAt}>{team.limits.resetsAt.slice(11, 16)} UTC</time>.

@@ -9,8 +9,13 @@ export function HoldoutHealth({ health }: { health: HealthReport }) {
   ) : (
     <div className="space-y-3 text-sm" data-testid="health">
       <p>
-        Total ε<sub>DP</sub> spent: <strong>{n4(health.total)}</strong> ({n4(health.perHoldoutAnswer)} per holdout answer); {health.exhausted} of {health.teams.length} teams have
-        exhausted their budget{health.baselines ? `; the total counts ${health.baselines} baseline${health.baselines === 1 ? "" : "s"} shown on the leaderboard` : ""}.
+        Total ε<sub>DP</sub> spent: <strong>{n4(health.total)}</strong>. Each holdout answer costs {n4(health.perHoldoutAnswer)}; a threshold epoch that has answered public scores
+        since the team&apos;s last holdout answer has cost 8/9 of that already (it is counted as open); {health.exhausted} of {health.teams.length} teams have exhausted their
+        budget
+        {health.baselines
+          ? `; the total counts ${health.baselines} baseline${health.baselines === 1 ? "" : "s"} shown with a noisy holdout score before baselines showed their public score`
+          : ""}
+        .
       </p>
       <DataTable
         caption="Privacy spent per team"

@@ -101,7 +101,7 @@ export function MechanismPanel({ slug, initial, locked, metric }: { slug: string
           </label>
         ))}
       </fieldset>
-      <div className="grid gap-3 sm:grid-cols-4">
+      <div className="grid gap-3 sm:grid-cols-5">
         {input.mode === "guarantee" ? (
           <>
             {field("tolerance", "Tolerance τ", "answers within τ of the truth")}
@@ -114,6 +114,7 @@ export function MechanismPanel({ slug, initial, locked, metric }: { slug: string
             {field("sigma", "Noise σ")}
             {field("threshold", "Threshold T")}
             {field("budget", "Budget B₀", "holdout answers per team")}
+            {field("maxQueries", "Submissions per team m", "default: daily cap × days")}
             {field("beta", "β for the guarantee check")}
           </>
         )}
@@ -143,25 +144,73 @@ export function MechanismPanel({ slug, initial, locked, metric }: { slug: string
             <p className={`mt-2 font-medium ${plan.guarantee.holds ? "text-emerald-700" : "text-amber-700"}`} data-testid="plan-guarantee">
               {plan.guarantee.explanation}
             </p>
+            <p className="mt-1 text-slate-600" data-testid="plan-proofs">
+              Theorem 2 (through Bayesian differential privacy):{" "}
+              {plan.guarantee.byProof.bdp.holds ? `±${n4(plan.guarantee.byProof.bdp.tolerance!)}` : "no guarantee at these settings"}; the description-length count:{" "}
+              {plan.guarantee.byProof.descriptionLength ? `±${n4(plan.guarantee.byProof.descriptionLength.tolerance)}` : "does not apply to this correlation model"}. The tighter is
+              used.
+            </p>
+            <p className={`mt-1 ${plan.competition.holds ? "text-emerald-700" : "text-amber-700"}`} data-testid="plan-competition">
+              {plan.competition.explanation}
+            </p>
             {!plan.exhaustive && (
               <p className="mt-2 text-amber-700" data-testid="plan-not-exhaustive">
                 The exact quilt search stopped at its work limit (a very slowly mixing chain): these numbers are valid but more conservative than the model allows.
               </p>
             )}
           </div>
+          <div className="space-y-3 rounded-md border border-slate-200 p-4 text-sm" data-testid="honest-teams">
+            <p>
+              <strong>What honest teams live with.</strong> An honest model&apos;s public and holdout scores differ only by sampling (sd {n4(plan.honest.gapSd)}). At these settings
+              it is expected to be checked on the holdout <strong data-testid="honest-charges">{n4(plan.honest.expectedCharges)}</strong> times over its {plan.guarantee.maxQueries}{" "}
+              submissions
+              {plan.honest.expectedCharges >= 1 ? ", by the noise rather than by overfitting: raise T or lower σ" : ""}. Recommended for this holdout: σ ={" "}
+              {n4(plan.honest.recommended.sigma)}, T = {n4(plan.honest.recommended.threshold)} ({n4(plan.honest.recommended.expectedCharges)} expected checks; a cheater&apos;s
+              public score is then shown at most about T above its holdout score).
+            </p>
+            {!locked && (
+              <button
+                type="button"
+                onClick={() =>
+                  setInput({
+                    ...input,
+                    mode: "practical",
+                    sigma: String(plan.honest.recommended.sigma),
+                    threshold: String(plan.honest.recommended.threshold),
+                    budget: String(Math.max(1, plan.budget)),
+                  })
+                }
+                className="rounded-md border border-indigo-300 px-3 py-1.5 font-medium text-indigo-800 hover:bg-indigo-50"
+              >
+                Use recommended settings
+              </button>
+            )}
+          </div>
           <div className="grid gap-6 lg:grid-cols-3">
             <div className="space-y-1">
               <LineChart
-                title="Largest budget B_max against tolerance τ (Theorem 2)"
-                points={preview!.curves.budgetByTolerance}
+                title="Largest budget against tolerance τ, by proof"
                 xLabel="τ"
-                yLabel="B_max"
+                yLabel="budget"
+                series={[
+                  { label: "Description-length count (recommended σ, T)", color: "#4f46e5", points: preview!.curves.budgetByTolerance.count },
+                  { label: "Theorem 2", color: "#d97706", points: preview!.curves.budgetByTolerance.bdp },
+                ]}
                 marker={input.mode === "guarantee" ? Number(input.tolerance) : undefined}
               />
-              {preview!.curves.budgetByTolerance.every((p) => p.y === 0) && (
+              {preview!.curves.budgetByTolerance.count.every((p) => p.y === 0) && preview!.curves.budgetByTolerance.bdp.every((p) => p.y === 0) && (
                 <p className="text-xs text-amber-700">This holdout is too small for a formal guarantee at any τ ≤ 1; practical mode still limits what teams learn.</p>
               )}
             </div>
+            {plan.competition.curve.length > 0 && (
+              <LineChart
+                title={`For anyone (${plan.competition.teams} teams): tolerance against the cap H on holdout answers in all; honest teams are expected to need ${n4(plan.competition.honestCharges)}`}
+                points={plan.competition.curve.map((p) => ({ x: p.cap, y: Math.min(1, p.tolerance) }))}
+                xLabel="H"
+                yLabel="τ for everyone"
+                marker={plan.competition.cap ?? undefined}
+              />
+            )}
             <LineChart title="ε_BDP spent by the full budget against noise σ" points={preview!.curves.epsBdpByNoise} xLabel="σ" yLabel="ε_BDP" marker={plan.sigma} />
             <BarChart
               title={`What the correlation costs at τ = ${n4(preview!.curves.tolerance)}: the ε_DP each calibration allows, and the budget it buys`}

@@ -3,7 +3,7 @@
 import Link from "next/link";
 import { useEffect, useRef, useState } from "react";
 import { BudgetBar } from "../budget-bar";
-import { significant } from "../format";
+import { decimalsFor } from "../format";
 import type { Leaderboard } from "@/lib/responses";
 import { CELL, DataTable, hiddenBelow } from "../data-table";
 
@@ -92,7 +92,7 @@ export function LiveLeaderboard({ slug, initial }: { slug: string; initial: Lead
         </p>
       )}
       <DataTable
-        caption="Live leaderboard, ranked by a fresh measurement of each team's best submission"
+        caption="Live leaderboard, ranked by each team's best public score checked against the hidden holdout"
         look="board"
         testId="leaderboard"
         columns={[
@@ -112,8 +112,7 @@ export function LiveLeaderboard({ slug, initial }: { slug: string; initial: Lead
                 {baseline.name} <span className="ml-1 rounded bg-slate-200 px-1.5 py-0.5 text-xs not-italic">baseline</span>
               </td>
               <td className={`${CELL.board} text-right font-mono tabular-nums whitespace-nowrap`}>
-                {baseline.score.toFixed(board.displayPrecision)}
-                {baseline.uncertainty !== null && <span className="ml-1 text-xs text-slate-500">± {significant(baseline.uncertainty, 2)}</span>}
+                <ScoreCell score={baseline.score} kind={baseline.kind} uncertainty={baseline.uncertainty} />
               </td>
               <td colSpan={3} className={`${CELL.board} text-xs`}>
                 set by the organizers, not ranked
@@ -135,8 +134,7 @@ export function LiveLeaderboard({ slug, initial }: { slug: string; initial: Lead
                 </Link>
               </td>
               <td className={`${CELL.board} text-right font-mono tabular-nums whitespace-nowrap`}>
-                {e.score === null ? "—" : e.score.toFixed(board.displayPrecision)}
-                {e.uncertainty !== null && <span className="ml-1 text-xs text-slate-500">± {significant(e.uncertainty, 2)}</span>}
+                <ScoreCell score={e.score} kind={e.kind} uncertainty={e.uncertainty} />
               </td>
               <td className={`${CELL.board} ${hiddenBelow("sm")} text-right tabular-nums`}>{e.submissions}</td>
               <td className={`${CELL.board} ${hiddenBelow("md")} whitespace-nowrap text-slate-600`}>{e.lastSubmissionAt ? TIME.format(new Date(e.lastSubmissionAt)) : "—"}</td>
@@ -155,8 +153,8 @@ export function LiveLeaderboard({ slug, initial }: { slug: string; initial: Lead
         )}
       </DataTable>
       <p className="text-xs text-slate-500">
-        Each score is a fresh holdout measurement of the team&apos;s best submission, not its luckiest answer; ± is the 95 % interval of the noise. ≈ marks a team whose score lies
-        within the ± of the team above: their order could swap on another measurement.
+        Each score is the team&apos;s best public score, checked against the hidden holdout (± its sampling error, 95 %); a team with no checked public score shows its latest
+        holdout score, marked &ldquo;holdout&rdquo; (± the noise added to it). ≈ marks a team whose score lies within the ± of the team above: their order could swap on new data.
       </p>
       {pages > 1 && (
         <nav aria-label="Leaderboard pages" className="flex items-center justify-between text-sm">
@@ -199,4 +197,21 @@ function withBaselines(board: Leaderboard, lastPage: boolean): Row[] {
   });
   if (lastPage) rows.push(...left.map((baseline) => ({ baseline })));
   return rows;
+}
+
+/** A shown score to the decimals its uncertainty supports, with its ± and, for a holdout answer, a marker saying so. */
+function ScoreCell({ score, kind, uncertainty }: { score: number | null; kind: "public" | "holdout" | null; uncertainty: number | null }) {
+  if (score === null) return <>—</>;
+  const decimals = decimalsFor(uncertainty);
+  return (
+    <>
+      {score.toFixed(decimals)}
+      {uncertainty !== null && <span className="ml-1 text-xs text-slate-500">± {uncertainty.toFixed(decimals)}</span>}
+      {kind === "holdout" && (
+        <span className="ml-1 rounded bg-amber-50 px-1 text-xs text-amber-800" title="No checked public score yet: the team's latest holdout score, with noise">
+          holdout
+        </span>
+      )}
+    </>
+  );
 }

@@ -5,7 +5,7 @@ import { getSessionUser } from "@/lib/server/accounts/auth";
 import { listAttachments } from "@/lib/server/competitions/attachments";
 import { getVisibleCompetition, toPublicDetails, metricOf, isOrganizer } from "@/lib/server/competitions/competitions";
 import { AppError } from "@/lib/server/platform/errors";
-import { formatDate, metricTitle, significant } from "../../_components/format";
+import { formatDate, metricTitle } from "../../_components/format";
 import { Markdown } from "../../_components/markdown";
 import { StatusBadge } from "../../_components/status-badge";
 import { MySubmissions } from "../../_components/compete/my-submissions";
@@ -16,8 +16,9 @@ import { accessOf, myRegistration } from "@/lib/server/competitions/access";
 import { ApiForm } from "../../_components/api-form";
 import { Countdown } from "../../_components/view/countdown";
 import { getMyTeam } from "@/lib/server/teams/teams";
-import { displayHalfWidth } from "@/lib/server/boards/leaderboard";
-import { getCurrentPlan } from "@/lib/server/competitions/plans";
+import { scoreUncertainty } from "@/lib/server/boards/leaderboard";
+import { getCurrentPlan, getGuaranteeSummary } from "@/lib/server/competitions/plans";
+import { HowItWorks } from "../../_components/view/how-it-works";
 import { closedForEntries } from "@/lib/server/competitions/lifecycle";
 import { Section } from "../../_components/section";
 
@@ -50,12 +51,9 @@ export default async function CompetitionPage({ params }: { params: Promise<{ sl
     access.allowedEmailDomains.length > 0 && `addresses at ${access.allowedEmailDomains.join(", ")} only`,
     access.approval && "people the organizers approved",
   ].filter(Boolean);
-  const n4 = (x: number) => significant(x, 3);
   const details = toPublicDetails(competition);
   const metric = metricOf(competition);
-  // σ, T and the ± live in [0, 1] per-row means; beside scores they are shown in the metric's units.
-  const units = (x: number | null) => (x === null ? "—" : n4(metric.toDisplay(x)));
-  const halfWidth = await displayHalfWidth(competition, metric);
+  const [uncertainty, guarantee] = await Promise.all([scoreUncertainty(competition, metric), getGuaranteeSummary(competition)]);
   return (
     <article className="space-y-6">
       <header className="flex flex-wrap items-start justify-between gap-4">
@@ -102,38 +100,8 @@ export default async function CompetitionPage({ params }: { params: Promise<{ sl
           )}
         </div>
       </header>
-      {plan && competition.status !== "draft" && (
-        <section aria-labelledby="how" className="rounded-xl border border-indigo-100 bg-indigo-50/60 p-6 text-sm leading-relaxed">
-          <h2 id="how" className="mb-2 text-lg font-semibold text-slate-900">
-            How this leaderboard works
-          </h2>
-          <p>
-            Every submission is scored on a hidden <strong>holdout</strong> as well as on the public rows. If the two scores agree (within a noisy threshold of about{" "}
-            {units(plan.threshold)}), you see your public score and spend nothing. If they disagree — the sign that a model is fitting the leaderboard rather than the problem — you
-            see the holdout score with a little noise added (±{units(halfWidth)}, 95 %), and your team spends one unit of its <strong>overfitting budget</strong>.
-          </p>
-          <p className="mt-2">
-            Each team has <strong>{plan.budget}</strong> such holdout answers and at most <strong>{details.mechanism?.maxQueries ?? plan.guarantee.maxQueries}</strong> submissions
-            in all. When they are spent, submissions are still accepted but no more scores are released. This is what keeps the scores here honest: no team can learn enough about
-            the holdout to overfit it.
-          </p>
-          <p className="mt-2">
-            <strong>The leaderboard shows a fresh measurement, not your luckiest answer.</strong> When an answer becomes your team&apos;s best, the server scores that submission on
-            the holdout once more with new noise and shows that value, ±{units(halfWidth)} (95 %). The best of several noisy answers sits above the truth (the winner&apos;s curse);
-            a fresh measurement is as likely below it as above. Teams whose scores lie within each other&apos;s ± are statistically tied: the leaderboard marks them with ≈.
-          </p>
-          <p className="mt-2">
-            The promise holds <strong>per independent team</strong>: one person with several accounts holds several budgets on the same holdout.{" "}
-            {details.holdout.cap !== null
-              ? `To bound what all teams together learn, this competition releases at most ${details.holdout.cap} holdout answers in total (${details.holdout.answersReleased} so far).`
-              : `${details.holdout.answersReleased} holdout answers have been released so far, over all teams.`}
-          </p>
-          <p className="mt-2 text-slate-700">
-            In numbers ({metricTitle(competition.metric).toLowerCase()} units): noise σ = {units(plan.sigma)}, threshold T = {units(plan.threshold)}; a team&apos;s whole budget
-            costs ε<sub>DP</sub> = {n4(plan.epsDp)}, which under the organizer&apos;s model of how the holdout rows are correlated is ε<sub>BDP</sub> = {n4(plan.epsBdp)} (Bayesian
-            differential privacy). {plan.guarantee.explanation}
-          </p>
-        </section>
+      {plan && guarantee && competition.status !== "draft" && (
+        <HowItWorks summary={guarantee} plan={plan} uncertainty={uncertainty} units={metricTitle(competition.metric).toLowerCase()} toDisplay={metric.toDisplay} />
       )}
       <Section id="overview" title="Overview">
         <Markdown>{competition.description || "_No description yet._"}</Markdown>
@@ -185,14 +153,14 @@ export default async function CompetitionPage({ params }: { params: Promise<{ sl
                   The competition has closed. Late submissions get their exact holdout score on the late board and never change the final standings.
                 </p>
               )}
-              <SubmitPanel slug={slug} precision={competition.displayPrecision} />
+              <SubmitPanel slug={slug} uncertainty={uncertainty} maxQueries={competition.maxQueries} />
             </div>
           )}
         </Section>
       )}
       {team && mine && (
         <Section id="my-submissions" title="My submissions">
-          <MySubmissions slug={slug} submissions={mine.submissions} finalIds={mine.finalIds} precision={competition.displayPrecision} locked={competition.status === "closed"} />
+          <MySubmissions slug={slug} submissions={mine.submissions} finalIds={mine.finalIds} uncertainty={uncertainty} locked={competition.status === "closed"} />
         </Section>
       )}
       {files.length > 0 && (

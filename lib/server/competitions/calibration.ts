@@ -65,7 +65,7 @@ export async function previewMechanism(user: PublicUser, slug: string, input: un
   const split = mechanism.mode === "guarantee" ? mechanism.split : undefined;
   const tolerance = Math.min(1, mechanism.mode === "guarantee" ? mechanism.tolerance : (plan.guarantee.tolerance ?? 0.2));
   const sigmas = [0.25, 0.5, 0.75, 1, 1.5, 2, 3, 4].map((f) => f * plan.sigma);
-  const curves = await compute("curves", setting, { beta, maxQueries, split, tolerance, budget: plan.budget, taus: TAUS, sigmas });
+  const curves = await compute("curves", setting, { beta, maxQueries, split, tolerance, budget: plan.budget, recommended: plan.honest.recommended, taus: TAUS, sigmas });
   return { plan, curves: { ...curves, tolerance } };
 }
 

@@ -16,9 +16,18 @@ export const TASKS = {
   planMechanism,
   curves: (
     setting: Parameters<typeof budgetByTolerance>[0],
-    input: { beta: number; maxQueries: number; split?: number; tolerance: number; budget: number; taus: number[]; sigmas: number[] },
+    input: {
+      beta: number;
+      maxQueries: number;
+      split?: number;
+      tolerance: number;
+      budget: number;
+      recommended: { sigma: number; threshold: number };
+      taus: number[];
+      sigmas: number[];
+    },
   ) => ({
-    budgetByTolerance: budgetByTolerance(setting, { beta: input.beta, maxQueries: input.maxQueries, split: input.split }, input.taus),
+    budgetByTolerance: budgetByTolerance(setting, { beta: input.beta, maxQueries: input.maxQueries, split: input.split }, input.recommended, input.taus),
     epsBdpByNoise: input.budget > 0 ? epsBdpByNoise(setting, input.budget, input.sigmas) : [],
     budgetByCalibration: budgetByCalibration(setting, { tolerance: input.tolerance, beta: input.beta, maxQueries: input.maxQueries, split: input.split }),
   }),

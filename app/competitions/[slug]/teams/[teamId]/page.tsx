@@ -6,7 +6,7 @@ import { AppError } from "@/lib/server/platform/errors";
 import { getTeamHistory } from "@/lib/server/boards/team-page";
 import { BudgetBar } from "../../../../_components/budget-bar";
 import { HistoryChart } from "../../../../_components/charts";
-import { significant } from "../../../../_components/format";
+import { decimalsFor, scoreText, significant } from "../../../../_components/format";
 import { Section } from "../../../../_components/section";
 
 export const metadata: Metadata = { title: "Team" };
@@ -20,9 +20,9 @@ export default async function TeamPage({ params }: { params: Promise<{ slug: str
     if (error instanceof AppError && error.status === 404) notFound();
     throw error;
   }
-  const { team, history, displayPrecision, metric, uncertainty } = data;
-  const pm = uncertainty === null ? "" : ` ± ${significant(uncertainty, 2)}`;
+  const { team, history, metric, uncertainty } = data;
   const holdout = history.filter((h) => h.kind === "holdout").length;
+  const shownHalfWidth = team.kind === null || uncertainty === null ? null : uncertainty[team.kind];
   return (
     <div className="space-y-6">
       <p className="text-sm">
@@ -48,8 +48,8 @@ export default async function TeamPage({ params }: { params: Promise<{ slug: str
           <div>
             <dt className="text-slate-500">Leaderboard score</dt>
             <dd className="text-lg font-semibold tabular-nums">
-              {team.score === null ? "—" : team.score.toFixed(displayPrecision)}
-              {team.score !== null && <span className="ml-1 text-sm font-normal text-slate-500">{pm}</span>}
+              {scoreText(team.score, shownHalfWidth)}
+              {team.kind === "holdout" && <span className="ml-1 text-sm font-normal text-slate-500">(holdout score)</span>}
             </dd>
           </div>
           <div>
@@ -66,10 +66,11 @@ export default async function TeamPage({ params }: { params: Promise<{ slug: str
       </header>
       <Section id="history" title="Score history">
         <p className="text-sm text-slate-600">
-          {metric.title} of each released answer over time; {holdout} of {history.length} answers came from the holdout and spent budget. Holdout answers carry noise (
-          {pm.trim() || "±"}, 95 %); public answers are exact scores on the public rows. The leaderboard score is a separate, fresh measurement of the team&apos;s best submission.
+          {metric.title} of each released answer over time; {holdout} of {history.length} were checked on the holdout and used one unit of budget. Public answers are exact scores
+          on the public rows, checked against the hidden holdout (± {significant(uncertainty?.public ?? null, 2)} sampling error, 95 %); holdout answers carry noise (±{" "}
+          {significant(uncertainty?.holdout ?? null, 2)}, 95 %). The leaderboard shows the team&apos;s best public answer, or without one its latest holdout answer.
         </p>
-        <HistoryChart points={history} initialBudget={team.budget.initial} precision={displayPrecision} />
+        <HistoryChart points={history} initialBudget={team.budget.initial} precision={decimalsFor(uncertainty?.public ?? null)} />
       </Section>
     </div>
   );
