@@ -1,40 +1,62 @@
-// npm run experiment -- <dwork-no-signal | boosting-attack | correlated | winners-curse | split-leak>
+// npm run experiment -- <dwork-no-signal | boosting-attack | correlated | winners-curse | honest-teams | split-leak>
 //   [--n N] [--d D] [--k 10,50,…] [--submissions S] [--stay p] [--eps ε] [--seed s] [--teams T]
-//   [--budget B] [--households H] [--verbose true]
+//   [--budget B] [--settings recommended|dwork] [--households H] [--verbose]
 // Starts Quiltboard on a throwaway embedded database, plays the experiment through the REST API,
-// writes experiments/out/<name>.csv and .svg and prints a summary.
+// writes experiments/out/<name>.csv and .svg and prints a summary. For winners-curse and
+// honest-teams, --submissions is per team and --n the holdout rows.
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { parseArgs } from "node:util";
 import { startHarness } from "./harness";
-import { type CurseOptions, DEFAULTS, type ExperimentOptions, type LeakOptions, runExperiment } from "./experiments/run";
+import { type CurseOptions, DEFAULTS, EXPERIMENTS, type ExperimentOptions, type HonestOptions, runExperiment } from "./experiments/run";
 
-const [name, ...rest] = process.argv.slice(2);
-const options: ExperimentOptions = { ...DEFAULTS };
-const curse: Partial<CurseOptions> = {};
-const leak: Partial<LeakOptions> = {};
-let verbose = false;
-for (let i = 0; i < rest.length; i += 2) {
-  const [flag, value] = [rest[i], rest[i + 1]];
-  if (value === undefined) throw new Error(`${flag} needs a value`);
-  if (flag === "--n") options.n = 2 * Math.round(Number(value) / 2);
-  else if (flag === "--d") options.d = Number(value);
-  else if (flag === "--k") options.ks = value.split(",").map(Number);
-  else if (flag === "--submissions") options.submissions = Number(value);
-  else if (flag === "--stay") options.stay = Number(value);
-  else if (flag === "--eps") options.epsBdp = Number(value);
-  else if (flag === "--seed") options.seed = value;
-  else if (flag === "--teams") curse.teams = Number(value);
-  else if (flag === "--budget") curse.budget = Number(value);
-  else if (flag === "--households") leak.households = Number(value);
-  else if (flag === "--verbose") verbose = value === "true";
-  else throw new Error(`unknown flag ${flag}`);
-}
-if (name === "boosting-attack" && !rest.includes("--n")) options.n = 4000;
+const { positionals, values } = parseArgs({
+  allowPositionals: true,
+  options: {
+    n: { type: "string" },
+    d: { type: "string" },
+    k: { type: "string" },
+    submissions: { type: "string" },
+    stay: { type: "string" },
+    eps: { type: "string" },
+    seed: { type: "string" },
+    teams: { type: "string" },
+    budget: { type: "string" },
+    settings: { type: "string" },
+    households: { type: "string" },
+    verbose: { type: "boolean", default: false },
+  },
+});
+const name = positionals[0];
+if (!(EXPERIMENTS as readonly string[]).includes(name)) throw new Error(`choose an experiment: ${EXPERIMENTS.join(", ")}`);
+const number = (value: string | undefined) => (value === undefined ? undefined : Number(value));
+const defined = <T extends object>(o: T) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
+const options: ExperimentOptions = {
+  ...DEFAULTS,
+  ...defined({
+    n: values.n === undefined ? undefined : 2 * Math.round(Number(values.n) / 2),
+    d: number(values.d),
+    stay: number(values.stay),
+    epsBdp: number(values.eps),
+    seed: values.seed,
+  }),
+  ...(values.k ? { ks: values.k.split(",").map(Number) } : {}),
+  ...(values.submissions && !["winners-curse", "honest-teams"].includes(name) ? { submissions: Number(values.submissions) } : {}),
+};
+if (name === "boosting-attack" && values.n === undefined) options.n = 4000;
+const settings = values.settings as "recommended" | "dwork" | undefined;
+if (settings !== undefined && settings !== "recommended" && settings !== "dwork") throw new Error(`--settings is recommended or dwork, got ${settings}`);
+const perTeam = { teams: number(values.teams), budget: number(values.budget), submissions: number(values.submissions), settings };
+const more = {
+  curse: defined<Partial<CurseOptions>>(perTeam),
+  honest: defined<Partial<HonestOptions>>({ ...perTeam, n: number(values.n) }),
+  leak: defined({ households: number(values.households) }),
+};
 
 const started = performance.now();
-const harness = await startHarness(1, verbose);
+const harness = await startHarness(1, values.verbose);
 try {
-  const reports = await runExperiment(name, harness.urls[0], options, curse, leak);
+  const reports = await runExperiment(name, harness.urls[0], options, more);
   const out = path.resolve("experiments/out");
   mkdirSync(out, { recursive: true });
   for (const report of reports) {
