@@ -3,6 +3,8 @@ import { answerValues, deviationBound, descriptionLengthBound, lnChoose, lnGamma
 import { expectedCharges, honestGapSd, recommendSettings } from "@/lib/calibration/honest";
 import { boardSubmission, mergeBoardRows, nextBoardRow, type BoardRow } from "@/lib/mechanism/board";
 import { answerDecimalsFor } from "@/lib/mechanism/thresholdout";
+import { kendallTau } from "@/lib/experiments/data";
+import { decimalsFor, scoreText } from "@/app/_components/format";
 
 // The reference figures quoted here are docs/mechanism.md §2.6 and §2.7's (there: an independent
 // simulator of Algorithm 1 with the charges computed as a renewal process, and the count's numbers).
@@ -164,5 +166,24 @@ describe("the public-first board row (lib/mechanism/board.ts)", () => {
       ),
     ).toBe("d");
     expect(boardSubmission([], higher)).toBeNull();
+  });
+});
+
+describe("what the board shows and how the experiments judge it", () => {
+  it("a score shows the decimals its ± supports", () => {
+    expect([0.12, 0.032, 0.0098, 0.0103, 0.35, 1e-9].map(decimalsFor)).toEqual([2, 2, 3, 3, 1, 6]);
+    expect(decimalsFor(null)).toBe(3);
+    expect(scoreText(0.72345, 0.0098)).toBe("0.723 ± 0.010");
+    expect(scoreText(0.58, 0.12)).toBe("0.58 ± 0.12");
+    expect(scoreText(null, 0.1)).toBe("—");
+  });
+
+  it("Kendall's τ-b: 1 for the same order, −1 reversed, and the textbook value with ties", () => {
+    expect(kendallTau([1, 2, 3, 4], [10, 20, 30, 40])).toBe(1);
+    expect(kendallTau([1, 2, 3, 4], [4, 3, 2, 1])).toBe(-1);
+    // 5 concordant, 1 discordant pair, no ties: (5 − 1)/6
+    expect(kendallTau([1, 2, 3, 4], [1, 3, 2, 4])).toBeCloseTo(4 / 6, 15);
+    // x has one tied pair: (C − D)/√((6 − 1)(6 − 0)) with C = 5, D = 0 (scipy.stats.kendalltau gives 0.9128709)
+    expect(kendallTau([1, 1, 2, 3], [1, 2, 3, 4])).toBeCloseTo(0.9128709, 6);
   });
 });
