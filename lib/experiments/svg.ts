@@ -5,10 +5,32 @@ function esc(text: string): string {
   return text.replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]!);
 }
 
+/** Round tick values (steps of 1, 2 or 5 times a power of ten) covering [lo, hi], about `count` of them. */
+export function niceTicks(lo: number, hi: number, count = 5): number[] {
+  if (!(hi > lo)) return [lo];
+  const raw = (hi - lo) / count;
+  const power = 10 ** Math.floor(Math.log10(raw));
+  const step = [1, 2, 5, 10].map((m) => m * power).find((x) => x >= raw)!;
+  const ticks: number[] = [];
+  for (let t = Math.ceil(lo / step - 1e-9) * step; t <= hi + step * 1e-9; t += step) ticks.push(Number(t.toPrecision(12)));
+  return ticks;
+}
+
+/** A title in lines of at most `width` characters, broken at spaces. */
+function wrap(text: string, width: number): string[] {
+  const lines: string[] = [];
+  for (const word of text.split(" ")) {
+    if (lines.length && (lines[lines.length - 1] + " " + word).length <= width) lines[lines.length - 1] += " " + word;
+    else lines.push(word);
+  }
+  return lines;
+}
+
 export function linePlotSvg(options: { title: string; xLabel: string; yLabel: string; series: Series[]; yRange?: [number, number] }): string {
-  const W = 720;
-  const H = 420;
-  const pad = { left: 64, right: 190, top: 40, bottom: 52 };
+  const W = 800;
+  const H = 440;
+  const title = wrap(options.title, 95);
+  const pad = { left: 64, right: 250, top: 24 + 18 * title.length, bottom: 52 };
   const xs = options.series.flatMap((s) => s.points.map((p) => p.x));
   const ys = options.series.flatMap((s) => s.points.map((p) => p.y)).filter((y): y is number => y !== null);
   const [x0, x1] = [Math.min(...xs), Math.max(...xs)];
@@ -18,15 +40,13 @@ export function linePlotSvg(options: { title: string; xLabel: string; yLabel: st
   const parts: string[] = [
     `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${W} ${H}" font-family="sans-serif" font-size="12">`,
     `<rect width="${W}" height="${H}" fill="white"/>`,
-    `<text x="${pad.left}" y="24" font-size="15" font-weight="bold">${esc(options.title)}</text>`,
+    ...title.map((line, i) => `<text x="${pad.left}" y="${22 + 18 * i}" font-size="14" font-weight="bold">${esc(line)}</text>`),
   ];
-  for (let i = 0; i <= 5; i++) {
-    const y = y0 + ((y1 - y0) * i) / 5;
+  for (const y of niceTicks(y0, y1)) {
     parts.push(`<line x1="${pad.left}" x2="${W - pad.right}" y1="${sy(y)}" y2="${sy(y)}" stroke="#e5e7eb"/>`);
-    parts.push(`<text x="${pad.left - 8}" y="${sy(y) + 4}" text-anchor="end" fill="#555">${y.toFixed(3)}</text>`);
-    const x = x0 + ((x1 - x0) * i) / 5;
-    parts.push(`<text x="${sx(x)}" y="${H - pad.bottom + 18}" text-anchor="middle" fill="#555">${Number(x.toPrecision(3))}</text>`);
+    parts.push(`<text x="${pad.left - 8}" y="${sy(y) + 4}" text-anchor="end" fill="#555">${y}</text>`);
   }
+  for (const x of niceTicks(x0, x1)) parts.push(`<text x="${sx(x)}" y="${H - pad.bottom + 18}" text-anchor="middle" fill="#555">${x}</text>`);
   parts.push(`<text x="${(pad.left + W - pad.right) / 2}" y="${H - 12}" text-anchor="middle">${esc(options.xLabel)}</text>`);
   parts.push(`<text x="16" y="${(pad.top + H - pad.bottom) / 2}" text-anchor="middle" transform="rotate(-90 16 ${(pad.top + H - pad.bottom) / 2})">${esc(options.yLabel)}</text>`);
   options.series.forEach((s, i) => {

@@ -114,7 +114,7 @@ export async function runHonestTeams(base: string, options: HonestOptions): Prom
         ],
       },
     ],
-    yRange: [0, teams + 1],
+    yRange: [1, teams],
   });
   const name = options.settings === "dwork" ? "honest-teams-dwork" : "honest-teams";
   const summary = [
