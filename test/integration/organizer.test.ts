@@ -177,6 +177,15 @@ describe("the query cap m", () => {
   });
 });
 
+describe("creating a competition", () => {
+  it("keeps the access rules given at creation (a bundle that publishes at once must not go live open to anyone)", async () => {
+    const access = { requireVerifiedEmail: true, allowedEmailDomains: ["university.edu"], approval: true };
+    const { competition } = await draftCompetition({ settings: { access } });
+    expect(competition.access).toEqual(access);
+    expect((await db.competition.findUniqueOrThrow({ where: { id: competition.id } })).access).toEqual(access);
+  });
+});
+
 describe("who may manage", () => {
   it("hides a draft from strangers (404), forbids them once public (403), lets co-organizers in", async () => {
     const owner = await newUser();

@@ -187,6 +187,7 @@ export async function createCompetition(user: PublicUser, input: unknown): Promi
         maxTeamSize: data.maxTeamSize,
         displayPrecision: data.displayPrecision,
         holdoutCap: data.holdoutCap,
+        access: data.access ?? {},
         lateSubmissions: data.lateSubmissions,
         createdById: user.id,
         secret: randomBytes(32),
