@@ -321,6 +321,33 @@ describe("teams", () => {
   });
 });
 
+describe("closing while submissions are in flight", () => {
+  // Issue 24: a close while submissions were being scored deadlocked in PostgreSQL (the close held
+  // the competition and waited for a team's row; the scoring held the team's row and waited for the
+  // competition). Every submission must either be scored before the close or refused as closed.
+  it("never deadlocks: each submission is scored or refused with 'closed', and the close succeeds", async () => {
+    for (let round = 0; round < 4; round++) {
+      const c = await liveCompetition();
+      const players = await Promise.all(Array.from({ length: 6 }, () => newUser()));
+      for (const [i, p] of players.entries()) await createTeam(p, c.slug, { name: `Closer ${i}`, acceptRules: true });
+      // Each team has a final submission already, so the close writes every team's row.
+      await Promise.all(players.map((p, i) => submit(p, c.slug, stream(predictions(0.6, i + 1)), null)));
+      const files = players.map((_, i) => predictions(0.7, 100 + i));
+      const inFlight = players.flatMap((p, i) =>
+        [0, 1, 2].map((k) => new Promise((r) => setTimeout(r, 8 * k + i)).then(() => submit(p, c.slug, stream(files[i]), null))),
+      );
+      await new Promise((r) => setTimeout(r, 10 + 4 * round));
+      const [closed, ...outcomes] = await Promise.allSettled([closeCompetition(c.owner, c.slug), ...inFlight]);
+      expect(closed.status, closed.status === "rejected" ? String(closed.reason) : "").toBe("fulfilled");
+      for (const o of outcomes) {
+        if (o.status === "fulfilled") continue;
+        expect(o.reason, String(o.reason)).toBeInstanceOf(AppError);
+        expect((o.reason as AppError).message).toMatch(/has closed/);
+      }
+    }
+  });
+});
+
 describe("final selection", () => {
   it("defaults to the best answered submission and allows at most two", async () => {
     const c = await liveCompetition();
