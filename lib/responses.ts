@@ -41,7 +41,14 @@ export type TeamView = {
   submissions: number;
   /** the daily cap: used today, left today, when it resets (midnight UTC) */
   limits: DailyLimits;
+  /** set when the organizers disqualified the team: when and why (it cannot submit) */
+  disqualified: { at: string; reason: string } | null;
+  /** pending merge requests: other teams asking to absorb this one (`incoming`), and this team's own (`outgoing`) */
+  mergeRequests: { incoming: MergeRequestView[]; outgoing: MergeRequestView[] };
 };
+
+/** A pending merge request as a team's members see it: the other team, who asked, when. */
+export type MergeRequestView = { id: string; team: string; teamId: string; requestedBy: string; createdAt: string };
 
 /** One ranked team on the live leaderboard. */
 export type LeaderboardEntry = {

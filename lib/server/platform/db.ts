@@ -99,6 +99,25 @@ export async function lockTeam(tx: Prisma.TransactionClient, teamId: string): Pr
 }
 
 /**
+ * Inside a transaction: serialises the decisions about one person in one competition (creating or
+ * joining a team there, becoming one of its organizers) across any number of app instances, so
+ * that nobody ends up both competing and organizing. A transaction-scoped advisory lock on the pair.
+ */
+export async function lockParticipant(tx: Prisma.TransactionClient, competitionId: string, userId: string): Promise<void> {
+  await tx.$queryRaw`SELECT 1 FROM pg_advisory_xact_lock(hashtextextended(${`participant:${competitionId}:${userId}`}, 0))`;
+}
+
+/**
+ * Inside a transaction: a key-share lock on the competition row, as scoring takes (closing and
+ * publishing wait for it), and its status as it is now. Take it before any team's row lock: closing
+ * locks the competition and then writes the teams' rows.
+ */
+export async function shareCompetition(tx: Prisma.TransactionClient, competitionId: string): Promise<CompetitionStatus> {
+  const [row] = await tx.$queryRaw<{ status: CompetitionStatus }[]>`SELECT status FROM competitions WHERE id = ${competitionId}::uuid FOR KEY SHARE`;
+  return row.status;
+}
+
+/**
  * Inside a transaction: locks the competition row (FOR UPDATE) and returns its status as it is now.
  * Publishing and closing take this lock; scoring holds a key-share lock that closing waits for.
  */
