@@ -134,7 +134,9 @@ describe("late submissions", () => {
     expect(board.entries).toEqual([expect.objectContaining({ rank: 1, score: holdoutValue, submissions: 1 })]);
     const mine = await listMySubmissions(player, slug);
     expect(mine.submissions[0]).toMatchObject({ id: result.id, answer: { kind: "late" }, description: "after the bell", filename: "late.csv" });
-    expect((await getSubmissionFile(player, slug, result.id)).bytes.toString()).toBe(csv);
+    const file = await getSubmissionFile(player, slug, result.id);
+    expect(file.size).toBe(Buffer.byteLength(csv));
+    expect(await new Response(file.body).text()).toBe(csv);
     const console = await listAllSubmissions(owner, slug);
     expect(console.submissions[0]).toMatchObject({ id: result.id, kind: "late", answer: holdoutValue, holdoutScore: holdoutValue });
   });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { setCorrelation, setMechanism, previewMechanism } from "@/lib/server/competitions/calibration";
-import { createCompetition, getVisibleCompetition, inviteOrganizer, requireOrganizer, isOrganizer } from "@/lib/server/competitions/competitions";
+import { addAttachment } from "@/lib/server/competitions/attachments";
+import { createCompetition, deleteDraft, getVisibleCompetition, inviteOrganizer, requireOrganizer, isOrganizer } from "@/lib/server/competitions/competitions";
 import { db } from "@/lib/server/platform/db";
 import { AppError } from "@/lib/server/platform/errors";
 import { loadSolution, uploadSolution } from "@/lib/server/competitions/solutions";
@@ -8,7 +9,7 @@ import { type PublicUser } from "@/lib/server/accounts/users";
 import { demoSolutionCsv } from "@/prisma/demo-solution";
 import { publishCompetition } from "@/lib/server/competitions/publish";
 import { closeCompetition } from "@/lib/server/boards/finals";
-import { tag, newUser, rejection, draftCompetition } from "@/test/support/factories";
+import { tag, newUser, rejection, draftCompetition, publishedCompetition } from "@/test/support/factories";
 
 const body = (text: string) => new Response(text).body;
 
@@ -183,6 +184,46 @@ describe("creating a competition", () => {
     const { competition } = await draftCompetition({ settings: { access } });
     expect(competition.access).toEqual(access);
     expect((await db.competition.findUniqueOrThrow({ where: { id: competition.id } })).access).toEqual(access);
+  });
+});
+
+describe("what one account can store", () => {
+  it("holds at most 5 drafts per account, however fast they are asked for; a deleted draft frees its place", async () => {
+    const owner = await newUser();
+    const attempts = await Promise.allSettled(
+      Array.from({ length: 12 }, (_, i) =>
+        createCompetition(owner, { slug: `d-${tag()}-${i}`, title: "Draft", metric: { name: "accuracy" }, endsAt: new Date(Date.now() + 86_400_000).toISOString() }),
+      ),
+    );
+    expect(attempts.filter((a) => a.status === "fulfilled")).toHaveLength(5);
+    const refused = attempts.find((a) => a.status === "rejected") as PromiseRejectedResult;
+    expect(refused.reason.message).toBe("you have 5 draft competitions, the most one account may hold; publish or delete one first");
+    const [first] = attempts.filter((a) => a.status === "fulfilled") as PromiseFulfilledResult<{ slug: string; id: string }>[];
+    await deleteDraft(owner, first.value.slug);
+    expect(await db.competition.count({ where: { id: first.value.id } })).toBe(0);
+    await createCompetition(owner, { slug: `d-${tag()}`, title: "Draft", metric: { name: "accuracy" }, endsAt: new Date(Date.now() + 86_400_000).toISOString() });
+    const published = await publishedCompetition({ owner: await newUser() });
+    expect((await rejection(deleteDraft(published.owner, published.slug))).message).toBe("a published competition cannot be deleted");
+  });
+
+  it("holds at most 20 data files and 200 MiB of them per competition, checked before a file is read where it can be", async () => {
+    const owner = await newUser();
+    const c = await draft(owner);
+    const details = (name: string) => async () => ({ name, contentType: "text/csv", description: null });
+    const files = [];
+    for (let i = 0; i < 4; i++) files.push(await addAttachment(owner, c.slug, body("a,b\n1,2\n")!, details(`part-${i}.csv`)));
+    // Four files of 50 MiB each (their sizes set directly: the rule reads the sizes stored).
+    await db.attachment.updateMany({ where: { id: { in: files.map((f) => f.id) } }, data: { size: 50 * 1024 * 1024 } });
+    const tooMuch = await rejection(addAttachment(owner, c.slug, body("x")!, details("more.csv")));
+    expect([tooMuch.status, tooMuch.message]).toEqual([413, "a competition's data files take at most 200 MiB in all; 200.0 MiB are taken"]);
+    // Replacing a file of the same name counts its new size instead of the old one.
+    await addAttachment(owner, c.slug, body("a,b\n")!, details("part-0.csv"));
+    await db.attachment.updateMany({ where: { competitionId: c.id }, data: { size: 1 } });
+    for (let i = 4; i < 20; i++) await addAttachment(owner, c.slug, body("a\n")!, details(`part-${i}.csv`));
+    let pulled = false;
+    const watched = new ReadableStream<Uint8Array>({ pull: (controller) => ((pulled = true), controller.close()) }, { highWaterMark: 0 });
+    const tooMany = await rejection(addAttachment(owner, c.slug, watched, details("one-more.csv")));
+    expect([tooMany.status, tooMany.message, pulled]).toEqual([413, "a competition has at most 20 data files; delete one first", false]);
   });
 });
 

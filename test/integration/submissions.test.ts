@@ -7,7 +7,8 @@ import { AppError } from "@/lib/server/platform/errors";
 import { uploadSolution } from "@/lib/server/competitions/solutions";
 import { listMySubmissions, selectFinal } from "@/lib/server/scoring/team-submissions";
 import { submit } from "@/lib/server/scoring/submit";
-import { createTeam, joinTeam, leaveTeam } from "@/lib/server/teams/teams";
+import { banUser } from "@/lib/server/competitions/access";
+import { createTeam, joinTeam, leaveTeam, setDisqualified } from "@/lib/server/teams/teams";
 import { demoPredictionsCsv, demoSolutionCsv } from "@/prisma/demo-solution";
 import { publishCompetition } from "@/lib/server/competitions/publish";
 import { closeCompetition } from "@/lib/server/boards/finals";
@@ -99,6 +100,43 @@ describe("scoring through the mechanism", () => {
     await closeCompetition(c.owner, c.slug);
     expect((await rejection(submit(player, c.slug, stream(predictions(0.5)), null))).message).toBe("this competition has closed");
     expect(await snapshot(c.id)).toEqual(afterOne);
+  });
+
+  it("refuses a non-member, a banned member, a disqualified team and a team over its daily cap before reading a byte of the file", async () => {
+    const c = await liveCompetition({ daily: 1 });
+    const [player, outsider, banned, cheat] = await Promise.all([newUser(), newUser(), newUser(), newUser()]);
+    await createTeam(player, c.slug, { name: "Capped", acceptRules: true });
+    await createTeam(banned, c.slug, { name: "Banned", acceptRules: true });
+    const cheats = await createTeam(cheat, c.slug, { name: "Cheats", acceptRules: true });
+    await banUser(c.competition, { email: banned.email, reason: "a second account" });
+    await setDisqualified(c.owner, c.slug, cheats.id, { reason: "copied files" });
+    const { result } = await submit(player, c.slug, stream(predictions(0.5)), "first");
+    /** A body that counts how often it is read from (a refused upload must not be). */
+    let pulls = 0;
+    const watched = () =>
+      new ReadableStream<Uint8Array>(
+        {
+          pull(controller) {
+            pulls++;
+            controller.enqueue(new TextEncoder().encode(predictions(0.5)));
+            controller.close();
+          },
+        },
+        { highWaterMark: 0 },
+      );
+    for (const [who, status, message] of [
+      [outsider, 403, "join or create a team in this competition before submitting"],
+      [banned, 403, "the organizers banned you from this competition: a second account"],
+      [cheat, 403, "your team was disqualified by the organizers: copied files"],
+      [player, 429, "your team has used its 1 submissions for today (UTC); the count resets at midnight UTC"],
+    ] as const) {
+      const error = await rejection(submit(who, c.slug, watched(), null));
+      expect([error.status, error.message]).toEqual([status, message]);
+    }
+    expect(pulls).toBe(0);
+    // The daily cap does not stop a retry of an answered submission: its key answers it again.
+    const again = await submit(player, c.slug, stream(predictions(0.5)), "first");
+    expect([again.replayed, again.result.id]).toEqual([true, result.id]);
   });
 
   it("a probability metric rejects predictions outside [0, 1] with the line", async () => {
@@ -293,9 +331,7 @@ describe("closing while submissions are in flight", () => {
       // Each team has a final submission already, so the close writes every team's row.
       await Promise.all(players.map((p, i) => submit(p, c.slug, stream(predictions(0.6, i + 1)), null)));
       const files = players.map((_, i) => predictions(0.7, 100 + i));
-      const inFlight = players.flatMap((p, i) =>
-        [0, 1, 2].map((k) => new Promise((r) => setTimeout(r, 8 * k + i)).then(() => submit(p, c.slug, stream(files[i]), null))),
-      );
+      const inFlight = players.flatMap((p, i) => [0, 1, 2].map((k) => new Promise((r) => setTimeout(r, 8 * k + i)).then(() => submit(p, c.slug, stream(files[i]), null))));
       await new Promise((r) => setTimeout(r, 10 + 4 * round));
       const [closed, ...outcomes] = await Promise.allSettled([closeCompetition(c.owner, c.slug), ...inFlight]);
       expect(closed.status, closed.status === "rejected" ? String(closed.reason) : "").toBe("fulfilled");

@@ -7,6 +7,7 @@ import { type CompetitionRow, thresholdoutParams } from "@/lib/server/competitio
 import { transaction } from "@/lib/server/platform/db";
 import { AppError } from "@/lib/server/platform/errors";
 import { limitsOf, refuseOverCap, usedTodaySql } from "@/lib/server/teams/daily-cap";
+import { disqualifiedError } from "@/lib/server/teams/teams";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { createStreams } from "@/lib/mechanism/rng";
 import { initThresholdout, remeasureHoldout, stepThresholdout, type AnswerKind } from "@/lib/mechanism/thresholdout";
@@ -49,7 +50,7 @@ export async function scoreThroughMechanism(
     // clock as the lock is held.
     const time = now ? Prisma.sql`${now.toISOString()}::timestamp` : Prisma.sql`clock_timestamp() AT TIME ZONE 'UTC'`;
     const teamState = tx.read<Clock>(Prisma.sql`
-        SELECT clock.at AT TIME ZONE 'UTC' AS at, ${usedTodaySql(teamId, Prisma.sql`clock.at`)} AS "usedToday",
+        SELECT clock.at AT TIME ZONE 'UTC' AS at, ${usedTodaySql(Prisma.sql`${teamId}::uuid`, Prisma.sql`clock.at`)} AS "usedToday",
           (SELECT json_build_object('id', s.id, 'createdAt', s.created_at, 'kind', s.kind, 'answer', s.answer, 'budgetAfter', s.budget_after, 'sha256', s.file_sha256)
             FROM submissions s WHERE s.team_id = ${teamId}::uuid AND s.idempotency_key = ${idempotencyKey} ORDER BY s.created_at LIMIT 1) AS previous
         FROM (SELECT ${time} AS at) clock`);
@@ -57,7 +58,7 @@ export async function scoreThroughMechanism(
     const at = clock.at;
     if (live.status !== "published" || at >= live.endsAt) throw new AppError("conflict", "this competition has closed; the submission was not scored");
     if (team.mergedIntoId) throw new AppError("conflict", "your team was just merged into another; submit again");
-    if (team.disqualified) throw new AppError("forbidden", `your team was disqualified by the organizers: ${team.disqualifyReason}`);
+    if (team.disqualified) throw disqualifiedError(team.disqualifyReason);
     const previous = clock.previous;
     if (previous && previous.sha256 !== sha256) {
       throw new AppError("conflict", "this Idempotency-Key was already used by your team for a different file; use a new key for a new submission");

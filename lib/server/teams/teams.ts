@@ -2,10 +2,10 @@ import "server-only";
 import { randomBytes } from "node:crypto";
 import { requireAccess } from "@/lib/server/competitions/access";
 import { dailyLimits } from "./daily-cap";
-import { db, isUniqueViolation, lockParticipant, lockTeam } from "@/lib/server/platform/db";
+import { db, isUniqueViolation, lockTeam } from "@/lib/server/platform/db";
 import { AppError } from "@/lib/server/platform/errors";
 import { appLink, message, sendMail } from "@/lib/server/platform/mail";
-import { getVisibleCompetition, requireOrganizer } from "@/lib/server/competitions/competitions";
+import { getVisibleCompetition, lockParticipant, requireOrganizer } from "@/lib/server/competitions/competitions";
 import type { PublicUser } from "@/lib/server/accounts/users";
 import { requireOpenCompetition } from "@/lib/server/competitions/lifecycle";
 import { isUuid } from "@/lib/validation/ids";
@@ -31,7 +31,7 @@ export async function membership(client: Pick<Prisma.TransactionClient, "teamMem
 
 /**
  * Creates a team (accepting the rules); the creator is its first member. Under the participant's
- * lock (platform/db.ts lockParticipant), so an invitation to organize accepted meanwhile cannot
+ * lock (competitions/competitions.ts lockParticipant), so an invitation to organize accepted meanwhile cannot
  * leave them both competing and organizing.
  */
 export async function createTeam(user: PublicUser, slug: string, input: unknown): Promise<{ id: string; name: string; inviteCode: string }> {
@@ -153,6 +153,11 @@ export async function getMyTeam(user: PublicUser, slug: string): Promise<TeamVie
       outgoing: requests.filter((r) => r.fromTeam.id === team.id).map((r) => view(r, r.toTeam)),
     },
   };
+}
+
+/** The 403 a disqualified team's members get when they submit, with the organizers' reason. */
+export function disqualifiedError(reason: string | null): AppError {
+  return new AppError("forbidden", `your team was disqualified by the organizers: ${reason ?? ""}`);
 }
 
 /** Mails every member of a team (a disqualification, a merge request, its answer). */
