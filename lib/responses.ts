@@ -107,6 +107,12 @@ export type ChangeLogEntry = { at: string; by: string; changes: SettingChange[] 
 /** GET …/bans: one banned user (organizers). */
 export type BanView = { userId: string; name: string; email: string; reason: string; createdAt: string };
 
+/** GET …/organizers (organizers): who organizes, and the invitations not accepted yet. */
+export type OrganizersView = {
+  organizers: { userId: string; name: string; email: string }[];
+  invitations: { id: string; email: string; invitedBy: string; expiresAt: string }[];
+};
+
 /** The holdout health (organizers): ε_DP spent per team and in all (lib/mechanism/accounting.ts). */
 export type HealthReport = {
   perHoldoutAnswer: number;

@@ -1,7 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { setCorrelation, setMechanism, previewMechanism } from "@/lib/server/competitions/calibration";
 import { addAttachment } from "@/lib/server/competitions/attachments";
-import { createCompetition, deleteDraft, getVisibleCompetition, inviteOrganizer, requireOrganizer, isOrganizer } from "@/lib/server/competitions/competitions";
+import { createCompetition, deleteDraft, getVisibleCompetition, requireOrganizer, isOrganizer } from "@/lib/server/competitions/competitions";
+import { acceptInvitation, describeInvitation, inviteOrganizer, listOrganizers, removeOrganizer, withdrawInvitation } from "@/lib/server/competitions/organizers";
+import { createTeam, joinTeam } from "@/lib/server/teams/teams";
+import { lastMailTo, linkIn } from "@/test/fixtures/mail";
 import { db } from "@/lib/server/platform/db";
 import { AppError } from "@/lib/server/platform/errors";
 import { loadSolution, uploadSolution } from "@/lib/server/competitions/solutions";
@@ -235,7 +238,7 @@ describe("who may manage", () => {
     const c = await draft(owner);
     expect((await rejection(requireOrganizer(stranger, c.slug))).status).toBe(404);
     expect((await rejection(getVisibleCompetition(null, c.slug))).status).toBe(404);
-    await inviteOrganizer(owner, c.slug, { email: helper.email });
+    await addOrganizer(owner, c.slug, helper);
     expect((await requireOrganizer(helper, c.slug)).id).toBe(c.id);
     await uploadSolution(helper, c.slug, body(demoSolutionCsv()));
     await setMechanism(helper, c.slug, { mode: "practical", sigma: 0.02, threshold: 0.05, budget: 10 });
@@ -243,5 +246,79 @@ describe("who may manage", () => {
     expect((await rejection(requireOrganizer(stranger, c.slug))).status).toBe(403);
     expect((await getVisibleCompetition(null, c.slug)).id).toBe(c.id);
     expect([await isOrganizer(null, c.id), await isOrganizer(helper, c.id), await isOrganizer(stranger, c.id)]).toEqual([false, true, false]);
+  });
+});
+
+/** The token of the newest invitation mailed to `email`. */
+async function invitationToken(email: string): Promise<string> {
+  return linkIn(await lastMailTo(email, /invited to organize/), "/organizer-invitation?token=").searchParams.get("token")!;
+}
+
+/** `owner` invites `helper`, who accepts the mailed link. */
+async function addOrganizer(owner: PublicUser, slug: string, helper: PublicUser): Promise<void> {
+  await inviteOrganizer(owner, slug, { email: helper.email });
+  await acceptInvitation(helper, { token: await invitationToken(helper.email) });
+}
+
+describe("co-organizers", () => {
+  it("are invited by mail and become organizers when they accept; the answer is the same whether or not the address has an account", async () => {
+    const owner = await newUser();
+    const helper = await newUser();
+    const c = await draft(owner);
+    const invited = await inviteOrganizer(owner, c.slug, { email: helper.email });
+    expect(invited).toMatchObject({ email: helper.email, status: "invited" });
+    const nobody = `nobody-${tag()}@example.com`;
+    expect(Object.keys(await inviteOrganizer(owner, c.slug, { email: nobody }))).toEqual(Object.keys(invited));
+    expect(await db.user.count({ where: { email: nobody } })).toBe(0);
+    expect(await isOrganizer(helper, c.id)).toBe(false); // nobody is promoted without seeing it
+    const view = await listOrganizers(c.id);
+    expect(view.organizers.map((o) => o.email)).toEqual([owner.email]);
+    expect(view.invitations.map((i) => i.email).sort()).toEqual([helper.email, nobody].sort());
+
+    const token = await invitationToken(helper.email);
+    expect(await describeInvitation({ token })).toEqual({ slug: c.slug, title: c.title, invitedBy: owner.name, email: helper.email });
+    const someoneElse = await newUser();
+    expect((await rejection(acceptInvitation(someoneElse, { token }))).status).toBe(403);
+    expect(await acceptInvitation(helper, { token })).toEqual({ slug: c.slug, title: c.title });
+    expect(await isOrganizer(helper, c.id)).toBe(true);
+    expect((await rejection(acceptInvitation(helper, { token }))).status).toBe(422); // single use
+    expect((await listOrganizers(c.id)).organizers.map((o) => o.email)).toEqual([owner.email, helper.email]);
+
+    // A withdrawn invitation's link is dead.
+    const third = await newUser();
+    await inviteOrganizer(owner, c.slug, { email: third.email });
+    const withdrawn = (await listOrganizers(c.id)).invitations.find((i) => i.email === third.email)!;
+    await withdrawInvitation(c, withdrawn.id);
+    expect((await rejection(acceptInvitation(third, { token: await invitationToken(third.email) }))).status).toBe(422);
+  });
+
+  it("cannot hold a team in the competition: refused at the invitation (409 naming why) and at the acceptance, even racing a join", async () => {
+    const c = await publishedCompetition();
+    const player = await newUser();
+    const { inviteCode } = await createTeam(player, c.slug, { name: "Competitors", acceptRules: true });
+    const refused = await rejection(inviteOrganizer(c.owner, c.slug, { email: player.email }));
+    expect([refused.status, refused.message]).toEqual([409, `${player.email} is in team Competitors of this competition: organizers see raw scores, so they cannot also compete`]);
+    for (let round = 0; round < 4; round++) {
+      const helper = await newUser();
+      await inviteOrganizer(c.owner, c.slug, { email: helper.email });
+      const token = await invitationToken(helper.email);
+      const [joined, accepted] = await Promise.allSettled([joinTeam(helper, c.slug, { inviteCode }), acceptInvitation(helper, { token })]);
+      expect([joined.status, accepted.status].sort()).toEqual(["fulfilled", "rejected"]);
+      expect(await isOrganizer(helper, c.id)).toBe(accepted.status === "fulfilled");
+      if (accepted.status === "rejected") expect(accepted.reason.message).toMatch(/^you are in team Competitors of this competition/);
+      await db.teamMember.deleteMany({ where: { userId: helper.id } }); // room for the next round
+    }
+  });
+
+  it("can be removed, except the last organizer", async () => {
+    const owner = await newUser();
+    const helper = await newUser();
+    const c = await draft(owner);
+    await addOrganizer(owner, c.slug, helper);
+    await removeOrganizer(c, owner.id);
+    expect(await isOrganizer(owner, c.id)).toBe(false);
+    const last = await rejection(removeOrganizer(c, helper.id));
+    expect([last.status, last.message]).toEqual([409, "this is the competition's last organizer; invite another before removing them"]);
+    expect((await rejection(removeOrganizer(c, owner.id))).status).toBe(404);
   });
 });

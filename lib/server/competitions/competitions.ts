@@ -8,7 +8,7 @@ import type { ThresholdoutParams } from "@/lib/mechanism/thresholdout";
 import { getMetric, type Metric } from "@/lib/metrics/registry";
 import type { MetricParams } from "@/lib/metrics/types";
 import type { CorrelationModelInput, MechanismInput } from "@/lib/validation/calibration";
-import { createCompetitionSchema, inviteOrganizerSchema } from "@/lib/validation/competitions";
+import { createCompetitionSchema } from "@/lib/validation/competitions";
 import { Prisma } from "@/lib/generated/prisma/client";
 
 /** Every column a server function may need, except the secret (read only by the scoring service). */
@@ -233,25 +233,6 @@ export async function deleteDraft(user: PublicUser, slug: string): Promise<void>
     if ((await lockCompetition(tx, competition.id)) !== "draft") throw new AppError("conflict", "a published competition cannot be deleted");
     await tx.competition.delete({ where: { id: competition.id } });
   });
-}
-
-/** Adds an existing account as a co-organizer. */
-export async function inviteOrganizer(user: PublicUser, slug: string, input: unknown): Promise<{ email: string; name: string }> {
-  const competition = await requireOrganizer(user, slug);
-  const { email } = inviteOrganizerSchema.parse(input);
-  const invitee = await db.user.findUnique({ where: { email }, select: { id: true, email: true, name: true } });
-  if (!invitee) throw new AppError("not_found", `no account with the email ${email}; ask them to sign up first`);
-  await db.competitionOrganizer.upsert({
-    where: { competitionId_userId: { competitionId: competition.id, userId: invitee.id } },
-    create: { competitionId: competition.id, userId: invitee.id },
-    update: {},
-  });
-  return { email: invitee.email, name: invitee.name };
-}
-
-export async function listOrganizers(competitionId: string): Promise<{ name: string; email: string }[]> {
-  const rows = await db.competitionOrganizer.findMany({ where: { competitionId }, orderBy: { createdAt: "asc" }, select: { user: { select: { name: true, email: true } } } });
-  return rows.map((r) => r.user);
 }
 
 /**

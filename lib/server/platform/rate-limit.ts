@@ -20,6 +20,7 @@ const DEFAULTS = {
   passwordReset: { limit: 3, windowSeconds: 3600, what: "password resets for this address" },
   passwordResetIp: { limit: 10, windowSeconds: 3600, what: "password resets from your address" },
   submissions: { limit: 600, windowSeconds: 60, what: "submissions" },
+  invitations: { limit: 20, windowSeconds: 3600, what: "invitations to organize" },
 };
 
 export type LimitName = keyof typeof DEFAULTS;
