@@ -171,6 +171,7 @@ describe("submission files and notes", () => {
       const file = await fetch(`${APP_URL}/api/v1/competitions/${slug}/submissions/${id}/file`, { headers: who });
       expect(file.status).toBe(200);
       expect(file.headers.get("content-disposition")).toContain('filename="gbm-300-trees.csv"');
+      expect(file.headers.get("content-length")).toBe(String(Buffer.byteLength(csv))); // the original size, though the file streams unpacked
       expect(Buffer.from(await file.arrayBuffer()).equals(Buffer.from(csv))).toBe(true);
     }
     expect((await fetch(`${APP_URL}/api/v1/competitions/${slug}/submissions/${id}/file`, { headers: stranger.auth })).status).toBe(404);

@@ -175,9 +175,65 @@ export function send(path: string, headers: Record<string, string>, chunks: Iter
   });
 }
 
+/**
+ * A POST over a plain TCP connection whose body the test sends piece by piece (`write`), to see
+ * what the server answers before the rest arrives: `answer(ms)` is the answer once it has come,
+ * or null if none came within `ms`; `sent` is how much of the body went out; `close` drops the
+ * connection as a client that gives up would.
+ */
+export function openRequest(path: string, headers: Record<string, string>) {
+  const url = new URL(path, APP_URL);
+  const socket = net.connect(Number(url.port), url.hostname);
+  socket.on("error", () => {}); // writes after the server's answer fail; the answer is what counts
+  let received = Buffer.alloc(0);
+  let sent = 0;
+  socket.on("data", (d: Buffer) => (received = Buffer.concat([received, d])));
+  socket.write([`POST ${url.pathname}${url.search} HTTP/1.1`, `Host: ${url.host}`, ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`), "", ""].join("\r\n"));
+  return {
+    get sent() {
+      return sent;
+    },
+    write(bytes: Buffer | string) {
+      sent += Buffer.byteLength(bytes);
+      socket.write(bytes);
+    },
+    async answer(ms: number): Promise<Omit<Answer, "sent"> | null> {
+      const deadline = Date.now() + ms;
+      for (;;) {
+        const answer = parseAnswer(received);
+        if (answer || Date.now() > deadline) return answer;
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    },
+    close: () => socket.destroy(),
+  };
+}
+
 /** POST a predictions CSV (text/csv) to one of the app instances. */
 export function postCsv(url: string, slug: string, csv: string, headers: Record<string, string>) {
   return request(url, `/api/v1/competitions/${slug}/submissions`, { csv, headers });
+}
+
+/**
+ * Signs in as a browser would, without one: next-auth's CSRF token, then its credentials callback;
+ * the cookie jar of that session (a `cookie` header for later requests).
+ */
+export async function signInWithCookies(email: string, password: string): Promise<{ cookie: () => string; keep: (response: Response) => void }> {
+  const jar = new Map<string, string>();
+  const keep = (r: Response) => r.headers.getSetCookie().forEach((c) => jar.set(c.split("=")[0], c.split(";")[0]));
+  const cookie = () => [...jar.values()].join("; ");
+  const csrf = await fetch(`${APP_URL}/api/auth/csrf`);
+  keep(csrf);
+  const { csrfToken } = await csrf.json();
+  const signIn = await fetch(`${APP_URL}/api/auth/callback/credentials`, {
+    method: "POST",
+    redirect: "manual",
+    headers: { "content-type": "application/x-www-form-urlencoded", cookie: cookie() },
+    body: new URLSearchParams({ csrfToken, email, password, json: "true" }),
+  });
+  keep(signIn);
+  if (![...jar.keys()].some((k) => k.includes("session-token"))) throw new Error(`signing in as ${email} set no session cookie`);
+  return { cookie, keep };
 }
 
 /** Signs in through the sign-in page and waits until the header shows the account. */
