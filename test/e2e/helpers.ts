@@ -7,7 +7,19 @@ import { chromium, type BrowserContext } from "playwright-core";
 import { createDatabaseIfMissing, dropDatabase } from "@/scripts/db/admin";
 import { migrate } from "@/scripts/db/migrate";
 import { demoSolutionCsv } from "@/prisma/demo-solution";
-import { type ApiUser, client, newApiUser as signUp, newCompetitor as joinAsNewCompetitor, publishOverApi, request } from "@/test/support/api";
+import {
+  type Answer,
+  type ApiUser,
+  client,
+  newApiUser as signUp,
+  newCompetitor as joinAsNewCompetitor,
+  openRequest as openRawRequest,
+  parseAnswer,
+  publishOverApi,
+  request,
+} from "@/test/support/api";
+
+export { type Answer, parseAnswer };
 
 export const APP_URL = process.env.APP_URL ?? "http://localhost:3000";
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH;
@@ -95,36 +107,6 @@ export async function publishedCompetition(
   return { slug, organizer: by.auth };
 }
 
-export type Answer = { status: number; headers: Record<string, string>; body: { error?: { message: string; details?: unknown } }; sent: number };
-
-/** A raw HTTP/1.1 answer: status, headers (lower case) and body, once all of it has arrived; null before. */
-export function parseAnswer(raw: Buffer): Omit<Answer, "sent"> | null {
-  const end = raw.indexOf("\r\n\r\n");
-  if (end < 0) return null;
-  const [statusLine, ...lines] = raw.subarray(0, end).toString("latin1").split("\r\n");
-  const headers = Object.fromEntries(lines.map((l) => [l.slice(0, l.indexOf(":")).trim().toLowerCase(), l.slice(l.indexOf(":") + 1).trim()]));
-  let rest = raw.subarray(end + 4);
-  let body: Buffer;
-  if (headers["transfer-encoding"] === "chunked") {
-    const parts: Buffer[] = [];
-    for (;;) {
-      const lineEnd = rest.indexOf("\r\n");
-      if (lineEnd < 0) return null;
-      const size = parseInt(rest.subarray(0, lineEnd).toString("latin1"), 16);
-      if (size === 0) break;
-      if (rest.length < lineEnd + 2 + size + 2) return null;
-      parts.push(rest.subarray(lineEnd + 2, lineEnd + 2 + size));
-      rest = rest.subarray(lineEnd + 2 + size + 2);
-    }
-    body = Buffer.concat(parts);
-  } else {
-    const length = Number(headers["content-length"] ?? 0);
-    if (rest.length < length) return null;
-    body = rest.subarray(0, length);
-  }
-  return { status: Number(statusLine.split(" ")[1]), headers, body: JSON.parse(body.toString("utf8") || "{}") };
-}
-
 /**
  * POSTs `chunks` over a plain TCP connection and returns the answer even when the server answers
  * and closes before the body is all sent (fetch, and even node:http, may report the broken pipe and
@@ -175,38 +157,9 @@ export function send(path: string, headers: Record<string, string>, chunks: Iter
   });
 }
 
-/**
- * A POST over a plain TCP connection whose body the test sends piece by piece (`write`), to see
- * what the server answers before the rest arrives: `answer(ms)` is the answer once it has come,
- * or null if none came within `ms`; `sent` is how much of the body went out; `close` drops the
- * connection as a client that gives up would.
- */
+/** A POST over a plain TCP connection to the app under test, its body sent piece by piece (test/support/api.ts). */
 export function openRequest(path: string, headers: Record<string, string>) {
-  const url = new URL(path, APP_URL);
-  const socket = net.connect(Number(url.port), url.hostname);
-  socket.on("error", () => {}); // writes after the server's answer fail; the answer is what counts
-  let received = Buffer.alloc(0);
-  let sent = 0;
-  socket.on("data", (d: Buffer) => (received = Buffer.concat([received, d])));
-  socket.write([`POST ${url.pathname}${url.search} HTTP/1.1`, `Host: ${url.host}`, ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`), "", ""].join("\r\n"));
-  return {
-    get sent() {
-      return sent;
-    },
-    write(bytes: Buffer | string) {
-      sent += Buffer.byteLength(bytes);
-      socket.write(bytes);
-    },
-    async answer(ms: number): Promise<Omit<Answer, "sent"> | null> {
-      const deadline = Date.now() + ms;
-      for (;;) {
-        const answer = parseAnswer(received);
-        if (answer || Date.now() > deadline) return answer;
-        await new Promise((r) => setTimeout(r, 20));
-      }
-    },
-    close: () => socket.destroy(),
-  };
+  return openRawRequest(APP_URL, path, headers);
 }
 
 /** POST a predictions CSV (text/csv) to one of the app instances. */

@@ -15,6 +15,8 @@ export const GET = handleApi(async (request, { params }: Context) => {
       "content-length": String(file.size),
       "content-disposition": `attachment; filename*=UTF-8''${encodeURIComponent(file.filename)}`,
       "x-content-type-options": "nosniff",
+      // no-transform: Next would otherwise gzip the stream and drop the Content-Length.
+      "cache-control": "private, no-transform",
     },
   });
 });

@@ -11,7 +11,8 @@ export const GET = handleApi(async (request, { params }: { params: Promise<{ slu
       "content-type": "text/csv; charset=utf-8",
       "content-length": String(size),
       "content-disposition": `attachment; filename="${filename.replace(/[^\x20-\x7e]/g, "_")}"; filename*=UTF-8''${encodeURIComponent(filename)}`,
-      "cache-control": "private, no-store",
+      // no-transform: Next would otherwise gzip the stream again and drop the Content-Length.
+      "cache-control": "private, no-store, no-transform",
     },
   });
 });
