@@ -10,14 +10,18 @@ import { CsvValidationError } from "@/lib/csv/reader";
  * parser runs); on the first problem reading stops. A parser's CsvValidationError becomes a 422
  * whose details list each problem with its line. Returns the parser's result, the file's hash and,
  * with `keep`, the compressed file and its original size. The body's size is bounded where it
- * enters (lib/server/platform/api.ts `limitedBody`).
+ * enters (lib/server/platform/api.ts `limitedBody`). `parser` makes the parser once the body's first
+ * bytes have arrived: a parser's working arrays can be as long as the solution, and an upload from
+ * a request (platform/uploads.ts) may wait for a slot before it sends any, so only the uploads
+ * being read hold them.
  * @param what how the message names the file, e.g. "the solution file"
  */
 export async function readCsvUpload<T>(
   body: ReadableStream<Uint8Array>,
-  options: { what: string; parser: { push(chunk: Uint8Array): void; end(): T }; keep?: boolean },
+  options: { what: string; parser: () => { push(chunk: Uint8Array): void; end(): T }; keep?: boolean },
 ): Promise<{ result: T; sha256: string; file: { gzip: Buffer; size: number } | null }> {
-  const { what, parser } = options;
+  const { what } = options;
+  let parser: { push(chunk: Uint8Array): void; end(): T } | undefined;
   const hash = createHash("sha256");
   // Level 1: 10 MB in ~56 ms here, under the parse, so it adds no wait (level 6: 169 ms, 9 % smaller).
   const gzip = options.keep ? createGzip({ level: 1 }) : null;
@@ -36,12 +40,13 @@ export async function readCsvUpload<T>(
     for (;;) {
       const { done, value } = await reader.read();
       if (done) break;
+      parser ??= options.parser();
       hash.update(value);
       gzip?.write(value);
       size += value.byteLength;
       parser.push(value);
     }
-    const result = parser.end();
+    const result = (parser ?? options.parser()).end();
     gzip?.end();
     await finished;
     return { result, sha256: hash.digest("hex"), file: gzip ? { gzip: Buffer.concat(compressed), size } : null };
