@@ -1,5 +1,6 @@
 import "server-only";
 import { NextResponse } from "next/server";
+import { limitFromEnv } from "./env";
 import { AppError, toErrorResponse } from "./errors";
 
 /** Largest JSON body the API reads (larger gets 413 before it is parsed). */
@@ -35,7 +36,7 @@ export function handleApi<C>(handler: (request: Request, context: C) => Promise<
  * QUILTBOARD_BODY_MIN_RATE changes the rate (bytes per second).
  */
 const BODY_GRACE_SECONDS = 20;
-const BODY_MIN_RATE = Number(process.env.QUILTBOARD_BODY_MIN_RATE ?? 500);
+const BODY_MIN_RATE = limitFromEnv("QUILTBOARD_BODY_MIN_RATE", 500);
 
 /**
  * The request's body as a stream that reads nothing until it is read from (so a request refused

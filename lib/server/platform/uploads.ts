@@ -3,6 +3,7 @@ import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import Busboy from "busboy";
 import { limitedBody } from "./api";
+import { limitFromEnv } from "./env";
 import { AppError } from "./errors";
 
 /**
@@ -41,8 +42,8 @@ export async function fileDetails(details: FileDetails): Promise<{ name?: string
  * without being read (at most WAITING of them, each up to WAIT_SECONDS; then 503 with
  * Retry-After); one beyond the account's is refused at once (429 with Retry-After).
  */
-const SLOTS = Number(process.env.QUILTBOARD_UPLOADS ?? 4);
-const PER_USER = Number(process.env.QUILTBOARD_UPLOADS_PER_USER ?? 2);
+const SLOTS = limitFromEnv("QUILTBOARD_UPLOADS", 4);
+const PER_USER = limitFromEnv("QUILTBOARD_UPLOADS_PER_USER", 2);
 const WAITING = 256;
 const WAIT_SECONDS = 30;
 
