@@ -176,15 +176,19 @@ async function pinnedMemory(base: string, pid: number, uploader: { authorization
   const outsider = await newApiUser(base, "outsider");
   const boundary = "----quiltboard-bench";
   const size = 125 * 1024 * 1024;
+  const formHead = `--${boundary}\r\ncontent-disposition: form-data; name="file"; filename="big.csv"\r\ncontent-type: text/csv\r\n\r\n`;
+  const tail = `\r\n--${boundary}--\r\n`;
   const open = () => {
     const upload = openRequest(base, path, { ...outsider.auth, "content-type": `multipart/form-data; boundary=${boundary}`, "content-length": String(size) });
-    upload.write(`--${boundary}\r\ncontent-disposition: form-data; name="file"; filename="big.csv"\r\ncontent-type: text/csv\r\n\r\n`);
+    upload.write(formHead);
     return upload;
   };
-  const piece = Buffer.alloc(64 * 1024, "r");
+  /** The next part of a well-formed body of exactly `size` bytes, after `sent` of them. */
+  const next = (sent: number) =>
+    size - sent > 64 * 1024 + tail.length ? Buffer.alloc(64 * 1024, "r") : Buffer.concat([Buffer.alloc(size - sent - tail.length, "r"), Buffer.from(tail)]);
   const stalled = open();
   const t = performance.now();
-  stalled.write(piece);
+  stalled.write(next(stalled.sent));
   const refused = await stalled.answer(10_000);
   stalled.close();
   figures.push({
@@ -203,7 +207,7 @@ async function pinnedMemory(base: string, pid: number, uploader: { authorization
       const upload = open();
       let answer = await upload.answer(0);
       while (!answer && upload.sent < size) {
-        if (!upload.write(piece)) await Promise.race([upload.drained(), new Promise((r) => setTimeout(r, 1000))]);
+        if (!upload.write(next(upload.sent))) await Promise.race([upload.drained(), new Promise((r) => setTimeout(r, 1000))]);
         answer = await upload.answer(0);
       }
       answer ??= await upload.answer(60_000);
