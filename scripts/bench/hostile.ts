@@ -97,6 +97,7 @@ export async function benchHostile(): Promise<Figure[]> {
       post(JSON.stringify(spec), { "content-type": "application/json" }, "/api/v1/calibrate"),
     );
     await client(base)("/api/v1/competitions"); // still up
+    figures.push(await rejectedAtOnce(base, player.auth, n));
     figures.push(...(await pinnedMemory(base, harness.apps[0].child.pid!, player.auth)));
   } finally {
     await harness.stop();
@@ -223,4 +224,51 @@ async function pinnedMemory(base: string, pid: number, uploader: { authorization
     note: `answers ${[...new Set(floods.map((f) => f.status))].join(", ")}; each client had pushed at most ${(Math.max(...floods.map((f) => f.sent)) / 1024 / 1024).toFixed(1)} MiB into its connection when answered (socket buffers included)`,
   });
   return figures;
+}
+
+/** The median time of GET `path` on `base`, asked every 50 ms while `during` runs. */
+async function medianWhile(base: string, path: string, during: Promise<unknown>): Promise<number> {
+  let done = false;
+  void during.finally(() => (done = true));
+  const times: number[] = [];
+  while (!done) {
+    const t = performance.now();
+    await (await fetch(`${base}${path}`)).text();
+    times.push(performance.now() - t);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return times.sort((a, b) => a - b)[Math.floor(times.length / 2)] ?? 0;
+}
+
+/**
+ * Issue 24's free CPU: a 10⁶-row file in a shuffled order with an unknown id on its last line
+ * costs a full parse and is refused (spending nothing). Six sent at once by one account: the
+ * leaderboard's median answer time meanwhile, beside its median when the server is quiet.
+ */
+async function rejectedAtOnce(base: string, auth: { authorization: string }, n: number): Promise<Figure> {
+  const lines = syntheticPredictions(n, 11).split("\n");
+  const rows = lines.slice(1);
+  let x = 12345;
+  for (let i = rows.length - 1; i > 0; i--) {
+    x = (x * 1103515245 + 12345) % 2147483648;
+    const j = x % (i + 1);
+    [rows[i], rows[j]] = [rows[j], rows[i]];
+  }
+  rows[rows.length - 1] = "not-an-id,a";
+  const shuffled = [lines[0], ...rows].join("\n");
+  const board = "/api/v1/competitions/hostile/leaderboard";
+  const quiet = await medianWhile(base, board, new Promise((r) => setTimeout(r, 3000)));
+  const sends = Promise.all(
+    Array.from({ length: 6 }, () =>
+      fetch(`${base}/api/v1/competitions/hostile/submissions`, { method: "POST", headers: { ...auth, "content-type": "text/csv" }, body: shuffled }).then((r) => r.status),
+    ),
+  );
+  const busy = await medianWhile(base, board, sends);
+  const statuses = await sends;
+  return {
+    name: "6 shuffled files rejected at their end, one account, at once: leaderboard p50",
+    value: busy,
+    unit: "ms",
+    note: `quiet p50 ${quiet.toFixed(0)} ms (ratio ${(busy / quiet).toFixed(1)}); answers ${[...new Set(statuses)].map((s) => `${statuses.filter((t) => t === s).length} × ${s}`).join(", ")}`,
+  };
 }
