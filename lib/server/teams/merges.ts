@@ -93,9 +93,8 @@ function mergeProblem(competition: CompetitionRow, a: Side, b: Side, now: Date):
   if (submissions > competition.dailySubmissionLimit * days) {
     return conflict(`the merged team would have ${submissions} submissions, more than the daily cap × days elapsed (${competition.dailySubmissionLimit} × ${days})`);
   }
-  const [spentA, spentB] = [a, b].map((t) => t.initialBudget - t.budgetRemaining);
-  const epoch = openEpoch(b);
-  if (spentA + spentB + epoch > a.initialBudget) {
+  if (budgetAfterMerge(a, b) < 0) {
+    const [spentA, spentB, epoch] = [spent(a), spent(b), openEpoch(b)];
     const received = `the two teams received ${spentA} + ${spentB}`;
     const counted = epoch
       ? `${received} holdout answers, and team ${b.name}'s open threshold check counts as one more: ${spentA + spentB + 1}`
@@ -113,6 +112,16 @@ function mergeProblem(competition: CompetitionRow, a: Side, b: Side, now: Date):
 /** 1 when the team's threshold epoch is open (its last answer was public and it has budget left), else 0. */
 function openEpoch(team: Side): number {
   return team.lastKind === "public" && team.budgetRemaining > 0 ? 1 : 0;
+}
+
+/** The budget units a team has spent: its holdout answers (and, after a merge, what it absorbed). */
+function spent(team: Side): number {
+  return team.initialBudget - team.budgetRemaining;
+}
+
+/** What `a` keeps after absorbing `b`: B₀ minus what both spent, minus `b`'s open epoch (mergeProblem). */
+function budgetAfterMerge(a: Side, b: Side): number {
+  return a.initialBudget - spent(a) - spent(b) - openEpoch(b);
 }
 
 /**
@@ -192,7 +201,7 @@ export async function acceptMerge(user: PublicUser, slug: string, id: string, no
     await tx.team.update({
       where: { id: a.id },
       data: {
-        budgetRemaining: a.initialBudget - (a.initialBudget - a.budgetRemaining) - (b.initialBudget - b.budgetRemaining) - openEpoch(b),
+        budgetRemaining: budgetAfterMerge(a, b),
         submissionCount: a.submissionCount + b.submissionCount,
         selectionValue: best.selectionValue,
         bestValue: best.bestValue,
