@@ -5,7 +5,7 @@ import { AppError } from "./errors";
 import { CsvValidationError } from "@/lib/csv/reader";
 
 /** The longest a parse keeps the event loop to itself before other requests get their turn. */
-const SLICE_MS = 10;
+const SLICE_MS = 2;
 
 /**
  * Streams an uploaded CSV body into a streaming parser (which checks it is UTF-8), hashing it
