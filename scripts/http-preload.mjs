@@ -1,8 +1,9 @@
-// Preloaded into the app's process (node --import) in front of Next.js's HTTP server; it does three
+// Preloaded into the app's process (node --import) in front of Next.js's HTTP server; it does four
 // things, each described where it is done below:
 // 1. a request id and one JSON log line per request, and the request-duration metrics;
 // 2. the client address the per-IP limits count (header x-quiltboard-client);
-// 3. a lingering close when an answer goes out before the request's body was read.
+// 3. a lingering close when an answer goes out before the request's body was read;
+// 4. the Content-Length of a streamed download.
 // (Graceful shutdown is Next.js's own: on SIGTERM it stops accepting connections, answers the
 // requests in flight and exits with 143; test/e2e/observability.test.ts checks it.)
 import { randomUUID } from "node:crypto";
@@ -115,12 +116,26 @@ function lingerOnEarlyAnswer(req) {
   };
 }
 
+// 4. Content-Length of a streamed answer. Next drops Content-Length from a route handler's Response
+//    (next/dist/server/send-response.js forwards neither it nor Transfer-Encoding), so a handler
+//    that streams a body whose length it knows (a download, unpacked as it is sent) names the
+//    length in X-Quiltboard-Length, and it becomes the Content-Length here: the client can show
+//    progress and can tell a download cut short from a whole one.
+function lengthFromHandler(res) {
+  const setHeader = res.setHeader;
+  res.setHeader = function (name, value) {
+    if (String(name).toLowerCase() === "x-quiltboard-length") return setHeader.call(this, "content-length", value);
+    return setHeader.call(this, name, value);
+  };
+}
+
 const emit = http.Server.prototype.emit;
 http.Server.prototype.emit = function (event, req, ...rest) {
   if (event === "request") {
     track(req, rest[0]);
     req.headers["x-quiltboard-client"] = clientAddress(req);
     lingerOnEarlyAnswer(req);
+    lengthFromHandler(rest[0]);
   }
   return emit.call(this, event, req, ...rest);
 };

@@ -12,10 +12,11 @@ export const GET = handleApi(async (request, { params }: Context) => {
   return new Response(file.body, {
     headers: {
       "content-type": file.contentType,
-      "content-length": String(file.size),
+      // Next drops Content-Length; scripts/http-preload.mjs puts this in its place.
+      "x-quiltboard-length": String(file.size),
       "content-disposition": `attachment; filename*=UTF-8''${encodeURIComponent(file.filename)}`,
       "x-content-type-options": "nosniff",
-      // no-transform: Next would otherwise gzip the stream and drop the Content-Length.
+      // no-transform: Next would otherwise gzip the stream, and the length would not hold.
       "cache-control": "private, no-transform",
     },
   });

@@ -9,9 +9,10 @@ export const GET = handleApi(async (request, { params }: { params: Promise<{ slu
   return new Response(body, {
     headers: {
       "content-type": "text/csv; charset=utf-8",
-      "content-length": String(size),
+      // The original size: Next drops Content-Length, scripts/http-preload.mjs puts this in its place.
+      "x-quiltboard-length": String(size),
       "content-disposition": `attachment; filename="${filename.replace(/[^\x20-\x7e]/g, "_")}"; filename*=UTF-8''${encodeURIComponent(filename)}`,
-      // no-transform: Next would otherwise gzip the stream again and drop the Content-Length.
+      // no-transform: Next would otherwise gzip the stream again, and the length would not hold.
       "cache-control": "private, no-store, no-transform",
     },
   });
