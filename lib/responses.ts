@@ -59,7 +59,14 @@ export type TeamView = {
   scored: { used: number; limit: number } | null;
   /** the daily cap: used today, left today, when it resets (midnight UTC) */
   limits: DailyLimits;
+  /** set when the organizers disqualified the team: when and why (it cannot submit) */
+  disqualified: { at: string; reason: string } | null;
+  /** pending merge requests: other teams asking to absorb this one (`incoming`), and this team's own (`outgoing`) */
+  mergeRequests: { incoming: MergeRequestView[]; outgoing: MergeRequestView[] };
 };
+
+/** A pending merge request as a team's members see it: the other team, who asked, when. */
+export type MergeRequestView = { id: string; team: string; teamId: string; requestedBy: string; createdAt: string };
 
 /** One ranked team on the live leaderboard. */
 export type LeaderboardEntry = {
@@ -137,6 +144,12 @@ export type ChangeLogEntry = { at: string; by: string; changes: SettingChange[] 
 
 /** GET …/bans: one banned user (organizers). */
 export type BanView = { userId: string; name: string; email: string; reason: string; createdAt: string };
+
+/** GET …/organizers (organizers): who organizes, and the invitations not accepted yet. */
+export type OrganizersView = {
+  organizers: { userId: string; name: string; email: string }[];
+  invitations: { id: string; email: string; invitedBy: string; expiresAt: string }[];
+};
 
 /** The holdout health (organizers): ε_DP spent per team and in all (lib/mechanism/accounting.ts). */
 export type HealthReport = {

@@ -75,6 +75,11 @@ export class ClassIndex {
   private readonly byName: Map<string, number>;
   private readonly byValue: Map<number, number> | null;
   private readonly encoded: Uint8Array[];
+  /**
+   * The classes as messages list them: sorted (numbers by value), at most 10. Never in the
+   * solution's order, which is the order of first appearance: its first class is row 0's label.
+   */
+  readonly listed: string;
 
   constructor(readonly names: string[]) {
     this.byName = new Map(names.map((c, i) => [c, i]));
@@ -82,6 +87,8 @@ export class ClassIndex {
     const values = names.map((c) => (c.trim() === "" ? NaN : Number(c)));
     const numeric = values.every(Number.isFinite) && new Set(values).size === values.length;
     this.byValue = numeric ? new Map(values.map((v, i) => [v, i])) : null;
+    const sorted = numeric ? [...names].sort((a, b) => Number(a) - Number(b)) : [...names].sort();
+    this.listed = `${sorted.slice(0, 10).join(", ")}${sorted.length > 10 ? ", …" : ""}`;
   }
 
   /** The class code of a (trimmed) prediction, or −1 when it is none of the classes. */
@@ -216,11 +223,7 @@ export function createSubmissionParser(key: SubmissionKey, input: Metric["input"
     if (start === end) return problem(line, `empty prediction for id ${quote(key.ids.name(r))}`);
     if (key.classes) {
       const code = key.classes.find(record, predictionColumn, start, end);
-      if (code < 0)
-        return problem(
-          line,
-          `prediction ${quote(record.text(predictionColumn))} is not one of the classes ${key.classes.names.slice(0, 10).join(", ")}${key.classes.names.length > 10 ? ", …" : ""}`,
-        );
+      if (code < 0) return problem(line, `prediction ${quote(record.text(predictionColumn))} is not one of the classes ${key.classes.listed}`);
       predictions[r] = code;
       return;
     }

@@ -95,4 +95,15 @@ export const banSchema = z.object({ email: z.string().trim().toLowerCase().email
 /** PUT …/sandbox/{id}/baseline: the name the baseline row carries on the leaderboard. */
 export const baselineSchema = z.object({ name: z.string().trim().min(2, { message: "use at least 2 characters" }).max(60) }).strict();
 
-export const inviteOrganizerSchema = z.object({ email: z.string().trim().toLowerCase().email() }).strict();
+export const inviteOrganizerSchema = z.object({ email: z.string().trim().toLowerCase().email().max(254) }).strict();
+
+/** POST /api/v1/organizer-invitations/accept: the token of the invitation's link. */
+export const invitationSchema = z.object({ token: z.string().min(1).max(200) }).strict();
+
+/** GET …/leaderboard's query: a search and a page of `pageSize` entries (0: all of them). */
+export const leaderboardQuerySchema = z.object({
+  q: z.string().max(200).optional(),
+  page: z.coerce.number({ message: "page must be a whole number from 1" }).int().min(1).max(1_000_000).default(1),
+  pageSize: z.coerce.number({ message: "pageSize must be a whole number from 0" }).int().min(0).max(10_000).default(0),
+  format: z.enum(["json", "csv"]).default("json"),
+});

@@ -2,7 +2,7 @@
 // competition.json) naming the settings, the pages (Markdown files or inline text), the solution,
 // the correlation model, the mechanism and the data files; push creates the competition or brings
 // it up to date through the REST API, the same calls the manage page makes.
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, realpathSync } from "node:fs";
 import path from "node:path";
 import { parse } from "yaml";
 import { type Client, CliError } from "./client";
@@ -43,6 +43,8 @@ export function readBundle(dir: string): { bundle: Bundle; file: (name: string) 
     const full = path.resolve(dir, name);
     if (!full.startsWith(path.resolve(dir) + path.sep)) throw new CliError(`${name}: bundle files must be inside ${dir}`);
     if (!existsSync(full)) throw new CliError(`${name}: no such file in ${dir}`);
+    // A symbolic link (or a linked directory on the way) could point at any file of this machine.
+    if (!realpathSync(full).startsWith(realpathSync(dir) + path.sep)) throw new CliError(`${name}: a link to a file outside ${dir}; bundle files must be inside it`);
     return readFileSync(full);
   };
   const manifest = ["competition.yaml", "competition.yml", "competition.json"].find((f) => existsSync(path.join(dir, f)));

@@ -36,3 +36,14 @@ export async function dropDatabase(adminUrl: string, database: string): Promise<
     await client.end();
   }
 }
+
+/** ALTER ROLE … PASSWORD for the user of `adminUrl` (the embedded server's superuser gets its own). */
+export async function setPassword(adminUrl: string, password: string): Promise<void> {
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  try {
+    await client.query(`ALTER ROLE CURRENT_USER PASSWORD '${password.replaceAll("'", "''")}'`);
+  } finally {
+    await client.end();
+  }
+}

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { randomBytes } from "node:crypto";
 import { createDatabaseIfMissing, dropDatabase } from "./admin";
-import { EMBEDDED_PASSWORD, startEmbeddedPostgres, type RunningDatabase } from "./embedded";
+import { embeddedPassword, startEmbeddedPostgres, type RunningDatabase } from "./embedded";
 
 /**
  * The database of `npm start` and `npm run admin`: DATABASE_URL when set, else the embedded
@@ -13,7 +13,8 @@ import { EMBEDDED_PASSWORD, startEmbeddedPostgres, type RunningDatabase } from "
 export async function startAppDatabase(dataDir: string, log: (line: string) => void): Promise<RunningDatabase & { embedded: boolean }> {
   if (process.env.DATABASE_URL) return { url: process.env.DATABASE_URL, stop: async () => {}, embedded: false };
   const running = runningEmbeddedPort(path.join(dataDir, "postgres"));
-  if (running) return { url: `postgresql://postgres:${EMBEDDED_PASSWORD}@127.0.0.1:${running}/quiltboard`, stop: async () => {}, embedded: true };
+  const password = embeddedPassword(path.join(dataDir, "postgres"));
+  if (running && password) return { url: `postgresql://postgres:${encodeURIComponent(password)}@127.0.0.1:${running}/quiltboard`, stop: async () => {}, embedded: true };
   const db = await startEmbeddedPostgres({ dataDir: path.join(dataDir, "postgres"), database: "quiltboard", persistent: true, log });
   return { ...db, embedded: true };
 }

@@ -75,7 +75,7 @@ describe.skipIf(!CHROMIUM_PATH)("accounts in a real browser", () => {
     // A sign-in link that names another site as the place to go afterwards lands on this one.
     await page.getByRole("button", { name: "Sign out" }).click();
     await page.getByRole("link", { name: "Sign in" }).waitFor();
-    for (const hostile of ["https://evil.example/", "//evil.example/", "/\\evil.example/"]) {
+    for (const hostile of ["https://evil.example/", "//evil.example/", "/\\evil.example/", "/.//evil.example/phish"]) {
       await page.goto(`/signin?callbackUrl=${encodeURIComponent(hostile)}`);
       await page.getByLabel("Email").fill(email);
       await page.getByLabel("Password").fill("a brand new password");

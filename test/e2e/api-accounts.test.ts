@@ -1,5 +1,6 @@
+import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { api, uniqueEmail } from "./helpers";
+import { api, APP_URL, newApiUser, publishedCompetition, signInWithCookies, uniqueEmail } from "./helpers";
 import { basic } from "@/test/support/api";
 
 const PASSWORD = "a long enough password";
@@ -53,6 +54,40 @@ describe("accounts API (docs/api.md)", () => {
     const malformed = await fetch(`${process.env.APP_URL}/api/v1/users`, { method: "POST", headers: { "content-type": "application/json" }, body: "{oops" });
     expect(malformed.status).toBe(400);
     expect((await malformed.json()).error.code).toBe("bad_request");
+  });
+
+  it("answers hostile input with the error it is, never a 500 (issue 24: each was one)", async () => {
+    const longEmail = `${randomBytes(3000).toString("hex")}@example.com`;
+    const basicLong = await api("/api/v1/tokens", { body: { name: "x" }, headers: basic(longEmail, "any password") });
+    expect([basicLong.status, (await basicLong.json()).error.message]).toEqual([401, "wrong email or password"]);
+    const { email, password } = await newApiUser("origin");
+    const { cookie } = await signInWithCookies(email, password);
+    for (const origin of ["http://[not-a-host", "null", "not a url"]) {
+      const forged = await fetch(`${APP_URL}/api/v1/me/verification`, { method: "POST", headers: { cookie: cookie(), origin } });
+      expect([origin, forged.status]).toEqual([origin, 403]);
+    }
+    const { slug } = await publishedCompetition();
+    for (const query of ["page=1e300", "page=-1", "pageSize=abc"]) {
+      const page = await api(`/api/v1/competitions/${slug}/leaderboard?${query}`);
+      expect([query, page.status]).toEqual([query, 422]);
+    }
+  });
+
+  it("a password change signs every other session out and keeps the one that made it; a reset also revokes the API tokens", async () => {
+    const user = await newApiUser("sessions");
+    const mine = await signInWithCookies(user.email, user.password);
+    const other = await signInWithCookies(user.email, user.password);
+    const me = (session: { cookie: () => string }) => fetch(`${APP_URL}/api/v1/me`, { headers: { cookie: session.cookie() } });
+    expect([(await me(mine)).status, (await me(other)).status]).toEqual([200, 200]);
+    const changed = await fetch(`${APP_URL}/api/v1/me/password`, {
+      method: "PUT",
+      headers: { cookie: mine.cookie(), origin: new URL(APP_URL).origin, "content-type": "application/json" },
+      body: JSON.stringify({ currentPassword: user.password, newPassword: "the next long password" }),
+    });
+    expect(changed.status).toBe(200);
+    mine.keep(changed); // the renewed session cookie
+    expect([(await me(mine)).status, (await me(other)).status]).toEqual([200, 401]);
+    expect((await api("/api/v1/me", { headers: user.auth })).status).toBe(200); // tokens stay; the account page revokes them
   });
 
   it("rejects an oversized body with 413 before reading it", async () => {

@@ -46,6 +46,7 @@ beforeAll(async () => {
 
 type Route = { method: string; path: () => string; body?: () => unknown; csv?: boolean; expect: Record<Role, number> };
 const all = (status: number): Record<Role, number> => Object.fromEntries(ROLES.map((r) => [r, status])) as Record<Role, number>;
+const ZERO = "00000000-0000-0000-0000-000000000000";
 const organizerOnly = (ok: number): Record<Role, number> => ({ anonymous: 401, otherTeamMember: 403, teamMember: 403, otherOrganizer: 403, organizer: ok, admin: ok });
 
 const ROUTES: Route[] = [
@@ -62,7 +63,22 @@ const ROUTES: Route[] = [
     expect: organizerOnly(200),
   },
   { method: "POST", path: () => `/api/v1/competitions/${slug}/publish`, expect: organizerOnly(409) },
-  { method: "POST", path: () => `/api/v1/competitions/${slug}/organizers`, body: () => ({ email: "nobody-here@example.com" }), expect: organizerOnly(404) },
+  { method: "POST", path: () => `/api/v1/competitions/${slug}/organizers`, body: () => ({ email: "nobody-here@example.com" }), expect: organizerOnly(202) },
+  { method: "GET", path: () => `/api/v1/competitions/${slug}/organizers`, expect: organizerOnly(200) },
+  { method: "DELETE", path: () => `/api/v1/competitions/${slug}/organizers/${ZERO}`, expect: organizerOnly(404) },
+  { method: "DELETE", path: () => `/api/v1/competitions/${slug}/organizers/invitations/${ZERO}`, expect: organizerOnly(404) },
+  { method: "DELETE", path: () => `/api/v1/competitions/${slug}`, expect: organizerOnly(409) },
+  {
+    method: "POST",
+    path: () => `/api/v1/competitions/${slug}/teams/merge`,
+    body: () => ({ inviteCode: "not-a-code" }),
+    expect: { anonymous: 401, otherTeamMember: 404, teamMember: 404, otherOrganizer: 409, organizer: 409, admin: 409 },
+  },
+  ...["accept", "decline", "cancel"].map((action) => ({
+    method: "POST",
+    path: () => `/api/v1/competitions/${slug}/teams/merge-requests/${ZERO}/${action}`,
+    expect: { ...all(404), anonymous: 401 },
+  })),
   { method: "GET", path: () => `/api/v1/competitions/${slug}/health`, expect: organizerOnly(200) },
   { method: "GET", path: () => `/api/v1/competitions/${slug}/audit`, expect: organizerOnly(200) },
   { method: "GET", path: () => `/api/v1/competitions/${slug}/attachments`, expect: all(200) },

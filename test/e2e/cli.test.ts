@@ -1,6 +1,6 @@
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { cpSync, mkdtempSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { cpSync, mkdtempSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -29,6 +29,26 @@ function quiltboard(args: string[], env: Record<string, string> = {}, stdin = ""
 const token = (auth: Record<string, string>) => auth.authorization.replace("Bearer ", "");
 
 describe("the quiltboard command", () => {
+  it("refuses a bundle file that links outside the bundle, uploading nothing of it", async () => {
+    const organizer = await newApiUser("cli-links");
+    const slug = `cli-${randomBytes(4).toString("hex")}`;
+    const bundle = mkdtempSync(path.join(tmpdir(), "quiltboard-bundle-"));
+    cpSync("docs/bundle-example", bundle, { recursive: true });
+    const manifest = path.join(bundle, "competition.yaml");
+    writeFileSync(
+      manifest,
+      readFileSync(manifest, "utf8").replace("slug: household-power-spikes-2027", `slug: ${slug}`).replace("  - sample_submission.csv", "  - sample_submission.csv\n  - notes.csv"),
+    );
+    const secret = path.join(mkdtempSync(path.join(tmpdir(), "quiltboard-secret-")), "id_rsa");
+    writeFileSync(secret, "a private key");
+    symlinkSync(secret, path.join(bundle, "notes.csv"));
+    const pushed = await quiltboard(["push", bundle], { QUILTBOARD_TOKEN: token(organizer.auth), XDG_CONFIG_HOME: mkdtempSync(path.join(tmpdir(), "quiltboard-config-")) });
+    expect([pushed.code, pushed.stderr]).toEqual([1, `quiltboard: notes.csv: a link to a file outside ${bundle}; bundle files must be inside it\n`]);
+    const attachments = await api(`/api/v1/competitions/${slug}/attachments`, { headers: organizer.auth });
+    const listed = attachments.status === 200 ? (await attachments.json()).attachments : [];
+    expect(listed.map((a: { filename: string }) => a.filename)).not.toContain("notes.csv");
+  });
+
   it("pushes a competition bundle, then a competitor logs in, submits with a note and reads everything back", { timeout: 120_000 }, async () => {
     const organizer = await newApiUser("cli-organizer");
     const slug = `cli-${randomBytes(4).toString("hex")}`;

@@ -2,7 +2,7 @@ import path from "node:path";
 import type { BrowserContext } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { demoPredictionsCsv } from "@/prisma/demo-solution";
-import { CHROMIUM_PATH, launchBrowser, publishedCompetition, SCREENSHOTS, signUpInBrowser } from "./helpers";
+import { api, CHROMIUM_PATH, launchBrowser, newCompetitor, publishedCompetition, SCREENSHOTS, signUpInBrowser } from "./helpers";
 
 describe.skipIf(!CHROMIUM_PATH)("a competitor in a real browser", () => {
   let browser: BrowserContext;
@@ -11,6 +11,30 @@ describe.skipIf(!CHROMIUM_PATH)("a competitor in a real browser", () => {
   });
   afterAll(async () => {
     await browser?.close();
+  });
+
+  it("sees another team's merge request in its panel and accepts it; a disqualified team sees why", async () => {
+    const { slug, organizer } = await publishedCompetition();
+    const asker = await newCompetitor(slug, "Askers");
+    const page = await browser.newPage();
+    await browser.clearCookies();
+    await signUpInBrowser(page, "Mona Merger");
+    await page.goto(`/competitions/${slug}`);
+    await page.getByLabel("Team name").fill("Mona's Team");
+    await page.getByLabel("I accept the rules of this competition").check();
+    await page.getByRole("button", { name: "Create team" }).click();
+    const code = (await page.getByTestId("invite-code").textContent())!.trim();
+    expect((await api(`/api/v1/competitions/${slug}/teams/merge`, { headers: asker.auth, body: { inviteCode: code } })).status).toBe(201);
+    await page.reload();
+    await page.getByTestId("merge-requests").filter({ hasText: "Team Askers" }).waitFor();
+    await page.screenshot({ path: path.join(SCREENSHOTS, "merge-request.png") });
+    await page.getByRole("button", { name: "Accept" }).click();
+    await expect.poll(() => page.getByTestId("team-panel").locator("p.text-lg").textContent()).toBe("Askers");
+
+    await api(`/api/v1/competitions/${slug}/teams/${asker.team.id}/disqualify`, { headers: organizer, body: { reason: "shared accounts" } });
+    await page.reload();
+    await page.getByTestId("disqualified").filter({ hasText: "shared accounts" }).waitFor();
+    await page.close();
   });
 
   it("signs up, forms a team, submits, sees the answer and picks final submissions", async () => {

@@ -7,7 +7,19 @@ import { chromium, type BrowserContext } from "playwright-core";
 import { createDatabaseIfMissing, dropDatabase } from "@/scripts/db/admin";
 import { migrate } from "@/scripts/db/migrate";
 import { demoSolutionCsv } from "@/prisma/demo-solution";
-import { type ApiUser, client, newApiUser as signUp, newCompetitor as joinAsNewCompetitor, publishOverApi, request } from "@/test/support/api";
+import {
+  type Answer,
+  type ApiUser,
+  client,
+  newApiUser as signUp,
+  newCompetitor as joinAsNewCompetitor,
+  openRequest as openRawRequest,
+  parseAnswer,
+  publishOverApi,
+  request,
+} from "@/test/support/api";
+
+export { type Answer, parseAnswer };
 
 export const APP_URL = process.env.APP_URL ?? "http://localhost:3000";
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH;
@@ -95,36 +107,6 @@ export async function publishedCompetition(
   return { slug, organizer: by.auth };
 }
 
-export type Answer = { status: number; headers: Record<string, string>; body: { error?: { message: string; details?: unknown } }; sent: number };
-
-/** A raw HTTP/1.1 answer: status, headers (lower case) and body, once all of it has arrived; null before. */
-export function parseAnswer(raw: Buffer): Omit<Answer, "sent"> | null {
-  const end = raw.indexOf("\r\n\r\n");
-  if (end < 0) return null;
-  const [statusLine, ...lines] = raw.subarray(0, end).toString("latin1").split("\r\n");
-  const headers = Object.fromEntries(lines.map((l) => [l.slice(0, l.indexOf(":")).trim().toLowerCase(), l.slice(l.indexOf(":") + 1).trim()]));
-  let rest = raw.subarray(end + 4);
-  let body: Buffer;
-  if (headers["transfer-encoding"] === "chunked") {
-    const parts: Buffer[] = [];
-    for (;;) {
-      const lineEnd = rest.indexOf("\r\n");
-      if (lineEnd < 0) return null;
-      const size = parseInt(rest.subarray(0, lineEnd).toString("latin1"), 16);
-      if (size === 0) break;
-      if (rest.length < lineEnd + 2 + size + 2) return null;
-      parts.push(rest.subarray(lineEnd + 2, lineEnd + 2 + size));
-      rest = rest.subarray(lineEnd + 2 + size + 2);
-    }
-    body = Buffer.concat(parts);
-  } else {
-    const length = Number(headers["content-length"] ?? 0);
-    if (rest.length < length) return null;
-    body = rest.subarray(0, length);
-  }
-  return { status: Number(statusLine.split(" ")[1]), headers, body: JSON.parse(body.toString("utf8") || "{}") };
-}
-
 /**
  * POSTs `chunks` over a plain TCP connection and returns the answer even when the server answers
  * and closes before the body is all sent (fetch, and even node:http, may report the broken pipe and
@@ -175,9 +157,36 @@ export function send(path: string, headers: Record<string, string>, chunks: Iter
   });
 }
 
+/** A POST over a plain TCP connection to the app under test, its body sent piece by piece (test/support/api.ts). */
+export function openRequest(path: string, headers: Record<string, string>) {
+  return openRawRequest(APP_URL, path, headers);
+}
+
 /** POST a predictions CSV (text/csv) to one of the app instances. */
 export function postCsv(url: string, slug: string, csv: string, headers: Record<string, string>) {
   return request(url, `/api/v1/competitions/${slug}/submissions`, { csv, headers });
+}
+
+/**
+ * Signs in as a browser would, without one: next-auth's CSRF token, then its credentials callback;
+ * the cookie jar of that session (a `cookie` header for later requests).
+ */
+export async function signInWithCookies(email: string, password: string): Promise<{ cookie: () => string; keep: (response: Response) => void }> {
+  const jar = new Map<string, string>();
+  const keep = (r: Response) => r.headers.getSetCookie().forEach((c) => jar.set(c.split("=")[0], c.split(";")[0]));
+  const cookie = () => [...jar.values()].join("; ");
+  const csrf = await fetch(`${APP_URL}/api/auth/csrf`);
+  keep(csrf);
+  const { csrfToken } = await csrf.json();
+  const signIn = await fetch(`${APP_URL}/api/auth/callback/credentials`, {
+    method: "POST",
+    redirect: "manual",
+    headers: { "content-type": "application/x-www-form-urlencoded", cookie: cookie() },
+    body: new URLSearchParams({ csrfToken, email, password, json: "true" }),
+  });
+  keep(signIn);
+  if (![...jar.keys()].some((k) => k.includes("session-token"))) throw new Error(`signing in as ${email} set no session cookie`);
+  return { cookie, keep };
 }
 
 /** Signs in through the sign-in page and waits until the header shows the account. */

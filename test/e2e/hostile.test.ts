@@ -1,10 +1,11 @@
 import { spawn, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
+import { readFileSync } from "node:fs";
 import { afterAll, describe, expect, it } from "vitest";
 import { freePort } from "@/scripts/db/admin";
 import { startApp } from "@/scripts/app";
 import { demoPredictionsCsv } from "@/prisma/demo-solution";
-import { api, APP_URL, dropFreshDatabases, freshDatabase, postCsv, publishedCompetition, send, uniqueEmail, newCompetitor } from "./helpers";
+import { api, APP_URL, dropFreshDatabases, freshDatabase, newApiUser, openRequest, postCsv, publishedCompetition, send, uniqueEmail, newCompetitor } from "./helpers";
 import { basic } from "@/test/support/api";
 
 // Issue 12, "safe to run in public": each case an unfriendly client would try, through the real
@@ -81,6 +82,70 @@ describe("bounded requests", () => {
     const tooBig = await api("/api/v1/calibrate", { body: { n: 100_000_000, model: { kind: "independent" }, epsBdp: 0.1 } });
     expect(tooBig.status).toBe(422);
     expect((await tooBig.json()).error.message).toBe("n: at most 10,000,000 rows (ten times the largest holdout Quiltboard serves)");
+  });
+});
+
+describe("memory no account can pin", () => {
+  // Issue 24: uploads were read (multipart: buffered whole) before the caller's membership was
+  // checked, one account could keep any number of parses in memory, and a body could trickle in
+  // for the 300 s of Node's request timeout.
+  const boundary = "----quiltboard-test";
+  const multipartHead = `--${boundary}\r\ncontent-disposition: form-data; name="file"; filename="big.csv"\r\ncontent-type: text/csv\r\n\r\nid,prediction\n`;
+
+  it("refuses a 125 MB multipart upload from an account in no team having read only its first 64 KiB", async () => {
+    const { slug } = await publishedCompetition();
+    const outsider = await newApiUser("outsider");
+    const upload = openRequest(`/api/v1/competitions/${slug}/submissions`, {
+      ...outsider.auth,
+      "content-type": `multipart/form-data; boundary=${boundary}`,
+      "content-length": String(125 * 1024 * 1024),
+    });
+    upload.write(Buffer.concat([Buffer.from(multipartHead), Buffer.alloc(64 * 1024 - multipartHead.length, "r")]));
+    const answer = await upload.answer(10_000); // the rest of the body is never sent
+    upload.close();
+    expect(answer?.status).toBe(403);
+    expect(answer?.body.error?.message).toBe("join or create a team in this competition before submitting");
+    expect(upload.sent).toBe(64 * 1024);
+  });
+
+  it("lets one account read two uploads at once: a third is a 429 with Retry-After before its body is read; one that gives up is its own error, not the database's", async () => {
+    const { slug } = await publishedCompetition();
+    const { auth } = await newCompetitor(slug);
+    const csv = demoPredictionsCsv({ skill: 0.7, seed: "slots" });
+    const started = new Date().toISOString();
+    const slow = [0, 1].map(() => {
+      const upload = openRequest(`/api/v1/competitions/${slug}/submissions`, { ...auth, "content-type": "text/csv", "content-length": String(csv.length) });
+      upload.write(csv.slice(0, 1000));
+      return upload;
+    });
+    await new Promise((r) => setTimeout(r, 500)); // both are being read
+    const third = await postCsv(APP_URL, slug, csv, auth);
+    expect(third.status).toBe(429);
+    expect(Number(third.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect((await third.json()).error.message).toBe("you already have 2 uploads in progress, the most one account may send at once; try again in 5 s, when one has finished");
+    for (const upload of slow) upload.close(); // the client gives up mid-upload
+    await expect.poll(async () => (await postCsv(APP_URL, slug, csv, auth)).status, { timeout: 10_000 }).toBe(201); // their slots are free again
+    const log = readFileSync(process.env.APP_LOG!, "utf8")
+      .split("\n")
+      .filter((l) => l.startsWith("{"))
+      .map((l) => JSON.parse(l) as { time: string; level: number; msg: string });
+    expect(log.filter((l) => l.time >= started && (l.msg === "database unavailable" || l.level >= 50))).toEqual([]);
+  });
+
+  it("cuts off a body that trickles in (408), instead of holding its parse for minutes", { timeout: 60_000 }, async () => {
+    const { slug } = await publishedCompetition();
+    const { auth } = await newCompetitor(slug);
+    const upload = openRequest(`/api/v1/competitions/${slug}/submissions`, { ...auth, "content-type": "text/csv", "content-length": String(1024 * 1024) });
+    upload.write("id,prediction\n");
+    const trickle = setInterval(() => upload.write("r"), 2000); // a byte every 2 s: far below 500 bytes a second
+    try {
+      const answer = await upload.answer(45_000);
+      expect(answer?.status).toBe(408);
+      expect(answer?.body.error?.message).toMatch(/^the submission arrived too slowly \(\d+ bytes in 2\d s; at least 500 bytes a second are needed\)$/);
+    } finally {
+      clearInterval(trickle);
+      upload.close();
+    }
   });
 });
 

@@ -84,6 +84,39 @@ describe.skipIf(!CHROMIUM_PATH)("accounts and mail in a real browser", () => {
     await page.close();
   });
 
+  it("invites a co-organizer, who accepts from the mail and can be removed again", async () => {
+    const organizer = await newApiUser("host");
+    const { slug } = await publishedCompetition({ organizer: organizer.auth });
+    await browser.clearCookies();
+    const page = await browser.newPage();
+    await signInInBrowser(page, organizer.email, organizer.password);
+    await page.goto(`/competitions/${slug}/manage#organizers`);
+    const helperContext = await launchBrowser();
+    const helper = await helperContext.newPage();
+    const email = await signUpInBrowser(helper, "Hal Helper");
+    await page.getByLabel("Invite a co-organizer by email").fill(email);
+    await page.getByRole("button", { name: "Invite", exact: true }).click();
+    await page
+      .getByRole("status")
+      .filter({ hasText: `Invitation sent to ${email}` })
+      .waitFor();
+    await page.getByTestId("organizers").getByText(email).waitFor(); // pending, not an organizer yet
+
+    const link = linkIn(await lastMailTo(email, /invited to organize/), "/organizer-invitation?token=");
+    await helper.goto(link.pathname + link.search);
+    await helper.getByRole("button", { name: "Accept the invitation" }).click();
+    await helper.waitForURL(`**/competitions/${slug}/manage`);
+    await helper.screenshot({ path: path.join(SCREENSHOTS, "organizer-invitation-accepted.png") });
+
+    await page.reload();
+    page.once("dialog", (dialog) => void dialog.accept());
+    await page.getByRole("button", { name: "Remove Hal Helper as organizer" }).click();
+    await page.getByRole("status").filter({ hasText: "Hal Helper is no longer an organizer" }).waitFor();
+    expect((await api(`/api/v1/competitions/${slug}/organizers`, { headers: organizer.auth }).then((r) => r.json())).organizers).toHaveLength(1);
+    await helperContext.close();
+    await page.close();
+  });
+
   it("forgets the password, resets it from the mail, and every other session is signed out", async () => {
     await browser.clearCookies();
     const page = await browser.newPage();

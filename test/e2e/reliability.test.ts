@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { startHarness } from "@/scripts/harness";
 import { runFaults, runLoad } from "@/scripts/reliability";
-import { api, APP_URL, APP_URL_2, newApiUser, publishedCompetition } from "./helpers";
+import { api, APP_URL, APP_URL_2, newApiUser, publishedCompetition, signInWithCookies } from "./helpers";
 
 describe("under load and faults (fast variants of npm run bench -- load / faults)", () => {
   it("two instances, 60 submissions from 12 teams, 12 in flight: every invariant holds", async () => {
@@ -83,21 +83,7 @@ describe("browser protections", () => {
   it("refuses a cookie-authenticated write from another site (CSRF), accepts it from this one", async () => {
     const { email, password } = await newApiUser("csrf");
     const { slug } = await publishedCompetition();
-    // Sign in as a browser would: CSRF token, then the credentials callback, keeping the cookies.
-    const csrf = await fetch(`${APP_URL}/api/auth/csrf`);
-    const jar = new Map<string, string>();
-    const keep = (r: Response) => r.headers.getSetCookie().forEach((c) => jar.set(c.split("=")[0], c.split(";")[0]));
-    keep(csrf);
-    const { csrfToken } = await csrf.json();
-    const cookie = () => [...jar.values()].join("; ");
-    const signIn = await fetch(`${APP_URL}/api/auth/callback/credentials`, {
-      method: "POST",
-      redirect: "manual",
-      headers: { "content-type": "application/x-www-form-urlencoded", cookie: cookie() },
-      body: new URLSearchParams({ csrfToken, email, password, json: "true" }),
-    });
-    keep(signIn);
-    expect([...jar.keys()].some((k) => k.includes("session-token"))).toBe(true);
+    const { cookie } = await signInWithCookies(email, password);
     const body = JSON.stringify({ name: "Cookie team", acceptRules: true });
     const evil = await fetch(`${APP_URL}/api/v1/competitions/${slug}/teams`, {
       method: "POST",

@@ -12,7 +12,7 @@ import { createTeam, joinTeam } from "@/lib/server/teams/teams";
 import { registerUser, type PublicUser } from "@/lib/server/accounts/users";
 import { demoPredictionsCsv } from "@/prisma/demo-solution";
 import { lastMailTo, linkIn } from "@/test/fixtures/mail";
-import { publishedCompetition, rejection, tag } from "@/test/support/factories";
+import { publishedCompetition, rejection, stream, tag } from "@/test/support/factories";
 
 const user = (domain = "example.com", client = "test-client"): Promise<PublicUser> =>
   registerUser({ email: `acc-${tag()}@${domain}`, password: "a long enough password", name: `Player ${tag()}` }, client);
@@ -61,8 +61,10 @@ describe("competition access rules", () => {
 
   it("lets only organizers and team members who meet the rules download the data files", async () => {
     const { owner, slug } = await live();
-    const file = await addAttachment(owner, slug, { name: "train.csv", type: "text/csv", bytes: new TextEncoder().encode("a,b\n1,2\n") as Uint8Array<ArrayBuffer> });
-    expect((await getAttachment(owner, slug, file.id)).filename).toBe("train.csv");
+    const file = await addAttachment(owner, slug, stream("a,b\n1,2\n"), async () => ({ name: "train.csv", contentType: "text/csv", description: null }));
+    const download = await getAttachment(owner, slug, file.id);
+    expect(download).toMatchObject({ filename: "train.csv", contentType: "text/csv", size: 8 });
+    expect(await new Response(download.body).text()).toBe("a,b\n1,2\n");
     await expect(getAttachment(null, slug, file.id)).rejects.toThrow("sign in and join a team");
     const player = await user();
     await expect(getAttachment(player, slug, file.id)).rejects.toThrow("accept the rules (create or join a team) to download the data");

@@ -4,6 +4,7 @@ import { AppError } from "@/lib/server/platform/errors";
 // The worker pool with a 1 s limit (each test file has its own modules, so the setting is this file's).
 process.env.QUILTBOARD_COMPUTE_SECONDS = "1";
 const { calibrate } = await import("@/lib/server/competitions/calibration");
+const { compute } = await import("@/lib/server/platform/compute");
 
 const S = 64;
 const stay = 1 - 1e-6;
@@ -40,5 +41,17 @@ describe("the worker pool for heavy math", () => {
         epsBdp: 0.1,
       }),
     ).rejects.toThrow(/row/);
+  });
+});
+
+describe("lanes", () => {
+  it("runs organizers' work on workers of its own: an organizer's calibration never waits behind anonymous ones", async () => {
+    // Anonymous POST /calibrate work fills its lane: each hostile calibration holds a worker for the 1 s limit.
+    const anonymous = Promise.allSettled([calibrate(hostile), calibrate(hostile), calibrate(hostile)]);
+    await new Promise((r) => setTimeout(r, 100));
+    const started = performance.now();
+    expect(await compute("answerCalibration", { n: 1000, model: { kind: "independent" }, epsBdp: 0.25 })).toMatchObject({ epsDp: 0.25 });
+    expect(performance.now() - started).toBeLessThan(800);
+    expect((await anonymous).map((r) => r.status)).toEqual(["rejected", "rejected", "rejected"]);
   });
 });

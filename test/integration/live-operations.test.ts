@@ -14,7 +14,7 @@ import { uploadSolution } from "@/lib/server/competitions/solutions";
 import { getSubmissionFile } from "@/lib/server/scoring/files";
 import { listMySubmissions } from "@/lib/server/scoring/team-submissions";
 import { submit } from "@/lib/server/scoring/submit";
-import { createTeam, getMyTeam } from "@/lib/server/teams/teams";
+import { createTeam, getMyTeam, leaveTeam } from "@/lib/server/teams/teams";
 import { demoPredictionsCsv, demoSolutionCsv } from "@/prisma/demo-solution";
 import { publishCompetition } from "@/lib/server/competitions/publish";
 import { closeCompetition } from "@/lib/server/boards/finals";
@@ -106,10 +106,19 @@ describe("bans", () => {
     const refused = await rejection(submit(player, slug, stream(demoPredictionsCsv({ skill: 0.7, seed: "2" })), null));
     expect([refused.status, refused.message]).toEqual([403, "the organizers banned you from this competition: shared accounts"]);
     expect(await db.submission.count({ where: { competitionId: competition.id } })).toBe(0);
+    // A banned member who leaves their team (before its first submission) cannot start another.
     const other = await newUser();
+    await createTeam(other, slug, { name: `X ${tag()}`, acceptRules: true });
     await banUser(competition, { email: other.email, reason: "spam" });
-    expect((await rejection(createTeam(other, slug, { name: `X ${tag()}`, acceptRules: true }))).status).toBe(403);
-    expect((await rejection(banUser(competition, { email: owner.email, reason: "oops" }))).status).toBe(409);
+    await leaveTeam(other, slug);
+    expect((await rejection(createTeam(other, slug, { name: `Y ${tag()}`, acceptRules: true }))).status).toBe(403);
+    // Only those who take part can be banned; anyone else, an organizer or an admin included, gets the same 404.
+    const admin = await newUser();
+    await db.user.update({ where: { id: admin.id }, data: { role: "admin" } });
+    for (const email of [owner.email, admin.email, (await newUser()).email, `nobody-${tag()}@example.com`]) {
+      const refused = await rejection(banUser(competition, { email, reason: "a probe" }));
+      expect([refused.status, refused.message]).toEqual([404, `no one with the address ${email} takes part in this competition (in a team, or asking to take part)`]);
+    }
     await liftBan(competition, player.id);
     expect((await submit(player, slug, stream(demoPredictionsCsv({ skill: 0.7, seed: "2" })), null)).result.answer.kind).not.toBe("late");
   });
@@ -135,7 +144,9 @@ describe("late submissions", () => {
     expect(board.entries).toEqual([expect.objectContaining({ rank: 1, score: holdoutValue, submissions: 1 })]);
     const mine = await listMySubmissions(player, slug);
     expect(mine.submissions[0]).toMatchObject({ id: result.id, answer: { kind: "late" }, description: "after the bell", filename: "late.csv" });
-    expect((await getSubmissionFile(player, slug, result.id)).bytes.toString()).toBe(csv);
+    const file = await getSubmissionFile(player, slug, result.id);
+    expect(file.size).toBe(Buffer.byteLength(csv));
+    expect(await new Response(file.body).text()).toBe(csv);
     const console = await listAllSubmissions(owner, slug);
     expect(console.submissions[0]).toMatchObject({ id: result.id, kind: "late", answer: holdoutValue, holdoutScore: holdoutValue });
   });

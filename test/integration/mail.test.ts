@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/server/platform/db";
 import { confirmPasswordReset, requestPasswordReset, resendVerification, verifyEmail } from "@/lib/server/accounts/email-links";
+import { createToken, findUserByToken } from "@/lib/server/accounts/tokens";
 import { authenticate, changeEmail, getMe, registerUser } from "@/lib/server/accounts/users";
 import { lastMailTo, linkIn, mailCount } from "@/test/fixtures/mail";
 import { rejection } from "@/test/support/factories";
@@ -33,8 +34,8 @@ describe("verification", () => {
     const user = await registerUser({ email, password: PASSWORD, name: "Mover" }, "test-client");
     const oldToken = linkIn(await lastMailTo(email), "/verify-email?token=").searchParams.get("token")!;
     const next = address();
-    expect((await rejection(changeEmail(user, { email: next, currentPassword: "wrong" }))).status).toBe(403);
-    const moved = await changeEmail(user, { email: next, currentPassword: PASSWORD });
+    expect((await rejection(changeEmail(user, { email: next, currentPassword: "wrong" }, "test-client"))).status).toBe(403);
+    const moved = await changeEmail(user, { email: next, currentPassword: PASSWORD }, "test-client");
     expect(moved).toMatchObject({ email: next, emailVerified: false });
     expect((await rejection(verifyEmail({ token: oldToken }))).message).toMatch(/not valid any more/);
     const fresh = { ...user, email: next };
@@ -48,6 +49,46 @@ describe("verification", () => {
   });
 });
 
+describe("a link proves only the address it was sent to", () => {
+  // Issue 24: a reset confirmed while the address changes (its password hash takes ~60 ms) left the
+  // new address verified. Each race runs several times: either the link wins and the new address is
+  // unverified, or the change wins and the link is dead; never a verified address nobody proved.
+  it("a password reset racing a change of address never verifies the new address", async () => {
+    for (let attempt = 0; attempt < 6; attempt++) {
+      const email = address();
+      const user = await registerUser({ email, password: PASSWORD, name: "Racer" }, "test-client");
+      await requestPasswordReset({ email }, "test-client");
+      const token = linkIn(await lastMailTo(email, /Reset your/), "/reset-password?token=").searchParams.get("token")!;
+      const next = address();
+      const [reset, change] = await Promise.allSettled([
+        confirmPasswordReset({ token, password: "the second password" }),
+        changeEmail(user, { email: next, currentPassword: PASSWORD }, "test-client"),
+      ]);
+      const row = await db.user.findUniqueOrThrow({ where: { id: user.id }, select: { email: true, emailVerifiedAt: true } });
+      expect(change.status).toBe("fulfilled");
+      expect(row.email).toBe(next);
+      expect(row.emailVerifiedAt, `attempt ${attempt}: the reset ${reset.status}`).toBeNull();
+    }
+  });
+
+  it("a verification link racing a change of address never verifies the new address", async () => {
+    for (let attempt = 0; attempt < 6; attempt++) {
+      const email = address();
+      const user = await registerUser({ email, password: PASSWORD, name: "Racer" }, "test-client");
+      const token = linkIn(await lastMailTo(email, /Verify your/), "/verify-email?token=").searchParams.get("token")!;
+      const next = address();
+      const change = changeEmail(user, { email: next, currentPassword: PASSWORD }, "test-client");
+      // The change's password check takes ~60 ms: open the link while it runs.
+      await new Promise((r) => setTimeout(r, 40 + 5 * attempt));
+      await verifyEmail({ token }).catch(() => null);
+      await change;
+      const row = await db.user.findUniqueOrThrow({ where: { id: user.id }, select: { email: true, emailVerifiedAt: true } });
+      expect(row.email).toBe(next);
+      expect(row.emailVerifiedAt, `attempt ${attempt}`).toBeNull();
+    }
+  });
+});
+
 describe("password reset", () => {
   it("answers the same for an unknown address and sends nothing", async () => {
     const nobody = address();
@@ -55,9 +96,10 @@ describe("password reset", () => {
     expect(await mailCount(nobody)).toBe(0);
   });
 
-  it("resets once with a link that expires, signs sessions out, and proves the address", async () => {
+  it("resets once with a link that expires, signs sessions out, revokes API tokens, and proves the address", async () => {
     const email = address();
     const user = await registerUser({ email, password: PASSWORD, name: "Resa" }, "test-client");
+    const { token: apiToken } = await createToken(user.id, { name: "laptop" }, "test-client");
     const before = await db.user.findUniqueOrThrow({ where: { id: user.id }, select: { sessionVersion: true } });
     await requestPasswordReset({ email: email.toUpperCase() }, "test-client");
     const token = linkIn(await lastMailTo(email, /Reset your/), "/reset-password?token=").searchParams.get("token")!;
@@ -68,6 +110,7 @@ describe("password reset", () => {
     const after = await db.user.findUniqueOrThrow({ where: { id: user.id }, select: { sessionVersion: true, emailVerifiedAt: true } });
     expect(after.sessionVersion).toBe(before.sessionVersion + 1);
     expect(after.emailVerifiedAt).not.toBeNull();
+    expect(await findUserByToken(apiToken)).toBeNull(); // whoever had the account may have made tokens
     expect((await rejection(confirmPasswordReset({ token, password: "the third password" }))).status).toBe(422);
 
     await requestPasswordReset({ email }, "test-client");

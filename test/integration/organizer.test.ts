@@ -1,6 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { setCorrelation, setMechanism, previewMechanism } from "@/lib/server/competitions/calibration";
-import { createCompetition, getVisibleCompetition, inviteOrganizer, requireOrganizer, isOrganizer } from "@/lib/server/competitions/competitions";
+import { addAttachment } from "@/lib/server/competitions/attachments";
+import { createCompetition, deleteDraft, getVisibleCompetition, requireOrganizer, isOrganizer } from "@/lib/server/competitions/competitions";
+import { acceptInvitation, describeInvitation, inviteOrganizer, listOrganizers, removeOrganizer, withdrawInvitation } from "@/lib/server/competitions/organizers";
+import { createTeam, joinTeam } from "@/lib/server/teams/teams";
+import { lastMailTo, linkIn } from "@/test/fixtures/mail";
 import { db } from "@/lib/server/platform/db";
 import { AppError } from "@/lib/server/platform/errors";
 import { loadSolution, uploadSolution } from "@/lib/server/competitions/solutions";
@@ -8,7 +12,7 @@ import { type PublicUser } from "@/lib/server/accounts/users";
 import { demoSolutionCsv } from "@/prisma/demo-solution";
 import { publishCompetition } from "@/lib/server/competitions/publish";
 import { closeCompetition } from "@/lib/server/boards/finals";
-import { tag, newUser, rejection, draftCompetition } from "@/test/support/factories";
+import { tag, newUser, rejection, draftCompetition, publishedCompetition } from "@/test/support/factories";
 
 const body = (text: string) => new Response(text).body;
 
@@ -180,6 +184,55 @@ describe("the query cap m", () => {
   });
 });
 
+describe("creating a competition", () => {
+  it("keeps the access rules given at creation (a bundle that publishes at once must not go live open to anyone)", async () => {
+    const access = { requireVerifiedEmail: true, allowedEmailDomains: ["university.edu"], approval: true };
+    const { competition } = await draftCompetition({ settings: { access } });
+    expect(competition.access).toEqual(access);
+    expect((await db.competition.findUniqueOrThrow({ where: { id: competition.id } })).access).toEqual(access);
+  });
+});
+
+describe("what one account can store", () => {
+  it("holds at most 5 drafts per account, however fast they are asked for; a deleted draft frees its place", async () => {
+    const owner = await newUser();
+    const attempts = await Promise.allSettled(
+      Array.from({ length: 12 }, (_, i) =>
+        createCompetition(owner, { slug: `d-${tag()}-${i}`, title: "Draft", metric: { name: "accuracy" }, endsAt: new Date(Date.now() + 86_400_000).toISOString() }),
+      ),
+    );
+    expect(attempts.filter((a) => a.status === "fulfilled")).toHaveLength(5);
+    const refused = attempts.find((a) => a.status === "rejected") as PromiseRejectedResult;
+    expect(refused.reason.message).toBe("you have 5 draft competitions, the most one account may hold; publish or delete one first");
+    const [first] = attempts.filter((a) => a.status === "fulfilled") as PromiseFulfilledResult<{ slug: string; id: string }>[];
+    await deleteDraft(owner, first.value.slug);
+    expect(await db.competition.count({ where: { id: first.value.id } })).toBe(0);
+    await createCompetition(owner, { slug: `d-${tag()}`, title: "Draft", metric: { name: "accuracy" }, endsAt: new Date(Date.now() + 86_400_000).toISOString() });
+    const published = await publishedCompetition({ owner: await newUser() });
+    expect((await rejection(deleteDraft(published.owner, published.slug))).message).toBe("a published competition cannot be deleted");
+  });
+
+  it("holds at most 20 data files and 200 MiB of them per competition, checked before a file is read where it can be", async () => {
+    const owner = await newUser();
+    const c = await draft(owner);
+    const details = (name: string) => async () => ({ name, contentType: "text/csv", description: null });
+    const files = [];
+    for (let i = 0; i < 4; i++) files.push(await addAttachment(owner, c.slug, body("a,b\n1,2\n")!, details(`part-${i}.csv`)));
+    // Four files of 50 MiB each (their sizes set directly: the rule reads the sizes stored).
+    await db.attachment.updateMany({ where: { id: { in: files.map((f) => f.id) } }, data: { size: 50 * 1024 * 1024 } });
+    const tooMuch = await rejection(addAttachment(owner, c.slug, body("x")!, details("more.csv")));
+    expect([tooMuch.status, tooMuch.message]).toEqual([413, "a competition's data files take at most 200 MiB in all; 200.0 MiB are taken"]);
+    // Replacing a file of the same name counts its new size instead of the old one.
+    await addAttachment(owner, c.slug, body("a,b\n")!, details("part-0.csv"));
+    await db.attachment.updateMany({ where: { competitionId: c.id }, data: { size: 1 } });
+    for (let i = 4; i < 20; i++) await addAttachment(owner, c.slug, body("a\n")!, details(`part-${i}.csv`));
+    let pulled = false;
+    const watched = new ReadableStream<Uint8Array>({ pull: (controller) => ((pulled = true), controller.close()) }, { highWaterMark: 0 });
+    const tooMany = await rejection(addAttachment(owner, c.slug, watched, details("one-more.csv")));
+    expect([tooMany.status, tooMany.message, pulled]).toEqual([413, "a competition has at most 20 data files; delete one first", false]);
+  });
+});
+
 describe("who may manage", () => {
   it("hides a draft from strangers (404), forbids them once public (403), lets co-organizers in", async () => {
     const owner = await newUser();
@@ -188,7 +241,7 @@ describe("who may manage", () => {
     const c = await draft(owner);
     expect((await rejection(requireOrganizer(stranger, c.slug))).status).toBe(404);
     expect((await rejection(getVisibleCompetition(null, c.slug))).status).toBe(404);
-    await inviteOrganizer(owner, c.slug, { email: helper.email });
+    await addOrganizer(owner, c.slug, helper);
     expect((await requireOrganizer(helper, c.slug)).id).toBe(c.id);
     await uploadSolution(helper, c.slug, body(demoSolutionCsv()));
     await setMechanism(helper, c.slug, { mode: "practical", sigma: 0.02, threshold: 0.05, budget: 10 });
@@ -196,5 +249,79 @@ describe("who may manage", () => {
     expect((await rejection(requireOrganizer(stranger, c.slug))).status).toBe(403);
     expect((await getVisibleCompetition(null, c.slug)).id).toBe(c.id);
     expect([await isOrganizer(null, c.id), await isOrganizer(helper, c.id), await isOrganizer(stranger, c.id)]).toEqual([false, true, false]);
+  });
+});
+
+/** The token of the newest invitation mailed to `email`. */
+async function invitationToken(email: string): Promise<string> {
+  return linkIn(await lastMailTo(email, /invited to organize/), "/organizer-invitation?token=").searchParams.get("token")!;
+}
+
+/** `owner` invites `helper`, who accepts the mailed link. */
+async function addOrganizer(owner: PublicUser, slug: string, helper: PublicUser): Promise<void> {
+  await inviteOrganizer(owner, slug, { email: helper.email });
+  await acceptInvitation(helper, { token: await invitationToken(helper.email) });
+}
+
+describe("co-organizers", () => {
+  it("are invited by mail and become organizers when they accept; the answer is the same whether or not the address has an account", async () => {
+    const owner = await newUser();
+    const helper = await newUser();
+    const c = await draft(owner);
+    const invited = await inviteOrganizer(owner, c.slug, { email: helper.email });
+    expect(invited).toMatchObject({ email: helper.email, status: "invited" });
+    const nobody = `nobody-${tag()}@example.com`;
+    expect(Object.keys(await inviteOrganizer(owner, c.slug, { email: nobody }))).toEqual(Object.keys(invited));
+    expect(await db.user.count({ where: { email: nobody } })).toBe(0);
+    expect(await isOrganizer(helper, c.id)).toBe(false); // nobody is promoted without seeing it
+    const view = await listOrganizers(c.id);
+    expect(view.organizers.map((o) => o.email)).toEqual([owner.email]);
+    expect(view.invitations.map((i) => i.email).sort()).toEqual([helper.email, nobody].sort());
+
+    const token = await invitationToken(helper.email);
+    expect(await describeInvitation({ token })).toEqual({ slug: c.slug, title: c.title, invitedBy: owner.name, email: helper.email });
+    const someoneElse = await newUser();
+    expect((await rejection(acceptInvitation(someoneElse, { token }))).status).toBe(403);
+    expect(await acceptInvitation(helper, { token })).toEqual({ slug: c.slug, title: c.title });
+    expect(await isOrganizer(helper, c.id)).toBe(true);
+    expect((await rejection(acceptInvitation(helper, { token }))).status).toBe(422); // single use
+    expect((await listOrganizers(c.id)).organizers.map((o) => o.email)).toEqual([owner.email, helper.email]);
+
+    // A withdrawn invitation's link is dead.
+    const third = await newUser();
+    await inviteOrganizer(owner, c.slug, { email: third.email });
+    const withdrawn = (await listOrganizers(c.id)).invitations.find((i) => i.email === third.email)!;
+    await withdrawInvitation(c, withdrawn.id);
+    expect((await rejection(acceptInvitation(third, { token: await invitationToken(third.email) }))).status).toBe(422);
+  });
+
+  it("cannot hold a team in the competition: refused at the invitation (409 naming why) and at the acceptance, even racing a join", async () => {
+    const c = await publishedCompetition();
+    const player = await newUser();
+    const { inviteCode } = await createTeam(player, c.slug, { name: "Competitors", acceptRules: true });
+    const refused = await rejection(inviteOrganizer(c.owner, c.slug, { email: player.email }));
+    expect([refused.status, refused.message]).toEqual([409, `${player.email} is in team Competitors of this competition: organizers see raw scores, so they cannot also compete`]);
+    for (let round = 0; round < 4; round++) {
+      const helper = await newUser();
+      await inviteOrganizer(c.owner, c.slug, { email: helper.email });
+      const token = await invitationToken(helper.email);
+      const [joined, accepted] = await Promise.allSettled([joinTeam(helper, c.slug, { inviteCode }), acceptInvitation(helper, { token })]);
+      expect([joined.status, accepted.status].sort()).toEqual(["fulfilled", "rejected"]);
+      expect(await isOrganizer(helper, c.id)).toBe(accepted.status === "fulfilled");
+      if (accepted.status === "rejected") expect(accepted.reason.message).toMatch(/^you are in team Competitors of this competition/);
+      await db.teamMember.deleteMany({ where: { userId: helper.id } }); // room for the next round
+    }
+  });
+
+  it("can be removed, except the last organizer", async () => {
+    const owner = await newUser();
+    const helper = await newUser();
+    const c = await draft(owner);
+    await addOrganizer(owner, c.slug, helper);
+    await removeOrganizer(c, owner.id);
+    expect(await isOrganizer(owner, c.id)).toBe(false);
+    const last = await rejection(removeOrganizer(c, helper.id));
+    expect([last.status, last.message]).toEqual([409, "this is the competition's last organizer; invite another before removing them"]);
+    expect((await rejection(removeOrganizer(c, owner.id))).status).toBe(404);
   });
 });

@@ -7,7 +7,8 @@ import { AppError } from "@/lib/server/platform/errors";
 import { uploadSolution } from "@/lib/server/competitions/solutions";
 import { listMySubmissions, selectFinal } from "@/lib/server/scoring/team-submissions";
 import { submit } from "@/lib/server/scoring/submit";
-import { createTeam, getMyTeam, joinTeam, leaveTeam, mergeTeams } from "@/lib/server/teams/teams";
+import { banUser } from "@/lib/server/competitions/access";
+import { createTeam, getMyTeam, joinTeam, leaveTeam, setDisqualified } from "@/lib/server/teams/teams";
 import { demoPredictionsCsv, demoSolutionCsv } from "@/prisma/demo-solution";
 import { publishCompetition } from "@/lib/server/competitions/publish";
 import { closeCompetition } from "@/lib/server/boards/finals";
@@ -124,6 +125,43 @@ describe("scoring through the mechanism", () => {
     await closeCompetition(c.owner, c.slug);
     expect((await rejection(submit(player, c.slug, stream(predictions(0.5)), null))).message).toBe("this competition has closed");
     expect(await snapshot(c.id)).toEqual(afterOne);
+  });
+
+  it("refuses a non-member, a banned member, a disqualified team and a team over its daily cap before reading a byte of the file", async () => {
+    const c = await liveCompetition({ daily: 1 });
+    const [player, outsider, banned, cheat] = await Promise.all([newUser(), newUser(), newUser(), newUser()]);
+    await createTeam(player, c.slug, { name: "Capped", acceptRules: true });
+    await createTeam(banned, c.slug, { name: "Banned", acceptRules: true });
+    const cheats = await createTeam(cheat, c.slug, { name: "Cheats", acceptRules: true });
+    await banUser(c.competition, { email: banned.email, reason: "a second account" });
+    await setDisqualified(c.owner, c.slug, cheats.id, { reason: "copied files" });
+    const { result } = await submit(player, c.slug, stream(predictions(0.5)), "first");
+    /** A body that counts how often it is read from (a refused upload must not be). */
+    let pulls = 0;
+    const watched = () =>
+      new ReadableStream<Uint8Array>(
+        {
+          pull(controller) {
+            pulls++;
+            controller.enqueue(new TextEncoder().encode(predictions(0.5)));
+            controller.close();
+          },
+        },
+        { highWaterMark: 0 },
+      );
+    for (const [who, status, message] of [
+      [outsider, 403, "join or create a team in this competition before submitting"],
+      [banned, 403, "the organizers banned you from this competition: a second account"],
+      [cheat, 403, "your team was disqualified by the organizers: copied files"],
+      [player, 429, "your team has used its 1 submissions for today (UTC); the count resets at midnight UTC"],
+    ] as const) {
+      const error = await rejection(submit(who, c.slug, watched(), null));
+      expect([error.status, error.message]).toEqual([status, message]);
+    }
+    expect(pulls).toBe(0);
+    // The daily cap does not stop a retry of an answered submission: its key answers it again.
+    const again = await submit(player, c.slug, stream(predictions(0.5)), "first");
+    expect([again.replayed, again.result.id]).toEqual([true, result.id]);
   });
 
   it("a probability metric rejects predictions outside [0, 1] with the line", async () => {
@@ -309,47 +347,30 @@ describe("teams", () => {
     expect((await rejection(createTeam(a, c.slug, { name: "Second", acceptRules: true }))).status).toBe(409);
     await expect(createTeam(e, c.slug, { name: "No rules", acceptRules: false })).rejects.toThrow("accept the competition's rules to take part");
   });
+});
 
-  it("merges: the budget is B₀ minus what both spent; a merge holding more than B₀ holdout answers is refused", async () => {
-    const c = await liveCompetition({ budget: 4, sigma: 0.001, threshold: 0.001 });
-    const [a, b, d] = await Promise.all([newUser(), newUser(), newUser()]);
-    await createTeam(a, c.slug, { name: "Alpha", acceptRules: true });
-    const beta = await createTeam(b, c.slug, { name: "Beta", acceptRules: true });
-    const gamma = await createTeam(d, c.slug, { name: "Gamma", acceptRules: true });
-    // Right on every public row, a coin flip on the holdout: the gap (~0.5) far exceeds T, so every answer is a holdout answer.
-    const overfit = (seed: number) => stream(demoPredictionsCsv({ skill: 0, seed: `merge-${seed}`, overfit: true }));
-    for (let i = 0; i < 2; i++) expect((await submit(a, c.slug, overfit(i), null)).result.answer.kind).toBe("holdout");
-    for (let i = 0; i < 3; i++) expect((await submit(d, c.slug, overfit(10 + i), null)).result.answer.kind).toBe("holdout");
-    expect((await submit(b, c.slug, overfit(20), null)).result.answer.kind).toBe("holdout");
-    const before = await snapshot(c.id);
-    const refused = await rejection(mergeTeams(a, c.slug, { inviteCode: gamma.inviteCode }));
-    expect(refused.status).toBe(409);
-    expect(refused.message).toBe("the two teams received 2 + 3 = 5 holdout answers, more than the budget of 4 one team may hold; they cannot merge");
-    expect(await snapshot(c.id)).toEqual(before);
-
-    const merged = await mergeTeams(a, c.slug, { inviteCode: beta.inviteCode });
-    expect(merged.budget).toEqual({ remaining: 1, initial: 4 });
-    expect(merged.members).toHaveLength(2);
-    expect(merged.submissions).toBe(3);
-    expect((await db.team.findUniqueOrThrow({ where: { id: beta.id } })).mergedIntoId).toBe(merged.id);
-    // Both teams had holdout answers only: the merged row is the later of their latest ones (lib/mechanism/board.ts).
-    const row = await db.team.findUniqueOrThrow({ where: { id: merged.id } });
-    const latest = await db.submission.findFirstOrThrow({ where: { teamId: merged.id, kind: "holdout" }, orderBy: { createdAt: "desc" } });
-    expect(row).toMatchObject({ bestValue: latest.answer, bestKind: "holdout", bestAt: latest.createdAt });
-    // The absorbed team's queries keep their own streams: the transcript still replays exactly.
-    await submit(b, c.slug, overfit(99), null);
-    expect((await auditCompetition(c.owner, c.slug)).mismatches).toBe(0);
-  });
-
-  it("refuses a merge that would exceed daily cap × days elapsed", async () => {
-    const c = await liveCompetition({ daily: 2 });
-    const [a, b] = await Promise.all([newUser(), newUser()]);
-    await createTeam(a, c.slug, { name: "One", acceptRules: true });
-    const two = await createTeam(b, c.slug, { name: "Two", acceptRules: true });
-    for (let i = 0; i < 2; i++) await submit(a, c.slug, stream(predictions(0.5, i + 1)), null);
-    await submit(b, c.slug, stream(predictions(0.5, 5)), null);
-    const error = await rejection(mergeTeams(a, c.slug, { inviteCode: two.inviteCode }));
-    expect(error.message).toContain("3 submissions, more than the daily cap × days elapsed (2 × 1)");
+describe("closing while submissions are in flight", () => {
+  // Issue 24: a close while submissions were being scored deadlocked in PostgreSQL (the close held
+  // the competition and waited for a team's row; the scoring held the team's row and waited for the
+  // competition). Every submission must either be scored before the close or refused as closed.
+  it("never deadlocks: each submission is scored or refused with 'closed', and the close succeeds", async () => {
+    for (let round = 0; round < 4; round++) {
+      const c = await liveCompetition();
+      const players = await Promise.all(Array.from({ length: 6 }, () => newUser()));
+      for (const [i, p] of players.entries()) await createTeam(p, c.slug, { name: `Closer ${i}`, acceptRules: true });
+      // Each team has a final submission already, so the close writes every team's row.
+      await Promise.all(players.map((p, i) => submit(p, c.slug, stream(predictions(0.6, i + 1)), null)));
+      const files = players.map((_, i) => predictions(0.7, 100 + i));
+      const inFlight = players.flatMap((p, i) => [0, 1, 2].map((k) => new Promise((r) => setTimeout(r, 8 * k + i)).then(() => submit(p, c.slug, stream(files[i]), null))));
+      await new Promise((r) => setTimeout(r, 10 + 4 * round));
+      const [closed, ...outcomes] = await Promise.allSettled([closeCompetition(c.owner, c.slug), ...inFlight]);
+      expect(closed.status, closed.status === "rejected" ? String(closed.reason) : "").toBe("fulfilled");
+      for (const o of outcomes) {
+        if (o.status === "fulfilled") continue;
+        expect(o.reason, String(o.reason)).toBeInstanceOf(AppError);
+        expect((o.reason as AppError).message).toMatch(/has closed/);
+      }
+    }
   });
 });
 
@@ -374,20 +395,5 @@ describe("final selection", () => {
     expect((await listMySubmissions(player, c.slug)).finalIds.sort()).toEqual([ids[0], ids[2]].sort());
     const stranger = await newUser();
     expect((await rejection(selectFinal(stranger, c.slug, ids[0], { selected: false }))).status).toBe(404);
-  });
-});
-
-describe("the competition list", () => {
-  it("counts the teams still playing (merged ones are not counted)", async () => {
-    const { listCompetitions } = await import("@/lib/server/competitions/competitions");
-    const c = await liveCompetition();
-    const [a, b, d] = await Promise.all([newUser(), newUser(), newUser()]);
-    await createTeam(a, c.slug, { name: "Counted A", acceptRules: true });
-    const two = await createTeam(b, c.slug, { name: "Counted B", acceptRules: true });
-    await createTeam(d, c.slug, { name: "Counted C", acceptRules: true });
-    const count = async () => (await listCompetitions(null)).find((x) => x.slug === c.slug)!.teams;
-    expect(await count()).toBe(3);
-    await mergeTeams(a, c.slug, { inviteCode: two.inviteCode });
-    expect(await count()).toBe(2);
   });
 });

@@ -2,6 +2,7 @@
 // a JSON client, users with API tokens, competitions published through the API, and synthetic
 // solution and predictions files.
 import { randomBytes } from "node:crypto";
+import net from "node:net";
 
 export type ApiInit = { method?: string; json?: unknown; csv?: string; headers?: Record<string, string> };
 
@@ -127,4 +128,75 @@ export function syntheticPredictions(n: number, seed: number): string {
     lines[i + 1] = `r${i},${x % 4 ? right : right === "a" ? "b" : "a"}`;
   }
   return lines.join("\n");
+}
+
+export type Answer = { status: number; headers: Record<string, string>; body: { error?: { message: string; details?: unknown } }; sent: number };
+
+/** A raw HTTP/1.1 answer: status, headers (lower case) and body, once all of it has arrived; null before. */
+export function parseAnswer(raw: Buffer): Omit<Answer, "sent"> | null {
+  const end = raw.indexOf("\r\n\r\n");
+  if (end < 0) return null;
+  const [statusLine, ...lines] = raw.subarray(0, end).toString("latin1").split("\r\n");
+  const headers = Object.fromEntries(lines.map((l) => [l.slice(0, l.indexOf(":")).trim().toLowerCase(), l.slice(l.indexOf(":") + 1).trim()]));
+  let rest = raw.subarray(end + 4);
+  let body: Buffer;
+  if (headers["transfer-encoding"] === "chunked") {
+    const parts: Buffer[] = [];
+    for (;;) {
+      const lineEnd = rest.indexOf("\r\n");
+      if (lineEnd < 0) return null;
+      const size = parseInt(rest.subarray(0, lineEnd).toString("latin1"), 16);
+      if (size === 0) break;
+      if (rest.length < lineEnd + 2 + size + 2) return null;
+      parts.push(rest.subarray(lineEnd + 2, lineEnd + 2 + size));
+      rest = rest.subarray(lineEnd + 2 + size + 2);
+    }
+    body = Buffer.concat(parts);
+  } else {
+    const length = Number(headers["content-length"] ?? 0);
+    if (rest.length < length) return null;
+    body = rest.subarray(0, length);
+  }
+  return { status: Number(statusLine.split(" ")[1]), headers, body: JSON.parse(body.toString("utf8") || "{}") };
+}
+
+/**
+ * A request over a plain TCP connection to `base` whose body the caller sends piece by piece
+ * (`write`), to see what the server answers before the rest arrives: `answer(ms)` is the answer
+ * once it has come, or null if none came within `ms`; `received` the bytes that came back so far;
+ * `sent` is how much of the body went out; `pause` stops reading the answer (a slow reader);
+ * `close` drops the connection as a client that gives up would.
+ */
+export function openRequest(base: string, path: string, headers: Record<string, string>, method = "POST") {
+  const url = new URL(path, base);
+  const socket = net.connect(Number(url.port), url.hostname);
+  socket.on("error", () => {}); // writes after the server's answer fail; the answer is what counts
+  let received = Buffer.alloc(0);
+  let sent = 0;
+  socket.on("data", (d: Buffer) => (received = Buffer.concat([received, d])));
+  socket.write([`${method} ${url.pathname}${url.search} HTTP/1.1`, `Host: ${url.host}`, ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`), "", ""].join("\r\n"));
+  return {
+    get sent() {
+      return sent;
+    },
+    get received() {
+      return received.length;
+    },
+    pause: () => socket.pause(),
+    /** Sends part of the body; false when the connection's buffer is full (then wait for `drained`). */
+    write(bytes: Buffer | string): boolean {
+      sent += Buffer.byteLength(bytes);
+      return socket.write(bytes);
+    },
+    drained: () => new Promise<void>((resolve) => socket.once("drain", resolve).once("close", resolve)),
+    async answer(ms: number): Promise<Omit<Answer, "sent"> | null> {
+      const deadline = Date.now() + ms;
+      for (;;) {
+        const answer = parseAnswer(received);
+        if (answer || Date.now() > deadline) return answer;
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    },
+    close: () => socket.destroy(),
+  };
 }

@@ -81,6 +81,11 @@ describe("submission parser: exact keys and values", () => {
     expect(() => parse(["a", "b"], ["cat", "dog"], "class", "id,prediction\na,cat\nb,Dog\n")).toThrow('line 3: prediction "Dog" is not one of the classes cat, dog');
   });
 
+  it("lists the classes in sorted order, never in the solution's (whose first class is the first row's label)", () => {
+    expect(() => parse(["a", "b"], ["spike", "none"], "class", "id,prediction\na,spike\nb,abc\n")).toThrow('prediction "abc" is not one of the classes none, spike');
+    expect(() => parse(["a", "b"], ["10", "9", "1"], "class", "id,prediction\na,9\nb,abc\n")).toThrow('prediction "abc" is not one of the classes 1, 9, 10');
+  });
+
   it("compares numeric classes as numbers", () => {
     expect(parse(["a", "b", "c"], ["0", "1"], "class", "id,prediction\na,1.0\nb, 0 \nc,1e0\n")).toEqual([1, 0, 1]);
     expect(() => parse(["a"], ["0", "1"], "class", "id,prediction\na,2\n")).toThrow("is not one of the classes");

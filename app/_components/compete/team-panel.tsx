@@ -67,9 +67,55 @@ export function TeamPanel({ slug, team, open }: { slug: string; team: TeamView |
     );
   }
 
+  const { incoming, outgoing } = team.mergeRequests;
   return (
     <div className="space-y-4" data-testid="team-panel">
       {errorBox}
+      {team.disqualified && (
+        <p role="alert" className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-800" data-testid="disqualified">
+          The organizers disqualified your team on <time dateTime={team.disqualified.at}>{team.disqualified.at.slice(0, 10)}</time>: {team.disqualified.reason}. It is off the
+          leaderboards and cannot submit.
+        </p>
+      )}
+      {open && incoming.length + outgoing.length > 0 && (
+        <ul className="space-y-2 text-sm" data-testid="merge-requests">
+          {incoming.map((r) => (
+            <li key={r.id} className="flex flex-wrap items-center gap-2 rounded-md bg-amber-50 px-3 py-2">
+              <span className="flex-1">
+                Team <strong>{r.team}</strong> ({r.requestedBy}) asks your team to merge into theirs: your members and submissions would join it.
+              </span>
+              <button
+                type="button"
+                onClick={() => post(`teams/merge-requests/${r.id}/accept`, {})}
+                className="rounded-md bg-indigo-600 px-3 py-1 font-medium text-white hover:bg-indigo-700"
+              >
+                Accept
+              </button>
+              <button
+                type="button"
+                onClick={() => post(`teams/merge-requests/${r.id}/decline`, {})}
+                className="rounded-md border border-slate-300 px-3 py-1 font-medium hover:bg-slate-100"
+              >
+                Decline
+              </button>
+            </li>
+          ))}
+          {outgoing.map((r) => (
+            <li key={r.id} className="flex flex-wrap items-center gap-2 rounded-md bg-slate-50 px-3 py-2">
+              <span className="flex-1">
+                Your team asked team <strong>{r.team}</strong> to merge into yours; waiting for its answer.
+              </span>
+              <button
+                type="button"
+                onClick={() => post(`teams/merge-requests/${r.id}/cancel`, {})}
+                className="rounded-md border border-slate-300 px-3 py-1 font-medium hover:bg-slate-100"
+              >
+                Cancel
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
       <div className="flex flex-wrap items-baseline justify-between gap-2">
         <p className="text-lg font-semibold">{team.name}</p>
         <p className="text-sm text-slate-600">{team.members.map((m) => m.name).join(", ")}</p>
@@ -106,11 +152,13 @@ export function TeamPanel({ slug, team, open }: { slug: string; team: TeamView |
               }}
             >
               <label className="block flex-1">
-                <span className="text-slate-700">Merge another team into yours (its invite code). The merged budget is what is left after both teams&apos; spending.</span>
+                <span className="text-slate-700">
+                  Ask another team to merge into yours (its invite code): one of its members accepts or declines. The merged budget is what is left after both teams&apos; spending.
+                </span>
                 <input name="inviteCode" required className="mt-1 block w-full rounded-md border border-slate-300 px-3 py-2 font-mono" />
               </label>
               <button type="submit" className="rounded-md border border-slate-300 px-4 py-2 font-medium hover:bg-slate-100">
-                Merge
+                Ask to merge
               </button>
             </form>
             {team.submissions === 0 && (

@@ -50,37 +50,3 @@ export function Lifecycle({ slug, status }: { slug: string; status: "draft" | "p
     </div>
   );
 }
-
-export function InviteOrganizer({ slug }: { slug: string }) {
-  const router = useRouter();
-  const [message, setMessage] = useState<{ ok: boolean; text: string }>();
-
-  async function onSubmit(event: React.FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const form = event.currentTarget;
-    const email = new FormData(form).get("email");
-    const result = await callApi<{ name: string }>(`/api/v1/competitions/${slug}/organizers`, { method: "POST", json: { email } });
-    setMessage(result.ok ? { ok: true, text: `${result.data.name} is now an organizer.` } : { ok: false, text: result.error.message });
-    if (result.ok) {
-      form.reset();
-      router.refresh();
-    }
-  }
-
-  return (
-    <form onSubmit={onSubmit} className="flex flex-col gap-2 sm:flex-row sm:items-end">
-      <label className="block flex-1 text-sm">
-        <span className="font-medium text-slate-700">Invite a co-organizer by email</span>
-        <input name="email" type="email" required className="mt-1 block w-full rounded-md border border-slate-300 px-3 py-2" />
-      </label>
-      <button type="submit" className="rounded-md border border-slate-300 px-4 py-2 font-medium hover:bg-slate-100">
-        Invite
-      </button>
-      {message && (
-        <p role={message.ok ? "status" : "alert"} className={`text-sm ${message.ok ? "text-emerald-700" : "text-red-700"}`}>
-          {message.text}
-        </p>
-      )}
-    </form>
-  );
-}

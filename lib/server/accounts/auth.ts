@@ -1,15 +1,20 @@
 import "server-only";
 import type { NextAuthOptions } from "next-auth";
 import { getServerSession } from "next-auth";
+import { encode } from "next-auth/jwt";
 import CredentialsProvider from "next-auth/providers/credentials";
+import { cookies } from "next/headers";
+import { env } from "@/lib/server/platform/env";
 import { AppError } from "@/lib/server/platform/errors";
 import { clientAddress } from "@/lib/server/platform/rate-limit";
 import { findUserByToken } from "./tokens";
 import { authenticate, getSessionAccount, type PublicUser, sessionVersionOf } from "./users";
 
-/** next-auth v4: email + password, JWT sessions carrying the user id and role. */
+const SESSION_SECONDS = 30 * 24 * 60 * 60;
+
+/** next-auth v4: email + password, JWT sessions carrying the user id, role and session version. */
 export const authOptions: NextAuthOptions = {
-  session: { strategy: "jwt", maxAge: 30 * 24 * 60 * 60 },
+  session: { strategy: "jwt", maxAge: SESSION_SECONDS },
   pages: { signIn: "/signin" },
   providers: [
     CredentialsProvider({
@@ -50,6 +55,25 @@ export async function getSessionUser(): Promise<PublicUser | null> {
   return session?.user?.id ? getSessionAccount(session.user.id, session.user.sv ?? 0) : null;
 }
 
+/**
+ * After a password change (which raises the account's session version, signing every session out):
+ * the session that made the change gets a new cookie with the new version, so it stays signed in.
+ * A caller with an API token and no session of this account has nothing to renew. Called by route
+ * handlers, where next/headers' cookies() sets the answer's cookie; the cookie is next-auth's own
+ * (its name, its JWT encoding, its attributes).
+ */
+export async function renewSession(user: PublicUser): Promise<void> {
+  const session = await getServerSession(authOptions);
+  if (session?.user?.id !== user.id) return;
+  const secure = process.env.NEXTAUTH_URL?.startsWith("https://") ?? false;
+  const token = await encode({
+    token: { sub: user.id, name: user.name, email: user.email, role: user.role, sv: await sessionVersionOf(user.id) },
+    secret: env().NEXTAUTH_SECRET,
+    maxAge: SESSION_SECONDS,
+  });
+  (await cookies()).set(`${secure ? "__Secure-" : ""}next-auth.session-token`, token, { httpOnly: true, sameSite: "lax", path: "/", secure, maxAge: SESSION_SECONDS });
+}
+
 /** The owner of the request's Bearer token; null without one; 401 for an invalid or revoked one. */
 async function findUserByBearer(request: Request): Promise<PublicUser | null> {
   const header = request.headers.get("authorization");
@@ -77,8 +101,17 @@ function checkSameOrigin(request: Request): void {
   const origin = request.headers.get("origin");
   const host = request.headers.get("x-forwarded-host") ?? request.headers.get("host");
   const crossSite = request.headers.get("sec-fetch-site") === "cross-site";
-  if (crossSite || (origin && origin !== "null" && new URL(origin).host !== host) || origin === "null") {
+  if (crossSite || (origin !== null && hostOf(origin) !== host)) {
     throw new AppError("forbidden", "cross-site request refused: use an API token, or this site's own pages");
+  }
+}
+
+/** The host of an Origin header, or null for "null" and anything that is not a URL. */
+function hostOf(origin: string): string | null {
+  try {
+    return new URL(origin).host || null;
+  } catch {
+    return null;
   }
 }
 

@@ -2,7 +2,7 @@ import "server-only";
 import { db, isUniqueViolation } from "@/lib/server/platform/db";
 import { AppError } from "@/lib/server/platform/errors";
 import { dummyPasswordHash, hashPassword, verifyPassword } from "./passwords";
-import { consumeRateLimit } from "@/lib/server/platform/rate-limit";
+import { consumeRateLimit, refundRateLimit } from "@/lib/server/platform/rate-limit";
 import { sendVerification } from "./email-links";
 import { emailChangeSchema, passwordChangeSchema, signUpSchema } from "@/lib/validation/accounts";
 
@@ -39,16 +39,32 @@ export async function registerUser(input: unknown, client: string): Promise<Publ
 
 /**
  * The user with these credentials, or null; takes the same time whether or not the email exists.
- * Attempts are rate-limited per client address and per email (429), which stops password guessing
- * across instances.
+ * Attempts are limited per client address, and wrong passwords per account and address (429), which
+ * stops password guessing across instances without letting a stranger lock the owner out: only
+ * the guesser's address is refused, and a right password does not count.
  */
 export async function authenticate(email: string, password: string, client: string): Promise<PublicUser | null> {
   await consumeRateLimit("signInIp", client);
-  await consumeRateLimit("signIn", email.trim().toLowerCase());
-  const user = await db.user.findUnique({ where: { email: email.trim().toLowerCase() }, select: { ...PUBLIC, passwordHash: true } });
+  const address = email.trim().toLowerCase();
+  const user = await checkPassword(address, password, client);
+  return user && { id: user.id, email: user.email, name: user.name, role: user.role };
+}
+
+/**
+ * Checks `password` against the account with `email`, counting a wrong one against the account from
+ * `client` (429 past the limit, whether or not this one is right); the account with its password
+ * hash when it is right, else null. Sign-in and every change that asks for the current password go
+ * through it.
+ */
+async function checkPassword(email: string, password: string, client: string) {
+  const subject = `${email} ${client}`;
+  await consumeRateLimit("signIn", subject);
+  // No address is longer (signUpSchema); a longer one is a wrong one, not a query.
+  const user = email.length > 254 ? null : await db.user.findUnique({ where: { email }, select: { ...PUBLIC, passwordHash: true } });
   const ok = await verifyPassword(password, user?.passwordHash ?? (await dummyPasswordHash()));
   if (!user || !ok) return null;
-  return { id: user.id, email: user.email, name: user.name, role: user.role };
+  await refundRateLimit("signIn", subject);
+  return user;
 }
 
 /** How many administrators exist (`npm start` says how to create the first). */
@@ -78,11 +94,9 @@ export async function getMe(user: PublicUser): Promise<Me> {
  * PUT /api/v1/me/email `{email, currentPassword}`: a new address, unverified until the link mailed
  * to it is opened (the old address's links stop working).
  */
-export async function changeEmail(user: PublicUser, input: unknown): Promise<Me> {
+export async function changeEmail(user: PublicUser, input: unknown, client: string): Promise<Me> {
   const { email, currentPassword } = emailChangeSchema.parse(input);
-  await consumeRateLimit("signIn", user.email);
-  const { passwordHash } = await db.user.findUniqueOrThrow({ where: { id: user.id }, select: { passwordHash: true } });
-  if (!(await verifyPassword(currentPassword, passwordHash))) throw new AppError("forbidden", "the current password is not right; nothing was changed");
+  if (!(await checkPassword(user.email, currentPassword, client))) throw wrongPassword();
   if (email === user.email) throw new AppError("unprocessable_entity", "that is already your address", [{ path: "email", message: "enter a different address" }]);
   let updated: PublicUser;
   try {
@@ -96,15 +110,19 @@ export async function changeEmail(user: PublicUser, input: unknown): Promise<Me>
 }
 
 /**
- * PUT /api/v1/me/password: a new password for a signed-in user who knows the current one. Counted
- * with the sign-in attempts of the account, so it cannot be used to guess the current password.
+ * PUT /api/v1/me/password: a new password for a signed-in user who knows the current one. Wrong
+ * current passwords count as wrong sign-ins, so this cannot be used to guess it. Every session from
+ * before the change is signed out (the session version goes up; the route renews the caller's own
+ * session, accounts/auth.ts `renewSession`); API tokens stay, each revocable on the account page.
  */
-export async function changePassword(user: PublicUser, input: unknown): Promise<void> {
+export async function changePassword(user: PublicUser, input: unknown, client: string): Promise<void> {
   const { currentPassword, newPassword } = passwordChangeSchema.parse(input);
-  await consumeRateLimit("signIn", user.email);
-  const { passwordHash } = await db.user.findUniqueOrThrow({ where: { id: user.id }, select: { passwordHash: true } });
-  if (!(await verifyPassword(currentPassword, passwordHash))) throw new AppError("forbidden", "the current password is not right; nothing was changed");
+  if (!(await checkPassword(user.email, currentPassword, client))) throw wrongPassword();
   if (currentPassword === newPassword)
     throw new AppError("unprocessable_entity", "the new password is the same as the current one", [{ path: "newPassword", message: "choose a different password" }]);
-  await db.user.update({ where: { id: user.id }, data: { passwordHash: await hashPassword(newPassword) } });
+  await db.user.update({ where: { id: user.id }, data: { passwordHash: await hashPassword(newPassword), sessionVersion: { increment: 1 } } });
+}
+
+function wrongPassword(): AppError {
+  return new AppError("forbidden", "the current password is not right; nothing was changed");
 }

@@ -125,15 +125,15 @@ export async function listBans(competitionId: string): Promise<BanView[]> {
 /**
  * POST …/bans `{email, reason}` (organizers): the user can no longer create or join a team, download
  * the data or submit in this competition; their team stays (disqualify it separately if it should
- * go). Banning again replaces the reason.
+ * go). Banning again replaces the reason. Only someone who takes part (is in a team, or asked to
+ * take part) can be banned, and anyone else gets the same 404: a ban tells its organizers nothing
+ * about which addresses have accounts elsewhere, or which accounts are admins (who never take part).
  */
 export async function banUser(competition: CompetitionRow, input: unknown): Promise<BanView> {
   const { email, reason } = banSchema.parse(input);
-  const user = await db.user.findUnique({ where: { email }, select: { id: true, role: true } });
-  if (!user) throw new AppError("not_found", `no account with the email ${email}`);
-  if (user.role === "admin" || (await db.competitionOrganizer.count({ where: { competitionId: competition.id, userId: user.id } })) > 0) {
-    throw new AppError("conflict", "organizers and admins cannot be banned from a competition they run");
-  }
+  const taking = { some: { competitionId: competition.id } };
+  const user = await db.user.findFirst({ where: { email, role: "user", OR: [{ memberships: taking }, { registrations: taking }] }, select: { id: true } });
+  if (!user) throw new AppError("not_found", `no one with the address ${email} takes part in this competition (in a team, or asking to take part)`);
   await db.competitionBan.upsert({
     where: { competitionId_userId: { competitionId: competition.id, userId: user.id } },
     create: { competitionId: competition.id, userId: user.id, reason },

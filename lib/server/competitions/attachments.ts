@@ -1,30 +1,68 @@
 import "server-only";
 import { requireAccess } from "./access";
-import { db } from "@/lib/server/platform/db";
+import { db, lockName, streamSlices } from "@/lib/server/platform/db";
 import { AppError } from "@/lib/server/platform/errors";
+import { readUpload, type UploadDetails } from "@/lib/server/platform/uploads";
 import { getVisibleCompetition, requireOrganizer, isOrganizer } from "./competitions";
 import type { PublicUser } from "@/lib/server/accounts/users";
 import { safeFilename } from "@/lib/validation/files";
 import { isUuid } from "@/lib/validation/ids";
 
+/**
+ * The data files of a competition, and what they may take of the database: at most
+ * MAX_ATTACHMENTS files of at most MAX_ATTACHMENT_BYTES each, MAX_ATTACHMENTS_TOTAL_BYTES in all
+ * (413 beyond, before the file is read where the count or the total already say so).
+ */
 export const MAX_ATTACHMENT_BYTES = 50 * 1024 * 1024;
+export const MAX_ATTACHMENTS = 20;
+export const MAX_ATTACHMENTS_TOTAL_BYTES = 200 * 1024 * 1024;
 
 export type AttachmentSummary = { id: string; filename: string; contentType: string; size: number; createdAt: Date };
 
 const SUMMARY = { id: true, filename: true, contentType: true, size: true, createdAt: true } as const;
 
-/** Attaches a public data file (replacing one of the same name). */
-export async function addAttachment(user: PublicUser, slug: string, file: { name: string; type: string; bytes: Uint8Array<ArrayBuffer> }): Promise<AttachmentSummary> {
+const MiB = (bytes: number) => `${bytes / 1024 / 1024} MiB`;
+
+/** What the competition's files take now, other than the one called `filename` (which an upload of that name replaces). */
+async function storedBesides(client: Pick<typeof db, "attachment">, competitionId: string, filename: string | null) {
+  const others = await client.attachment.aggregate({ where: { competitionId, ...(filename ? { filename: { not: filename } } : {}) }, _count: true, _sum: { size: true } });
+  return { count: others._count, bytes: others._sum.size ?? 0 };
+}
+
+function refuseOverStorage(stored: { count: number; bytes: number }, adding: number): void {
+  if (stored.count + 1 > MAX_ATTACHMENTS) throw new AppError("payload_too_large", `a competition has at most ${MAX_ATTACHMENTS} data files; delete one first`);
+  if (stored.bytes + adding > MAX_ATTACHMENTS_TOTAL_BYTES) {
+    throw new AppError(
+      "payload_too_large",
+      `a competition's data files take at most ${MiB(MAX_ATTACHMENTS_TOTAL_BYTES)} in all; ${(stored.bytes / 1024 / 1024).toFixed(1)} MiB are taken`,
+    );
+  }
+}
+
+/**
+ * POST …/attachments (organizers): attaches a public data file (replacing one of the same name).
+ * The caller is checked, and the competition's file count, before the file is read; the total
+ * size is checked again with the file's size under a lock on the competition's files, so
+ * concurrent uploads cannot pass it together.
+ */
+export async function addAttachment(user: PublicUser, slug: string, body: ReadableStream<Uint8Array> | null, details: () => Promise<UploadDetails>): Promise<AttachmentSummary> {
   const competition = await requireOrganizer(user, slug);
-  if (file.bytes.byteLength > MAX_ATTACHMENT_BYTES) throw new AppError("payload_too_large", `attachments are limited to ${MAX_ATTACHMENT_BYTES / 1024 / 1024} MiB`);
-  const filename = safeFilename(file.name);
+  if (!body) throw new AppError("unprocessable_entity", 'send the file as multipart/form-data in the field "file"');
+  refuseOverStorage(await storedBesides(db, competition.id, null), 0);
+  const bytes = await readUpload(body, MAX_ATTACHMENT_BYTES, "the attachment");
+  const { name, contentType } = await details();
+  const filename = safeFilename(name ?? "");
   if (!filename) throw new AppError("unprocessable_entity", "the file needs a name");
-  const data = { contentType: file.type || "application/octet-stream", size: file.bytes.byteLength, data: file.bytes };
-  return db.attachment.upsert({
-    where: { competitionId_filename: { competitionId: competition.id, filename } },
-    create: { competitionId: competition.id, filename, ...data },
-    update: data,
-    select: SUMMARY,
+  const data = { contentType: contentType || "application/octet-stream", size: bytes.byteLength, data: bytes };
+  return db.$transaction(async (tx) => {
+    await lockName(tx, `attachments:${competition.id}`);
+    refuseOverStorage(await storedBesides(tx, competition.id, filename), bytes.byteLength);
+    return tx.attachment.upsert({
+      where: { competitionId_filename: { competitionId: competition.id, filename } },
+      create: { competitionId: competition.id, filename, ...data },
+      update: data,
+      select: SUMMARY,
+    });
   });
 }
 
@@ -33,8 +71,9 @@ export async function listAttachments(competitionId: string): Promise<Attachment
 }
 
 /**
- * A file for download: for its organizers, and for competitors who accepted the rules (are in a
- * team) and meet the competition's access rules.
+ * A file for download, for its organizers and for competitors who accepted the rules (are in a
+ * team) and meet the competition's access rules: its name, type, size and its bytes as a stream
+ * read from the database a slice at a time (platform/db.ts streamSlices).
  */
 export async function getAttachment(viewer: PublicUser | null, slug: string, id: string) {
   const competition = await getVisibleCompetition(viewer, slug);
@@ -46,9 +85,14 @@ export async function getAttachment(viewer: PublicUser | null, slug: string, id:
     await requireAccess(viewer, competition);
   }
   if (!isUuid(id)) throw new AppError("not_found", "no such file");
-  const file = await db.attachment.findFirst({ where: { id, competitionId: competition.id }, select: { filename: true, contentType: true, data: true } });
+  const file = await db.attachment.findFirst({ where: { id, competitionId: competition.id }, select: { filename: true, contentType: true, size: true } });
   if (!file) throw new AppError("not_found", "no such file");
-  return file;
+  const body = streamSlices(file.size, async (offset, length) => {
+    const [row] = await db.$queryRaw<{ slice: Uint8Array }[]>`SELECT substring(data FROM ${offset + 1}::int FOR ${length}::int) AS slice FROM attachments WHERE id = ${id}::uuid`;
+    if (!row) throw new AppError("not_found", "the file was deleted during the download");
+    return row.slice;
+  });
+  return { ...file, body };
 }
 
 export async function deleteAttachment(user: PublicUser, slug: string, id: string): Promise<void> {

@@ -1,5 +1,5 @@
 import "server-only";
-import { compute } from "@/lib/server/platform/compute";
+import { compute, computeForAnyone } from "@/lib/server/platform/compute";
 import { db } from "@/lib/server/platform/db";
 import { AppError } from "@/lib/server/platform/errors";
 import { requireOrganizer } from "./competitions";
@@ -13,9 +13,9 @@ import type { AttackPreview } from "@/lib/experiments/preview";
 import { calibrationRequestSchema, correlationModelSchema, type CorrelationModelInput, mechanismSchema } from "@/lib/validation/calibration";
 import type { MechanismPreview } from "@/lib/responses";
 
-/** POST /api/v1/calibrate: the same planner as `npm run calibrate`, on a worker thread. */
+/** POST /api/v1/calibrate: the same planner as `npm run calibrate`, on a worker thread of the lane anyone may use (platform/compute.ts). */
 export async function calibrate(input: unknown) {
-  return compute("answerCalibration", calibrationRequestSchema.parse(input));
+  return computeForAnyone("answerCalibration", calibrationRequestSchema.parse(input));
 }
 
 /** PUT …/correlation: validates the model against the solution, stores it, returns the summary. */

@@ -1,6 +1,6 @@
 import "server-only";
 import { randomBytes } from "node:crypto";
-import { db, isUniqueViolation } from "@/lib/server/platform/db";
+import { db, isUniqueViolation, lockCompetition, lockName } from "@/lib/server/platform/db";
 import { AppError } from "@/lib/server/platform/errors";
 import type { PublicUser } from "@/lib/server/accounts/users";
 import { accessOf } from "./access";
@@ -8,7 +8,7 @@ import type { ThresholdoutParams } from "@/lib/mechanism/thresholdout";
 import { getMetric, type Metric } from "@/lib/metrics/registry";
 import type { MetricParams } from "@/lib/metrics/types";
 import type { CorrelationModelInput, MechanismInput } from "@/lib/validation/calibration";
-import { createCompetitionSchema, inviteOrganizerSchema } from "@/lib/validation/competitions";
+import { createCompetitionSchema } from "@/lib/validation/competitions";
 import { Prisma } from "@/lib/generated/prisma/client";
 
 /** Every column a server function may need, except the secret (read only by the scoring service). */
@@ -129,6 +129,15 @@ export async function listCompetitions(viewer: PublicUser | null): Promise<Compe
   return rows.sort((a, b) => order[a.status] - order[b.status]).map(({ _count, ...c }) => ({ ...c, endsAt: c.endsAt.toISOString(), teams: _count.teams }));
 }
 
+/**
+ * Inside a transaction: serialises the decisions about one person in one competition (creating or
+ * joining a team there, becoming one of its organizers) across any number of app instances, so
+ * that nobody ends up both competing and organizing.
+ */
+export function lockParticipant(tx: Prisma.TransactionClient, competitionId: string, userId: string): Promise<void> {
+  return lockName(tx, `participant:${competitionId}:${userId}`);
+}
+
 /** Whether the user organizes the competition (admins organize every one). */
 export async function isOrganizer(user: PublicUser | null, competitionId: string): Promise<boolean> {
   if (!user) return false;
@@ -170,31 +179,46 @@ export function checkMetric(name: string, params: MetricParams | undefined): voi
   getMetric(name, params ?? {}); // throws a MathInputError (422) naming a bad parameter
 }
 
-/** Creates a draft competition; its creator becomes its first organizer. 409 when the slug is taken. */
+/** Drafts one account may hold at once (admins: any number): each may carry a solution and data files. */
+export const MAX_DRAFTS = 5;
+
+/**
+ * Creates a draft competition; its creator becomes its first organizer. 409 when the slug is
+ * taken, or when the creator already holds MAX_DRAFTS drafts (counted under a lock on the creator's
+ * drafts, so a burst of requests cannot pass it together).
+ */
 export async function createCompetition(user: PublicUser, input: unknown): Promise<CompetitionRow> {
   const data = createCompetitionSchema.parse(input);
   checkMetric(data.metric.name, data.metric.params);
   try {
-    return await db.competition.create({
-      data: {
-        slug: data.slug,
-        title: data.title,
-        description: data.description,
-        rules: data.rules,
-        metric: data.metric.name,
-        metricParams: data.metric.params ?? {},
-        startsAt: data.startsAt,
-        endsAt: data.endsAt,
-        dailySubmissionLimit: data.dailySubmissionLimit,
-        maxTeamSize: data.maxTeamSize,
-        displayPrecision: data.displayPrecision,
-        holdoutCap: data.holdoutCap,
-        lateSubmissions: data.lateSubmissions,
-        createdById: user.id,
-        secret: randomBytes(32),
-        organizers: { create: { userId: user.id } },
-      },
-      select: COMPETITION_SELECT,
+    return await db.$transaction(async (tx) => {
+      if (user.role !== "admin") {
+        await lockName(tx, `drafts:${user.id}`);
+        const drafts = await tx.competition.count({ where: { createdById: user.id, status: "draft" } });
+        if (drafts >= MAX_DRAFTS) throw new AppError("conflict", `you have ${drafts} draft competitions, the most one account may hold; publish or delete one first`);
+      }
+      return tx.competition.create({
+        data: {
+          slug: data.slug,
+          title: data.title,
+          description: data.description,
+          rules: data.rules,
+          metric: data.metric.name,
+          metricParams: data.metric.params ?? {},
+          startsAt: data.startsAt,
+          endsAt: data.endsAt,
+          dailySubmissionLimit: data.dailySubmissionLimit,
+          maxTeamSize: data.maxTeamSize,
+          displayPrecision: data.displayPrecision,
+          holdoutCap: data.holdoutCap,
+          access: data.access ?? {},
+          lateSubmissions: data.lateSubmissions,
+          createdById: user.id,
+          secret: randomBytes(32),
+          organizers: { create: { userId: user.id } },
+        },
+        select: COMPETITION_SELECT,
+      });
     });
   } catch (error) {
     if (isUniqueViolation(error)) {
@@ -204,23 +228,13 @@ export async function createCompetition(user: PublicUser, input: unknown): Promi
   }
 }
 
-/** Adds an existing account as a co-organizer. */
-export async function inviteOrganizer(user: PublicUser, slug: string, input: unknown): Promise<{ email: string; name: string }> {
+/** DELETE …/competitions/{slug} (organizers, drafts only): removes the draft with its solution and data files. */
+export async function deleteDraft(user: PublicUser, slug: string): Promise<void> {
   const competition = await requireOrganizer(user, slug);
-  const { email } = inviteOrganizerSchema.parse(input);
-  const invitee = await db.user.findUnique({ where: { email }, select: { id: true, email: true, name: true } });
-  if (!invitee) throw new AppError("not_found", `no account with the email ${email}; ask them to sign up first`);
-  await db.competitionOrganizer.upsert({
-    where: { competitionId_userId: { competitionId: competition.id, userId: invitee.id } },
-    create: { competitionId: competition.id, userId: invitee.id },
-    update: {},
+  await db.$transaction(async (tx) => {
+    if ((await lockCompetition(tx, competition.id)) !== "draft") throw new AppError("conflict", "a published competition cannot be deleted");
+    await tx.competition.delete({ where: { id: competition.id } });
   });
-  return { email: invitee.email, name: invitee.name };
-}
-
-export async function listOrganizers(competitionId: string): Promise<{ name: string; email: string }[]> {
-  const rows = await db.competitionOrganizer.findMany({ where: { competitionId }, orderBy: { createdAt: "asc" }, select: { user: { select: { name: true, email: true } } } });
-  return rows.map((r) => r.user);
 }
 
 /**

@@ -25,7 +25,7 @@ export async function uploadSolution(user: PublicUser, slug: string, body: Reada
   requireDraft(competition, "the solution");
   if (!body) throw new AppError("unprocessable_entity", "send the solution CSV as the request body (Content-Type: text/csv)");
   const metric = metricOf(competition);
-  const { result: solution, sha256 } = await readCsvUpload(body, { what: "the solution file", parser: createSolutionParser(metric.input) });
+  const { result: solution, sha256 } = await readCsvUpload(body, { what: "the solution file", parser: () => createSolutionParser(metric.input) });
   const encoded = encodeSolution(solution);
   const holdout = solution.split.reduce((a, b) => a + b, 0);
   const data = { ...encoded, rows: solution.ids.length, publicRows: solution.ids.length - holdout, holdoutRows: holdout, sha256, uploadedAt: new Date() };

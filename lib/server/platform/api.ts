@@ -1,5 +1,6 @@
 import "server-only";
 import { NextResponse } from "next/server";
+import { limitFromEnv } from "./env";
 import { AppError, toErrorResponse } from "./errors";
 
 /** Largest JSON body the API reads (larger gets 413 before it is parsed). */
@@ -29,31 +30,69 @@ export function handleApi<C>(handler: (request: Request, context: C) => Promise<
 }
 
 /**
- * The request's body as a stream that fails with 413 as soon as more than `maxBytes` have been read,
- * whatever Content-Length declared (a chunked body declares nothing); a declared length over the
- * limit is refused before anything is read.
+ * How slowly a body may arrive: 20 s, plus one second for every BODY_MIN_RATE bytes received (the
+ * rule of Apache's mod_reqtimeout, `body=20,MinRate=500`). A client on a slow line keeps earning
+ * time; one that trickles a byte every few seconds to hold the request open is cut off with 408.
+ * QUILTBOARD_BODY_MIN_RATE changes the rate (bytes per second).
+ */
+const BODY_GRACE_SECONDS = 20;
+const BODY_MIN_RATE = limitFromEnv("QUILTBOARD_BODY_MIN_RATE", 500);
+
+/**
+ * The request's body as a stream that reads nothing until it is read from (so a request refused
+ * before its body is wanted costs no more than its headers), fails with 413 as soon as more than
+ * `maxBytes` have been read, whatever Content-Length declared (a chunked body declares nothing),
+ * with 408 when the body arrives too slowly (BODY_MIN_RATE), and with 400 when the client closes
+ * the connection before the end (an error of the client's, not the server's). A declared length
+ * over the limit is refused before anything is read.
  * @param what how the message names the body, e.g. "the submission"
  */
 export function limitedBody(request: Request, maxBytes: number, what: string): ReadableStream<Uint8Array> | null {
   const tooLarge = () => new AppError("payload_too_large", `${what} is larger than ${maxBytes >= 1024 * 1024 ? `${maxBytes / 1024 / 1024} MiB` : `${maxBytes} bytes`}`);
   if (Number(request.headers.get("content-length") ?? 0) > maxBytes) throw tooLarge();
   if (!request.body) return null;
+  const source = request.body.getReader();
   let read = 0;
-  return request.body.pipeThrough(
-    new TransformStream<Uint8Array, Uint8Array>({
-      transform(chunk, controller) {
-        read += chunk.byteLength;
-        if (read > maxBytes) controller.error(tooLarge());
-        else controller.enqueue(chunk);
+  let started: number | undefined;
+  return new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        started ??= Date.now();
+        const allowedMs = started + (BODY_GRACE_SECONDS + read / BODY_MIN_RATE) * 1000 - Date.now();
+        let timer: NodeJS.Timeout | undefined;
+        const late = new Promise<"late">((resolve) => (timer = setTimeout(() => resolve("late"), Math.max(0, allowedMs))));
+        let next: ReadableStreamReadResult<Uint8Array> | "late";
+        try {
+          next = await Promise.race([source.read(), late]);
+        } catch {
+          throw new AppError("bad_request", `${what} ended before it was complete: the connection was closed`);
+        } finally {
+          clearTimeout(timer);
+        }
+        if (next === "late") {
+          void source.cancel().catch(() => {});
+          const seconds = Math.round((Date.now() - started) / 1000);
+          throw new AppError("request_timeout", `${what} arrived too slowly (${read} bytes in ${seconds} s; at least ${BODY_MIN_RATE} bytes a second are needed)`);
+        }
+        if (next.done) {
+          readToEnd.add(request);
+          controller.close();
+          return;
+        }
+        read += next.value.byteLength;
+        if (read > maxBytes) {
+          void source.cancel().catch(() => {});
+          throw tooLarge();
+        }
+        controller.enqueue(next.value);
       },
-      flush() {
-        readToEnd.add(request);
-      },
-    }),
+      cancel: (reason) => source.cancel(reason),
+    },
+    { highWaterMark: 0 },
   );
 }
 
-/** Reads a whole limited body into memory (small bodies only: JSON, forms). */
+/** Reads a whole limited body into memory (small bodies only: JSON). */
 async function readLimited(request: Request, maxBytes: number, what: string): Promise<Uint8Array<ArrayBuffer>> {
   const body = limitedBody(request, maxBytes, what);
   if (!body) return new Uint8Array(0);
@@ -61,18 +100,6 @@ async function readLimited(request: Request, maxBytes: number, what: string): Pr
   const reader = body.getReader();
   for (let r = await reader.read(); !r.done; r = await reader.read()) chunks.push(r.value);
   return new Uint8Array(Buffer.concat(chunks));
-}
-
-/**
- * The file in the multipart field `field` and the whole form, read with the body limited to
- * `maxBytes` (the parts are held in memory, so the limit bounds that too); 422 when the field is missing.
- */
-export async function readMultipartFile(request: Request, maxBytes: number, what: string, field = "file"): Promise<{ file: File; form: FormData }> {
-  const bytes = await readLimited(request, maxBytes, what);
-  const form = await new Response(bytes, { headers: { "content-type": request.headers.get("content-type") ?? "" } }).formData().catch(() => null);
-  const file = form?.get(field);
-  if (!(file instanceof File)) throw new AppError("unprocessable_entity", `send ${what} as multipart/form-data in the field "${field}"`);
-  return { file, form: form! };
 }
 
 /** Reads a JSON body; 413 over 1 MiB (counting the bytes read), 400 for malformed JSON. */

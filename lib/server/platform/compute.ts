@@ -6,42 +6,57 @@ import type { TaskMessage, TaskReply, Tasks } from "./compute-worker";
 import { MathInputError } from "@/lib/mechanism/errors";
 
 /**
- * A small pool of worker threads for the heavy math (compute-worker.ts), so that no calibration,
- * however hostile, keeps the server from answering other requests. Each task may run for
- * QUILTBOARD_COMPUTE_SECONDS (default 20); past that its worker is stopped and replaced and the
- * caller gets a 422 saying the input asks for too much work. At most QUEUE_LIMIT tasks wait; beyond
- * that the answer is a 503 with Retry-After. Workers start when first needed.
+ * Worker threads for the heavy math (compute-worker.ts), so that no calibration, however hostile,
+ * keeps the server from answering other requests. Each task may run for QUILTBOARD_COMPUTE_SECONDS
+ * (default 20); past that its worker is stopped and replaced and the caller gets a 422 saying the
+ * input asks for too much work. Two lanes, each with workers and a queue of its own, so that
+ * anonymous work (POST /api/v1/calibrate, limited per address only) can fill its own lane and never
+ * delay an organizer's preview or plan: `compute` (organizers and the server itself: as many
+ * workers as cores less one, up to 4; 32 waiting) and `computeForAnyone` (one worker; 8 waiting).
+ * Beyond a lane's queue the answer is a 503 with Retry-After. Workers start when first needed.
  */
-const SIZE = Math.max(1, Math.min(4, availableParallelism() - 1));
-const QUEUE_LIMIT = 32;
 const TIME_LIMIT_MS = 1000 * Number(process.env.QUILTBOARD_COMPUTE_SECONDS ?? 20);
 
 type Job = { message: TaskMessage; resolve: (value: unknown) => void; reject: (error: unknown) => void };
 type Slot = { worker: Worker | null; job: Job | null; timer: NodeJS.Timeout | null };
+type Lane = { slots: Slot[]; queue: Job[]; queueLimit: number };
 
-const slots: Slot[] = Array.from({ length: SIZE }, () => ({ worker: null, job: null, timer: null }));
-const queue: Job[] = [];
+function lane(size: number, queueLimit: number): Lane {
+  return { slots: Array.from({ length: size }, () => ({ worker: null, job: null, timer: null })), queue: [], queueLimit };
+}
 
-/** Runs `task` of compute-worker.ts on a worker thread and resolves with its result. */
+const organizers = lane(Math.max(1, Math.min(4, availableParallelism() - 1)), 32);
+const anyone = lane(1, 8);
+
+/** Runs `task` of compute-worker.ts on a worker thread of the organizers' lane and resolves with its result. */
 export function compute<K extends keyof Tasks>(task: K, ...args: Parameters<Tasks[K]>): Promise<Awaited<ReturnType<Tasks[K]>>> {
-  if (queue.length >= QUEUE_LIMIT) return Promise.reject(new AppError("unavailable", "the calibration service is busy; try again in a few seconds"));
+  return run(organizers, task, args);
+}
+
+/** `compute` for work anyone may ask for without an account (POST /api/v1/calibrate): its own lane. */
+export function computeForAnyone<K extends keyof Tasks>(task: K, ...args: Parameters<Tasks[K]>): Promise<Awaited<ReturnType<Tasks[K]>>> {
+  return run(anyone, task, args);
+}
+
+function run<K extends keyof Tasks>(lane: Lane, task: K, args: Parameters<Tasks[K]>): Promise<Awaited<ReturnType<Tasks[K]>>> {
+  if (lane.queue.length >= lane.queueLimit) return Promise.reject(new AppError("unavailable", "the calibration service is busy; try again in a few seconds"));
   return new Promise((resolve, reject) => {
-    queue.push({ message: { task, args }, resolve: resolve as (value: unknown) => void, reject });
-    dispatch();
+    lane.queue.push({ message: { task, args }, resolve: resolve as (value: unknown) => void, reject });
+    dispatch(lane);
   });
 }
 
-function dispatch(): void {
-  for (const slot of slots) {
-    if (slot.job || queue.length === 0) continue;
-    const job = queue.shift()!;
+function dispatch(lane: Lane): void {
+  for (const slot of lane.slots) {
+    if (slot.job || lane.queue.length === 0) continue;
+    const job = lane.queue.shift()!;
     slot.job = job;
-    slot.worker ??= startWorker(slot);
+    slot.worker ??= startWorker(lane, slot);
     slot.timer = setTimeout(() => {
       // Stop the worker first: finishing hands the slot its next job, which needs a fresh worker.
       void slot.worker?.terminate();
       slot.worker = null;
-      finish(slot, () =>
+      finish(lane, slot, () =>
         job.reject(
           new AppError(
             "unprocessable_entity",
@@ -54,7 +69,7 @@ function dispatch(): void {
   }
 }
 
-function startWorker(slot: Slot): Worker {
+function startWorker(lane: Lane, slot: Slot): Worker {
   const options = { resourceLimits: { maxOldGenerationSizeMb: 1024 } };
   // Inside Next (NEXT_RUNTIME is set) the worker entry is bundled into JavaScript; run from source
   // (tsx: the demo seed, the tests) the worker registers tsx itself, as Node 20 does not pass
@@ -69,7 +84,7 @@ function startWorker(slot: Slot): Worker {
   worker.on("message", (reply: TaskReply) => {
     const job = slot.job;
     if (!job || slot.worker !== worker) return; // a stopped worker's last word belongs to no job
-    finish(slot, () =>
+    finish(lane, slot, () =>
       reply.ok ? job.resolve(reply.value) : job.reject(reply.name === "MathInputError" ? new MathInputError(reply.message) : new Error(`${reply.name}: ${reply.message}`)),
     );
   });
@@ -77,15 +92,15 @@ function startWorker(slot: Slot): Worker {
     if (slot.worker !== worker) return;
     slot.worker = null;
     const job = slot.job;
-    if (job) finish(slot, () => job.reject(error));
+    if (job) finish(lane, slot, () => job.reject(error));
   });
   return worker;
 }
 
-function finish(slot: Slot, settle: () => void): void {
+function finish(lane: Lane, slot: Slot, settle: () => void): void {
   if (slot.timer) clearTimeout(slot.timer);
   slot.timer = null;
   slot.job = null;
   settle();
-  dispatch();
+  dispatch(lane);
 }

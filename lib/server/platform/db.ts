@@ -99,6 +99,46 @@ export async function lockTeam(tx: Prisma.TransactionClient, teamId: string): Pr
 }
 
 /**
+ * Inside a transaction: a lock on a name (a transaction-scoped PostgreSQL advisory lock), held until
+ * the transaction ends, for decisions that span rows no single row lock covers (one person in one
+ * competition: competitions/competitions.ts lockParticipant; a competition's attachments).
+ */
+export async function lockName(tx: Prisma.TransactionClient, name: string): Promise<void> {
+  await tx.$queryRaw`SELECT 1 FROM pg_advisory_xact_lock(hashtextextended(${name}, 0))`;
+}
+
+/**
+ * A bytea value of `size` bytes as a stream of slices of at most `sliceBytes`, each read by
+ * `slice(offset, length)` (a `substring(column FROM offset + 1 FOR length)` query) only when the
+ * reader wants it: a slow download holds one slice, never the whole value.
+ */
+export function streamSlices(size: number, slice: (offset: number, length: number) => Promise<Uint8Array>, sliceBytes = 256 * 1024): ReadableStream<Uint8Array> {
+  let offset = 0;
+  return new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        if (offset >= size) return controller.close();
+        const length = Math.min(sliceBytes, size - offset);
+        const bytes = await slice(offset, length);
+        offset += length;
+        controller.enqueue(bytes);
+      },
+    },
+    { highWaterMark: 0 },
+  );
+}
+
+/**
+ * Inside a transaction: a key-share lock on the competition row, as scoring takes (closing and
+ * publishing wait for it), and its status as it is now. Take it before any team's row lock: closing
+ * locks the competition and then writes the teams' rows.
+ */
+export async function shareCompetition(tx: Prisma.TransactionClient, competitionId: string): Promise<CompetitionStatus> {
+  const [row] = await tx.$queryRaw<{ status: CompetitionStatus }[]>`SELECT status FROM competitions WHERE id = ${competitionId}::uuid FOR KEY SHARE`;
+  return row.status;
+}
+
+/**
  * Inside a transaction: locks the competition row (FOR UPDATE) and returns its status as it is now.
  * Publishing and closing take this lock; scoring holds a key-share lock that closing waits for.
  */

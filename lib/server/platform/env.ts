@@ -19,3 +19,12 @@ export function env(): z.infer<typeof schema> {
   }
   return parsed;
 }
+
+/** A limit set by an environment variable: a whole number ≥ 1, `fallback` when unset; a clear error for anything else. */
+export function limitFromEnv(name: string, fallback: number): number {
+  const value = process.env[name];
+  if (value === undefined || value.trim() === "") return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new Error(`${name} must be a whole number of at least 1; found "${value}"`);
+  return n;
+}

@@ -11,6 +11,7 @@ export type ErrorCode =
   | "domain_not_allowed"
   | "approval_required"
   | "not_found"
+  | "request_timeout"
   | "conflict"
   | "payload_too_large"
   | "unprocessable_entity"
@@ -26,6 +27,7 @@ const STATUS: Record<ErrorCode, number> = {
   domain_not_allowed: 403,
   approval_required: 403,
   not_found: 404,
+  request_timeout: 408,
   conflict: 409,
   payload_too_large: 413,
   unprocessable_entity: 422,

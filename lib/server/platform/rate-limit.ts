@@ -1,4 +1,5 @@
 import "server-only";
+import { createHash } from "node:crypto";
 import { db } from "./db";
 import { AppError } from "./errors";
 
@@ -9,7 +10,7 @@ import { AppError } from "./errors";
  * resolves (the socket's, or with TRUST_PROXY the proxy's X-Forwarded-For).
  */
 const DEFAULTS = {
-  signIn: { limit: 10, windowSeconds: 600, what: "sign-in attempts for this account" },
+  signIn: { limit: 10, windowSeconds: 600, what: "wrong passwords for this account from your address" },
   signInIp: { limit: 60, windowSeconds: 600, what: "sign-in attempts from your address" },
   signUpIp: { limit: 20, windowSeconds: 3600, what: "new accounts from your address" },
   tokens: { limit: 20, windowSeconds: 3600, what: "new API tokens" },
@@ -19,6 +20,7 @@ const DEFAULTS = {
   passwordReset: { limit: 3, windowSeconds: 3600, what: "password resets for this address" },
   passwordResetIp: { limit: 10, windowSeconds: 3600, what: "password resets from your address" },
   submissions: { limit: 600, windowSeconds: 60, what: "submissions" },
+  invitations: { limit: 20, windowSeconds: 3600, what: "invitations to organize" },
 };
 
 export type LimitName = keyof typeof DEFAULTS;
@@ -40,6 +42,11 @@ export function clientAddress(request: { headers: Headers | Record<string, strin
   return (Array.isArray(value) ? value[0] : value) || "unknown";
 }
 
+/** The row key of `subject`'s counter: the subject itself, or its SHA-256 when it is long (a 6 KB "email"). */
+function keyOf(kind: LimitName, subject: string): string {
+  return `${kind}:${subject.length > 128 ? createHash("sha256").update(subject).digest("hex") : subject}`;
+}
+
 /**
  * Counts one attempt against `subject` in a fixed window, atomically in one statement (so concurrent
  * requests on any number of app instances count exactly), and throws 429 past the limit with the
@@ -47,7 +54,7 @@ export function clientAddress(request: { headers: Headers | Record<string, strin
  */
 export async function consumeRateLimit(kind: LimitName, subject: string): Promise<void> {
   const { limit, windowSeconds, what } = LIMITS[kind];
-  const key = `${kind}:${subject}`;
+  const key = keyOf(kind, subject);
   const [row] = await db.$queryRaw<{ count: number; window_start: Date }[]>`
     INSERT INTO rate_limits (key, window_start, count) VALUES (${key}, now(), 1)
     ON CONFLICT (key) DO UPDATE SET
@@ -59,4 +66,13 @@ export async function consumeRateLimit(kind: LimitName, subject: string): Promis
     const window = windowSeconds % 60 === 0 ? `${windowSeconds / 60} minutes` : `${windowSeconds} s`;
     throw new AppError("rate_limited", `too many ${what}: at most ${limit} per ${window}; try again in ${wait} s`, { retryAfter: wait });
   }
+}
+
+/**
+ * Gives back an attempt `consumeRateLimit` counted, for limits that count failures only (a right
+ * password). Counting first and giving back after keeps concurrent attempts exact: a burst of
+ * guesses is counted before any of them is checked.
+ */
+export async function refundRateLimit(kind: LimitName, subject: string): Promise<void> {
+  await db.$executeRaw`UPDATE rate_limits SET count = count - 1 WHERE key = ${keyOf(kind, subject)} AND count > 0`;
 }

@@ -5,8 +5,8 @@ import type { ScoredUpload } from "./upload";
 import type { PublicUser } from "@/lib/server/accounts/users";
 import type { CompetitionRow } from "@/lib/server/competitions/competitions";
 import { db, lockTeam } from "@/lib/server/platform/db";
-import { AppError } from "@/lib/server/platform/errors";
 import { dailyLimits, refuseOverCap } from "@/lib/server/teams/daily-cap";
+import { disqualifiedError } from "@/lib/server/teams/teams";
 import type { Metric } from "@/lib/metrics/registry";
 import type { SubmissionResult } from "@/lib/responses";
 
@@ -29,7 +29,7 @@ export async function recordLate(
     await lockTeam(tx, teamId);
     const at = now ?? new Date();
     const team = await tx.team.findUniqueOrThrow({ where: { id: teamId }, select: { disqualifiedAt: true, disqualifyReason: true, budgetRemaining: true, initialBudget: true } });
-    if (team.disqualifiedAt) throw new AppError("forbidden", `your team was disqualified by the organizers: ${team.disqualifyReason}`);
+    if (team.disqualifiedAt) throw disqualifiedError(team.disqualifyReason);
     refuseOverCap(await dailyLimits(tx, teamId, competition.dailySubmissionLimit, at), at);
     const created = await tx.unrankedSubmission.create({
       data: {

@@ -4,6 +4,7 @@ import { metricOf, requireOrganizer, type CompetitionRow } from "@/lib/server/co
 import { db } from "@/lib/server/platform/db";
 import { AppError } from "@/lib/server/platform/errors";
 import { consumeRateLimit } from "@/lib/server/platform/rate-limit";
+import { type FileDetails, fileDetails } from "@/lib/server/platform/uploads";
 import { scoreUpload } from "./upload";
 import type { PublicUser } from "@/lib/server/accounts/users";
 import { descriptionSchema, safeFilename } from "@/lib/validation/files";
@@ -27,18 +28,14 @@ export type SandboxRow = {
  * validation of a submission, answered with its exact public and holdout scores. Nothing is spent,
  * ranked or shown to competitors; it works in a draft too, to check the key before publishing.
  */
-export async function testInSandbox(
-  user: PublicUser,
-  slug: string,
-  body: ReadableStream<Uint8Array> | null,
-  file: { name?: string | null; description?: string | null },
-): Promise<SandboxRow> {
+export async function testInSandbox(user: PublicUser, slug: string, body: ReadableStream<Uint8Array> | null, details: FileDetails): Promise<SandboxRow> {
   const competition = await requireOrganizer(user, slug);
-  const description = descriptionSchema.parse(file.description ?? "");
-  const filename = safeFilename(file.name ?? "") ?? "submission.csv";
   await consumeRateLimit("submissions", user.id);
   if (!body) throw new AppError("unprocessable_entity", 'send the predictions CSV as the request body or as the multipart field "file"');
   const scored = await scoreUpload(competition, metricOf(competition), body);
+  const file = await fileDetails(details);
+  const description = descriptionSchema.parse(file.description ?? "");
+  const filename = safeFilename(file.name ?? "") ?? "submission.csv";
   const row = await db.unrankedSubmission.create({
     data: {
       id: randomUUID(),

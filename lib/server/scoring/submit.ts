@@ -10,21 +10,29 @@ import { db } from "@/lib/server/platform/db";
 import { AppError } from "@/lib/server/platform/errors";
 import { scoringSeconds, submissionsTotal } from "@/lib/server/platform/metrics";
 import { consumeRateLimit } from "@/lib/server/platform/rate-limit";
+import { type FileDetails, fileDetails } from "@/lib/server/platform/uploads";
+import { disqualifiedError } from "@/lib/server/teams/teams";
+import { limitsOf, refuseOverCap, usedTodaySql } from "@/lib/server/teams/daily-cap";
+import { Prisma } from "@/lib/generated/prisma/client";
 import type { SubmissionResult } from "@/lib/responses";
 import { descriptionSchema, safeFilename } from "@/lib/validation/files";
 
 /**
  * Scores a submission through the team's Thresholdout (docs/mechanism.md §2). Everything that can
- * reject the file happens first and spends nothing. Then, in one transaction holding a row lock on
- * the team: the competition is re-checked (still published, before its deadline) under a key-share
- * lock on its row that closing waits for; a repeated Idempotency-Key is answered (the first result
- * for the same file, 409 for another); the daily cap is checked (and a competition-wide holdout
- * cap, under the competition's row lock); the next query index is taken, Algorithm 1 stepped, and
- * the submission, the team's mechanism state and its leaderboard row (lib/mechanism/board.ts)
- * written together. Concurrent submissions of one team (on any number of app instances) are
- * thereby serialised, and a crash before the commit leaves nothing behind. `now` fixes the
- * submission's time (tests, the demo seed); by default it is the database's clock once the team's
- * lock is held.
+ * refuse it without reading the file comes first, in one round trip: the competition open (or
+ * taking late submissions), the caller in a team, not banned, the team not disqualified, a
+ * submission left today (unless the Idempotency-Key was used: the transaction answers it again);
+ * then the per-account rate limit. Only then is the file read (`body`: from a request, an upload of
+ * platform/uploads.ts, which waits for an upload slot first; `details` its name and note), and
+ * everything that can reject it happens next and spends nothing. Then, in one transaction under a key-share lock on the competition (closing waits for
+ * it) and a row lock on the team: the competition is re-checked (still published, before its
+ * deadline); a repeated Idempotency-Key is answered (the first result for the same file, 409 for
+ * another); the daily cap is checked (and a competition-wide holdout cap, under the competition's
+ * row lock); the next query index is taken, Algorithm 1 stepped, a new best answer re-measured,
+ * and the submission, the team's mechanism state and its leaderboard row written together.
+ * Concurrent submissions of one team (on any number of app instances) are thereby serialised, and
+ * a crash before the commit leaves nothing behind. `now` fixes the submission's time (tests, the
+ * demo seed); by default it is the database's clock once the team's lock is held.
  */
 export async function submit(
   user: PublicUser,
@@ -32,31 +40,38 @@ export async function submit(
   body: ReadableStream<Uint8Array> | null,
   idempotencyKey: string | null,
   now?: Date,
-  file: { name?: string | null; description?: string | null } = {},
+  details: FileDetails = {},
 ): Promise<{ result: SubmissionResult; replayed: boolean }> {
   const competition = await getVisibleCompetition(user, slug);
+  const at = now ?? new Date();
   const late = competition.status === "closed" && competition.lateSubmissions;
-  if (!late) checkOpen(competition, now ?? new Date());
-  const description = descriptionSchema.parse(file.description ?? "");
-  const filename = safeFilename(file.name ?? "") ?? "submission.csv";
+  if (!late) checkOpen(competition, at);
   const metric = metricOf(competition);
   if (idempotencyKey !== null && (idempotencyKey.length < 1 || idempotencyKey.length > 200))
     throw new AppError("unprocessable_entity", "Idempotency-Key must be 1 to 200 characters");
-  // The caller's team and a ban, in one round trip (this path runs for every submission).
-  const [member] = await db.$queryRaw<{ teamId: string; ban: string | null }[]>`
-    SELECT m.team_id AS "teamId", b.reason AS ban FROM team_members m
+  const [member] = await db.$queryRaw<{ teamId: string; ban: string | null; disqualifyReason: string | null; usedToday: number; keyUsed: boolean; pastM: boolean }[]>`
+    SELECT m.team_id AS "teamId", b.reason AS ban, CASE WHEN t.disqualified_at IS NULL THEN NULL ELSE coalesce(t.disqualify_reason, '') END AS "disqualifyReason",
+      ${usedTodaySql(Prisma.sql`m.team_id`, Prisma.sql`${at.toISOString()}::timestamp`)} AS "usedToday",
+      EXISTS (SELECT 1 FROM submissions s WHERE s.team_id = m.team_id AND s.idempotency_key = ${idempotencyKey}) AS "keyUsed",
+      t.query_count >= ${competition.maxQueries ?? 2 ** 31 - 1} AS "pastM"
+    FROM team_members m JOIN teams t ON t.id = m.team_id
     LEFT JOIN competition_bans b ON b.competition_id = m.competition_id AND b.user_id = m.user_id
     WHERE m.competition_id = ${competition.id}::uuid AND m.user_id = ${user.id}::uuid`;
   if (!member) throw new AppError("forbidden", "join or create a team in this competition before submitting");
   if (member.ban !== null) throw bannedError(member.ban);
+  if (member.disqualifyReason !== null) throw disqualifiedError(member.disqualifyReason);
+  // Past m the answer is "limit", which the daily cap does not count: no reason to refuse it.
+  if (!member.keyUsed && !member.pastM) refuseOverCap(limitsOf(competition.dailySubmissionLimit, member.usedToday, at), at);
   await consumeRateLimit("submissions", user.id);
   if (!body) throw new AppError("unprocessable_entity", 'send the predictions CSV as the request body or as the multipart field "file"');
 
   const started = performance.now();
   const scored = await scoreUpload(competition, metric, body);
+  const { name, description } = await fileDetails(details);
+  const file = { description: descriptionSchema.parse(description ?? ""), filename: safeFilename(name ?? "") ?? "submission.csv" };
   const outcome = late
-    ? { result: await recordLate(user, competition, metric, member.teamId, scored, { description, filename }, now), replayed: false }
-    : await scoreThroughMechanism(user, competition, metric, member.teamId, scored, idempotencyKey, { description, filename }, now);
+    ? { result: await recordLate(user, competition, metric, member.teamId, scored, file, now), replayed: false }
+    : await scoreThroughMechanism(user, competition, metric, member.teamId, scored, idempotencyKey, file, now);
   if (!outcome.replayed) {
     scoringSeconds.observe((performance.now() - started) / 1000);
     submissionsTotal.inc({ kind: outcome.result.answer.kind });

@@ -7,6 +7,7 @@ import { type CompetitionRow, thresholdoutParams } from "@/lib/server/competitio
 import { transaction } from "@/lib/server/platform/db";
 import { AppError } from "@/lib/server/platform/errors";
 import { limitsOf, refuseOverCap, usedTodaySql } from "@/lib/server/teams/daily-cap";
+import { disqualifiedError } from "@/lib/server/teams/teams";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { createStreams } from "@/lib/mechanism/rng";
 import { type BoardKind, nextBoardRow } from "@/lib/mechanism/board";
@@ -30,32 +31,37 @@ export async function scoreThroughMechanism(
   const params = thresholdoutParams(competition, data.holdoutRows.length);
 
   return transaction(async (tx) => {
-    // The team's row lock (as `lockTeam`) with the row itself, and the competition's state; both go
-    // out with BEGIN, and the writes with the COMMIT: from the lock to the commit this section, serial
-    // per team, waits for one answer and one commit (README, Reliability).
+    // The competition's state under a key-share lock that closing waits for, then the team's row
+    // lock (as `lockTeam`) with the row itself: all three reads go out with BEGIN, and the writes
+    // with the COMMIT, so from the lock to the commit this section, serial per team, waits for one
+    // answer and one commit (README, Reliability). The order matters: closing locks the competition
+    // and then writes every team's row, so a scoring that held its team's row while waiting for the
+    // competition deadlocked with it. With a competition-wide cap on holdout answers, scorings of
+    // all teams take turns on the competition row so that they cannot pass the cap together;
+    // otherwise they share it.
+    const competitionState = tx.read<Live>(Prisma.sql`
+        SELECT status, ends_at AT TIME ZONE 'UTC' AS "endsAt", holdout_answers AS "holdoutAnswers", secret
+        FROM competitions WHERE id = ${competition.id}::uuid ${competition.holdoutCap === null ? Prisma.sql`FOR KEY SHARE` : Prisma.sql`FOR UPDATE`}`);
     const lockedTeam = tx.read<LockedTeam>(Prisma.sql`
         SELECT merged_into_id AS "mergedIntoId", disqualify_reason AS "disqualifyReason", disqualified_at IS NOT NULL AS disqualified,
           initial_budget AS "initialBudget", budget_remaining AS "budgetRemaining", noisy_threshold AS "noisyThreshold", query_count AS "queryCount",
           best_score AS "bestValue", best_kind AS "bestKind", best_at AT TIME ZONE 'UTC' AS "bestAt"
         FROM teams WHERE id = ${teamId}::uuid FOR UPDATE`);
-    // Runs after the lock is held (statements run in order), so it sees every committed submission
-    // of the team, and reads the submission's time: `now` when given, else the database's clock as
-    // the lock is held. With a competition-wide cap on holdout answers, scorings of all teams take
-    // turns on the competition row so that they cannot pass the cap together; otherwise they share it.
+    // Runs after the team's lock is held (statements run in order), so it sees every committed
+    // submission of the team, and reads the submission's time: `now` when given, else the database's
+    // clock as the lock is held.
     const time = now ? Prisma.sql`${now.toISOString()}::timestamp` : Prisma.sql`clock_timestamp() AT TIME ZONE 'UTC'`;
-    const liveState = tx.read<Live>(Prisma.sql`
-        SELECT status, ends_at AT TIME ZONE 'UTC' AS "endsAt", holdout_answers AS "holdoutAnswers", secret, clock.at AT TIME ZONE 'UTC' AS at,
-          ${usedTodaySql(teamId, Prisma.sql`clock.at`)} AS "usedToday",
+    const teamState = tx.read<Clock>(Prisma.sql`
+        SELECT clock.at AT TIME ZONE 'UTC' AS at, ${usedTodaySql(Prisma.sql`${teamId}::uuid`, Prisma.sql`clock.at`)} AS "usedToday",
           (SELECT json_build_object('id', s.id, 'createdAt', s.created_at, 'kind', s.kind, 'answer', s.answer, 'publicValue', s.public_score, 'budgetAfter', s.budget_after, 'sha256', s.file_sha256)
             FROM submissions s WHERE s.team_id = ${teamId}::uuid AND s.idempotency_key = ${idempotencyKey} ORDER BY s.created_at LIMIT 1) AS previous
-        FROM competitions, LATERAL (SELECT ${time} AS at) clock
-        WHERE id = ${competition.id}::uuid ${competition.holdoutCap === null ? Prisma.sql`FOR KEY SHARE OF competitions` : Prisma.sql`FOR UPDATE OF competitions`}`);
-    const [[team], [live]] = await Promise.all([lockedTeam, liveState]);
-    const at = live.at;
+        FROM (SELECT ${time} AS at) clock`);
+    const [[live], [team], [clock]] = await Promise.all([competitionState, lockedTeam, teamState]);
+    const at = clock.at;
     if (live.status !== "published" || at >= live.endsAt) throw new AppError("conflict", "this competition has closed; the submission was not scored");
     if (team.mergedIntoId) throw new AppError("conflict", "your team was just merged into another; submit again");
-    if (team.disqualified) throw new AppError("forbidden", `your team was disqualified by the organizers: ${team.disqualifyReason}`);
-    const previous = live.previous;
+    if (team.disqualified) throw disqualifiedError(team.disqualifyReason);
+    const previous = clock.previous;
     if (previous && previous.sha256 !== sha256) {
       throw new AppError("conflict", "this Idempotency-Key was already used by your team for a different file; use a new key for a new submission");
     }
@@ -69,7 +75,7 @@ export async function scoreThroughMechanism(
       return { result, replayed: true };
     }
     // Past m the answer is "limit", which the daily cap does not count: it is no reason to refuse.
-    if (team.queryCount < (params.maxQueries ?? Infinity)) refuseOverCap(limitsOf(competition.dailySubmissionLimit, live.usedToday, at), at);
+    if (team.queryCount < (params.maxQueries ?? Infinity)) refuseOverCap(limitsOf(competition.dailySubmissionLimit, clock.usedToday, at), at);
     const capReached = competition.holdoutCap !== null && live.holdoutAnswers >= competition.holdoutCap;
     const streams = createStreams(live.secret, teamId);
     const before = {
@@ -127,10 +133,13 @@ type LockedTeam = {
 type Live = {
   status: string;
   endsAt: Date;
-  /** the submission's time */
-  at: Date;
   holdoutAnswers: number;
   secret: Uint8Array;
+};
+
+type Clock = {
+  /** the submission's time */
+  at: Date;
   usedToday: number;
   /** the first answer to this Idempotency-Key (json: `createdAt` is the stored UTC timestamp without a zone) */
   previous: { id: string; createdAt: string; kind: StoredKind; answer: number | null; publicValue: number; budgetAfter: number; sha256: string } | null;

@@ -17,9 +17,18 @@ export type ScoredUpload = { holdoutValue: number; publicValue: number; sha256: 
  */
 export async function scoreUpload(competition: CompetitionRow, metric: Metric, body: ReadableStream<Uint8Array>): Promise<ScoredUpload> {
   const data = await scoringData(competition);
-  const parser = createSubmissionParser(data.key, metric.input);
+  // Made once the file's first bytes are in (readCsvUpload): its working arrays are as long as the solution.
+  let parser: ReturnType<typeof createSubmissionParser> | undefined;
   try {
-    const { result: predictions, sha256, file: kept } = await readCsvUpload(body, { what: "the submission", parser, keep: true });
+    const {
+      result: predictions,
+      sha256,
+      file: kept,
+    } = await readCsvUpload(body, {
+      what: "the submission",
+      parser: () => (parser = createSubmissionParser(data.key, metric.input)),
+      keep: true,
+    });
     const labels = data.solution.labels;
     return {
       holdoutValue: evaluateSplit(metric, { predictions, labels, rows: data.holdoutRows }),
@@ -30,7 +39,7 @@ export async function scoreUpload(competition: CompetitionRow, metric: Metric, b
       data,
     };
   } finally {
-    parser.release();
+    parser?.release();
   }
 }
 

@@ -12,14 +12,14 @@ function utcDay(at: Date): { start: Date; resetsAt: Date } {
 /**
  * SQL for the number of the team's submissions on the UTC day of `at` (an SQL `timestamp` in UTC,
  * as they are stored), scored and late together (late submissions count against the same cap);
- * answers past the competition's m ("limit") were not scored and do not count. The scoring
- * transaction embeds it in the statement that follows the team's lock, with the time the lock was
- * taken.
+ * answers past the competition's m ("limit") were not scored and do not count. `team` is the team's id as SQL (a parameter, or a column of the statement it is part of). The
+ * scoring transaction embeds it in the statement that follows the team's lock, with the time the
+ * lock was taken; submit.ts in the check before an upload is read.
  */
-export function usedTodaySql(teamId: string, at: Prisma.Sql): Prisma.Sql {
+export function usedTodaySql(team: Prisma.Sql, at: Prisma.Sql): Prisma.Sql {
   const today = Prisma.sql`created_at >= date_trunc('day', ${at}) AND created_at < date_trunc('day', ${at}) + interval '1 day'`;
-  return Prisma.sql`((SELECT count(*) FROM submissions WHERE team_id = ${teamId}::uuid AND kind <> 'limit' AND ${today})
-    + (SELECT count(*) FROM unranked_submissions WHERE team_id = ${teamId}::uuid AND ${today}))::int`;
+  return Prisma.sql`((SELECT count(*) FROM submissions WHERE team_id = ${team} AND kind <> 'limit' AND ${today})
+    + (SELECT count(*) FROM unranked_submissions WHERE team_id = ${team} AND ${today}))::int`;
 }
 
 /** The daily cap at `at` for a team that has used `usedToday` of it. */
@@ -29,7 +29,7 @@ export function limitsOf(dailyLimit: number, usedToday: number, at: Date): Daily
 
 /** The team's use of its daily cap at `at`, read through `client` (a transaction reads it under the team's lock). */
 export async function dailyLimits(client: Pick<Prisma.TransactionClient, "$queryRaw">, teamId: string, dailyLimit: number, at: Date): Promise<DailyLimits> {
-  const [{ used }] = await client.$queryRaw<{ used: number }[]>`SELECT ${usedTodaySql(teamId, Prisma.sql`${at.toISOString()}::timestamp`)} AS used`;
+  const [{ used }] = await client.$queryRaw<{ used: number }[]>`SELECT ${usedTodaySql(Prisma.sql`${teamId}::uuid`, Prisma.sql`${at.toISOString()}::timestamp`)} AS used`;
   return limitsOf(dailyLimit, used, at);
 }
 

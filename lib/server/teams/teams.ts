@@ -4,74 +4,98 @@ import { requireAccess } from "@/lib/server/competitions/access";
 import { dailyLimits } from "./daily-cap";
 import { db, isUniqueViolation, lockTeam } from "@/lib/server/platform/db";
 import { AppError } from "@/lib/server/platform/errors";
-import { getVisibleCompetition, requireOrganizer, metricOf } from "@/lib/server/competitions/competitions";
+import { appLink, message, sendMail } from "@/lib/server/platform/mail";
+import { getVisibleCompetition, lockParticipant, requireOrganizer } from "@/lib/server/competitions/competitions";
 import type { PublicUser } from "@/lib/server/accounts/users";
 import { requireOpenCompetition } from "@/lib/server/competitions/lifecycle";
-import { type BoardKind, type BoardRow, mergeBoardRows } from "@/lib/mechanism/board";
 import { isUuid } from "@/lib/validation/ids";
 import { createTeamSchema, disqualifySchema, inviteCodeSchema } from "@/lib/validation/teams";
+import type { Prisma } from "@/lib/generated/prisma/client";
 import type { TeamView } from "@/lib/responses";
 
+/** A new invite code: 72 random bits. */
+export function newInviteCode(): string {
+  return randomBytes(9).toString("base64url");
+}
+
 /** Organizers see raw scores, so they may not compete in their own competition. */
-async function refuseOrganizer(user: PublicUser, competitionId: string): Promise<void> {
-  const organizes = user.role === "admin" || (await db.competitionOrganizer.count({ where: { competitionId, userId: user.id } })) > 0;
+async function refuseOrganizer(tx: Prisma.TransactionClient, user: PublicUser, competitionId: string): Promise<void> {
+  const organizes = user.role === "admin" || (await tx.competitionOrganizer.count({ where: { competitionId, userId: user.id } })) > 0;
   if (organizes) throw new AppError("forbidden", "organizers and admins see raw scores, so they cannot compete in this competition");
 }
 
-async function membership(userId: string, competitionId: string) {
-  return db.teamMember.findUnique({ where: { competitionId_userId: { competitionId, userId } }, select: { teamId: true } });
+/** The user's team in the competition, or null. */
+export async function membership(client: Pick<Prisma.TransactionClient, "teamMember">, userId: string, competitionId: string) {
+  return client.teamMember.findUnique({ where: { competitionId_userId: { competitionId, userId } }, select: { teamId: true } });
 }
 
-/** Creates a team (accepting the rules); the creator is its first member. */
+/**
+ * Creates a team (accepting the rules); the creator is its first member. Under the participant's
+ * lock (competitions/competitions.ts lockParticipant), so an invitation to organize accepted meanwhile cannot
+ * leave them both competing and organizing.
+ */
 export async function createTeam(user: PublicUser, slug: string, input: unknown): Promise<{ id: string; name: string; inviteCode: string }> {
   const competition = await requireOpenCompetition(user, slug);
   const { name } = createTeamSchema.parse(input);
-  await refuseOrganizer(user, competition.id);
   await requireAccess(user, competition);
-  if (await membership(user.id, competition.id)) throw new AppError("conflict", "you are already in a team in this competition");
   try {
-    return await db.team.create({
-      data: {
-        competitionId: competition.id,
-        name,
-        inviteCode: randomBytes(9).toString("base64url"),
-        initialBudget: competition.budget!,
-        budgetRemaining: competition.budget!,
-        members: { create: { competitionId: competition.id, userId: user.id } },
-      },
-      select: { id: true, name: true, inviteCode: true },
+    return await db.$transaction(async (tx) => {
+      await lockParticipant(tx, competition.id, user.id);
+      await refuseOrganizer(tx, user, competition.id);
+      if (await membership(tx, user.id, competition.id)) throw new AppError("conflict", "you are already in a team in this competition");
+      return tx.team.create({
+        data: {
+          competitionId: competition.id,
+          name,
+          inviteCode: newInviteCode(),
+          initialBudget: competition.budget!,
+          budgetRemaining: competition.budget!,
+          members: { create: { competitionId: competition.id, userId: user.id } },
+        },
+        select: { id: true, name: true, inviteCode: true },
+      });
     });
   } catch (error) {
-    if (isUniqueViolation(error)) {
-      throw new AppError("conflict", `a team called "${name}" already exists here, or you joined a team meanwhile`);
-    }
+    if (isUniqueViolation(error)) throw new AppError("conflict", `a team called "${name}" already exists here`);
     throw error;
   }
 }
 
-async function teamByCode(competitionId: string, inviteCode: string) {
-  const team = await db.team.findFirst({ where: { competitionId, inviteCode, mergedIntoId: null }, select: { id: true, name: true, _count: { select: { members: true } } } });
+/** The team still playing with this invite code (a merged team's code is dead); 404 otherwise. */
+export async function teamByCode(client: Pick<Prisma.TransactionClient, "team">, competitionId: string, inviteCode: string): Promise<{ id: string; name: string }> {
+  const team = await client.team.findFirst({ where: { competitionId, inviteCode, mergedIntoId: null }, select: { id: true, name: true } });
   if (!team) throw new AppError("not_found", "no team with that invite code in this competition");
   return team;
 }
 
-/** Joins a team by its invite code (accepting the rules), within the team size limit. */
+/**
+ * Joins a team by its invite code (accepting the rules), within the team size limit. The size is
+ * counted under the team's row lock, so concurrent joins cannot pass the limit together; a
+ * disqualified team takes no one.
+ */
 export async function joinTeam(user: PublicUser, slug: string, input: unknown): Promise<{ id: string; name: string }> {
   const competition = await requireOpenCompetition(user, slug);
   const { inviteCode } = inviteCodeSchema.parse(input);
-  await refuseOrganizer(user, competition.id);
   await requireAccess(user, competition);
-  if (await membership(user.id, competition.id)) throw new AppError("conflict", "you are already in a team in this competition");
-  const team = await teamByCode(competition.id, inviteCode);
-  if (team._count.members >= competition.maxTeamSize) throw new AppError("conflict", `the team is full (at most ${competition.maxTeamSize} members)`);
-  await db.teamMember.create({ data: { competitionId: competition.id, userId: user.id, teamId: team.id } });
-  return { id: team.id, name: team.name };
+  return db.$transaction(async (tx) => {
+    await lockParticipant(tx, competition.id, user.id);
+    await refuseOrganizer(tx, user, competition.id);
+    if (await membership(tx, user.id, competition.id)) throw new AppError("conflict", "you are already in a team in this competition");
+    const { id } = await teamByCode(tx, competition.id, inviteCode);
+    await lockTeam(tx, id);
+    const team = await tx.team.findUniqueOrThrow({ where: { id }, select: { name: true, mergedIntoId: true, disqualifiedAt: true, _count: { select: { members: true } } } });
+    if (team.mergedIntoId) throw new AppError("not_found", "no team with that invite code in this competition");
+    if (team.disqualifiedAt) throw new AppError("conflict", "that team was disqualified by the organizers; it takes no new members");
+    if (team._count.members >= competition.maxTeamSize) throw new AppError("conflict", `the team is full (at most ${competition.maxTeamSize} members)`);
+    await tx.teamMember.create({ data: { competitionId: competition.id, userId: user.id, teamId: id } });
+    return { id, name: team.name };
+  });
 }
 
 /** Leaves one's team; allowed only before the team's first submission. An emptied team is removed. */
 export async function leaveTeam(user: PublicUser, slug: string): Promise<void> {
   const competition = await getVisibleCompetition(user, slug);
-  const member = await membership(user.id, competition.id);
+  const member = await membership(db, user.id, competition.id);
   if (!member) throw new AppError("not_found", "you are not in a team in this competition");
   await db.$transaction(async (tx) => {
     await lockTeam(tx, member.teamId);
@@ -82,106 +106,39 @@ export async function leaveTeam(user: PublicUser, slug: string): Promise<void> {
   });
 }
 
-/**
- * Merges the team with `inviteCode` into the caller's team. Allowed while the merged team's
- * submissions do not exceed daily cap × days elapsed, its size stays within the limit, and together
- * the two teams received no more holdout answers (and re-measured scores) than the B₀ the guarantee
- * was calibrated for (docs/mechanism.md §2.6): the merged team has learned what both learned, so its
- * remaining budget is B₀ minus what both spent. Its leaderboard row is what the board's rule gives
- * for both teams' answers (lib/mechanism/board.ts). Both rows are locked (in id order) for the change.
- */
-export async function mergeTeams(user: PublicUser, slug: string, input: unknown, now = new Date()): Promise<TeamView> {
-  const competition = await requireOpenCompetition(user, slug, now);
-  const { inviteCode } = inviteCodeSchema.parse(input);
-  const member = await membership(user.id, competition.id);
-  if (!member) throw new AppError("conflict", "join or create a team first");
-  const other = await teamByCode(competition.id, inviteCode);
-  if (other.id === member.teamId) throw new AppError("conflict", "that is your own team's invite code");
-  const start = competition.startsAt ?? competition.publishedAt ?? competition.createdAt;
-  const days = Math.max(1, Math.ceil((now.getTime() - start.getTime()) / 86_400_000));
-  await db.$transaction(async (tx) => {
-    for (const id of [member.teamId, other.id].sort()) await lockTeam(tx, id);
-    const [a, b] = await Promise.all(
-      [member.teamId, other.id].map((id) =>
-        tx.team.findUniqueOrThrow({
-          where: { id },
-          select: {
-            id: true,
-            mergedIntoId: true,
-            initialBudget: true,
-            budgetRemaining: true,
-            submissionCount: true,
-            bestValue: true,
-            bestKind: true,
-            bestAt: true,
-            remeasures: true,
-            lastSubmissionAt: true,
-            _count: { select: { members: true } },
-          },
-        }),
-      ),
-    );
-    if (a.mergedIntoId || b.mergedIntoId) throw new AppError("conflict", "one of the teams was merged meanwhile; reload and try again");
-    if (a._count.members + b._count.members > competition.maxTeamSize)
-      throw new AppError("conflict", `the merged team would have ${a._count.members + b._count.members} members; the limit is ${competition.maxTeamSize}`);
-    const submissions = a.submissionCount + b.submissionCount;
-    if (submissions > competition.dailySubmissionLimit * days) {
-      throw new AppError(
-        "conflict",
-        `the merged team would have ${submissions} submissions, more than the daily cap × days elapsed (${competition.dailySubmissionLimit} × ${days})`,
-      );
-    }
-    const [spentA, spentB] = [a, b].map((t) => t.initialBudget - t.budgetRemaining);
-    if (spentA + spentB > a.initialBudget) {
-      throw new AppError(
-        "conflict",
-        `the two teams received ${spentA} + ${spentB} = ${spentA + spentB} holdout answers, more than the budget of ${a.initialBudget} one team may hold; they cannot merge`,
-      );
-    }
-    if (a.remeasures + b.remeasures > a.initialBudget) {
-      throw new AppError(
-        "conflict",
-        `the two teams' leaderboard scores were re-measured ${a.remeasures} + ${b.remeasures} = ${a.remeasures + b.remeasures} times, more than the ${a.initialBudget} one team may receive; they cannot merge`,
-      );
-    }
-    const rowOf = (t: typeof a): BoardRow | null => (t.bestValue === null ? null : { value: t.bestValue, kind: t.bestKind as BoardKind, at: t.bestAt! });
-    const best = mergeBoardRows(rowOf(a), rowOf(b), metricOf(competition).direction);
-    await tx.teamMember.updateMany({ where: { teamId: b.id }, data: { teamId: a.id } });
-    await tx.submission.updateMany({ where: { teamId: b.id }, data: { teamId: a.id } });
-    await tx.team.update({
-      where: { id: a.id },
-      data: {
-        budgetRemaining: a.initialBudget - spentA - spentB,
-        submissionCount: submissions,
-        bestValue: best?.value ?? null,
-        bestKind: best?.kind ?? null,
-        bestAt: best?.at ?? null,
-        remeasures: a.remeasures + b.remeasures,
-        lastSubmissionAt: [a.lastSubmissionAt, b.lastSubmissionAt].filter(Boolean).sort((x, y) => y!.getTime() - x!.getTime())[0] ?? null,
-      },
-    });
-    await tx.team.update({ where: { id: b.id }, data: { mergedIntoId: a.id, budgetRemaining: 0 } });
-  });
-  return (await getMyTeam(user, slug))!;
-}
-
-/** The caller's team in this competition, or null. */
+/** The caller's team in this competition, or null: with its daily cap, a disqualification, and the pending merge requests in and out. */
 export async function getMyTeam(user: PublicUser, slug: string): Promise<TeamView | null> {
   const competition = await getVisibleCompetition(user, slug);
-  const member = await membership(user.id, competition.id);
+  const member = await membership(db, user.id, competition.id);
   if (!member) return null;
-  const team = await db.team.findUniqueOrThrow({
-    where: { id: member.teamId },
-    select: {
-      id: true,
-      name: true,
-      inviteCode: true,
-      initialBudget: true,
-      budgetRemaining: true,
-      submissionCount: true,
-      queryCount: true,
-      members: { select: { user: { select: { name: true } } }, orderBy: { acceptedRulesAt: "asc" } },
-    },
+  const [team, requests] = await Promise.all([
+    db.team.findUniqueOrThrow({
+      where: { id: member.teamId },
+      select: {
+        id: true,
+        name: true,
+        inviteCode: true,
+        initialBudget: true,
+        budgetRemaining: true,
+        submissionCount: true,
+        queryCount: true,
+        disqualifiedAt: true,
+        disqualifyReason: true,
+        members: { select: { user: { select: { name: true } } }, orderBy: { acceptedRulesAt: "asc" } },
+      },
+    }),
+    db.mergeRequest.findMany({
+      where: { status: "pending", OR: [{ fromTeamId: member.teamId }, { toTeamId: member.teamId }] },
+      orderBy: { createdAt: "asc" },
+      select: { id: true, createdAt: true, fromTeam: { select: { id: true, name: true } }, toTeam: { select: { id: true, name: true } }, requestedBy: { select: { name: true } } },
+    }),
+  ]);
+  const view = (r: (typeof requests)[number], other: { id: string; name: string }) => ({
+    id: r.id,
+    team: other.name,
+    teamId: other.id,
+    requestedBy: r.requestedBy.name,
+    createdAt: r.createdAt.toISOString(),
   });
   return {
     id: team.id,
@@ -192,13 +149,40 @@ export async function getMyTeam(user: PublicUser, slug: string): Promise<TeamVie
     submissions: team.submissionCount,
     scored: competition.maxQueries === null ? null : { used: Math.min(team.queryCount, competition.maxQueries), limit: competition.maxQueries },
     limits: await dailyLimits(db, team.id, competition.dailySubmissionLimit, new Date()),
+    disqualified: team.disqualifiedAt ? { at: team.disqualifiedAt.toISOString(), reason: team.disqualifyReason ?? "" } : null,
+    mergeRequests: {
+      incoming: requests.filter((r) => r.toTeam.id === team.id).map((r) => view(r, r.fromTeam)),
+      outgoing: requests.filter((r) => r.fromTeam.id === team.id).map((r) => view(r, r.toTeam)),
+    },
   };
+}
+
+/** The 403 a disqualified team's members get when they submit, with the organizers' reason. */
+export function disqualifiedError(reason: string | null): AppError {
+  return new AppError("forbidden", `your team was disqualified by the organizers: ${reason ?? ""}`);
+}
+
+/** Mails every member of a team (a disqualification, a merge request, its answer). */
+export async function mailTeam(teamId: string, mail: { subject: string; paragraphs: string[]; slug: string }): Promise<void> {
+  const members = await db.teamMember.findMany({ where: { teamId }, select: { user: { select: { email: true, name: true } } } });
+  for (const { user } of members) {
+    await sendMail(
+      message({
+        to: user.email,
+        subject: mail.subject,
+        name: user.name,
+        paragraphs: mail.paragraphs,
+        action: { label: "Open the competition", url: appLink(`/competitions/${mail.slug}`) },
+      }),
+    );
+  }
 }
 
 /**
  * POST …/teams/{teamId}/disqualify `{reason}` (organizers): the team leaves the live and final
  * boards and cannot submit; its budget is not restored (what it learned stays learned). DELETE
- * reinstates it. The reason is shown on the team's page.
+ * reinstates it. The members are told by mail, and the reason is shown on the team's page and in
+ * their GET …/team.
  */
 export async function setDisqualified(
   user: PublicUser,
@@ -215,6 +199,17 @@ export async function setDisqualified(
     where: { id: teamId },
     data: { disqualifiedAt: reason === null ? null : new Date(), disqualifyReason: reason },
     select: { id: true, name: true, disqualifiedAt: true, disqualifyReason: true },
+  });
+  await mailTeam(teamId, {
+    slug: competition.slug,
+    subject: reason === null ? `Your team was reinstated in ${competition.title}` : `Your team was disqualified from ${competition.title}`,
+    paragraphs:
+      reason === null
+        ? [`The organizers of ${competition.title} reinstated your team ${updated.name}: it is back on the leaderboard and can submit again.`]
+        : [
+            `The organizers of ${competition.title} disqualified your team ${updated.name}: "${reason}".`,
+            "Your team is off the live and final leaderboards and cannot submit. If you think this is a mistake, write to the organizers.",
+          ],
   });
   return { id: updated.id, name: updated.name, disqualified: updated.disqualifiedAt ? { at: updated.disqualifiedAt.toISOString(), reason: updated.disqualifyReason ?? "" } : null };
 }

@@ -4,7 +4,8 @@ import { notFound, redirect } from "next/navigation";
 import { getSessionUser } from "@/lib/server/accounts/auth";
 import { listAttachments } from "@/lib/server/competitions/attachments";
 import { holdoutHealth } from "@/lib/server/scoring/audit";
-import { correlationOf, listOrganizers, metricOf, requireOrganizer } from "@/lib/server/competitions/competitions";
+import { correlationOf, metricOf, requireOrganizer } from "@/lib/server/competitions/competitions";
+import { listOrganizers } from "@/lib/server/competitions/organizers";
 import { accessOf, listBans, listRegistrations } from "@/lib/server/competitions/access";
 import { listAllSubmissions } from "@/lib/server/boards/console";
 import { AppError } from "@/lib/server/platform/errors";
@@ -23,7 +24,8 @@ import { SettingsEditor } from "../../../_components/manage/settings-editor";
 import { Attachments } from "../../../_components/manage/attachments";
 import { SybilSignals } from "../../../_components/manage/sybil-signals";
 import { CorrelationEditor } from "../../../_components/manage/correlation-editor";
-import { InviteOrganizer, Lifecycle } from "../../../_components/manage/lifecycle";
+import { Lifecycle } from "../../../_components/manage/lifecycle";
+import { Organizers } from "../../../_components/manage/organizers";
 import { MechanismPanel } from "../../../_components/manage/mechanism-panel";
 import { SolutionUpload } from "../../../_components/manage/solution-upload";
 import { type ConsoleLine, SubmissionsConsole } from "../../../_components/manage/submissions-console";
@@ -236,15 +238,12 @@ export default async function ManagePage({ params }: { params: Promise<{ slug: s
         <ChangeLog changes={changes} />
       </Section>
 
-      <Section id="organizers" title="Organizers">
-        <ul className="text-sm">
-          {organizers.map((o) => (
-            <li key={o.email}>
-              {o.name} <span className="text-slate-500">({o.email})</span>
-            </li>
-          ))}
-        </ul>
-        <InviteOrganizer slug={slug} />
+      <Section
+        id="organizers"
+        title="Organizers"
+        description="Organizers see every raw score, so they cannot compete here. An invited address becomes an organizer when it accepts the mailed link."
+      >
+        <Organizers slug={slug} view={organizers} />
       </Section>
     </div>
   );

@@ -2,5 +2,6 @@
 import { handleApi, json, readJson } from "@/lib/server/platform/api";
 import { requireApiUser } from "@/lib/server/accounts/auth";
 import { changeEmail } from "@/lib/server/accounts/users";
+import { clientAddress } from "@/lib/server/platform/rate-limit";
 
-export const PUT = handleApi(async (request) => json(await changeEmail(await requireApiUser(request), await readJson(request))));
+export const PUT = handleApi(async (request) => json(await changeEmail(await requireApiUser(request), await readJson(request), clientAddress(request))));

@@ -2,16 +2,14 @@
 import { handleApi, json } from "@/lib/server/platform/api";
 import { findApiUser } from "@/lib/server/accounts/auth";
 import { getLeaderboard, leaderboardCsv } from "@/lib/server/boards/leaderboard";
+import { leaderboardQuerySchema } from "@/lib/validation/competitions";
 
 export const GET = handleApi(async (request, { params }: { params: Promise<{ slug: string }> }) => {
   const { slug } = await params;
-  const url = new URL(request.url);
-  const board = await getLeaderboard(await findApiUser(request), slug, {
-    q: url.searchParams.get("q") ?? undefined,
-    page: Number(url.searchParams.get("page") ?? 1) || 1,
-    pageSize: Number(url.searchParams.get("pageSize") ?? 0) || 0,
-  });
-  if (url.searchParams.get("format") === "csv") {
+  // 422 naming the parameter for a page that is not a whole number in range (?page=1e300 was a 500).
+  const { format, ...query } = leaderboardQuerySchema.parse(Object.fromEntries(new URL(request.url).searchParams));
+  const board = await getLeaderboard(await findApiUser(request), slug, query);
+  if (format === "csv") {
     return new Response(leaderboardCsv(board), {
       headers: { "content-type": "text/csv; charset=utf-8", "content-disposition": `attachment; filename="${slug}-leaderboard.csv"`, "cache-control": "no-store" },
     });

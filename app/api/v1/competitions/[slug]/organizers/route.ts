@@ -1,9 +1,18 @@
-// POST /api/v1/competitions/[slug]/organizers – add an existing account as co-organizer
+// GET /api/v1/competitions/[slug]/organizers – the organizers and pending invitations (organizers)
+// POST /api/v1/competitions/[slug]/organizers – invite {email} to co-organize: a mailed link its account accepts
 import { handleApi, json, readJson } from "@/lib/server/platform/api";
 import { requireApiUser } from "@/lib/server/accounts/auth";
-import { inviteOrganizer } from "@/lib/server/competitions/competitions";
+import { requireOrganizer } from "@/lib/server/competitions/competitions";
+import { inviteOrganizer, listOrganizers } from "@/lib/server/competitions/organizers";
 
-export const POST = handleApi(async (request, { params }: { params: Promise<{ slug: string }> }) => {
+type Context = { params: Promise<{ slug: string }> };
+
+export const GET = handleApi(async (request, { params }: Context) => {
+  const competition = await requireOrganizer(await requireApiUser(request), (await params).slug);
+  return json(await listOrganizers(competition.id));
+});
+
+export const POST = handleApi(async (request, { params }: Context) => {
   const user = await requireApiUser(request);
-  return json(await inviteOrganizer(user, (await params).slug, await readJson(request)), 201);
+  return json(await inviteOrganizer(user, (await params).slug, await readJson(request)), 202);
 });

@@ -1,0 +1,156 @@
+import "server-only";
+import { createHash, randomBytes } from "node:crypto";
+import { type CompetitionRow, lockParticipant, requireOrganizer } from "./competitions";
+import type { PublicUser } from "@/lib/server/accounts/users";
+import { db, isUniqueViolation } from "@/lib/server/platform/db";
+import { AppError } from "@/lib/server/platform/errors";
+import { appLink, message, sendMail } from "@/lib/server/platform/mail";
+import { consumeRateLimit } from "@/lib/server/platform/rate-limit";
+import type { OrganizersView } from "@/lib/responses";
+import { invitationSchema, inviteOrganizerSchema } from "@/lib/validation/competitions";
+import { isUuid } from "@/lib/validation/ids";
+
+// Who organizes a competition. Organizers see every raw score, the sandbox's exact holdout scores
+// and the holdout's health, so nobody organizes a competition in which they compete, and nobody
+// becomes an organizer without seeing it: an organizer invites an address, a mail carries a
+// single-use link, and the account with that address accepts (docs/api.md, Organizers).
+
+const INVITATION_DAYS = 7;
+const hash = (token: string) => createHash("sha256").update(token).digest("hex");
+
+/** GET …/organizers: the organizers (the creator and those who accepted) and the pending invitations. */
+export async function listOrganizers(competitionId: string): Promise<OrganizersView> {
+  const [organizers, invitations] = await Promise.all([
+    db.competitionOrganizer.findMany({ where: { competitionId }, orderBy: { createdAt: "asc" }, select: { user: { select: { id: true, name: true, email: true } } } }),
+    db.organizerInvitation.findMany({
+      where: { competitionId, acceptedAt: null, expiresAt: { gt: new Date() } },
+      orderBy: { createdAt: "asc" },
+      select: { id: true, email: true, expiresAt: true, invitedBy: { select: { name: true } } },
+    }),
+  ]);
+  return {
+    organizers: organizers.map(({ user }) => ({ userId: user.id, name: user.name, email: user.email })),
+    invitations: invitations.map((i) => ({ id: i.id, email: i.email, invitedBy: i.invitedBy.name, expiresAt: i.expiresAt.toISOString() })),
+  };
+}
+
+/**
+ * POST …/organizers `{email}` (organizers): mails an invitation to the address, replacing a pending
+ * one. The answer is the same whether or not an account has the address (an invitation tells
+ * nobody who has an account); 409 when that address already organizes the competition or belongs
+ * to one of its teams (organizers cannot compete). Limited per inviter (each sends a mail).
+ */
+export async function inviteOrganizer(user: PublicUser, slug: string, input: unknown): Promise<{ email: string; status: "invited"; expiresAt: string }> {
+  const competition = await requireOrganizer(user, slug);
+  const { email } = inviteOrganizerSchema.parse(input);
+  const account = await db.user.findUnique({
+    where: { email },
+    select: {
+      organizing: { where: { competitionId: competition.id }, select: { userId: true } },
+      memberships: { where: { competitionId: competition.id }, select: { team: { select: { name: true } } } },
+    },
+  });
+  if (account?.organizing.length) throw new AppError("conflict", `${email} already organizes this competition`);
+  const team = account?.memberships[0]?.team.name;
+  if (team) throw new AppError("conflict", `${email} is in team ${team} of this competition: organizers see raw scores, so they cannot also compete`);
+  await consumeRateLimit("invitations", user.id);
+  const token = randomBytes(32).toString("base64url");
+  const expiresAt = new Date(Date.now() + INVITATION_DAYS * 86_400_000);
+  await db.$transaction([
+    db.organizerInvitation.deleteMany({ where: { competitionId: competition.id, email, acceptedAt: null } }),
+    db.organizerInvitation.create({ data: { competitionId: competition.id, email, invitedById: user.id, tokenHash: hash(token), expiresAt } }),
+  ]);
+  await sendMail(
+    message({
+      to: email,
+      subject: `You are invited to organize ${competition.title} on Quiltboard`,
+      name: email,
+      paragraphs: [
+        `${user.name} invited you to help organize ${competition.title} on Quiltboard.`,
+        "Organizers see every raw score and the holdout's health, so they cannot take part in a competition they run: you can accept only while you are in none of its teams. If you have no account with this address yet, sign up with it first.",
+      ],
+      action: { label: "See the invitation", url: appLink(`/organizer-invitation?token=${token}`) },
+      footer: `The link works once and expires in ${INVITATION_DAYS} days. If you do not know this competition, ignore this mail.`,
+    }),
+  );
+  return { email, status: "invited", expiresAt: expiresAt.toISOString() };
+}
+
+/** The pending invitation behind a link; 422 when it is unknown, used, withdrawn or expired. */
+async function findInvitation(token: string) {
+  const row = await db.organizerInvitation.findUnique({
+    where: { tokenHash: hash(token) },
+    select: {
+      id: true,
+      email: true,
+      acceptedAt: true,
+      expiresAt: true,
+      competitionId: true,
+      invitedBy: { select: { name: true } },
+      competition: { select: { slug: true, title: true } },
+    },
+  });
+  if (!row || row.acceptedAt || row.expiresAt <= new Date()) {
+    throw new AppError("unprocessable_entity", "this invitation is not valid any more: it was accepted, withdrawn, replaced or it expired; ask the organizers for a new one");
+  }
+  return row;
+}
+
+/** The invitation page's view of a link: the competition, who invited, and the address it was sent to. */
+export async function describeInvitation(input: unknown): Promise<{ slug: string; title: string; invitedBy: string; email: string }> {
+  const { token } = invitationSchema.parse(input);
+  const row = await findInvitation(token);
+  return { slug: row.competition.slug, title: row.competition.title, invitedBy: row.invitedBy.name, email: row.email };
+}
+
+/**
+ * POST /api/v1/organizer-invitations/accept `{token}` (signed in, with the address invited): the
+ * caller becomes an organizer. Under the participant's lock (competitions.ts lockParticipant), so
+ * a team joined meanwhile cannot slip through: 409 while the caller is in one of its teams.
+ */
+export async function acceptInvitation(user: PublicUser, input: unknown): Promise<{ slug: string; title: string }> {
+  const { token } = invitationSchema.parse(input);
+  const row = await findInvitation(token);
+  if (row.email !== user.email) throw new AppError("forbidden", `this invitation was sent to ${row.email}: sign in with the account of that address to accept it`);
+  await db.$transaction(async (tx) => {
+    await lockParticipant(tx, row.competitionId, user.id);
+    const member = await tx.teamMember.findUnique({
+      where: { competitionId_userId: { competitionId: row.competitionId, userId: user.id } },
+      select: { team: { select: { name: true } } },
+    });
+    if (member)
+      throw new AppError(
+        "conflict",
+        `you are in team ${member.team.name} of this competition: organizers see raw scores, so they cannot compete; leave the team first (possible before its first submission)`,
+      );
+    const used = await tx.organizerInvitation.updateMany({ where: { id: row.id, acceptedAt: null }, data: { acceptedAt: new Date() } });
+    if (used.count === 0) throw new AppError("unprocessable_entity", "this invitation was just used");
+    try {
+      await tx.competitionOrganizer.create({ data: { competitionId: row.competitionId, userId: user.id } });
+    } catch (error) {
+      if (!isUniqueViolation(error)) throw error; // an organizer already: nothing to add
+    }
+  });
+  return { slug: row.competition.slug, title: row.competition.title };
+}
+
+/** DELETE …/organizers/{userId} (organizers): removes a co-organizer; 409 for the last one (a competition always has someone to run it). */
+export async function removeOrganizer(competition: CompetitionRow, userId: string): Promise<void> {
+  const notFound = new AppError("not_found", "no such organizer of this competition");
+  if (!isUuid(userId)) throw notFound;
+  await db.$transaction(async (tx) => {
+    const organizers = await tx.$queryRaw<{ userId: string }[]>`
+      SELECT user_id AS "userId" FROM competition_organizers WHERE competition_id = ${competition.id}::uuid FOR UPDATE`;
+    if (!organizers.some((o) => o.userId === userId)) throw notFound;
+    if (organizers.length === 1) throw new AppError("conflict", "this is the competition's last organizer; invite another before removing them");
+    await tx.competitionOrganizer.delete({ where: { competitionId_userId: { competitionId: competition.id, userId } } });
+  });
+}
+
+/** DELETE …/organizers/invitations/{id} (organizers): withdraws a pending invitation; its link stops working. */
+export async function withdrawInvitation(competition: CompetitionRow, id: string): Promise<void> {
+  const notFound = new AppError("not_found", "no such pending invitation");
+  if (!isUuid(id)) throw notFound;
+  const { count } = await db.organizerInvitation.deleteMany({ where: { id, competitionId: competition.id, acceptedAt: null } });
+  if (count === 0) throw notFound;
+}
