@@ -92,9 +92,12 @@ export type ScoreUncertainty = { public: number; holdout: number };
 export type Leaderboard = {
   metric: { name: string; title: string; direction: "higher" | "lower" };
   displayPrecision: number;
+  /** entries over all pages (of the search, with `q`) */
   total: number;
   page: number;
   pageSize: number;
+  /** the next page's address (same search and page size), null on the last page */
+  next: string | null;
   entries: LeaderboardEntry[];
   /** the organizers' baselines: unranked rows, each its public score (lib/server/scoring/sandbox.ts) */
   baselines: { name: string; score: number; kind: BoardKind; uncertainty: number | null }[];

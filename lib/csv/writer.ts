@@ -8,7 +8,12 @@ export function csvCell(value: string | number | null): string {
   return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
 
+/** CSV lines, each ended by CRLF (an export written a part at a time). */
+export function csvLines(rows: (string | number | null)[][]): string {
+  return rows.map((row) => row.map(csvCell).join(",") + "\r\n").join("");
+}
+
 /** A CSV table: the header line and one line per row, each ended by CRLF. */
 export function csvTable(header: string[], rows: (string | number | null)[][]): string {
-  return [header, ...rows].map((row) => row.map(csvCell).join(",")).join("\r\n") + "\r\n";
+  return csvLines([header, ...rows]);
 }

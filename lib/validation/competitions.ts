@@ -100,10 +100,18 @@ export const inviteOrganizerSchema = z.object({ email: z.string().trim().toLower
 /** POST /api/v1/organizer-invitations/accept: the token of the invitation's link. */
 export const invitationSchema = z.object({ token: z.string().min(1).max(200) }).strict();
 
-/** GET …/leaderboard's query: a search and a page of `pageSize` entries (0: all of them). */
+/** A page of the live leaderboard: its entries unless asked for fewer or more, and the most one page may hold (the CSV export has them all). */
+export const LEADERBOARD_PAGE = { default: 100, max: 1000 } as const;
+
+/** GET …/leaderboard's query: a search and a page of `pageSize` entries, or (`format=csv`) every entry. */
 export const leaderboardQuerySchema = z.object({
   q: z.string().max(200).optional(),
   page: z.coerce.number({ message: "page must be a whole number from 1" }).int().min(1).max(1_000_000).default(1),
-  pageSize: z.coerce.number({ message: "pageSize must be a whole number from 0" }).int().min(0).max(10_000).default(0),
+  pageSize: z.coerce
+    .number({ message: `pageSize must be a whole number from 1 to ${LEADERBOARD_PAGE.max}` })
+    .int()
+    .min(1)
+    .max(LEADERBOARD_PAGE.max)
+    .default(LEADERBOARD_PAGE.default),
   format: z.enum(["json", "csv"]).default("json"),
 });

@@ -14,7 +14,7 @@ const USAGE = `usage: quiltboard <command> [options]
   login [--url URL] [--email EMAIL]      store an API token for this machine (password from the terminal or stdin)
   submit SLUG FILE [-m TEXT]             score a predictions CSV: prints the answer, its kind and the budget left
   submissions SLUG                       your team's submissions
-  leaderboard SLUG                       the live leaderboard (the final standings once closed)
+  leaderboard SLUG [--page N]            the live leaderboard, 100 teams a page (the final standings once closed)
   limits SLUG                            submissions left today and when the count resets
   download SLUG [-o DIR]                 the competition's data files (into DIR, default ./SLUG)
   download SLUG --submission ID [-o FILE]  one of your team's submitted files
@@ -25,7 +25,7 @@ environment: QUILTBOARD_URL, QUILTBOARD_TOKEN (override what login stored)`;
 
 type Args = { positional: string[]; flags: Map<string, string | true> };
 
-const VALUE_FLAGS = new Set(["-m", "--message", "--url", "--token", "--email", "-o", "--output", "--submission"]);
+const VALUE_FLAGS = new Set(["-m", "--message", "--url", "--token", "--email", "-o", "--output", "--submission", "--page"]);
 
 export function parseArgs(argv: string[]): Args {
   const positional: string[] = [];
@@ -158,11 +158,16 @@ export async function run(argv: string[], out: (line: string) => void): Promise<
         if (json) return out(JSON.stringify(final));
         return out(table([["#", "team", "final score", "live rank"], ...final.entries.map((e) => [e.rank, e.team, e.score, e.liveRank ?? "—"])]));
       }
+      const page = text(flags, "--page") ?? "1";
       const board = await client.request<{
+        total: number;
+        pageSize: number;
+        next: string | null;
         entries: { rank: number; team: string; score: number | null; uncertainty: number | null; submissions: number; budget: { remaining: number; initial: number } }[];
-      }>("GET", `${base()}/leaderboard`);
+      }>("GET", `${base()}/leaderboard?page=${encodeURIComponent(page)}`);
       if (json) return out(JSON.stringify(board));
-      if (board.entries.length === 0) return out("no submissions yet");
+      if (board.entries.length === 0) return out(board.total === 0 ? "no submissions yet" : `no page ${page}: the board has ${board.total} teams`);
+      const more = board.next ? `\npage ${page} of ${Math.ceil(board.total / board.pageSize)} (${board.total} teams): quiltboard leaderboard ${slug} --page ${Number(page) + 1}` : "";
       return out(
         table([
           ["#", "team", "score", "±", "entries", "budget"],
@@ -174,7 +179,7 @@ export async function run(argv: string[], out: (line: string) => void): Promise<
             e.submissions,
             `${e.budget.remaining}/${e.budget.initial}`,
           ]),
-        ]),
+        ]) + more,
       );
     }
     case "limits": {

@@ -3,7 +3,7 @@ import { randomUUID } from "node:crypto";
 import seedrandom from "seedrandom";
 import { kendallTau, predictionsWithAccuracy, randomLabels, signAccuracy } from "@/lib/experiments/data";
 import { linePlotSvg } from "@/lib/experiments/svg";
-import { client, newCompetitor } from "../../test/support/api";
+import { client, newCompetitor, wholeLeaderboard } from "../../test/support/api";
 import { COLORS, type ExperimentReport, f, inParallel, mean, predictionsCsv, publishCompetition, recommendedSettings, solutionCsv } from "./common";
 
 export type HonestOptions = { teams: number; n: number; submissions: number; budget: number; low: number; high: number; settings: "recommended" | "dwork"; seed: string };
@@ -58,8 +58,8 @@ export async function runHonestTeams(base: string, options: HonestOptions): Prom
       if (answer.answer.score === null) unchecked[t]++;
     }
   });
-  const board = await client(base)(`/api/v1/competitions/${slug}/leaderboard?pageSize=10000`);
-  const live = new Map<string, { rank: number; score: number; kind: string }>(board.entries.map((e: { team: string }) => [e.team, e]));
+  const board = await wholeLeaderboard(client(base), slug);
+  const live = new Map(board.entries.map((e) => [e.team, e]));
   await organizer.call(`/api/v1/competitions/${slug}/close`, { method: "POST" });
   const final = new Map<string, { rank: number; score: number }>((await client(base)(`/api/v1/competitions/${slug}/final`)).entries.map((e: { team: string }) => [e.team, e]));
   // Higher is better everywhere: rank 1 becomes the largest value.
@@ -122,7 +122,7 @@ export async function runHonestTeams(base: string, options: HonestOptions): Prom
     `  Kendall τ against the truth: live board ${tau.live.toFixed(3)}, exact board ${tau.exact.toFixed(3)} (live / exact = ${(tau.live / tau.exact).toFixed(3)}), final standings ${tau.final.toFixed(3)}`,
     `  top-10 overlap with the truth: live ${topTen(liveOrder)}, exact ${topTen(exactBest)}, final ${topTen(finalOrder)}`,
     `  charges per honest team: mean ${mean(charges).toFixed(3)}, most ${Math.max(...charges)}; teams out of budget: ${charges.filter((c) => c >= budget).length}; answers not checked: ${((mean(unchecked) / options.submissions) * 100).toFixed(2)} %`,
-    `  top team on the live board: ${top.team}, shown ${f(top.score)} (${top.kind}), true ${topTruth.toFixed(4)}: bias ${(top.score - topTruth).toFixed(4)}`,
+    `  top team on the live board: ${top.team}, shown ${f(top.score!)} (${top.kind}), true ${topTruth.toFixed(4)}: bias ${(top.score! - topTruth).toFixed(4)}`,
   ];
   return { name, csv, svgs: [{ file: `${name}.svg`, svg }], summary, budgets: { bdp: budget } };
 }

@@ -4,7 +4,7 @@ import { randomUUID } from "node:crypto";
 import seedrandom from "seedrandom";
 import { randomLabels, signAccuracy } from "@/lib/experiments/data";
 import { linePlotSvg, type Series } from "@/lib/experiments/svg";
-import { client, newCompetitor } from "../../test/support/api";
+import { client, newCompetitor, wholeLeaderboard } from "../../test/support/api";
 import { COLORS, type ExperimentReport, f, inParallel, mean, predictionsCsv, publishCompetition, recommendedSettings, solutionCsv } from "./common";
 
 export type CurseOptions = { teams: number; rows: number; budget: number; submissions: number; settings: "recommended" | "dwork"; seed: string };
@@ -57,9 +57,9 @@ export async function runWinnersCurse(base: string, options: CurseOptions): Prom
       if (answer.budget.remaining === 0) break;
     }
   });
-  const board = await client(base)(`/api/v1/competitions/${slug}/leaderboard`);
-  const entry = new Map<string, { score: number; kind: string; uncertainty: number }>(board.entries.map((e: { team: string }) => [e.team, e]));
-  const shown = names.map((n) => entry.get(n)!.score);
+  const board = await wholeLeaderboard(client(base), slug);
+  const entry = new Map(board.entries.map((e) => [e.team, e]));
+  const shown = names.map((n) => entry.get(n)!.score!); // every cheater has an answer on the board
   const top = board.entries[0];
   const csv =
     [

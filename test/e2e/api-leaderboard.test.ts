@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { demoPredictionsCsv } from "@/prisma/demo-solution";
-import { api, APP_URL, newApiUser, postCsv, publishedCompetition } from "./helpers";
+import { api, APP_URL, APP_URL_2, newApiUser, newCompetitor, postCsv, publishedCompetition } from "./helpers";
+import { client } from "@/test/support/api";
 
 describe("leaderboard API (docs/api.md)", () => {
   it("serves JSON and CSV with the contract's fields and nothing secret", async () => {
@@ -46,5 +47,28 @@ describe("leaderboard API (docs/api.md)", () => {
     expect(final.entries).toEqual([{ rank: 1, team: "=cmd|' /C calc'!A0", teamId: board.entries[0].teamId, score: expect.any(Number), liveRank: 1, shakeUp: 0 }]);
     for (const body of [board, team, final]) expect(JSON.stringify(body)).not.toMatch(/holdoutScore|publicScore|noisyThreshold|secret|streamTeamId/);
     expect((await api(`/api/v1/competitions/${slug}/teams/not-a-team`)).status).toBe(404);
+  });
+
+  it("answers a page at a time with the next page's address, and a submission on one app instance moves the ranks the other shows at once", async () => {
+    const { slug } = await publishedCompetition({ threshold: 0.9 }); // a wide T: every answer is the team's public score
+    const teams = await Promise.all(Array.from({ length: 5 }, (_, i) => newCompetitor(slug, `Pager ${i}`)));
+    for (const [i, t] of teams.entries()) await postCsv(APP_URL, slug, demoPredictionsCsv({ skill: 0.55 + i / 20, seed: `pager-${i}` }), t.auth);
+    const read = (base: string, query: string) => client(base)(`/api/v1/competitions/${slug}/leaderboard${query}`);
+    const whole = await read(APP_URL, "");
+    expect(whole).toMatchObject({ page: 1, pageSize: 100, total: 5, next: null });
+    const pages = [];
+    for (let next: string | null = `/api/v1/competitions/${slug}/leaderboard?pageSize=2`; next !== null; ) {
+      const page = await client(APP_URL_2)(next);
+      pages.push(page.entries.map((e: { rank: number; team: string }) => [e.rank, e.team]));
+      next = page.next;
+    }
+    expect(pages).toEqual([whole.entries.slice(0, 2), whole.entries.slice(2, 4), whole.entries.slice(4)].map((p) => p.map((e: { rank: number; team: string }) => [e.rank, e.team])));
+    // The last team submits a perfect file on the second instance; the first shows it on top at once.
+    const last = teams.find((t) => t.team.name === whole.entries[4].team)!;
+    const perfect = demoPredictionsCsv({ skill: 1, seed: "perfect" });
+    await postCsv(APP_URL_2, slug, perfect, last.auth);
+    expect((await read(APP_URL, "?pageSize=1")).entries.map((e: { rank: number; team: string }) => [e.rank, e.team])).toEqual([[1, last.team.name]]);
+    expect((await client(APP_URL)(`/api/v1/competitions/${slug}/teams/${last.team.id}`)).team.rank).toBe(1);
+    for (const query of ["pageSize=0", "pageSize=1001"]) expect([query, (await api(`/api/v1/competitions/${slug}/leaderboard?${query}`)).status]).toEqual([query, 422]);
   });
 });

@@ -61,9 +61,15 @@ describe("live leaderboard", () => {
     const search = await getLeaderboard(null, slug, { q: "char" });
     expect(search.entries.map((e) => [e.rank, e.team])).toEqual([[3, "Charlie"]]);
     expect(search.total).toBe(1);
+    const first = await getLeaderboard(null, slug, { pageSize: 2 });
+    expect(first.entries.map((e) => e.rank)).toEqual([1, 2]);
+    expect(first.next).toBe(`/api/v1/competitions/${slug}/leaderboard?page=2&pageSize=2`);
     const paged = await getLeaderboard(null, slug, { page: 2, pageSize: 2 });
     expect(paged.entries.map((e) => e.rank)).toEqual([3]);
     expect(paged.total).toBe(3);
+    expect(paged.next).toBeNull();
+    expect(board).toMatchObject({ page: 1, pageSize: 100, total: 3, next: null });
+    expect((await getLeaderboard(null, slug, { q: "a", pageSize: 1 })).next).toBe(`/api/v1/competitions/${slug}/leaderboard?page=2&pageSize=1&q=a`);
     expect(JSON.stringify(board)).not.toMatch(/holdoutScore|publicScore|noisy|secret/);
   });
 
@@ -94,7 +100,7 @@ describe("live leaderboard", () => {
     const { slug } = await competition();
     const evil = await team(slug, '=HYPERLINK("http://x","click")');
     await submit(evil, slug, stream(predict("1111111111111111")), null);
-    const csv = leaderboardCsv(await getLeaderboard(null, slug));
+    const csv = await new Response(await leaderboardCsv(null, slug)).text();
     expect(csv.split("\r\n")[0]).toBe("rank,team,score,kind,uncertainty,submissions,budget_remaining,budget_initial,last_submission_at");
     // A public score's 95 % half-width on 8 public rows: 1.96 · √(¼ / 8) = 0.346482…
     expect(csv.split("\r\n")[1]).toMatch(/^1,"'=HYPERLINK\(""http:\/\/x"",""click""\)",1,public,0.34648,1,3,3,\d{4}-/);

@@ -3,6 +3,7 @@
 // solution and predictions files.
 import { randomBytes } from "node:crypto";
 import net from "node:net";
+import type { Leaderboard } from "../../lib/responses";
 
 export type ApiInit = { method?: string; json?: unknown; csv?: string; headers?: Record<string, string> };
 
@@ -50,6 +51,20 @@ export function client(base: string, auth: Record<string, string> = {}): Client 
       }
     }
   };
+}
+
+/**
+ * The whole live board of a competition: its first page's answer with the entries of every page,
+ * read by following `next` (GET …/leaderboard answers a page at a time).
+ */
+export async function wholeLeaderboard(call: Client, slug: string): Promise<Leaderboard> {
+  const first: Leaderboard = await call(`/api/v1/competitions/${slug}/leaderboard?pageSize=1000`);
+  for (let next = first.next; next !== null;) {
+    const page: Leaderboard = await call(next);
+    first.entries.push(...page.entries);
+    next = page.next;
+  }
+  return { ...first, next: null };
 }
 
 /** HTTP Basic credentials (POST /api/v1/tokens takes them). */

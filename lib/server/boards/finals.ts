@@ -1,5 +1,5 @@
 import "server-only";
-import { liveOrder } from "./leaderboard";
+import { liveOrder, ON_BOARD } from "./ranking";
 import { COMPETITION_SELECT, type CompetitionRow, getVisibleCompetition, metricOf, requireOrganizer } from "@/lib/server/competitions/competitions";
 import type { PublicUser } from "@/lib/server/accounts/users";
 import { db, lockCompetition } from "@/lib/server/platform/db";
@@ -69,7 +69,7 @@ async function closeNow(competition: CompetitionRow): Promise<CompetitionRow | n
       if ((await lockCompetition(tx, competition.id)) !== "published") return null;
       const ranked = await tx.$queryRaw<{ id: string; rank: bigint }[]>`
         SELECT id, row_number() OVER (ORDER BY ${liveOrder(metric)}) AS rank FROM teams
-        WHERE competition_id = ${competition.id}::uuid AND merged_into_id IS NULL AND disqualified_at IS NULL AND submission_count > 0`;
+        WHERE competition_id = ${competition.id}::uuid AND ${ON_BOARD}`;
       const liveRank = new Map(ranked.map((r) => [r.id, Number(r.rank)]));
       const submissions = await tx.submission.findMany({
         where: { competitionId: competition.id, team: { disqualifiedAt: null } },

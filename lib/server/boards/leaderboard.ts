@@ -1,5 +1,6 @@
 import "server-only";
-import { db } from "@/lib/server/platform/db";
+import { db, transaction } from "@/lib/server/platform/db";
+import { log } from "@/lib/server/platform/log";
 import { type CompetitionRow, getVisibleCompetition, metricOf } from "@/lib/server/competitions/competitions";
 import type { PublicUser } from "@/lib/server/accounts/users";
 import { Prisma } from "@/lib/generated/prisma/client";
@@ -8,8 +9,10 @@ import { loadSolution } from "@/lib/server/competitions/solutions";
 import type { BoardKind } from "@/lib/mechanism/board";
 import { answerHalfWidth } from "@/lib/mechanism/thresholdout";
 import type { Metric } from "@/lib/metrics/registry";
-import { csvTable } from "@/lib/csv/writer";
-import type { Leaderboard, ScoreUncertainty } from "@/lib/responses";
+import { csvLines } from "@/lib/csv/writer";
+import type { Leaderboard, LeaderboardEntry, ScoreUncertainty } from "@/lib/responses";
+import { LEADERBOARD_PAGE } from "@/lib/validation/competitions";
+import { liveOrder, ON_BOARD, readRanked, snapshotRanking } from "./ranking";
 
 /**
  * The 95 % half-widths of a shown score (docs/mechanism.md §2.6): a public score's sampling error on
@@ -28,85 +31,135 @@ export async function scoreUncertainty(competition: CompetitionRow, metric: Metr
   };
 }
 
-/** ORDER BY for the live ranking: best answer first in the metric's direction, ties to the earlier best. */
-export function liveOrder(metric: Metric): Prisma.Sql {
-  return metric.direction === "higher"
-    ? Prisma.sql`best_score DESC NULLS LAST, best_at ASC NULLS LAST, created_at ASC, id ASC`
-    : Prisma.sql`best_score ASC NULLS LAST, best_at ASC NULLS LAST, created_at ASC, id ASC`;
-}
-
 /** `%` and `_` are wildcards in ILIKE: escape them so a search matches literally. */
 function likePattern(q: string): string {
   return `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
+/** A team's row on the board as a board read returns it (json_agg: timestamps as ISO text). */
+type BoardRow = {
+  id: string;
+  name: string;
+  best_score: number | null;
+  best_kind: BoardKind | null;
+  submission_count: number;
+  budget_remaining: number;
+  initial_budget: number;
+  last_submission_at: string | null;
+};
+
+const BOARD_COLUMNS = Prisma.sql`id, name, best_score, best_kind, submission_count, budget_remaining, initial_budget, last_submission_at AT TIME ZONE 'UTC' AS last_submission_at`;
+
+/** The teams with these ids (a slice of the order: the board's rows, sorted by the caller). */
+function teamsWithIds(ids: string[]): Prisma.Sql {
+  return Prisma.sql`SELECT ${BOARD_COLUMNS} FROM teams WHERE id = ANY(${ids}::uuid[])`;
+}
+
+/** An entry as the API shows it (display units), at its rank. */
+function toEntry(metric: Metric, uncertainty: ScoreUncertainty | null, rank: number, r: BoardRow): LeaderboardEntry {
+  return {
+    rank,
+    team: r.name,
+    teamId: r.id,
+    score: r.best_score === null ? null : metric.toDisplay(r.best_score),
+    kind: r.best_kind,
+    uncertainty: r.best_kind === null || uncertainty === null ? null : uncertainty[r.best_kind],
+    submissions: r.submission_count,
+    budget: { remaining: r.budget_remaining, initial: r.initial_budget },
+    lastSubmissionAt: r.last_submission_at === null ? null : new Date(r.last_submission_at).toISOString(),
+  };
+}
+
 /**
- * The live leaderboard (docs/mechanism.md §2.6, public first): every team that has submitted, ranked
- * by its shown score — its best public answer, checked against the hidden holdout, or, without one, its
- * latest holdout answer — with the kind and the 95 % half-width of each. Reads only the teams table
- * (each team's leaderboard row is kept current by the scoring transaction, lib/mechanism/board.ts),
- * through an index per metric direction. `q` filters by team name; ranks stay the overall ranks.
- * `pageSize` 0 means all entries.
+ * A page of the live leaderboard (docs/mechanism.md §2.6, public first): every team that has
+ * submitted, ranked by its shown score — its best public answer, checked against the hidden holdout,
+ * or, without one, its latest holdout answer — with the kind and the 95 % half-width of each. The
+ * order is kept by ranking.ts, so a page reads its own teams' rows and no others; `q` filters by
+ * team name (reading the teams whose names match), ranks staying the overall ranks. `next` is the
+ * next page's address, null on the last.
  */
 export async function getLeaderboard(viewer: PublicUser | null, slug: string, options: { q?: string; page?: number; pageSize?: number } = {}): Promise<Leaderboard> {
   const competition = await getVisibleCompetition(viewer, slug);
   const metric = metricOf(competition);
   const q = (options.q ?? "").trim().slice(0, 100);
-  const pageSize = Math.max(0, Math.min(10_000, Math.floor(options.pageSize ?? 0)));
-  const page = Math.max(1, Math.floor(options.page ?? 1));
-  const limit = pageSize === 0 ? Prisma.empty : Prisma.sql`LIMIT ${pageSize} OFFSET ${(page - 1) * pageSize}`;
-  const rows = await db.$queryRaw<
-    {
-      id: string;
-      name: string;
-      best_score: number | null;
-      best_kind: BoardKind | null;
-      submission_count: number;
-      budget_remaining: number;
-      initial_budget: number;
-      last_submission_at: Date | null;
-      rank: bigint;
-      total: bigint;
-    }[]
-  >`SELECT *, count(*) OVER () AS total FROM (
-      SELECT id, name, best_score, best_kind, submission_count, budget_remaining, initial_budget, last_submission_at,
-             row_number() OVER (ORDER BY ${liveOrder(metric)}) AS rank
-      FROM teams
-      WHERE competition_id = ${competition.id}::uuid AND merged_into_id IS NULL AND disqualified_at IS NULL AND submission_count > 0
-    ) ranked
-    WHERE ${q === "" ? Prisma.sql`TRUE` : Prisma.sql`name ILIKE ${likePattern(q)}`}
-    ORDER BY rank ${limit}`;
-  const uncertainty = await scoreUncertainty(competition, metric);
-  const withUncertainty = <T extends { kind: BoardKind }>(x: T) => ({ ...x, uncertainty: uncertainty && uncertainty[x.kind] });
-  const baselines = (await listBaselines(competition.id, metric)).map(withUncertainty);
+  const pageSize = options.pageSize ?? LEADERBOARD_PAGE.default;
+  const page = options.page ?? 1;
+  const offset = (page - 1) * pageSize;
+  const search = Prisma.sql`FROM teams WHERE competition_id = ${competition.id}::uuid AND ${ON_BOARD} AND name ILIKE ${likePattern(q)}`;
+  let pageIds: string[] = [];
+  const [{ ranking, rows, count }, uncertainty, baselines] = await Promise.all([
+    readRanked<BoardRow>(competition.id, metric, (ranking) => {
+      if (q !== "")
+        return {
+          rows: Prisma.sql`SELECT ${BOARD_COLUMNS} ${search} ORDER BY ${liveOrder(metric)} LIMIT ${pageSize} OFFSET ${offset}`,
+          count: Prisma.sql`SELECT count(*) ${search}`,
+        };
+      pageIds = ranking.ids(offset, offset + pageSize);
+      return { rows: teamsWithIds(pageIds) };
+    }),
+    scoreUncertainty(competition, metric),
+    listBaselines(competition.id, metric),
+  ]);
+  // A page's ranks are its places in the order; a search's, the matches' ranks in it.
+  const places = new Map(pageIds.map((id, i) => [id, offset + i + 1]));
+  const rankOf = (id: string) => places.get(id) ?? ranking.rankOf(id)!;
+  const total = count ?? ranking.size;
+  const entries = rows.map((r) => toEntry(metric, uncertainty, rankOf(r.id), r)).sort((a, b) => a.rank - b.rank);
+  const next = new URLSearchParams({ page: String(page + 1), pageSize: String(pageSize), ...(q ? { q } : {}) });
   return {
     metric: { name: metric.name, title: metric.title, direction: metric.direction },
     displayPrecision: competition.displayPrecision,
-    baselines,
-    total: rows.length ? Number(rows[0].total) : 0,
+    baselines: baselines.map((b) => ({ ...b, uncertainty: uncertainty && uncertainty[b.kind] })),
+    total,
     page,
     pageSize,
-    entries: rows.map((r) => ({
-      rank: Number(r.rank),
-      team: r.name,
-      teamId: r.id,
-      score: r.best_score === null ? null : metric.toDisplay(r.best_score),
-      kind: r.best_kind,
-      uncertainty: r.best_kind === null || uncertainty === null ? null : uncertainty[r.best_kind],
-      submissions: r.submission_count,
-      budget: { remaining: r.budget_remaining, initial: r.initial_budget },
-      lastSubmissionAt: r.last_submission_at?.toISOString() ?? null,
-    })),
+    next: offset + pageSize < total ? `/api/v1/competitions/${competition.slug}/leaderboard?${next}` : null,
+    entries,
   };
 }
 
-export function leaderboardCsv(board: Leaderboard): string {
+/** Teams read per statement of the CSV export. */
+const CSV_CHUNK = 5000;
+
+/**
+ * GET …/leaderboard?format=csv: every entry of the live board, as CSV. The order and every row are
+ * read in one snapshot, a chunk of teams at a time, each chunk written out as soon as it is read (the
+ * transaction never waits for the client: what the client has not read yet waits in the stream).
+ */
+export async function leaderboardCsv(viewer: PublicUser | null, slug: string): Promise<ReadableStream<Uint8Array>> {
+  const competition = await getVisibleCompetition(viewer, slug);
+  const metric = metricOf(competition);
+  const uncertainty = await scoreUncertainty(competition, metric);
+  const round = (x: number | null) => (x === null ? null : Number(x.toFixed(competition.displayPrecision)));
   const header = ["rank", "team", "score", "kind", "uncertainty", "submissions", "budget_remaining", "budget_initial", "last_submission_at"];
-  const round = (x: number | null) => (x === null ? null : Number(x.toFixed(board.displayPrecision)));
-  return csvTable(
-    header,
-    board.entries.map((e) => [e.rank, e.team, round(e.score), e.kind, round(e.uncertainty), e.submissions, e.budget.remaining, e.budget.initial, e.lastSubmissionAt]),
-  );
+  const encoder = new TextEncoder();
+  return new ReadableStream<Uint8Array>({
+    start(controller) {
+      controller.enqueue(encoder.encode(csvLines([header])));
+      transaction(
+        async (tx) => {
+          const ranking = await snapshotRanking(tx, competition.id, metric);
+          for (let from = 0; from < ranking.size; from += CSV_CHUNK) {
+            const ids = ranking.ids(from, from + CSV_CHUNK);
+            const [{ rows }] = await tx.read<{ rows: BoardRow[] }>(Prisma.sql`SELECT coalesce(json_agg(r), '[]') AS rows FROM (${teamsWithIds(ids)}) r`);
+            const byId = new Map(rows.map((r) => [r.id, r]));
+            const lines = ids.map((id, i) => {
+              const e = toEntry(metric, uncertainty, from + i + 1, byId.get(id)!);
+              return [e.rank, e.team, round(e.score), e.kind, round(e.uncertainty), e.submissions, e.budget.remaining, e.budget.initial, e.lastSubmissionAt];
+            });
+            controller.enqueue(encoder.encode(csvLines(lines)));
+          }
+        },
+        { snapshot: true },
+      ).then(
+        () => controller.close(),
+        (error: Error) => {
+          log.error({ err: error.message, slug }, "the leaderboard export failed");
+          controller.error(error);
+        },
+      );
+    },
+  });
 }
 
 /**

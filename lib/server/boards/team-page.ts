@@ -1,13 +1,16 @@
 import "server-only";
-import { getLeaderboard, scoreUncertainty } from "./leaderboard";
+import { scoreUncertainty } from "./leaderboard";
+import { ON_BOARD, readRanked } from "./ranking";
 import { getVisibleCompetition, metricOf } from "@/lib/server/competitions/competitions";
 import type { PublicUser } from "@/lib/server/accounts/users";
 import { db } from "@/lib/server/platform/db";
 import { AppError } from "@/lib/server/platform/errors";
 import { isUuid } from "@/lib/validation/ids";
+import { Prisma } from "@/lib/generated/prisma/client";
+import type { BoardKind } from "@/lib/mechanism/board";
 import type { TeamHistory } from "@/lib/responses";
 
-/** A team's public page: members, and its answers and budget over time. */
+/** A team's public page: members, its place on the live board, and its answers and budget over time. */
 export async function getTeamHistory(viewer: PublicUser | null, slug: string, teamId: string): Promise<TeamHistory> {
   const competition = await getVisibleCompetition(viewer, slug);
   const metric = metricOf(competition);
@@ -29,9 +32,13 @@ export async function getTeamHistory(viewer: PublicUser | null, slug: string, te
   if (team.mergedIntoId) throw new AppError("not_found", "this team was merged into another");
   const [subs, board] = await Promise.all([
     db.submission.findMany({ where: { teamId: team.id }, orderBy: { createdAt: "asc" }, select: { createdAt: true, kind: true, answer: true, budgetAfter: true } }),
-    getLeaderboard(viewer, slug, { q: team.name, pageSize: 50 }),
+    // Its place by its id in the board's order (ranking.ts), read with its row.
+    readRanked<{ on_board: boolean; best_score: number | null; best_kind: BoardKind | null }>(competition.id, metric, () => ({
+      rows: Prisma.sql`SELECT ${ON_BOARD} AS on_board, best_score, best_kind FROM teams WHERE id = ${team.id}::uuid`,
+    })),
   ]);
-  const entry = board.entries.find((e) => e.teamId === team.id);
+  const [row] = board.rows;
+  const entry = row.on_board ? { rank: board.ranking.rankOf(team.id), score: row.best_score === null ? null : metric.toDisplay(row.best_score), kind: row.best_kind } : null;
   return {
     team: {
       id: team.id,

@@ -60,9 +60,11 @@ export type Transaction = {
  * COMMIT: two round trips in all when the work reads once and writes once (README, Reliability).
  * Rolled back when `work` throws or a statement fails; a statement still waiting after 30 s (a lock,
  * the database) fails it. Columns come back as node-postgres reads them: read a `timestamp` column
- * `AT TIME ZONE 'UTC'` to get its instant whatever the process's zone.
+ * `AT TIME ZONE 'UTC'` to get its instant whatever the process's zone. With `snapshot`, a read-only
+ * transaction whose statements all see one snapshot (REPEATABLE READ): reads that must agree with
+ * each other (the board's order and its rows, lib/server/boards/ranking.ts).
  */
-export async function transaction<T>(work: (tx: Transaction) => Promise<T>): Promise<T> {
+export async function transaction<T>(work: (tx: Transaction) => Promise<T>, options: { snapshot?: boolean } = {}): Promise<T> {
   const client = await connect().pool.connect();
   const sent: Promise<pg.QueryResult>[] = [];
   const send = (text: string, values?: unknown[]) => {
@@ -73,7 +75,7 @@ export async function transaction<T>(work: (tx: Transaction) => Promise<T>): Pro
   };
   let broken: Error | undefined;
   try {
-    send("BEGIN; SET LOCAL statement_timeout = 30000");
+    send(`BEGIN${options.snapshot ? " ISOLATION LEVEL REPEATABLE READ READ ONLY" : ""}; SET LOCAL statement_timeout = 30000`);
     const result = await work({
       read: async (statement) => (await send(statement.text, statement.values)).rows,
       write: (statement) => void send(statement.text, statement.values),

@@ -90,7 +90,10 @@ export async function scoreThroughMechanism(
     const kind = capReached && step.answer.kind === "exhausted" && team.budgetRemaining > 0 ? "capped" : step.answer.kind;
     const row = nextBoardRow(team.bestValue === null ? null : { value: team.bestValue, kind: team.bestKind!, at: team.bestAt! }, { kind, value, at }, metric.direction);
     // The submission, its file, the team's mechanism state and leaderboard row, and the
-    // competition's count of holdout answers: one statement.
+    // competition's count of holdout answers: one statement. When the row's place on the board may
+    // change, the teams table's trigger also bumps the competition's board version
+    // (boards/ranking.ts): like the count, an update of the competition row, which the other
+    // scorings' key-share locks do not block and which is held only until this commit.
     const id = randomUUID();
     const stamp = (date: Date | null) => (date === null ? null : date.toISOString());
     tx.write(Prisma.sql`

@@ -2,7 +2,7 @@ import "server-only";
 import { randomBytes } from "node:crypto";
 import { requireAccess } from "@/lib/server/competitions/access";
 import { dailyLimits } from "./daily-cap";
-import { db, isUniqueViolation, lockTeam } from "@/lib/server/platform/db";
+import { db, isUniqueViolation, lockTeam, shareCompetition } from "@/lib/server/platform/db";
 import { AppError } from "@/lib/server/platform/errors";
 import { appLink, message, sendMail } from "@/lib/server/platform/mail";
 import { getVisibleCompetition, lockParticipant, requireOrganizer } from "@/lib/server/competitions/competitions";
@@ -193,12 +193,18 @@ export async function setDisqualified(
   const competition = await requireOrganizer(user, slug);
   const reason = input === null ? null : disqualifySchema.parse(input).reason;
   if (!isUuid(teamId)) throw new AppError("not_found", "no such team in this competition");
-  const team = await db.team.findFirst({ where: { id: teamId, competitionId: competition.id, mergedIntoId: null }, select: { id: true } });
-  if (!team) throw new AppError("not_found", "no such team in this competition");
-  const updated = await db.team.update({
-    where: { id: teamId },
-    data: { disqualifiedAt: reason === null ? null : new Date(), disqualifyReason: reason },
-    select: { id: true, name: true, disqualifiedAt: true, disqualifyReason: true },
+  // The competition's key-share lock first, as scoring and merges take it: the update bumps the
+  // board's version on the competition row (boards/ranking.ts), and a close holding that row while
+  // it writes the teams' rows must not wait for this team's row meanwhile.
+  const updated = await db.$transaction(async (tx) => {
+    await shareCompetition(tx, competition.id);
+    const team = await tx.team.findFirst({ where: { id: teamId, competitionId: competition.id, mergedIntoId: null }, select: { id: true } });
+    if (!team) throw new AppError("not_found", "no such team in this competition");
+    return tx.team.update({
+      where: { id: teamId },
+      data: { disqualifiedAt: reason === null ? null : new Date(), disqualifyReason: reason },
+      select: { id: true, name: true, disqualifiedAt: true, disqualifyReason: true },
+    });
   });
   await mailTeam(teamId, {
     slug: competition.slug,
