@@ -30,6 +30,11 @@ export async function startHarness(instances = 1, verbose = false, options: { em
     database,
     apps,
     env,
+    /** Stops app `i` and starts a fresh process in its place, on the same port. */
+    restart: async (i = 0) => {
+      await apps[i].stop();
+      apps[i] = await startApp({ port: Number(new URL(apps[i].url).port), env, quiet: !verbose });
+    },
     stop: async () => {
       await Promise.all(apps.map((a) => a.stop()));
       await database.stop();

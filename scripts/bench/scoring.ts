@@ -3,7 +3,7 @@ import type { Figure } from "./mechanism";
 import { startHarness } from "../harness";
 import { newApiUser, newCompetitor, publishOverApi, syntheticPredictions, syntheticSolution } from "../../test/support/api";
 
-/** Sends `body` to a bare Node server that only reads it: the transfer cost, the baseline. */
+/** Sends `body` to a bare Node server that only reads it: the transfer cost, the baseline (best of 3). */
 export async function readOnlyBaseline(body: string): Promise<number> {
   const server = createServer((req, res) => {
     req.on("data", () => {});
@@ -11,21 +11,25 @@ export async function readOnlyBaseline(body: string): Promise<number> {
   });
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
   const { port } = server.address() as { port: number };
-  const start = performance.now();
-  await (await fetch(`http://127.0.0.1:${port}/`, { method: "POST", body })).text();
-  const ms = performance.now() - start;
+  const runs: number[] = [];
+  for (let i = 0; i < 3; i++) {
+    const start = performance.now();
+    await (await fetch(`http://127.0.0.1:${port}/`, { method: "POST", body })).text();
+    runs.push(performance.now() - start);
+  }
   server.close();
-  return ms;
+  return Math.min(...runs);
 }
 
 /**
- * Issue 5's figures over HTTP: one 10⁶-row submission end to end (beside a server that only reads
- * the body), and 100 concurrent 10⁴-row submissions from 50 teams (all answered, none lost or
- * duplicated).
+ * Issue 5's and 26's figures over HTTP: one 10⁶-row submission end to end on a fresh app (its
+ * process has read no submission yet: the first one, then four more, the best of which is the warm
+ * figure), beside a server that only reads the body; and 100 concurrent 10⁴-row submissions from 50
+ * teams (all answered, none lost or duplicated).
  */
 export async function benchScoring(): Promise<Figure[]> {
   const server = await startHarness();
-  const [base] = server.urls;
+  const base = server.urls[0];
   const figures: Figure[] = [];
   try {
     const organizer = await newApiUser(base, "organizer");
@@ -37,25 +41,37 @@ export async function benchScoring(): Promise<Figure[]> {
         mechanism: { mode: "practical", sigma: 0.01, threshold: 0.04, budget: 10 },
       });
 
-    // One 10⁶-row submission.
+    // One 10⁶-row submission, first on a fresh process (up for 3 s), then warm.
     const big = 1_000_000;
     await publish("bench-big", big, 100);
     const player = (await newCompetitor(base, "bench-big", "Big")).call;
-    const body = syntheticPredictions(big, 1);
-    await player("/api/v1/competitions/bench-big/submissions", { csv: syntheticPredictions(big, 2) }); // warm: decode + index the solution once
+    await server.restart();
+    await new Promise((r) => setTimeout(r, 3000));
     const runs: number[] = [];
-    for (let i = 0; i < 3; i++) {
+    let bytes = 0;
+    for (let i = 0; i < 5; i++) {
+      const body = syntheticPredictions(big, i + 1);
+      bytes = body.length;
       const start = performance.now();
       await player("/api/v1/competitions/bench-big/submissions", { csv: body });
       runs.push(performance.now() - start);
     }
-    const baseline = await readOnlyBaseline(body);
-    const best = Math.min(...runs);
+    const baseline = await readOnlyBaseline(syntheticPredictions(big, 1));
+    const warm = Math.min(...runs.slice(1));
     figures.push({
-      name: "submission of 1e6 rows, end to end (best of 3)",
-      value: best,
+      name: "submission of 1e6 rows, first on a fresh app",
+      value: runs[0],
       unit: "ms",
-      note: `${(body.length / 1e6).toFixed(1)} MB; read-only baseline ${baseline.toFixed(0)} ms, ratio ${(best / baseline).toFixed(1)}`,
+      note: `${(bytes / 1e6).toFixed(1)} MB; read-only baseline ${baseline.toFixed(0)} ms (best of 3), ratio ${(runs[0] / baseline).toFixed(1)}`,
+    });
+    figures.push({
+      name: "submission of 1e6 rows, warm (best of the next 4)",
+      value: warm,
+      unit: "ms",
+      note: `ratio ${(warm / baseline).toFixed(1)}; the next four: ${runs
+        .slice(1)
+        .map((r) => r.toFixed(0))
+        .join(", ")} ms`,
     });
 
     // 100 concurrent 10⁴-row submissions from 50 teams.
