@@ -1,9 +1,10 @@
-// Preloaded into the app's process (node --import) in front of Next.js's HTTP server; it does four
+// Preloaded into the app's process (node --import) in front of Next.js's HTTP server; it does five
 // things, each described where it is done below:
 // 1. a request id and one JSON log line per request, and the request-duration metrics;
 // 2. the client address the per-IP limits count (header x-quiltboard-client);
 // 3. a lingering close when an answer goes out before the request's body was read;
-// 4. the Content-Length of a streamed download.
+// 4. the Content-Length of a streamed download;
+// 5. a first GET /api/health as soon as the server listens, which warms the scoring path.
 // (Graceful shutdown is Next.js's own: on SIGTERM it stops accepting connections, answers the
 // requests in flight and exits with 143; test/e2e/observability.test.ts checks it.)
 import { randomUUID } from "node:crypto";
@@ -129,8 +130,18 @@ function lengthFromHandler(res) {
   };
 }
 
+// 5. Warming up. The route handlers' code runs in module instances of its own (not
+//    instrumentation's), so the process warms its scoring path by asking itself for GET /api/health
+//    once it listens (lib/server/scoring/warm.ts): the first submission then costs what later ones do.
+function askForHealth(server) {
+  const { address, port } = server.address();
+  const host = address === "0.0.0.0" || address === "::" ? "127.0.0.1" : address;
+  http.get({ host, port, path: "/api/health" }, (res) => res.resume()).on("error", (error) => log.warn({ err: error.message }, "the first health check failed"));
+}
+
 const emit = http.Server.prototype.emit;
 http.Server.prototype.emit = function (event, req, ...rest) {
+  if (event === "listening" && typeof this.address() === "object") askForHealth(this);
   if (event === "request") {
     track(req, rest[0]);
     req.headers["x-quiltboard-client"] = clientAddress(req);

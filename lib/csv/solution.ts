@@ -1,11 +1,49 @@
 import { CsvReader, type CsvIssue, type CsvRecord, CsvValidationError } from "./reader";
 
 /**
+ * A solution's ids as they are stored: their UTF-8 bytes joined by line breaks (an id holds none),
+ * row r's from `starts[r]` to `starts[r + 1] - 1`. A million ids are two typed arrays rather than a
+ * million strings, which every full collection of the garbage collector would have to trace while
+ * the solution stays in memory for the competition's submissions (lib/csv/submission.ts IdIndex).
+ */
+export class SolutionIds {
+  readonly length: number;
+  readonly starts: Int32Array;
+
+  /** @param bytes the ids' UTF-8 bytes joined by "\n" (no line break after the last) */
+  constructor(readonly bytes: Uint8Array) {
+    let count = bytes.length === 0 ? 0 : 1;
+    for (let i = 0; i < bytes.length; i++) if (bytes[i] === LF) count++;
+    this.length = count;
+    this.starts = new Int32Array(count + 1);
+    let r = 1;
+    for (let i = 0; i < bytes.length; i++) if (bytes[i] === LF) this.starts[r++] = i + 1;
+    this.starts[count] = bytes.length + 1;
+  }
+
+  static fromStrings(ids: string[]): SolutionIds {
+    return new SolutionIds(new Uint8Array(Buffer.from(ids.join("\n"), "utf8")));
+  }
+
+  /** Row r's id. */
+  name(row: number): string {
+    return Buffer.from(this.bytes.buffer, this.bytes.byteOffset, this.bytes.byteLength).toString("utf8", this.starts[row], this.starts[row + 1] - 1);
+  }
+
+  /** Every id, in row order (tests). */
+  toArray(): string[] {
+    return Array.from({ length: this.length }, (_, r) => this.name(r));
+  }
+}
+
+const LF = 10;
+
+/**
  * The organizer's solution file (docs/api.md): header `id,label,split` plus optional `order`, `group`
  * and `state` columns, in any order. Stored compactly as columns, never one database row per line.
  */
 export type Solution = {
-  ids: string[];
+  ids: SolutionIds;
   /** class codes into `classes` (class metrics) or numbers */
   labels: Int32Array | Float64Array;
   classes: string[] | null;
@@ -148,7 +186,7 @@ export function createSolutionParser(labelKind: LabelKind) {
       }
       if (issues.length) throw new CsvValidationError(issues);
       return {
-        ids,
+        ids: SolutionIds.fromStrings(ids),
         labels: labelKind === "class" ? Int32Array.from(labels) : Float64Array.from(labels),
         classes: labelKind === "class" ? classes.names : null,
         split: Uint8Array.from(split),

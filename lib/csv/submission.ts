@@ -1,6 +1,6 @@
 import type { Metric } from "../metrics/types";
 import { CsvReader, type CsvIssue, type CsvRecord, CsvValidationError } from "./reader";
-import type { Solution } from "./solution";
+import type { Solution, SolutionIds } from "./solution";
 
 const MAX_ISSUES = 20;
 const SPACE = 32;
@@ -8,29 +8,27 @@ const TAB = 9;
 
 /**
  * The solution's ids → rows, looked up by the bytes of a CSV field, so that reading a submission
- * makes no string per row: an open-addressing table on an FNV-1a hash of the UTF-8 bytes. A lookup
- * first tries the row after the previous match, so a file in the solution's order never hashes.
+ * makes no string per row: an open-addressing table on an FNV-1a hash of the UTF-8 bytes, over the
+ * ids' own bytes (solution.ts SolutionIds). A lookup first tries the row after the previous match,
+ * so a file in the solution's order never hashes.
  */
 export class IdIndex {
   readonly size: number;
   private readonly bytes: Uint8Array;
-  private readonly offsets: Int32Array;
+  private readonly starts: Int32Array;
   private readonly table: Int32Array; // row + 1, 0 = empty
   private readonly mask: number;
 
-  constructor(private readonly ids: string[]) {
+  constructor(private readonly ids: SolutionIds) {
     this.size = ids.length;
-    this.offsets = new Int32Array(ids.length + 1);
-    for (let r = 0; r < ids.length; r++) this.offsets[r + 1] = this.offsets[r] + Buffer.byteLength(ids[r]);
-    const bytes = Buffer.allocUnsafe(this.offsets[ids.length]);
-    for (let r = 0; r < ids.length; r++) bytes.write(ids[r], this.offsets[r]);
-    this.bytes = bytes;
+    this.bytes = ids.bytes;
+    this.starts = ids.starts;
     let slots = 1;
-    while (slots < 2 * ids.length) slots *= 2;
+    while (slots < 2 * this.size) slots *= 2;
     this.table = new Int32Array(slots);
     this.mask = slots - 1;
-    for (let r = 0; r < ids.length; r++) {
-      let h = fnv1a(bytes, this.offsets[r], this.offsets[r + 1]) & this.mask;
+    for (let r = 0; r < this.size; r++) {
+      let h = fnv1a(this.bytes, this.starts[r], this.starts[r + 1] - 1) & this.mask;
       while (this.table[h] !== 0) h = (h + 1) & this.mask;
       this.table[h] = r + 1;
     }
@@ -49,14 +47,15 @@ export class IdIndex {
   }
 
   name(row: number): string {
-    return this.ids[row];
+    return this.ids.name(row);
   }
 
   private equals(row: number, buf: Uint8Array, start: number, end: number): boolean {
-    const from = this.offsets[row];
-    const length = this.offsets[row + 1] - from;
+    const from = this.starts[row];
+    const length = this.starts[row + 1] - 1 - from;
     if (length !== end - start) return false;
-    for (let k = 0; k < length; k++) if (this.bytes[from + k] !== buf[start + k]) return false;
+    const bytes = this.bytes;
+    for (let k = 0; k < length; k++) if (bytes[from + k] !== buf[start + k]) return false;
     return true;
   }
 }

@@ -34,7 +34,12 @@ async function timeRequests(url: (i: number) => string, count: number): Promise<
 }
 
 /** `viewers` clients, each asking for random pages one after another for `seconds`: pages answered per second and the latencies. */
-async function concurrentViewers(url: (page: number) => string, pages: number, viewers: number, seconds: number): Promise<{ perSecond: number; p50: number; p95: number; count: number }> {
+async function concurrentViewers(
+  url: (page: number) => string,
+  pages: number,
+  viewers: number,
+  seconds: number,
+): Promise<{ perSecond: number; p50: number; p95: number; count: number }> {
   const samples: number[] = [];
   const start = performance.now();
   const end = start + seconds * 1000;

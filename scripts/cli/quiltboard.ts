@@ -167,7 +167,9 @@ export async function run(argv: string[], out: (line: string) => void): Promise<
       }>("GET", `${base()}/leaderboard?page=${encodeURIComponent(page)}`);
       if (json) return out(JSON.stringify(board));
       if (board.entries.length === 0) return out(board.total === 0 ? "no submissions yet" : `no page ${page}: the board has ${board.total} teams`);
-      const more = board.next ? `\npage ${page} of ${Math.ceil(board.total / board.pageSize)} (${board.total} teams): quiltboard leaderboard ${slug} --page ${Number(page) + 1}` : "";
+      const more = board.next
+        ? `\npage ${page} of ${Math.ceil(board.total / board.pageSize)} (${board.total} teams): quiltboard leaderboard ${slug} --page ${Number(page) + 1}`
+        : "";
       return out(
         table([
           ["#", "team", "score", "±", "entries", "budget"],

@@ -57,12 +57,14 @@ describe("leaderboard API (docs/api.md)", () => {
     const whole = await read(APP_URL, "");
     expect(whole).toMatchObject({ page: 1, pageSize: 100, total: 5, next: null });
     const pages = [];
-    for (let next: string | null = `/api/v1/competitions/${slug}/leaderboard?pageSize=2`; next !== null; ) {
+    for (let next: string | null = `/api/v1/competitions/${slug}/leaderboard?pageSize=2`; next !== null;) {
       const page = await client(APP_URL_2)(next);
       pages.push(page.entries.map((e: { rank: number; team: string }) => [e.rank, e.team]));
       next = page.next;
     }
-    expect(pages).toEqual([whole.entries.slice(0, 2), whole.entries.slice(2, 4), whole.entries.slice(4)].map((p) => p.map((e: { rank: number; team: string }) => [e.rank, e.team])));
+    expect(pages).toEqual(
+      [whole.entries.slice(0, 2), whole.entries.slice(2, 4), whole.entries.slice(4)].map((p) => p.map((e: { rank: number; team: string }) => [e.rank, e.team])),
+    );
     // The last team submits a perfect file on the second instance; the first shows it on top at once.
     const last = teams.find((t) => t.team.name === whole.entries[4].team)!;
     const perfect = demoPredictionsCsv({ skill: 1, seed: "perfect" });

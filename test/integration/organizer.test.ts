@@ -27,7 +27,7 @@ describe("solution upload", () => {
     const csv = 'id,label,split,order,group,state\r\n"a,1",cat,public,2,g1,s1\na2,dog,holdout,1,g1,s2\na3,cat,holdout,3,g2,s1\n';
     expect(await uploadSolution(owner, c.slug, body(csv))).toMatchObject({ rows: 3, public: 1, holdout: 2 });
     const s = (await loadSolution(c.id))!;
-    expect(s.ids).toEqual(["a,1", "a2", "a3"]);
+    expect(s.ids.toArray()).toEqual(["a,1", "a2", "a3"]);
     expect(s.classes).toEqual(["cat", "dog"]);
     expect(Array.from(s.labels)).toEqual([0, 1, 0]);
     expect(Array.from(s.split)).toEqual([0, 1, 1]);
@@ -50,7 +50,7 @@ describe("solution upload", () => {
       { line: 5, message: 'label must be a number, found "x"' },
       { line: 6, message: 'split must be public or holdout, found "test"' },
     ]);
-    expect((await loadSolution(c.id))!.ids).toEqual(["x", "y"]);
+    expect((await loadSolution(c.id))!.ids.toArray()).toEqual(["x", "y"]);
   });
 
   it("names a missing column and an empty split", async () => {

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { CsvReader, CsvValidationError } from "@/lib/csv/reader";
-import { createSolutionParser } from "@/lib/csv/solution";
+import { createSolutionParser, SolutionIds } from "@/lib/csv/solution";
 import { createSubmissionParser, submissionKey } from "@/lib/csv/submission";
 
 // Property-based fuzzing of the CSV layer (fast-check, seeded so a failure replays): any text is
@@ -65,7 +65,7 @@ describe("CSV reader under fuzzing", () => {
             expect((error as CsvValidationError).issues.length).toBeGreaterThan(0);
           }
         }
-        const submission = createSubmissionParser(submissionKey({ ids: ["a", "b,c"], classes: ["x"] }), "class");
+        const submission = createSubmissionParser(submissionKey({ ids: SolutionIds.fromStrings(["a", "b,c"]), classes: ["x"] }), "class");
         try {
           submission.push(utf8(text));
           submission.end();
@@ -80,7 +80,7 @@ describe("CSV reader under fuzzing", () => {
   it("never throws anything but a line-numbered CsvValidationError on arbitrary bytes", () => {
     fc.assert(
       fc.property(fc.uint8Array({ maxLength: 300 }), fc.nat(), (bytes, cut) => {
-        const submission = createSubmissionParser(submissionKey({ ids: ["a", "b"], classes: null }), "number");
+        const submission = createSubmissionParser(submissionKey({ ids: SolutionIds.fromStrings(["a", "b"]), classes: null }), "number");
         try {
           submission.push(bytes.subarray(0, cut % (bytes.length + 1)));
           submission.push(bytes.subarray(cut % (bytes.length + 1)));
@@ -99,8 +99,8 @@ describe("CSV reader under fuzzing", () => {
     const parser = createSolutionParser("number");
     parser.push(utf8(solution));
     const parsed = parser.end();
-    expect(parsed.ids).toEqual(ids);
-    const sub = createSubmissionParser(submissionKey({ ids, classes: null }), "number");
+    expect(parsed.ids.toArray()).toEqual(ids);
+    const sub = createSubmissionParser(submissionKey({ ids: parsed.ids, classes: null }), "number");
     sub.push(
       utf8(
         "\uFEFFid,prediction\r\n" +

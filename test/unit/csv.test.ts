@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { CsvReader, CsvValidationError } from "@/lib/csv/reader";
-import { createSolutionParser, holdoutChains, parseSolution } from "@/lib/csv/solution";
+import { createSolutionParser, holdoutChains, parseSolution, SolutionIds } from "@/lib/csv/solution";
 import { createSubmissionParser, submissionKey } from "@/lib/csv/submission";
 
 /** The records of `text`, fed to the reader in chunks of `chunk` bytes. */
@@ -71,7 +71,7 @@ describe("CsvReader limits (hostile input)", () => {
 
 describe("submission parser: exact keys and values", () => {
   const parse = (ids: string[], classes: string[] | null, input: "class" | "number" | "probability", text: string) => {
-    const parser = createSubmissionParser(submissionKey({ ids, classes }), input);
+    const parser = createSubmissionParser(submissionKey({ ids: SolutionIds.fromStrings(ids), classes }), input);
     parser.push(new TextEncoder().encode(text));
     return Array.from(parser.end());
   };
@@ -119,7 +119,7 @@ describe("submission parser: exact keys and values", () => {
 describe("solution parser", () => {
   it("reads columns in any order and case", () => {
     const s = parseSolution("Split,ID,Label\npublic,a,0.5\nholdout,b,2\n", "number");
-    expect(s.ids).toEqual(["a", "b"]);
+    expect(s.ids.toArray()).toEqual(["a", "b"]);
     expect(Array.from(s.labels)).toEqual([0.5, 2]);
     expect(Array.from(s.split)).toEqual([0, 1]);
   });
@@ -148,7 +148,7 @@ describe("solution parser", () => {
 
   it("orders holdout chains by the order column within each group", () => {
     const s = parseSolution("id,label,split,order,group\na,x,holdout,3,u\nb,x,holdout,1,u\nc,x,public,2,u\nd,x,holdout,5,v\ne,x,holdout,2,u\n", "class");
-    expect(holdoutChains(s).map((chain) => chain.map((r) => s.ids[r]))).toEqual([["b", "e", "a"], ["d"]]);
+    expect(holdoutChains(s).map((chain) => chain.map((r) => s.ids.name(r)))).toEqual([["b", "e", "a"], ["d"]]);
   });
 
   it("parses 10⁶ rows in a few seconds (prints the rate)", () => {
@@ -164,7 +164,7 @@ describe("solution parser", () => {
     const s = parser.end();
     const seconds = (performance.now() - start) / 1000;
     console.log(`solution parser: ${n} rows (${(text.length / 1e6).toFixed(1)} MB) in ${seconds.toFixed(2)} s`);
-    expect(s.ids).toHaveLength(n);
+    expect(s.ids.length).toBe(n);
     expect(s.classes).toEqual(["cat", "dog"]);
   });
 });

@@ -6,7 +6,7 @@ import { readCsvUpload } from "@/lib/server/platform/csv-upload";
 import type { PublicUser } from "@/lib/server/accounts/users";
 import { lockDraft, requireDraft } from "./lifecycle";
 import { splitIntegrityProblem } from "@/lib/calibration/resolve";
-import { createSolutionParser, type Solution } from "@/lib/csv/solution";
+import { createSolutionParser, type Solution, SolutionIds } from "@/lib/csv/solution";
 
 /** Largest solution file accepted: 10⁶ rows with long ids fit comfortably. */
 export const MAX_SOLUTION_BYTES = 256 * 1024 * 1024;
@@ -46,8 +46,11 @@ export async function getSolutionSummary(competitionId: string): Promise<Solutio
 // Decoded solutions, keyed by competition and file hash: decoded once per process, replaced when
 // the organizer uploads a new file. `final` marks an entry checked against the database after the
 // competition was published: from then on the file can never change (uploads are for drafts, under
-// the competition's lock), so the hash need not be read again.
+// the competition's lock), so the hash need not be read again. `decoding` holds the decode in
+// progress per competition and hash, so callers at the same time (a submission arriving while the
+// instance warms up, scoring/warm.ts) decode it once.
 const cache = new Map<string, { sha256: string; solution: Solution; final: boolean }>();
+const decoding = new Map<string, Promise<{ sha256: string; solution: Solution } | null>>();
 
 /** The decoded solution of a competition, or null when none was uploaded. `published`: the caller saw the competition published. */
 export async function loadSolution(competitionId: string, options: { published?: boolean } = {}): Promise<Solution | null> {
@@ -60,11 +63,22 @@ export async function loadSolution(competitionId: string, options: { published?:
     cached.final = final;
     return cached.solution;
   }
-  const row = await db.solution.findUnique({ where: { competitionId } });
-  if (!row) return null;
-  const solution = decodeSolution(row);
-  cache.set(competitionId, { sha256: row.sha256, solution, final });
-  return solution;
+  const key = `${competitionId}:${head.sha256}`;
+  let pending = decoding.get(key);
+  if (!pending) {
+    pending = db.solution.findUnique({ where: { competitionId } }).then((row) => row && { sha256: row.sha256, solution: decodeSolution(row) });
+    decoding.set(key, pending);
+    void pending.finally(() => decoding.delete(key)).catch(() => {});
+  }
+  const decoded = await pending;
+  if (!decoded) return null;
+  const entry = cache.get(competitionId);
+  if (entry?.sha256 === decoded.sha256) {
+    entry.final ||= final;
+    return entry.solution;
+  }
+  cache.set(competitionId, { ...decoded, final });
+  return decoded.solution;
 }
 
 type Encoded = {
@@ -85,7 +99,7 @@ function bytesOf(array: Int32Array | Float64Array | Uint8Array): Uint8Array<Arra
 
 function encodeSolution(s: Solution): Encoded {
   return {
-    ids: new Uint8Array(Buffer.from(s.ids.join("\n"), "utf8")),
+    ids: bytesOf(s.ids.bytes),
     labels: bytesOf(s.labels),
     classes: s.classes ?? undefined,
     split: bytesOf(s.split),
@@ -115,7 +129,7 @@ function decodeSolution(row: {
 }): Solution {
   const classes = (row.classes as string[] | null) ?? null;
   return {
-    ids: Buffer.from(row.ids).toString("utf8").split("\n"),
+    ids: new SolutionIds(new Uint8Array(buffer(row.ids))),
     labels: classes ? new Int32Array(buffer(row.labels)) : new Float64Array(buffer(row.labels)),
     classes,
     split: new Uint8Array(buffer(row.split)),

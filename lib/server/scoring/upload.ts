@@ -51,7 +51,8 @@ type ScoringData = { solution: Solution; key: SubmissionKey; publicRows: Uint32A
 // Per competition: the decoded solution plus the id index, built once per solution file.
 const scoringCache = new WeakMap<Solution, ScoringData>();
 
-async function scoringData(competition: CompetitionRow): Promise<ScoringData> {
+/** What scoring a submission reads besides the file: the decoded solution, its id index and the rows of each split (built once per solution, scoring/warm.ts builds them ahead). */
+export async function scoringData(competition: CompetitionRow): Promise<ScoringData> {
   const competitionId = competition.id;
   const solution = await loadSolution(competitionId, { published: competition.status !== "draft" });
   if (!solution) throw new AppError("conflict", "this competition has no solution");
