@@ -17,7 +17,7 @@ export default defineConfig({
     projects: [
       { extends: true, test: { name: "unit", include: ["test/unit/**/*.test.ts"] } },
       { extends: true, test: { name: "integration", include: ["test/integration/**/*.test.ts"] } },
-      { extends: true, test: { name: "e2e", include: ["test/e2e/**/*.test.ts"], testTimeout: 120_000 } },
+      { extends: true, test: { name: "e2e", include: ["test/e2e/**/*.test.ts"], setupFiles: ["test/e2e/setup.ts"], testTimeout: 120_000 } },
     ],
   },
 });

@@ -1,107 +1,107 @@
-// The JSON bodies the REST API answers with (docs/api.md): built by lib/server, read by pages and
-// client components. Types only, so a client component can import them without pulling server code
-// (or its secrets) into the browser bundle.
-import type { BudgetByCalibration, Point } from "./calibration/curves";
-import type { Plan, Proof } from "./calibration/planner";
-import type { BoardKind } from "./mechanism/board";
-import type { AnswerKind } from "./mechanism/thresholdout";
+// The JSON bodies the REST API answers with (docs/api.md), as zod schemas: each type below is its
+// schema's inferred type, built by lib/server and read by pages and client components, and the
+// schemas are the responses of the OpenAPI document (lib/openapi.ts) that the end-to-end tests hold
+// every answer to. Client components import the types only (`import type`), so no schema and no
+// server code reaches the browser bundle.
+//
+// Some answers carry what a pure module computes (a plan, a calibration, a chain's summary): those
+// types are defined beside their code (lib/calibration, lib/experiments), and test/unit/openapi.test.ts
+// holds each schema here to describe exactly the same values.
+import { z } from "zod";
+import { accessSchema } from "./validation/competitions";
+import { correlationModelSchema } from "./validation/calibration";
 
-/**
- * The kinds a scored submission is stored with: the mechanism's (public, holdout, exhausted — the
- * team's budget is spent — and limit — past the competition's m), and "capped": no check because the
- * competition's cap on holdout answers over all teams is reached.
- */
-export type StoredKind = AnswerKind | "capped";
+/** An instant, as the API writes every one: ISO 8601 in UTC, e.g. 2026-11-24T10:00:00.000Z. */
+const instant = z.iso.datetime();
+const count = z.number().int().min(0);
 
-/** …and "late": after the close, the exact holdout score (never ranked in the final standings). */
-export type ResultKind = StoredKind | "late";
+/** Every error answer: a code, a message a user can act on, and details (a CSV's problems with their lines, a JSON body's with their fields, a wait). */
+export const errorBodySchema = z
+  .object({
+    error: z.object({
+      code: z.enum([
+        "bad_request",
+        "unauthorized",
+        "forbidden",
+        "email_unverified",
+        "domain_not_allowed",
+        "approval_required",
+        "not_found",
+        "request_timeout",
+        "conflict",
+        "payload_too_large",
+        "unprocessable_entity",
+        "rate_limited",
+        "unavailable",
+        "internal_error",
+      ]),
+      message: z.string(),
+      details: z
+        .union([
+          z.array(z.union([z.object({ line: z.number().int(), message: z.string() }), z.object({ path: z.string(), message: z.string() })])),
+          z.object({ retryAfter: z.number().int() }),
+        ])
+        .optional(),
+    }),
+  })
+  .meta({ id: "Error" });
+export type ErrorBody = z.infer<typeof errorBodySchema>;
+export type ErrorCode = ErrorBody["error"]["code"];
 
-/**
- * An answer as its team sees it, in display units: `score` is what the mechanism released (null for
- * ⊥), `publicScore` the submission's exact public score, which the team always sees (it is a
- * function of the public rows alone: docs/mechanism.md §2.2); when the answer is not a public one it
- * is "public score, not checked".
- */
-export type Answer = { kind: ResultKind; score: number | null; publicScore: number };
+/** A body that only confirms what was done, e.g. `{deleted: true}`. */
+export const doneSchema = (field: string) => z.object({ [field]: z.literal(true) });
 
-/** POST …/submissions: the answer to one submission and the team's budget after it. */
-export type SubmissionResult = {
-  id: string;
-  createdAt: string;
-  answer: Answer;
-  budget: { remaining: number; initial: number };
-};
+// Accounts
 
-/** GET …/submissions: one of the caller's team's submissions (answers only, never raw scores). */
-export type MySubmission = {
-  id: string;
-  createdAt: string;
-  by: string;
-  answer: Answer;
-  budget: { remaining: number; initial: number };
-  selected: boolean;
-  description: string | null;
-  filename: string | null;
-};
+export const userSchema = z.object({ id: z.uuid(), email: z.string(), name: z.string(), role: z.enum(["admin", "user"]) }).meta({ id: "User" });
+/** An account: who the caller is (every service takes one). */
+export type User = z.infer<typeof userSchema>;
 
-/** A team's daily submissions (GET …/team `limits`): the cap counts per UTC day. */
-export type DailyLimits = { dailyLimit: number; usedToday: number; remainingToday: number; resetsAt: string };
+export const meSchema = userSchema.extend({ emailVerified: z.boolean() }).meta({ id: "Me" });
+export type Me = z.infer<typeof meSchema>;
 
-/** GET …/team: the caller's team. */
-export type TeamView = {
-  id: string;
-  name: string;
-  inviteCode: string;
-  members: { name: string }[];
-  budget: { remaining: number; initial: number };
-  submissions: number;
-  /** the competition's limit m of scored submissions per team, and how many the team has used (null before publishing) */
-  scored: { used: number; limit: number } | null;
-  /** the daily cap: used today, left today, when it resets (midnight UTC) */
-  limits: DailyLimits;
-  /** set when the organizers disqualified the team: when and why (it cannot submit) */
-  disqualified: { at: string; reason: string } | null;
-  /** pending merge requests: other teams asking to absorb this one (`incoming`), and this team's own (`outgoing`) */
-  mergeRequests: { incoming: MergeRequestView[]; outgoing: MergeRequestView[] };
-};
+/** POST /api/v1/tokens: the token, shown this once. */
+export const tokenCreatedSchema = z.object({ id: z.uuid(), name: z.string(), token: z.string() });
 
-/** A pending merge request as a team's members see it: the other team, who asked, when. */
-export type MergeRequestView = { id: string; team: string; teamId: string; requestedBy: string; createdAt: string };
+// Competitions
 
-/** One ranked team on the live leaderboard. */
-export type LeaderboardEntry = {
-  rank: number;
-  /** the team's name (docs/api.md), and its id for links */
-  team: string;
-  teamId: string;
-  /** the shown score (docs/mechanism.md §2.6): the team's best public answer, else its latest holdout answer, display units */
-  score: number | null;
-  /** which of the two the score is: a public score checked against the hidden holdout, or a noisy holdout answer */
-  kind: BoardKind | null;
-  /** half-width of the score's 95 % interval (a public score's sampling error, a holdout answer's noise), display units */
-  uncertainty: number | null;
-  submissions: number;
-  budget: { remaining: number; initial: number };
-  lastSubmissionAt: string | null;
-};
+const metricSummarySchema = z.object({ name: z.string(), title: z.string(), direction: z.enum(["higher", "lower"]) });
 
-/** The 95 % half-widths of the board's two kinds of score, in the metric's display units (docs/mechanism.md §2.6). */
-export type ScoreUncertainty = { public: number; holdout: number };
+export const competitionListItemSchema = z.object({
+  slug: z.string(),
+  title: z.string(),
+  status: z.enum(["draft", "published", "closed"]),
+  metric: z.string(),
+  endsAt: instant,
+  teams: count,
+});
+export type CompetitionListItem = z.infer<typeof competitionListItemSchema>;
 
-/** GET …/leaderboard: one page of the live leaderboard. */
-export type Leaderboard = {
-  metric: { name: string; title: string; direction: "higher" | "lower" };
-  displayPrecision: number;
-  /** entries over all pages (of the search, with `q`) */
-  total: number;
-  page: number;
-  pageSize: number;
-  /** the next page's address (same search and page size), null on the last page */
-  next: string | null;
-  entries: LeaderboardEntry[];
-  /** the organizers' baselines: unranked rows, each its public score (lib/server/scoring/sandbox.ts) */
-  baselines: { name: string; score: number; kind: BoardKind; uncertainty: number | null }[];
-};
+/** What anyone who may see a competition may read (GET …/competitions/{slug}; the answer to a create, an edit, a publish, a close). */
+export const competitionDetailsSchema = z
+  .object({
+    slug: z.string(),
+    title: z.string(),
+    description: z.string(),
+    rules: z.string(),
+    status: z.enum(["draft", "published", "closed"]),
+    metric: metricSummarySchema.extend({ params: z.object({ pMin: z.number().optional(), lo: z.number().optional(), hi: z.number().optional() }) }),
+    startsAt: instant.nullable(),
+    endsAt: instant,
+    dailySubmissionLimit: z.number().int(),
+    maxTeamSize: z.number().int(),
+    displayPrecision: z.number().int(),
+    publishedAt: instant.nullable(),
+    closedAt: instant.nullable(),
+    /** σ, T, B₀ and m once published (T̂, the noisy threshold, is never shown) */
+    mechanism: z.object({ sigma: z.number().nullable(), threshold: z.number().nullable(), budget: z.number().int(), maxQueries: z.number().int().nullable() }).nullable(),
+    /** holdout answers released over all teams, and the organizers' cap on them */
+    holdout: z.object({ answersReleased: count, cap: z.number().int().nullable() }),
+    access: accessSchema,
+    lateSubmissions: z.boolean(),
+  })
+  .meta({ id: "Competition" });
+export type CompetitionDetails = z.infer<typeof competitionDetailsSchema>;
 
 /**
  * GET …/competitions/{slug} `guarantee`: what the shown scores are worth, display units
@@ -111,86 +111,406 @@ export type Leaderboard = {
  * value a shown public score can be (T plus the threshold's noise, 95 %); `honestCharges` the holdout
  * checks an honest team is expected to get over its m submissions.
  */
-export type GuaranteeSummary = {
-  team: { holds: boolean; proof: Proof | null; tolerance: number | null; maxQueries: number; budget: number; beta: number };
-  competition: { holds: boolean; tolerance: number | null; cap: number | null; teams: number; answersReleased: number };
-  publicBound: number;
-  honestCharges: number;
-};
-
-/** POST …/mechanism/preview: the plan and the three plots, nothing stored. */
-export type MechanismPreview = {
-  plan: Plan;
-  /** the three plots; `tolerance` is the τ of the side-by-side comparison */
-  curves: { budgetByTolerance: { bdp: Point[]; count: Point[] }; epsBdpByNoise: Point[]; budgetByCalibration: BudgetByCalibration; tolerance: number };
-};
+export const guaranteeSummarySchema = z.object({
+  team: z.object({
+    holds: z.boolean(),
+    proof: z.enum(["bdp", "description-length"]).nullable(),
+    tolerance: z.number().nullable(),
+    maxQueries: z.number().int(),
+    budget: z.number().int(),
+    beta: z.number(),
+  }),
+  competition: z.object({ holds: z.boolean(), tolerance: z.number().nullable(), cap: z.number().int().nullable(), teams: z.number().int(), answersReleased: count }),
+  publicBound: z.number(),
+  honestCharges: z.number(),
+});
+export type GuaranteeSummary = z.infer<typeof guaranteeSummarySchema>;
 
 /** One changed setting, as the change log records it (dates as ISO strings). */
-export type SettingChange = { field: string; before: unknown; after: unknown };
-
-/** What the mechanism is after a change that moves m (docs/operating.md "Editing a live competition"). */
-export type PlanShift = {
-  before: PlanFigures;
-  after: PlanFigures;
-  /** true when σ, T and B₀ are recomputed (no team has submitted yet); false when only m and the guarantee move */
-  replanned: boolean;
-};
+export const settingChangeSchema = z.object({ field: z.string(), before: z.unknown(), after: z.unknown() });
+export type SettingChange = z.infer<typeof settingChangeSchema>;
 
 /** The figures of a plan that a settings change may move. */
-export type PlanFigures = { sigma: number; threshold: number; budget: number; maxQueries: number; tolerance: number | null; holds: boolean; explanation: string };
+export const planFiguresSchema = z.object({
+  sigma: z.number(),
+  threshold: z.number(),
+  budget: z.number().int(),
+  maxQueries: z.number().int(),
+  tolerance: z.number().nullable(),
+  holds: z.boolean(),
+  explanation: z.string(),
+});
+export type PlanFigures = z.infer<typeof planFiguresSchema>;
+
+/** What the mechanism is after a change that moves m (docs/operating.md "Editing a live competition"); `replanned`: σ, T and B₀ are recomputed (no team has submitted yet), else only m and the guarantee move. */
+export const planShiftSchema = z.object({ before: planFiguresSchema, after: planFiguresSchema, replanned: z.boolean() });
+export type PlanShift = z.infer<typeof planShiftSchema>;
 
 /** PATCH …?preview=true: what a settings change would do, nothing stored. */
-export type SettingsPreview = { changes: SettingChange[]; plan: PlanShift | null };
+export const settingsPreviewSchema = z.object({ changes: z.array(settingChangeSchema), plan: planShiftSchema.nullable() });
+export type SettingsPreview = z.infer<typeof settingsPreviewSchema>;
 
 /** GET …/changes: one recorded settings change. */
-export type ChangeLogEntry = { at: string; by: string; changes: SettingChange[] };
+export const changeLogEntrySchema = z.object({ at: instant, by: z.string(), changes: z.array(settingChangeSchema) });
+export type ChangeLogEntry = z.infer<typeof changeLogEntrySchema>;
+
+/** PUT …/solution: the file's rows, the split, its hash, and warnings (groups with rows in both splits). */
+export const solutionUploadedSchema = z.object({ rows: count, public: count, holdout: count, sha256: z.string(), warnings: z.array(z.string()) });
+
+/** A data file of a competition. */
+export const attachmentSchema = z.object({ id: z.uuid(), filename: z.string(), contentType: z.string(), size: count, createdAt: instant });
+export type AttachmentSummary = z.infer<typeof attachmentSchema>;
 
 /** GET …/bans: one banned user (organizers). */
-export type BanView = { userId: string; name: string; email: string; reason: string; createdAt: string };
+export const banSchema = z.object({ userId: z.uuid(), name: z.string(), email: z.string(), reason: z.string(), createdAt: instant });
+export type BanView = z.infer<typeof banSchema>;
 
 /** GET …/organizers (organizers): who organizes, and the invitations not accepted yet. */
-export type OrganizersView = {
-  organizers: { userId: string; name: string; email: string }[];
-  invitations: { id: string; email: string; invitedBy: string; expiresAt: string }[];
-};
-
-/** The holdout health (organizers): ε_DP spent per team and in all (lib/mechanism/accounting.ts). */
-export type HealthReport = {
-  perHoldoutAnswer: number;
-  total: number;
-  teams: { name: string; holdoutAnswers: number; remeasures: number; openEpochs: number; epsDp: number; remaining: number; initial: number; exhausted: boolean }[];
-  exhausted: number;
-  /** baselines shown with a noisy holdout value (before baselines showed their public score): one re-measurement each, counted in the total */
-  baselines: number;
-};
-
-/** Signals of one person behind several teams (organizers). */
-export type SybilSignals = {
-  /** accounts in different teams created from one address within a day; the address is never shown */
-  sameAddress: { accounts: { name: string; team: string; createdAt: string }[] }[];
-  nearIdentical: { teams: [string, string]; agreement: number }[];
-};
+export const organizersSchema = z.object({
+  organizers: z.array(z.object({ userId: z.uuid(), name: z.string(), email: z.string() })),
+  invitations: z.array(z.object({ id: z.uuid(), email: z.string(), invitedBy: z.string(), expiresAt: instant })),
+});
+export type OrganizersView = z.infer<typeof organizersSchema>;
 
 /** GET …/registrations: one request to take part (organizers see all, a user their own). */
-export type RegistrationView = { id: string; status: string; createdAt: string; user: { name: string; email: string } };
+export const registrationSchema = z.object({ id: z.uuid(), status: z.string(), createdAt: instant, user: z.object({ name: z.string(), email: z.string() }) });
+export type RegistrationView = z.infer<typeof registrationSchema>;
+
+// The calibration and the plan (their types are lib/calibration's; see the head of this file)
+
+const byMethodSchema = z.record(z.string(), z.number().nullable());
+
+/** A complete correlation model, as the calibration reads it (lib/calibration/models.ts). */
+export const correlationModelCompleteSchema = z.discriminatedUnion("kind", [
+  z.object({ kind: z.literal("independent") }),
+  z.object({ kind: z.literal("groups"), maxGroupSize: z.number().int() }),
+  z.object({
+    kind: z.literal("markov"),
+    transition: z.array(z.array(z.number())),
+    initial: z.union([z.array(z.number()), z.literal("stationary")]).optional(),
+    chains: z.array(z.number().int()).optional(),
+  }),
+  z.object({ kind: z.literal("max-influence"), bound: z.number() }),
+]);
+
+/** PUT …/correlation: the model resolved against the solution (lib/calibration/resolve.ts CorrelationSummary). */
+export const correlationSummarySchema = z
+  .object({
+    model: correlationModelCompleteSchema,
+    n: count,
+    nEff: z.number(),
+    groupSizes: z.record(z.string(), z.number().int()).optional(),
+    chain: z
+      .object({
+        states: z.number().int(),
+        stationary: z.array(z.number()),
+        irreducible: z.boolean(),
+        period: z.number().int(),
+        reversible: z.boolean(),
+        spectralGap: z.number().nullable(),
+        lambda: z.number(),
+        stateNames: z.array(z.string()).nullable(),
+        chains: z.number().int(),
+        longestChain: z.number().int(),
+      })
+      .optional(),
+  })
+  .meta({ id: "CorrelationSummary" });
+
+/** The planner's answer (lib/calibration/planner.ts Plan; docs/mechanism.md §2.4, §2.6, §2.7). */
+export const planSchema = z
+  .object({
+    sigma: z.number(),
+    threshold: z.number(),
+    budget: z.number().int(),
+    answerDecimals: z.number().int(),
+    epsDp: z.number(),
+    epsBdp: z.number(),
+    byMethod: byMethodSchema,
+    exhaustive: z.boolean(),
+    nEff: z.number(),
+    guarantee: z.object({
+      holds: z.boolean(),
+      proof: z.enum(["bdp", "description-length"]).nullable(),
+      scope: z.literal("team"),
+      tolerance: z.number().nullable(),
+      requiredN: z.number().nullable(),
+      beta: z.number(),
+      maxQueries: z.number().int(),
+      split: z.number().nullable(),
+      byProof: z.object({
+        bdp: z.object({ holds: z.boolean(), tolerance: z.number().nullable() }),
+        descriptionLength: z.object({ holds: z.boolean(), tolerance: z.number(), deviation: z.number(), publicAnswer: z.number(), holdoutAnswer: z.number() }).nullable(),
+      }),
+      explanation: z.string(),
+    }),
+    competition: z.object({
+      scope: z.literal("competition"),
+      teams: z.number().int(),
+      cap: z.number().int().nullable(),
+      tolerance: z.number().nullable(),
+      holds: z.boolean(),
+      curve: z.array(z.object({ cap: z.number().int(), tolerance: z.number() })),
+      honestCharges: z.number(),
+      explanation: z.string(),
+    }),
+    honest: z.object({
+      gapSd: z.number(),
+      expectedCharges: z.number(),
+      recommended: z.object({ sigma: z.number(), threshold: z.number(), expectedCharges: z.number() }),
+    }),
+  })
+  .meta({ id: "Plan" });
+
+const pointSchema = z.object({ x: z.number(), y: z.number() });
+
+/** POST …/mechanism/preview: the plan and the three plots, nothing stored; `tolerance` is the τ of the side-by-side comparison. */
+export const mechanismPreviewSchema = z.object({
+  plan: planSchema,
+  curves: z.object({
+    budgetByTolerance: z.object({ bdp: z.array(pointSchema), count: z.array(pointSchema) }),
+    epsBdpByNoise: z.array(pointSchema),
+    budgetByCalibration: z.array(z.object({ label: z.string(), budget: z.number().int(), epsDp: z.number().nullable() })),
+    tolerance: z.number(),
+  }),
+});
+export type MechanismPreview = z.infer<typeof mechanismPreviewSchema>;
+
+/** POST …/attack-preview: the boosting attack against the draft's mechanism (lib/experiments/preview.ts AttackPreview) and the budget it ran with. */
+export const attackPreviewSchema = z.object({
+  rows: count,
+  plain: z.array(z.object({ x: z.number(), y: z.number().nullable() })),
+  protected: z.array(z.object({ x: z.number(), y: z.number().nullable() })),
+  budgetSpent: count,
+  budget: z.number().int(),
+});
+
+/** POST /api/v1/calibrate (lib/calibration/calibrate.ts CalibrationAnswer): ε_DP for an ε_BDP, ε_BDP for an ε_DP, or the planner's answer. */
+export const calibrationAnswerSchema = z.union([
+  z.object({ epsDp: z.number(), byMethod: byMethodSchema, exhaustive: z.boolean() }),
+  z.object({ epsBdp: z.number(), byMethod: byMethodSchema, exhaustive: z.boolean() }),
+  planSchema,
+]);
+
+// Organizers' views of the holdout
+
+/** The holdout health (organizers): ε_DP spent per team and in all (lib/mechanism/accounting.ts); `baselines`: baselines shown with a noisy holdout value (before baselines showed their public score), one re-measurement each, counted in the total. */
+export const healthReportSchema = z.object({
+  perHoldoutAnswer: z.number(),
+  total: z.number(),
+  teams: z.array(
+    z.object({
+      name: z.string(),
+      holdoutAnswers: count,
+      remeasures: count,
+      openEpochs: count,
+      epsDp: z.number(),
+      remaining: z.number().int(),
+      initial: z.number().int(),
+      exhausted: z.boolean(),
+    }),
+  ),
+  exhausted: count,
+  baselines: count,
+});
+export type HealthReport = z.infer<typeof healthReportSchema>;
+
+/** GET …/audit (organizers): every answer replayed from the stored secret; examples of mismatches. */
+export const auditReportSchema = z.object({ queries: count, mismatches: count, examples: z.array(z.object({ submissionId: z.uuid(), problem: z.string() })) });
+export type AuditReport = z.infer<typeof auditReportSchema>;
+
+/** Signals of one person behind several teams (organizers): accounts in different teams created from one address within a day (the address is never shown), and near-identical submissions. */
+export const sybilSignalsSchema = z.object({
+  sameAddress: z.array(z.object({ accounts: z.array(z.object({ name: z.string(), team: z.string(), createdAt: instant })) })),
+  nearIdentical: z.array(z.object({ teams: z.tuple([z.string(), z.string()]), agreement: z.number() })),
+});
+export type SybilSignals = z.infer<typeof sybilSignalsSchema>;
+
+// Submissions
+
+/**
+ * The kinds a scored submission is stored with: the mechanism's (public, holdout, exhausted — the
+ * team's budget is spent — and limit — past the competition's m), and "capped": no check because the
+ * competition's cap on holdout answers over all teams is reached.
+ */
+export const storedKindSchema = z.enum(["public", "holdout", "exhausted", "limit", "capped"]);
+export type StoredKind = z.infer<typeof storedKindSchema>;
+
+/** …and "late": after the close, the exact holdout score (never ranked in the final standings). */
+export const resultKindSchema = z.enum([...storedKindSchema.options, "late"]);
+export type ResultKind = z.infer<typeof resultKindSchema>;
+
+/**
+ * An answer as its team sees it, in display units: `score` is what the mechanism released (null for
+ * ⊥), `publicScore` the submission's exact public score, which the team always sees (it is a
+ * function of the public rows alone: docs/mechanism.md §2.2); when the answer is not a public one it
+ * is "public score, not checked".
+ */
+export const answerSchema = z.object({ kind: resultKindSchema, score: z.number().nullable(), publicScore: z.number() });
+export type Answer = z.infer<typeof answerSchema>;
+
+const budgetSchema = z.object({ remaining: z.number().int(), initial: z.number().int() });
+
+/** POST …/submissions: the answer to one submission and the team's budget after it. */
+export const submissionResultSchema = z.object({ id: z.uuid(), createdAt: instant, answer: answerSchema, budget: budgetSchema }).meta({ id: "SubmissionResult" });
+export type SubmissionResult = z.infer<typeof submissionResultSchema>;
+
+/** GET …/submissions: one of the caller's team's submissions (answers only, never raw scores). */
+export const mySubmissionSchema = submissionResultSchema.extend({ by: z.string(), selected: z.boolean(), description: z.string().nullable(), filename: z.string().nullable() });
+export type MySubmission = z.infer<typeof mySubmissionSchema>;
+
+/** A sandbox test as organizers see it: exact scores in display units, and its baseline name when shown. */
+export const sandboxTestSchema = z
+  .object({
+    id: z.uuid(),
+    createdAt: instant,
+    by: z.string(),
+    publicScore: z.number(),
+    holdoutScore: z.number(),
+    description: z.string().nullable(),
+    filename: z.string().nullable(),
+    baseline: z.object({ name: z.string(), score: z.number() }).nullable(),
+  })
+  .meta({ id: "SandboxTest" });
+export type SandboxRow = z.infer<typeof sandboxTestSchema>;
+
+/** One submission as organizers see it (GET …/submissions/all): raw scores included (display units). */
+export const consoleRowSchema = z.object({
+  id: z.uuid(),
+  createdAt: instant,
+  team: z.string(),
+  teamId: z.uuid(),
+  user: z.string(),
+  kind: z.string(),
+  answer: z.number().nullable(),
+  publicScore: z.number(),
+  holdoutScore: z.number(),
+  description: z.string().nullable(),
+  filename: z.string().nullable(),
+  flags: z.array(z.string()),
+});
+export type ConsoleRow = z.infer<typeof consoleRowSchema>;
+
+// Teams
+
+/** A team's daily submissions (GET …/team `limits`): the cap counts per UTC day. */
+export const dailyLimitsSchema = z.object({ dailyLimit: z.number().int(), usedToday: count, remainingToday: count, resetsAt: instant });
+export type DailyLimits = z.infer<typeof dailyLimitsSchema>;
+
+/** A pending merge request as a team's members see it: the other team, who asked, when. */
+export const mergeRequestSchema = z.object({ id: z.uuid(), team: z.string(), teamId: z.uuid(), requestedBy: z.string(), createdAt: instant });
+export type MergeRequestView = z.infer<typeof mergeRequestSchema>;
+
+const disqualifiedSchema = z.object({ at: instant, reason: z.string() }).nullable();
+
+/** GET …/team: the caller's team. */
+export const teamViewSchema = z
+  .object({
+    id: z.uuid(),
+    name: z.string(),
+    inviteCode: z.string(),
+    members: z.array(z.object({ name: z.string() })),
+    budget: budgetSchema,
+    submissions: count,
+    /** the competition's limit m of scored submissions per team, and how many the team has used (null before publishing) */
+    scored: z.object({ used: count, limit: z.number().int() }).nullable(),
+    /** the daily cap: used today, left today, when it resets (midnight UTC) */
+    limits: dailyLimitsSchema,
+    /** set when the organizers disqualified the team: when and why (it cannot submit) */
+    disqualified: disqualifiedSchema,
+    /** pending merge requests: other teams asking to absorb this one (`incoming`), and this team's own (`outgoing`) */
+    mergeRequests: z.object({ incoming: z.array(mergeRequestSchema), outgoing: z.array(mergeRequestSchema) }),
+  })
+  .meta({ id: "Team" });
+export type TeamView = z.infer<typeof teamViewSchema>;
+
+/** POST …/teams/{teamId}/disqualify, DELETE: the team and whether it is disqualified now. */
+export const disqualificationSchema = z.object({ id: z.uuid(), name: z.string(), disqualified: disqualifiedSchema });
+
+// Boards
+
+/** Which kind a shown score is (lib/mechanism/board.ts): a public score checked against the hidden holdout, or a noisy holdout answer. */
+const boardKindSchema = z.enum(["public", "holdout"]);
+
+/** One ranked team on the live leaderboard. */
+export const leaderboardEntrySchema = z.object({
+  rank: z.number().int().min(1),
+  /** the team's name (docs/api.md), and its id for links */
+  team: z.string(),
+  teamId: z.uuid(),
+  /** the shown score (docs/mechanism.md §2.6): the team's best public answer, else its latest holdout answer, display units */
+  score: z.number().nullable(),
+  kind: boardKindSchema.nullable(),
+  /** half-width of the score's 95 % interval (a public score's sampling error, a holdout answer's noise), display units */
+  uncertainty: z.number().nullable(),
+  submissions: count,
+  budget: budgetSchema,
+  lastSubmissionAt: instant.nullable(),
+});
+export type LeaderboardEntry = z.infer<typeof leaderboardEntrySchema>;
+
+/** The 95 % half-widths of the board's two kinds of score, in the metric's display units (docs/mechanism.md §2.6). */
+export const scoreUncertaintySchema = z.object({ public: z.number(), holdout: z.number() });
+export type ScoreUncertainty = z.infer<typeof scoreUncertaintySchema>;
+
+/** GET …/leaderboard: one page of the live leaderboard. */
+export const leaderboardSchema = z
+  .object({
+    metric: metricSummarySchema,
+    displayPrecision: z.number().int(),
+    /** entries over all pages (of the search, with `q`) */
+    total: count,
+    page: z.number().int().min(1),
+    pageSize: z.number().int().min(1),
+    /** the next page's address (same search and page size), null on the last page */
+    next: z.string().nullable(),
+    entries: z.array(leaderboardEntrySchema),
+    /** the organizers' baselines: unranked rows, each its public score (lib/server/scoring/sandbox.ts) */
+    baselines: z.array(z.object({ name: z.string(), score: z.number(), kind: boardKindSchema, uncertainty: z.number().nullable() })),
+  })
+  .meta({ id: "Leaderboard" });
+export type Leaderboard = z.infer<typeof leaderboardSchema>;
+
+/** GET …/leaderboard/late: each team's best exact holdout score among its late submissions. */
+export const lateBoardSchema = z.object({
+  metric: metricSummarySchema,
+  displayPrecision: z.number().int(),
+  lateSubmissions: z.boolean(),
+  entries: z.array(z.object({ rank: z.number().int(), team: z.string(), teamId: z.uuid(), score: z.number(), submissions: count, lastSubmissionAt: instant })),
+});
+export type LateBoard = z.infer<typeof lateBoardSchema>;
+
+/** GET …/final: the final standings, with each team's live rank and the shake-up. */
+export const finalStandingsSchema = z.object({
+  metric: metricSummarySchema,
+  displayPrecision: z.number().int(),
+  entries: z.array(
+    z.object({ rank: z.number().int(), team: z.string(), teamId: z.uuid(), score: z.number(), liveRank: z.number().int().nullable(), shakeUp: z.number().int().nullable() }),
+  ),
+});
+export type FinalStandings = z.infer<typeof finalStandingsSchema>;
 
 /** GET …/teams/{teamId}: a team's public page. */
-export type TeamHistory = {
+export const teamHistorySchema = z.object({
   /** rank, shown score and its kind as on the leaderboard */
-  team: {
-    id: string;
-    name: string;
-    members: string[];
-    budget: { remaining: number; initial: number };
-    rank: number | null;
-    score: number | null;
-    kind: BoardKind | null;
-    disqualified: { at: string; reason: string } | null;
-  };
-  metric: Leaderboard["metric"];
-  displayPrecision: number;
+  team: z.object({
+    id: z.uuid(),
+    name: z.string(),
+    members: z.array(z.string()),
+    budget: budgetSchema,
+    rank: z.number().int().nullable(),
+    score: z.number().nullable(),
+    kind: boardKindSchema.nullable(),
+    disqualified: disqualifiedSchema,
+  }),
+  metric: metricSummarySchema,
+  displayPrecision: z.number().int(),
   /** the 95 % half-widths of a public answer (its sampling error) and of a holdout answer (its noise), display units */
-  uncertainty: ScoreUncertainty | null;
+  uncertainty: scoreUncertaintySchema.nullable(),
   /** every query in time order: the released answer (null when the budget was spent) and the budget after */
-  history: { at: string; kind: StoredKind; score: number | null; budget: number }[];
-};
+  history: z.array(z.object({ at: instant, kind: storedKindSchema, score: z.number().nullable(), budget: z.number().int() })),
+});
+export type TeamHistory = z.infer<typeof teamHistorySchema>;
+
+/** `correlationModelSchema` is the organizer's input; the answer to PUT …/correlation without a solution echoes it. */
+export const correlationEchoSchema = z.object({ model: correlationModelSchema });

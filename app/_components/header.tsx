@@ -15,6 +15,9 @@ export async function Header() {
         <Link href="/competitions" className="text-sm font-medium text-slate-600 hover:text-slate-900">
           Competitions
         </Link>
+        <Link href="/api-reference" className="text-sm font-medium text-slate-600 hover:text-slate-900">
+          API
+        </Link>
         <div className="ml-auto flex items-center gap-3 text-sm">
           {user ? (
             <>

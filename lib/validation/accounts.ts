@@ -24,4 +24,7 @@ export const emailChangeSchema = z.object({ email, currentPassword: z.string().m
 
 export const passwordResetRequestSchema = z.object({ email });
 
+/** POST /api/v1/email-verification: the token of the verification mail's link. */
+export const emailVerificationSchema = z.object({ token: z.string().min(1).max(200) });
+
 export const passwordResetConfirmSchema = z.object({ token: z.string().min(1).max(200), password });

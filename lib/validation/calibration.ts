@@ -21,6 +21,9 @@ export const correlationModelSchema = z.discriminatedUnion("kind", [
 
 export type CorrelationModelInput = z.infer<typeof correlationModelSchema>;
 
+/** PUT …/correlation's body. */
+export const correlationRequestSchema = z.object({ model: correlationModelSchema });
+
 /** Mechanism settings of docs/mechanism.md §2.4 and docs/api.md (`PUT …/mechanism`). */
 export const mechanismSchema = z.discriminatedUnion("mode", [
   z

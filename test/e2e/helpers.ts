@@ -6,6 +6,7 @@ import path from "node:path";
 import { chromium, type BrowserContext } from "playwright-core";
 import { createDatabaseIfMissing, dropDatabase } from "@/scripts/db/admin";
 import { migrate } from "@/scripts/db/migrate";
+import { checkAnswer } from "@/test/support/contract";
 import { demoSolutionCsv } from "@/prisma/demo-solution";
 import {
   type Answer,
@@ -23,6 +24,8 @@ export { type Answer, parseAnswer };
 
 export const APP_URL = process.env.APP_URL ?? "http://localhost:3000";
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH;
+/** The machine's python3, for the Python client's tests (scripts/test.ts finds it; unset without one). */
+export const PYTHON = process.env.PYTHON;
 export const SCREENSHOTS = path.resolve("test-results/screenshots");
 
 export function uniqueEmail(prefix = "user"): string {
@@ -126,7 +129,7 @@ export function send(path: string, headers: Record<string, string>, chunks: Iter
       if (!answer || answered) return;
       answered = true;
       socket.destroy();
-      resolve({ ...answer, sent });
+      checkAnswer(url, "POST", answer.status, answer.headers["content-type"] ?? null, answer.body).then(() => resolve({ ...answer, sent }), reject);
     };
     socket.on("data", (d: Buffer) => {
       received = Buffer.concat([received, d]);

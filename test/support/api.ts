@@ -4,6 +4,7 @@
 import { randomBytes } from "node:crypto";
 import net from "node:net";
 import type { Leaderboard } from "../../lib/responses";
+import { checkAnswer } from "./contract";
 
 export type ApiInit = { method?: string; json?: unknown; csv?: string; headers?: Record<string, string> };
 
@@ -208,6 +209,7 @@ export function openRequest(base: string, path: string, headers: Record<string, 
       const deadline = Date.now() + ms;
       for (;;) {
         const answer = parseAnswer(received);
+        if (answer) await checkAnswer(url, method, answer.status, answer.headers["content-type"] ?? null, answer.body);
         if (answer || Date.now() > deadline) return answer;
         await new Promise((r) => setTimeout(r, 20));
       }

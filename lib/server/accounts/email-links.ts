@@ -6,7 +6,7 @@ import { appLink, message, sendMail } from "@/lib/server/platform/mail";
 import { hashPassword } from "./passwords";
 import { consumeRateLimit } from "@/lib/server/platform/rate-limit";
 import type { PublicUser } from "./users";
-import { passwordResetConfirmSchema, passwordResetRequestSchema } from "@/lib/validation/accounts";
+import { emailVerificationSchema, passwordResetConfirmSchema, passwordResetRequestSchema } from "@/lib/validation/accounts";
 import type { Prisma } from "@/lib/generated/prisma/client";
 
 /**
@@ -79,7 +79,7 @@ async function redeem(tx: Prisma.TransactionClient, token: string, purpose: Purp
 
 /** POST /api/v1/email-verification `{token}`: the address the link was sent to is verified, if it is still the account's. */
 export async function verifyEmail(input: unknown): Promise<{ email: string }> {
-  const token = typeof (input as { token?: unknown })?.token === "string" ? (input as { token: string }).token : "";
+  const { token } = emailVerificationSchema.parse(input);
   const row = await db.$transaction((tx) => redeem(tx, token, "verify", { emailVerifiedAt: new Date() }));
   return { email: row.email };
 }

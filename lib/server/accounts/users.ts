@@ -5,13 +5,12 @@ import { dummyPasswordHash, hashPassword, verifyPassword } from "./passwords";
 import { consumeRateLimit, refundRateLimit } from "@/lib/server/platform/rate-limit";
 import { sendVerification } from "./email-links";
 import { emailChangeSchema, passwordChangeSchema, signUpSchema } from "@/lib/validation/accounts";
+import type { Me, User } from "@/lib/responses";
 
-export type PublicUser = { id: string; email: string; name: string; role: "admin" | "user" };
+/** An account as every service takes its caller (the API's `User`). */
+export type PublicUser = User;
 
 const PUBLIC = { id: true, email: true, name: true, role: true } as const;
-
-/** GET /api/v1/me: the account and whether its address is verified. */
-export type Me = PublicUser & { emailVerified: boolean };
 
 /** Creates an account; 422 for bad input, 409 when the email is taken. */
 export async function createUser(input: unknown, role: "admin" | "user" = "user", signupAddress: string | null = null): Promise<PublicUser> {

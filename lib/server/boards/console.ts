@@ -6,23 +6,7 @@ import { sybilSignals } from "./sybil";
 import type { PublicUser } from "@/lib/server/accounts/users";
 import { csvTable } from "@/lib/csv/writer";
 import { isUuid } from "@/lib/validation/ids";
-import type { SybilSignals } from "@/lib/responses";
-
-/** One submission as organizers see it: raw scores included (display units). */
-export type ConsoleRow = {
-  id: string;
-  createdAt: string;
-  team: string;
-  teamId: string;
-  user: string;
-  kind: string;
-  answer: number | null;
-  publicScore: number;
-  holdoutScore: number;
-  description: string | null;
-  filename: string | null;
-  flags: string[];
-};
+import type { ConsoleRow, SybilSignals } from "@/lib/responses";
 
 /**
  * GET …/submissions/all (organizers): every submission, newest first, with team, user, time, the

@@ -7,7 +7,7 @@ import { AppError } from "@/lib/server/platform/errors";
 import { appLink, message, sendMail } from "@/lib/server/platform/mail";
 import { type BoardAnswer, boardSubmission } from "@/lib/mechanism/board";
 import { isBetter, type Metric } from "@/lib/metrics/registry";
-import type { Leaderboard } from "@/lib/responses";
+import type { FinalStandings } from "@/lib/responses";
 
 // The final standings: which submissions count (a team's selection, or its best by default), the
 // close that scores them exactly on the holdout (by an organizer, or at the deadline through
@@ -129,10 +129,9 @@ async function announceFinalStandings(competition: CompetitionRow): Promise<void
     );
   }
 }
-export type FinalStanding = { rank: number; team: string; teamId: string; score: number; liveRank: number | null; shakeUp: number | null };
 
 /** The final standings of a closed competition (docs/api.md, GET …/final); 409 before it closes. */
-export async function getFinalStandings(viewer: PublicUser | null, slug: string): Promise<{ metric: Leaderboard["metric"]; displayPrecision: number; entries: FinalStanding[] }> {
+export async function getFinalStandings(viewer: PublicUser | null, slug: string): Promise<FinalStandings> {
   const competition = await getVisibleCompetition(viewer, slug);
   if (competition.status !== "closed") throw new AppError("conflict", "the final standings are revealed when the competition closes");
   const metric = metricOf(competition);

@@ -3,19 +3,14 @@ import { getVisibleCompetition, metricOf } from "@/lib/server/competitions/compe
 import type { PublicUser } from "@/lib/server/accounts/users";
 import { db } from "@/lib/server/platform/db";
 import { isBetter } from "@/lib/metrics/registry";
-import type { Leaderboard } from "@/lib/responses";
-
-export type LateEntry = { rank: number; team: string; teamId: string; score: number; submissions: number; lastSubmissionAt: string };
+import type { LateBoard } from "@/lib/responses";
 
 /**
  * The late board (competitions with late submissions, after the close): each team's best exact
  * holdout score among its late submissions, ranked apart from the final standings, which it never
  * changes. Ties go to the team whose late submissions ended earlier.
  */
-export async function getLateBoard(
-  viewer: PublicUser | null,
-  slug: string,
-): Promise<{ metric: Leaderboard["metric"]; displayPrecision: number; lateSubmissions: boolean; entries: LateEntry[] }> {
+export async function getLateBoard(viewer: PublicUser | null, slug: string): Promise<LateBoard> {
   const competition = await getVisibleCompetition(viewer, slug);
   const metric = metricOf(competition);
   const groups = await db.unrankedSubmission.groupBy({

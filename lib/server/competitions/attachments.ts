@@ -7,6 +7,7 @@ import { getVisibleCompetition, requireOrganizer, isOrganizer } from "./competit
 import type { PublicUser } from "@/lib/server/accounts/users";
 import { safeFilename } from "@/lib/validation/files";
 import { isUuid } from "@/lib/validation/ids";
+import type { AttachmentSummary } from "@/lib/responses";
 
 /**
  * The data files of a competition, and what they may take of the database: at most
@@ -17,9 +18,9 @@ export const MAX_ATTACHMENT_BYTES = 50 * 1024 * 1024;
 export const MAX_ATTACHMENTS = 20;
 export const MAX_ATTACHMENTS_TOTAL_BYTES = 200 * 1024 * 1024;
 
-export type AttachmentSummary = { id: string; filename: string; contentType: string; size: number; createdAt: Date };
-
 const SUMMARY = { id: true, filename: true, contentType: true, size: true, createdAt: true } as const;
+
+const summary = (a: { id: string; filename: string; contentType: string; size: number; createdAt: Date }): AttachmentSummary => ({ ...a, createdAt: a.createdAt.toISOString() });
 
 const MiB = (bytes: number) => `${bytes / 1024 / 1024} MiB`;
 
@@ -54,7 +55,7 @@ export async function addAttachment(user: PublicUser, slug: string, body: Readab
   const filename = safeFilename(name ?? "");
   if (!filename) throw new AppError("unprocessable_entity", "the file needs a name");
   const data = { contentType: contentType || "application/octet-stream", size: bytes.byteLength, data: bytes };
-  return db.$transaction(async (tx) => {
+  const stored = await db.$transaction(async (tx) => {
     await lockName(tx, `attachments:${competition.id}`);
     refuseOverStorage(await storedBesides(tx, competition.id, filename), bytes.byteLength);
     return tx.attachment.upsert({
@@ -64,10 +65,11 @@ export async function addAttachment(user: PublicUser, slug: string, body: Readab
       select: SUMMARY,
     });
   });
+  return summary(stored);
 }
 
 export async function listAttachments(competitionId: string): Promise<AttachmentSummary[]> {
-  return db.attachment.findMany({ where: { competitionId }, orderBy: { filename: "asc" }, select: SUMMARY });
+  return (await db.attachment.findMany({ where: { competitionId }, orderBy: { filename: "asc" }, select: SUMMARY })).map(summary);
 }
 
 /**

@@ -10,7 +10,7 @@ import type { PublicUser } from "@/lib/server/accounts/users";
 import type { Plan } from "@/lib/calibration/planner";
 import type { CorrelationSummary } from "@/lib/calibration/resolve";
 import type { AttackPreview } from "@/lib/experiments/preview";
-import { calibrationRequestSchema, correlationModelSchema, type CorrelationModelInput, mechanismSchema } from "@/lib/validation/calibration";
+import { calibrationRequestSchema, type CorrelationModelInput, correlationRequestSchema, mechanismSchema } from "@/lib/validation/calibration";
 import type { MechanismPreview } from "@/lib/responses";
 
 /** POST /api/v1/calibrate: the same planner as `npm run calibrate`, on a worker thread of the lane anyone may use (platform/compute.ts). */
@@ -22,8 +22,7 @@ export async function calibrate(input: unknown) {
 export async function setCorrelation(user: PublicUser, slug: string, input: unknown): Promise<CorrelationSummary | { model: CorrelationModelInput }> {
   const competition = await requireOrganizer(user, slug);
   requireDraft(competition, "the correlation model");
-  const body = (input ?? {}) as { model?: unknown };
-  const model = correlationModelSchema.parse(body.model);
+  const { model } = correlationRequestSchema.parse(input ?? {});
   const solution = await loadSolution(competition.id);
   const summary = solution && (await resolveOn(solution, model));
   await db.$transaction(async (tx) => {

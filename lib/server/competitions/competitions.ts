@@ -10,6 +10,7 @@ import type { MetricParams } from "@/lib/metrics/types";
 import type { CorrelationModelInput, MechanismInput } from "@/lib/validation/calibration";
 import { createCompetitionSchema } from "@/lib/validation/competitions";
 import { Prisma } from "@/lib/generated/prisma/client";
+import type { CompetitionDetails, CompetitionListItem } from "@/lib/responses";
 
 /** Every column a server function may need, except the secret (read only by the scoring service). */
 export const COMPETITION_SELECT = {
@@ -75,19 +76,8 @@ export function mechanismOf(c: Pick<CompetitionRow, "mechanism">): MechanismInpu
   return c.mechanism as MechanismInput | null;
 }
 
-export type CompetitionListItem = {
-  slug: string;
-  title: string;
-  status: "draft" | "published" | "closed";
-  metric: string;
-  endsAt: string;
-  teams: number;
-};
-
-export type CompetitionDetails = ReturnType<typeof toPublicDetails>;
-
 /** What anyone who may see the competition may read (docs/api.md, GET …/competitions/{slug}). */
-export function toPublicDetails(c: CompetitionRow) {
+export function toPublicDetails(c: CompetitionRow): CompetitionDetails {
   const metric = metricOf(c);
   return {
     slug: c.slug,

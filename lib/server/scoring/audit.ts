@@ -6,9 +6,7 @@ import { thresholdoutParams } from "@/lib/server/competitions/competitions";
 import { epsPerHoldoutAnswer, privacySpent, type TeamReleases } from "@/lib/mechanism/accounting";
 import { createStreams } from "@/lib/mechanism/rng";
 import { initThresholdout, remeasureHoldout, stepThresholdout } from "@/lib/mechanism/thresholdout";
-import type { HealthReport } from "@/lib/responses";
-
-export type AuditReport = { queries: number; mismatches: number; examples: { submissionId: string; problem: string }[] };
+import type { AuditReport, HealthReport } from "@/lib/responses";
 
 /**
  * Replays every answer from the stored secret (docs/mechanism.md §5): for each team's stream, query

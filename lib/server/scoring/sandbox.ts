@@ -10,18 +10,7 @@ import type { PublicUser } from "@/lib/server/accounts/users";
 import { descriptionSchema, safeFilename } from "@/lib/validation/files";
 import { baselineSchema } from "@/lib/validation/competitions";
 import { isUuid } from "@/lib/validation/ids";
-
-/** A sandbox test as organizers see it: exact scores in display units, and its baseline name when shown. */
-export type SandboxRow = {
-  id: string;
-  createdAt: string;
-  by: string;
-  publicScore: number;
-  holdoutScore: number;
-  description: string | null;
-  filename: string | null;
-  baseline: { name: string; score: number } | null;
-};
+import type { SandboxRow } from "@/lib/responses";
 
 /**
  * POST …/submissions?sandbox=true (organizers): a file tested against the key with the full

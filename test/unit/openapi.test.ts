@@ -1,0 +1,140 @@
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { Validator } from "@seriousme/openapi-schema-validator";
+import { Ajv2020 } from "ajv/dist/2020.js";
+import addFormats from "ajv-formats";
+import { describe, expect, expectTypeOf, it } from "vitest";
+import type { z } from "zod";
+import type { CalibrationAnswer } from "@/lib/calibration/calibrate";
+import type { Plan } from "@/lib/calibration/planner";
+import type { CorrelationSummary } from "@/lib/calibration/resolve";
+import type { AttackPreview } from "@/lib/experiments/preview";
+import { OPERATIONS, openApiDocument } from "@/lib/openapi";
+import type { attackPreviewSchema, calibrationAnswerSchema, correlationSummarySchema, planSchema } from "@/lib/responses";
+
+// The OpenAPI document (lib/openapi.ts) against OpenAPI 3.1's own schema, docs/api.md and the app's
+// route files; and the answers whose types live beside the code that computes them, against their
+// schemas here.
+
+const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"];
+const SLUG = "/api/v1/competitions/{slug}";
+
+/**
+ * The endpoints docs/api.md's tables name, as "METHOD path". A first cell lists them in backticks:
+ * `METHOD path` (`…` stands for the competition's path, a query is left out), `METHOD` alone for the
+ * path before it (or, followed by a slash, the path after it: `GET`/`DELETE …/x`), `/word` for the
+ * path before it with its last segment replaced; bodies (`{…}`) are skipped.
+ */
+function documentedEndpoints(markdown: string): string[] {
+  const endpoints: string[] = [];
+  for (const line of markdown.split("\n")) {
+    if (!line.startsWith("| `")) continue;
+    const cell = line.split(" | ")[0];
+    const tokens = [...cell.matchAll(/`([^`]+)`(\/)?/g)].map((m) => ({ text: m[1], slash: m[2] === "/" }));
+    let last: { method: string; path: string } | null = null;
+    const pending: string[] = [];
+    for (const { text, slash } of tokens) {
+      const [method, rawPath] = text.split(" ");
+      if (METHODS.includes(method) && rawPath) {
+        const p = rawPath.replace("…", SLUG).replace(/\?.*$/, "");
+        for (const m of [...pending.splice(0), method]) endpoints.push(`${m} ${p}`);
+        last = { method, path: p };
+      } else if (METHODS.includes(text)) {
+        if (slash) pending.push(text);
+        else if (last) endpoints.push(`${text} ${last.path}`);
+      } else if (/^\/[\w-]+$/.test(text) && last) {
+        endpoints.push(`${last.method} ${last.path.replace(/\/[^/]+$/, text)}`);
+      }
+    }
+  }
+  return endpoints;
+}
+
+/** The app's route handlers as "METHOD path": each route.ts under app/api and the methods it exports (next-auth's and the catch-all 404 aside). */
+function routeFiles(): string[] {
+  const endpoints: string[] = [];
+  const visit = (dir: string) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const full = path.join(dir, entry.name);
+      if (entry.isDirectory()) visit(full);
+      else if (entry.name === "route.ts" && !full.includes("[...")) {
+        const source = readFileSync(full, "utf8");
+        const routePath = `/${path.relative("app", dir)}`.replace(/\[(\w+)\]/g, "{$1}");
+        for (const [, method] of source.matchAll(/export const (GET|POST|PUT|PATCH|DELETE)\b/g)) endpoints.push(`${method} ${routePath}`);
+      }
+    }
+  };
+  visit("app/api");
+  return endpoints;
+}
+
+describe("the OpenAPI document", () => {
+  const document = openApiDocument();
+
+  it("is valid OpenAPI 3.1, and every schema in it compiles as JSON Schema 2020-12", async () => {
+    const validator = new Validator();
+    const result = await validator.validate(structuredClone(document));
+    expect(result.errors ?? []).toEqual([]);
+    expect(result.valid).toBe(true);
+    expect(validator.version).toBe("3.1");
+    const ajv = new Ajv2020({ strict: true, allErrors: true });
+    addFormats.default(ajv);
+    ajv.addSchema({ $id: "doc", $defs: (document as { components: { schemas: object } }).components.schemas });
+    type Media = Record<string, { schema: object }>;
+    type Operation = { parameters?: { name: string; schema: object }[]; requestBody?: { content: Media }; responses: Record<string, { content?: Media }> };
+    const compile = (where: string, schema: object) =>
+      expect(() => ajv.compile(JSON.parse(JSON.stringify(schema).replaceAll('"#/components/schemas/', '"doc#/$defs/'))), where).not.toThrow();
+    let compiled = 0;
+    for (const [route, methods] of Object.entries(document.paths as Record<string, Record<string, Operation>>)) {
+      for (const [method, operation] of Object.entries(methods)) {
+        const where = `${method} ${route}`;
+        for (const p of operation.parameters ?? []) compile(`${where} ${p.name}`, p.schema);
+        for (const [type, media] of Object.entries(operation.requestBody?.content ?? {})) compile(`${where} body ${type}`, media.schema);
+        for (const [status, response] of Object.entries(operation.responses)) {
+          for (const [type, media] of Object.entries(response.content ?? {})) compile(`${where} ${status} ${type}`, media.schema);
+        }
+        compiled++;
+      }
+    }
+    expect(compiled).toBe(Object.keys(OPERATIONS).length);
+  });
+
+  it("has exactly the endpoints docs/api.md describes, and the app serves exactly those", () => {
+    const documented = new Set(documentedEndpoints(readFileSync("docs/api.md", "utf8"))); // a row may describe another use of an endpoint (?sandbox=true)
+    const inDocument = Object.entries(document.paths as Record<string, object>).flatMap(([p, methods]) => Object.keys(methods).map((m) => `${m.toUpperCase()} ${p}`));
+    expect([...documented].sort()).toEqual([...inDocument].sort());
+    expect([...routeFiles()].sort()).toEqual([...inDocument].sort());
+    expect(Object.keys(OPERATIONS).sort()).toEqual([...inDocument].sort());
+  });
+
+  it("reads docs/api.md's ways of listing several endpoints in one row", () => {
+    const table = [
+      "| `GET …/attachments`, `POST` (multipart `file`), `GET`/`DELETE …/attachments/{id}` | anyone | |",
+      "| `POST …/teams/merge` `{inviteCode}`, `POST …/teams/merge-requests/{id}/accept`, `/decline`, `/cancel` | members | |",
+      "| `POST …/submissions?sandbox=true`, `GET …/sandbox` | organizers | |",
+      "| `GET /api/health` | anyone | |",
+    ].join("\n");
+    expect(documentedEndpoints(table)).toEqual([
+      `GET ${SLUG}/attachments`,
+      `POST ${SLUG}/attachments`,
+      `GET ${SLUG}/attachments/{id}`,
+      `DELETE ${SLUG}/attachments/{id}`,
+      `POST ${SLUG}/teams/merge`,
+      `POST ${SLUG}/teams/merge-requests/{id}/accept`,
+      `POST ${SLUG}/teams/merge-requests/{id}/decline`,
+      `POST ${SLUG}/teams/merge-requests/{id}/cancel`,
+      `POST ${SLUG}/submissions`,
+      `GET ${SLUG}/sandbox`,
+      "GET /api/health",
+    ]);
+  });
+
+  it("describes the answers computed by the pure modules exactly as their own types do", () => {
+    // Checked by the compiler (npm run typecheck): each is assignable to the other.
+    type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+    expectTypeOf<Same<z.infer<typeof planSchema>, Plan>>().toEqualTypeOf<true>();
+    expectTypeOf<Same<z.infer<typeof correlationSummarySchema>, CorrelationSummary>>().toEqualTypeOf<true>();
+    expectTypeOf<Same<z.infer<typeof calibrationAnswerSchema>, CalibrationAnswer>>().toEqualTypeOf<true>();
+    expectTypeOf<Same<Omit<z.infer<typeof attackPreviewSchema>, "budget">, AttackPreview>>().toEqualTypeOf<true>();
+  });
+});
