@@ -65,12 +65,16 @@ if (only === undefined) {
 vitest("unit");
 if (only === "unit") finish();
 
-const hasChromium = existsSync(CHROMIUM);
-if (!hasChromium && wanted("e2e")) {
-  const banner = `BROWSER TESTS WILL BE SKIPPED: no Chromium at ${CHROMIUM}. Install it (apt-get install -y chromium) or set CHROMIUM_PATH.`;
+/** A missing tool skips its tests with a loud banner; on CI that is a failure. */
+function missing(banner: string, step: string): void {
   console.log(`\n${"!".repeat(banner.length)}\n${banner}\n${"!".repeat(banner.length)}`);
-  if (process.env.CI) failedSteps.push("Chromium missing on CI");
+  if (process.env.CI) failedSteps.push(step);
 }
+const hasChromium = existsSync(CHROMIUM);
+if (!hasChromium && wanted("e2e")) missing(`BROWSER TESTS WILL BE SKIPPED: no Chromium at ${CHROMIUM}. Install it (apt-get install -y chromium) or set CHROMIUM_PATH.`, "Chromium missing on CI");
+const PYTHON = process.env.PYTHON ?? "python3";
+const hasPython = spawnSync(PYTHON, ["--version"]).status === 0;
+if (!hasPython && wanted("e2e")) missing(`PYTHON CLIENT TESTS WILL BE SKIPPED: no ${PYTHON}. Install Python 3 (apt-get install -y python3) or set PYTHON.`, "python3 missing on CI");
 
 log("starting a throwaway PostgreSQL for the integration and end-to-end tests");
 const database = await startTestDatabase(() => {});
@@ -106,7 +110,15 @@ async function endToEnd(env: Record<string, string>): Promise<void> {
     throw error;
   });
   try {
-    vitest("e2e", { ...env, APP_URL: app.url, APP_URL_2: second.url, APP_LOG: logFile, METRICS_TOKEN: appEnv.METRICS_TOKEN, ...(hasChromium ? { CHROMIUM_PATH: CHROMIUM } : {}) });
+    vitest("e2e", {
+      ...env,
+      APP_URL: app.url,
+      APP_URL_2: second.url,
+      APP_LOG: logFile,
+      METRICS_TOKEN: appEnv.METRICS_TOKEN,
+      ...(hasChromium ? { CHROMIUM_PATH: CHROMIUM } : {}),
+      ...(hasPython ? { PYTHON } : {}),
+    });
   } finally {
     await Promise.all([app.stop(), second.stop()]);
   }

@@ -1,0 +1,112 @@
+"""The Python client against a real Quiltboard server (run by test/e2e/python-client.test.ts).
+
+The harness publishes a competition, makes a competitor's team and token, attaches a data file and
+writes a predictions file, and passes them in the environment:
+QUILTBOARD_TEST_URL (the competition's page), QUILTBOARD_TOKEN, QUILTBOARD_TEST_TEAM,
+QUILTBOARD_TEST_PREDICTIONS (a file's path), QUILTBOARD_TEST_ATTACHMENT (a data file's name) and
+QUILTBOARD_TEST_ATTACHMENT_TEXT (its content), QUILTBOARD_TEST_DAILY (the daily cap).
+"""
+
+import csv
+import io
+import os
+import sys
+import tempfile
+import unittest
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
+
+from quiltboard import KINDS, Client, QuiltboardError  # noqa: E402
+
+URL = os.environ["QUILTBOARD_TEST_URL"]
+PREDICTIONS = os.environ["QUILTBOARD_TEST_PREDICTIONS"]
+
+
+class FakeFrame:
+    """What submit() asks of a pandas DataFrame: to_csv(index=False)."""
+
+    def __init__(self, rows):
+        self.rows = rows
+
+    def to_csv(self, index=True):
+        assert index is False
+        out = io.StringIO()
+        writer = csv.writer(out, lineterminator="\n")
+        writer.writerow(["id", "prediction"])
+        writer.writerows(self.rows)
+        return out.getvalue()
+
+
+class ClientTest(unittest.TestCase):
+    def setUp(self):
+        self.client = Client(URL)  # the token from QUILTBOARD_TOKEN
+
+    def test_a_submission_answers_and_the_same_file_again_spends_nothing(self):
+        first = self.client.submit(PREDICTIONS, description="from a notebook")
+        self.assertIn(first.kind, KINDS)
+        self.assertIsInstance(first.public_score, float)
+        self.assertIn(KINDS[first.kind], str(first))
+        self.assertFalse(first.replayed)
+        again = self.client.submit(PREDICTIONS, description="from a notebook")
+        self.assertTrue(again.replayed)
+        self.assertEqual((again.id, again.kind, again.score, again.public_score), (first.id, first.kind, first.score, first.public_score))
+        self.assertEqual(again.budget_remaining, first.budget_remaining)
+        mine = {s.id: s for s in self.client.submissions()}
+        self.assertEqual(mine[first.id].description, "from a notebook")
+        self.assertEqual(mine[first.id].filename, os.path.basename(PREDICTIONS))
+        self.assertEqual(len([s for s in mine.values() if s.id == first.id]), 1)
+
+    def test_a_dataframe_is_submitted_as_its_csv(self):
+        with open(PREDICTIONS, newline="") as file:
+            rows = list(csv.reader(file))[1:]
+        rows[0][1] = "spike" if rows[0][1] == "none" else "none"  # another file than the one on disk
+        answer = self.client.submit(FakeFrame(rows))
+        self.assertFalse(answer.replayed)
+        self.assertEqual(next(s for s in self.client.submissions() if s.id == answer.id).filename, "dataframe.csv")
+
+    @unittest.skipUnless(__import__("importlib").util.find_spec("pandas"), "pandas is not installed (it is optional)")
+    def test_a_pandas_dataframe(self):
+        import pandas
+
+        frame = pandas.read_csv(PREDICTIONS)
+        frame.loc[1, "prediction"] = "spike" if frame.loc[1, "prediction"] == "none" else "none"
+        self.assertIn(self.client.submit(frame).kind, KINDS)
+
+    def test_a_refused_file_raises_with_the_server_message_and_line(self):
+        with tempfile.NamedTemporaryFile("w", suffix=".csv", delete=False) as file:
+            file.write("id,prediction\nnot-an-id,none\n")
+        with self.assertRaises(QuiltboardError) as refused:
+            self.client.submit(file.name)
+        self.assertEqual((refused.exception.status, refused.exception.code, refused.exception.line), (422, "unprocessable_entity", 2))
+        self.assertIn('id "not-an-id" is not in the test set', str(refused.exception))
+
+    def test_the_leaderboard_has_every_team_with_flat_columns(self):
+        self.client.submit(PREDICTIONS)
+        rows = self.client.leaderboard()
+        self.assertEqual([r["rank"] for r in rows], list(range(1, len(rows) + 1)))
+        ours = next(r for r in rows if r["team"] == os.environ["QUILTBOARD_TEST_TEAM"])
+        self.assertEqual(set(ours), {"rank", "team", "teamId", "score", "kind", "uncertainty", "submissions", "lastSubmissionAt", "budget_remaining", "budget_initial"})
+
+    def test_limits(self):
+        limits = self.client.limits()
+        self.assertEqual(limits.daily_limit, int(os.environ["QUILTBOARD_TEST_DAILY"]))
+        self.assertEqual(limits.used_today + limits.remaining_today, limits.daily_limit)
+        self.assertIn("submissions left today", str(limits))
+
+    def test_download_writes_the_data_files(self):
+        with tempfile.TemporaryDirectory() as directory:
+            paths = self.client.download(directory)
+            self.assertEqual([os.path.basename(p) for p in paths], [os.environ["QUILTBOARD_TEST_ATTACHMENT"]])
+            with open(paths[0], encoding="utf-8") as file:
+                self.assertEqual(file.read(), os.environ["QUILTBOARD_TEST_ATTACHMENT_TEXT"])
+
+    def test_a_wrong_token_or_address_is_an_error_that_says_so(self):
+        with self.assertRaises(QuiltboardError) as refused:
+            Client(URL, token="qb_not-a-token").limits()
+        self.assertEqual(refused.exception.status, 401)
+        with self.assertRaises(ValueError):
+            Client("https://quiltboard.example.org/no-competition-here")
+
+
+if __name__ == "__main__":
+    unittest.main()

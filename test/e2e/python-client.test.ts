@@ -1,0 +1,47 @@
+import { spawn } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { demoPredictionsCsv } from "@/prisma/demo-solution";
+import { api, APP_URL, newCompetitor, publishedCompetition, PYTHON } from "./helpers";
+
+/** Runs the Python client's tests (clients/python/tests) with the machine's python3 against the app under test. */
+function pythonTests(env: Record<string, string>): Promise<{ code: number; output: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(PYTHON!, ["-m", "unittest", "discover", "-v", "-s", "clients/python/tests"], { env: { ...process.env, ...env } });
+    let output = "";
+    child.stdout.on("data", (d) => (output += d));
+    child.stderr.on("data", (d) => (output += d));
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code: code ?? 1, output }));
+  });
+}
+
+describe.skipIf(!PYTHON)("the Python client (clients/python) against the real server", () => {
+  it("submits a file or a DataFrame with its SHA-256 as Idempotency-Key, reads the board, the team's submissions and limits, downloads the data, and raises the server's message with the line", async () => {
+    const { slug, organizer } = await publishedCompetition({ daily: 20 });
+    const text = "hourly readings of 60 households\n";
+    const form = new FormData();
+    form.set("file", new Blob([text], { type: "text/plain" }), "readme.txt");
+    expect((await fetch(`${APP_URL}/api/v1/competitions/${slug}/attachments`, { method: "POST", headers: organizer, body: form })).status).toBe(201);
+    const competitor = await newCompetitor(slug, "Pythonistas");
+    const predictions = path.join(mkdtempSync(path.join(tmpdir(), "quiltboard-python-")), "gbm.csv");
+    writeFileSync(predictions, demoPredictionsCsv({ skill: 0.7, seed: "python" }));
+
+    const run = await pythonTests({
+      QUILTBOARD_TEST_URL: `${APP_URL}/competitions/${slug}`,
+      QUILTBOARD_TOKEN: competitor.auth.authorization.replace("Bearer ", ""),
+      QUILTBOARD_TEST_TEAM: "Pythonistas",
+      QUILTBOARD_TEST_PREDICTIONS: predictions,
+      QUILTBOARD_TEST_ATTACHMENT: "readme.txt",
+      QUILTBOARD_TEST_ATTACHMENT_TEXT: text,
+      QUILTBOARD_TEST_DAILY: "20",
+    });
+    expect(run.output).toMatch(/Ran 8 tests/);
+    expect([run.code, run.output]).toEqual([0, expect.stringMatching(/\nOK( \(skipped=1\))?\n$/)]);
+    // The file went in once (its second submission was answered from the first), the DataFrame once.
+    const mine = await (await api(`/api/v1/competitions/${slug}/submissions`, { headers: competitor.auth })).json();
+    expect(mine.submissions.map((s: { filename: string }) => s.filename).sort()).toEqual(["dataframe.csv", "gbm.csv"]);
+  });
+});
