@@ -101,7 +101,7 @@ export default async function CompetitionPage({ params }: { params: Promise<{ sl
         </div>
       </header>
       {plan && guarantee && competition.status !== "draft" && (
-        <HowItWorks summary={guarantee} plan={plan} uncertainty={uncertainty} units={metricTitle(competition.metric).toLowerCase()} toDisplay={metric.toDisplay} />
+        <HowItWorks summary={guarantee} plan={plan} uncertainty={uncertainty} units={metricTitle(competition.metric).toLowerCase()} display={metric.display} />
       )}
       <Section id="overview" title="Overview">
         <Markdown>{competition.description || "_No description yet._"}</Markdown>

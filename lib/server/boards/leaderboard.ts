@@ -4,7 +4,7 @@ import { type CompetitionRow, getVisibleCompetition, metricOf } from "@/lib/serv
 import type { PublicUser } from "@/lib/server/accounts/users";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { getCorrelationSummary } from "@/lib/server/competitions/plans";
-import { loadSolution } from "@/lib/server/competitions/solutions";
+import { loadSolution, shapesOf } from "@/lib/server/competitions/solutions";
 import type { BoardKind } from "@/lib/mechanism/board";
 import { answerHalfWidth } from "@/lib/mechanism/thresholdout";
 import type { Metric } from "@/lib/metrics/registry";
@@ -12,20 +12,32 @@ import { csvTable } from "@/lib/csv/writer";
 import type { Leaderboard, ScoreUncertainty } from "@/lib/responses";
 
 /**
- * The 95 % half-widths of a shown score (docs/mechanism.md §2.6): a public score's sampling error on
- * the public rows, 1.96·√(v / n_pub) with v = ¼ (the largest variance of a [0, 1] value) and n_pub
- * counted at the holdout's ratio n_eff / n; a holdout answer's noise (thresholdout.ts answerHalfWidth).
- * Display units (every metric's toDisplay is a scale); null before the mechanism is fixed.
+ * The 95 % half-widths of a shown score in [0, 1] units (docs/mechanism.md §2.6, §4): a public
+ * score's sampling error on the public rows, 1.96·√(1/(4N)) with N the public split's concentration
+ * size (its rows for a mean, whose variance is at most ¼ per row; n₊n₋/n for ROC AUC, whose variance
+ * is at most 1/(4 min(n₊, n₋)) ≤ 1/(4N)) counted at the holdout's ratio n_eff / n; a holdout
+ * answer's noise (thresholdout.ts answerHalfWidth). Null before the mechanism is fixed.
+ */
+async function halfWidths(competition: CompetitionRow): Promise<Record<BoardKind, number> | null> {
+  if (competition.sigma === null) return null;
+  const [solution, summary] = await Promise.all([loadSolution(competition.id, { published: competition.status !== "draft" }), getCorrelationSummary(competition)]);
+  if (!solution || !summary) return null;
+  const shapes = shapesOf(competition, solution);
+  const publicSize = shapes.public.concentration * (summary.nEff / summary.n);
+  return {
+    public: 1.96 * Math.sqrt(0.25 / Math.max(1, publicSize)),
+    holdout: answerHalfWidth({ sigma: competition.sigma, holdoutSize: shapes.holdout.rows, sensitivity: shapes.holdout.sensitivity }),
+  };
+}
+
+/**
+ * The half-widths in display units at their widest (the metric's displayHalfWidth at value 0: exact
+ * for a scaled mean, the largest a root metric's can be), for the pages' explanations and a
+ * team's own answers; each leaderboard entry carries its own at its score.
  */
 export async function scoreUncertainty(competition: CompetitionRow, metric: Metric): Promise<ScoreUncertainty | null> {
-  if (competition.sigma === null) return null;
-  const [solution, summary] = await Promise.all([loadSolution(competition.id, { published: true }), getCorrelationSummary(competition)]);
-  if (!solution || !summary) return null;
-  const publicRows = (solution.split.length - summary.n) * (summary.nEff / summary.n);
-  return {
-    public: metric.toDisplay(1.96 * Math.sqrt(0.25 / Math.max(1, publicRows))),
-    holdout: metric.toDisplay(answerHalfWidth({ sigma: competition.sigma, holdoutSize: summary.n })),
-  };
+  const w = await halfWidths(competition);
+  return w && { public: metric.displayHalfWidth(0, w.public), holdout: metric.displayHalfWidth(0, w.holdout) };
 }
 
 /** ORDER BY for the live ranking: best answer first in the metric's direction, ties to the earlier best. */
@@ -76,9 +88,10 @@ export async function getLeaderboard(viewer: PublicUser | null, slug: string, op
     ) ranked
     WHERE ${q === "" ? Prisma.sql`TRUE` : Prisma.sql`name ILIKE ${likePattern(q)}`}
     ORDER BY rank ${limit}`;
-  const uncertainty = await scoreUncertainty(competition, metric);
-  const withUncertainty = <T extends { kind: BoardKind }>(x: T) => ({ ...x, uncertainty: uncertainty && uncertainty[x.kind] });
-  const baselines = (await listBaselines(competition.id, metric)).map(withUncertainty);
+  const w = await halfWidths(competition);
+  // Each shown score in display units with its own half-width at that score.
+  const halfWidth = (value: number, kind: BoardKind) => (w === null ? null : metric.displayHalfWidth(value, w[kind]));
+  const baselines = (await listBaselines(competition.id)).map((b) => ({ name: b.name, score: metric.toDisplay(b.value), kind: b.kind, uncertainty: halfWidth(b.value, b.kind) }));
   return {
     metric: { name: metric.name, title: metric.title, direction: metric.direction },
     displayPrecision: competition.displayPrecision,
@@ -92,7 +105,7 @@ export async function getLeaderboard(viewer: PublicUser | null, slug: string, op
       teamId: r.id,
       score: r.best_score === null ? null : metric.toDisplay(r.best_score),
       kind: r.best_kind,
-      uncertainty: r.best_kind === null || uncertainty === null ? null : uncertainty[r.best_kind],
+      uncertainty: r.best_score === null || r.best_kind === null ? null : halfWidth(r.best_score, r.best_kind),
       submissions: r.submission_count,
       budget: { remaining: r.budget_remaining, initial: r.initial_budget },
       lastSubmissionAt: r.last_submission_at?.toISOString() ?? null,
@@ -110,15 +123,15 @@ export function leaderboardCsv(board: Leaderboard): string {
 }
 
 /**
- * The organizers' baselines shown on the board (display units), in the order they were tested: each
+ * The organizers' baselines shown on the board ([0, 1] units), in the order they were tested: each
  * its public score (lib/server/scoring/sandbox.ts setBaseline), or, shown before baselines showed
  * their public score, the noisy holdout value it released then.
  */
-async function listBaselines(competitionId: string, metric: Metric): Promise<{ name: string; score: number; kind: BoardKind }[]> {
+async function listBaselines(competitionId: string): Promise<{ name: string; value: number; kind: BoardKind }[]> {
   const rows = await db.unrankedSubmission.findMany({
     where: { competitionId, kind: "sandbox", baselineName: { not: null } },
     orderBy: { createdAt: "asc" },
     select: { baselineName: true, baselineValue: true, publicValue: true },
   });
-  return rows.map((r) => ({ name: r.baselineName!, score: metric.toDisplay(r.baselineValue!), kind: r.baselineValue === r.publicValue ? "public" : "holdout" }));
+  return rows.map((r) => ({ name: r.baselineName!, value: r.baselineValue!, kind: r.baselineValue === r.publicValue ? "public" : "holdout" }));
 }

@@ -33,11 +33,12 @@ export async function publishCompetition(user: PublicUser, slug: string): Promis
     if ((await lockCompetition(tx, competition.id)) !== "draft") throw new AppError("conflict", "the competition was published meanwhile");
     const current = await tx.competition.findUniqueOrThrow({
       where: { id: competition.id },
-      select: { mechanism: true, correlation: true, endsAt: true, solution: { select: { sha256: true } } },
+      select: { metric: true, metricParams: true, mechanism: true, correlation: true, endsAt: true, solution: { select: { sha256: true } } },
     });
     const unchanged =
       current.solution?.sha256 === summary.sha256 &&
-      JSON.stringify([current.mechanism, current.correlation, current.endsAt]) === JSON.stringify([competition.mechanism, competition.correlation, competition.endsAt]);
+      JSON.stringify([current.metric, current.metricParams, current.mechanism, current.correlation, current.endsAt]) ===
+        JSON.stringify([competition.metric, competition.metricParams, competition.mechanism, competition.correlation, competition.endsAt]);
     if (!unchanged) throw new AppError("conflict", "the competition's settings changed while it was being published; publish again");
     return tx.competition.update({
       where: { id: competition.id },

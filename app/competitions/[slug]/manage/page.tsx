@@ -180,7 +180,7 @@ export default async function ManagePage({ params }: { params: Promise<{ slug: s
             slug={slug}
             initial={initial}
             locked={locked}
-            metric={{ title: metricTitle(competition.metric), displayScale: metricOf(competition).toDisplay(1) }}
+            metric={{ title: metricTitle(competition.metric), display: metricOf(competition).display }}
           />
         ) : (
           <p className="text-sm text-amber-700">Upload the solution first: the mechanism is planned for its holdout rows.</p>
