@@ -6,9 +6,10 @@ import { AppError } from "@/lib/server/platform/errors";
 import { loadSolution, uploadSolution } from "@/lib/server/competitions/solutions";
 import { type PublicUser } from "@/lib/server/accounts/users";
 import { demoSolutionCsv } from "@/prisma/demo-solution";
-import { publishCompetition } from "@/lib/server/competitions/publish";
+import { deleteDraft } from "@/lib/server/competitions/lifecycle";
+import { publishChecklist, publishCompetition } from "@/lib/server/competitions/publish";
 import { closeCompetition } from "@/lib/server/boards/finals";
-import { tag, newUser, rejection, draftCompetition } from "@/test/support/factories";
+import { tag, newUser, rejection, draftCompetition, publishedCompetition } from "@/test/support/factories";
 
 const body = (text: string) => new Response(text).body;
 
@@ -90,11 +91,47 @@ describe("correlation, mechanism, publish", () => {
     expect((await closeCompetition(owner, c.slug)).status).toBe("closed");
   });
 
-  it("will not publish without a solution or a mechanism", async () => {
+  it("will not publish without a solution or a mechanism, and says everything that is missing at once", async () => {
     const owner = await newUser();
     const c = await draft(owner);
-    expect((await rejection(publishCompetition(owner, c.slug))).message).toBe("configure the mechanism before publishing");
+    const refused = await rejection(publishCompetition(owner, c.slug));
+    expect(refused.message).toBe("upload the solution before publishing; configure the mechanism before publishing");
+    expect(refused.details).toEqual((await publishChecklist(c)).checks);
     expect((await rejection(setMechanism(owner, c.slug, { mode: "practical", sigma: 0.02, threshold: 0.05, budget: 10 }))).message).toContain("upload the solution first");
+  });
+
+  it("lists what publishing needs, item by item, as each is put in place", async () => {
+    const owner = await newUser();
+    const c = await draft(owner);
+    const items = async () => (await publishChecklist(await requireOrganizer(owner, c.slug), new Date(c.endsAt.getTime() + 1000))).checks.map((k) => [k.item, k.ok, k.detail]);
+    expect(await items()).toEqual([
+      ["deadline", false, "the end date has passed; move it to the future before publishing"],
+      ["solution", false, "upload the solution before publishing"],
+      ["correlation", true, "independent rows"],
+      ["mechanism", false, "configure the mechanism before publishing"],
+    ]);
+    await uploadSolution(owner, c.slug, body(demoSolutionCsv()));
+    await setMechanism(owner, c.slug, { mode: "practical", sigma: 0.01, threshold: 0.04, budget: 20 });
+    const now = await publishChecklist(await requireOrganizer(owner, c.slug));
+    expect(now.ready).toBe(true);
+    expect(now.checks.map((k) => k.detail)).toEqual([
+      `closes ${c.endsAt.toISOString().slice(0, 16).replace("T", " ")} UTC`,
+      "2,880 rows: 1,344 public, 1,536 holdout",
+      "independent rows",
+      "σ = 0.0100, T = 0.0400, budget 20",
+    ]);
+  });
+
+  it("deletes a draft with everything it holds, and never a published competition", async () => {
+    const owner = await newUser();
+    const c = await draft(owner);
+    await uploadSolution(owner, c.slug, body(demoSolutionCsv()));
+    expect((await rejection(deleteDraft(await newUser(), c.slug))).status).toBe(404);
+    await deleteDraft(owner, c.slug);
+    expect(await db.competition.count({ where: { id: c.id } })).toBe(0);
+    expect(await db.solution.count({ where: { competitionId: c.id } })).toBe(0);
+    const live = await publishedCompetition({ owner });
+    expect((await rejection(deleteDraft(owner, live.slug))).message).toBe("only a draft can be deleted: a published competition keeps its teams' submissions; close it instead");
   });
 
   it("a solution upload racing the publish either lands before it or is refused, and publishing never uses a replaced file", async () => {

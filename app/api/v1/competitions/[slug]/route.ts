@@ -1,9 +1,11 @@
 // GET /api/v1/competitions/[slug] – public details (drafts: organizers only)
 // PATCH /api/v1/competitions/[slug] – change settings (organizers; after publishing the live ones);
 //   ?preview=true answers what the change would do (changes, recomputed plan) and stores nothing
+// DELETE /api/v1/competitions/[slug] – delete a draft (organizers; 409 once published)
 import { handleApi, json, readJson } from "@/lib/server/platform/api";
 import { findApiUser, requireApiUser } from "@/lib/server/accounts/auth";
 import { getVisibleCompetition, toPublicDetails } from "@/lib/server/competitions/competitions";
+import { deleteDraft } from "@/lib/server/competitions/lifecycle";
 import { previewCompetitionUpdate, updateCompetition } from "@/lib/server/competitions/settings";
 
 type Context = { params: Promise<{ slug: string }> };
@@ -20,4 +22,9 @@ export const PATCH = handleApi(async (request, { params }: Context) => {
   const body = await readJson(request);
   if (new URL(request.url).searchParams.get("preview") === "true") return json(await previewCompetitionUpdate(user, slug, body));
   return json(toPublicDetails(await updateCompetition(user, slug, body)));
+});
+
+export const DELETE = handleApi(async (request, { params }: Context) => {
+  await deleteDraft(await requireApiUser(request), (await params).slug);
+  return json({ deleted: true });
 });
