@@ -17,7 +17,7 @@ export function Section({
   variant?: "card" | "plain";
   children: ReactNode;
 }) {
-  const look = variant === "card" ? "space-y-4 rounded-xl border border-slate-200 bg-white p-6 shadow-sm" : "space-y-3";
+  const look = variant === "card" ? "space-y-4 rounded-xl border border-slate-200 bg-white p-4 shadow-sm sm:p-6" : "space-y-3";
   return (
     <section id={id} aria-labelledby={`${id}-heading`} className={look}>
       <div>

@@ -3,7 +3,7 @@
 import { useRouter } from "next/navigation";
 import { startTransition, useOptimistic, useState } from "react";
 import { callApi } from "../api-client";
-import { CELL, DataTable } from "../data-table";
+import { CELL, DataTable, hiddenBelow } from "../data-table";
 import type { MySubmission } from "@/lib/responses";
 
 const KIND = { public: "Public answer", holdout: "Holdout answer (spent 1)", exhausted: "Budget exhausted", late: "Late: exact holdout score" } as const;
@@ -54,10 +54,10 @@ export function MySubmissions({
         caption="Your team's submissions"
         columns={[
           { label: "Submitted (UTC)" },
-          { label: "By" },
+          { label: "By", from: "sm" },
           { label: "Score", numeric: true },
           { label: "Answer" },
-          { label: "Budget left", numeric: true },
+          { label: "Budget left", numeric: true, from: "md" },
           { label: "Final" },
         ]}
       >
@@ -73,17 +73,17 @@ export function MySubmissions({
               {s.filename && (
                 <a
                   href={`/api/v1/competitions/${slug}/submissions/${s.id}/file`}
-                  className="block text-xs font-medium text-indigo-700 hover:underline"
+                  className="block break-all text-xs font-medium text-indigo-700 hover:underline"
                   aria-label={`Download ${s.filename} (${TIME.format(new Date(s.createdAt))})`}
                 >
                   {s.filename}
                 </a>
               )}
             </td>
-            <td className={`${CELL.list}`}>{s.by}</td>
+            <td className={`${CELL.list} ${hiddenBelow("sm")}`}>{s.by}</td>
             <td className={`${CELL.list} text-right font-mono tabular-nums`}>{s.answer.score === null ? "—" : s.answer.score.toFixed(precision)}</td>
             <td className={`${CELL.list}`}>{KIND[s.answer.kind]}</td>
-            <td className={`${CELL.list} text-right tabular-nums`}>
+            <td className={`${CELL.list} ${hiddenBelow("md")} text-right tabular-nums`}>
               {s.budget.remaining} / {s.budget.initial}
             </td>
             <td className={`${CELL.list}`}>

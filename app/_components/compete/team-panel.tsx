@@ -1,31 +1,48 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import { useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { callApi } from "../api-client";
 import { BudgetBar } from "../budget-bar";
+import { BUTTON, NOTE } from "../tones";
 import type { TeamView } from "@/lib/responses";
 
-/** Join (create a team or use an invite code, accepting the rules) or manage one's team. */
-export function TeamPanel({ slug, team, open }: { slug: string; team: TeamView | null; open: boolean }) {
+/**
+ * Join (create a team or use an invite code, accepting the rules) or see one's team. After
+ * creating or joining, the team's name takes the focus and the join is announced. Once the
+ * competition has closed, what only matters while it runs (today's submissions, the invite code,
+ * merging and leaving) is not shown.
+ */
+export function TeamPanel({ slug, team, open, closed }: { slug: string; team: TeamView | null; open: boolean; closed: boolean }) {
   const router = useRouter();
   const [error, setError] = useState<string>();
+  const [joined, setJoined] = useState<string>();
+  const heading = useRef<HTMLHeadingElement>(null);
+  const alert = useRef<HTMLParagraphElement>(null);
 
-  async function post(path: string, json: unknown) {
-    const result = await callApi(`/api/v1/competitions/${slug}/${path}`, { method: "POST", json });
+  useEffect(() => {
+    if (joined && team) heading.current?.focus();
+  }, [joined, team]);
+  useEffect(() => {
+    if (error) alert.current?.focus();
+  }, [error]);
+
+  async function post(path: string, json: unknown, done?: (name: string) => string) {
+    const result = await callApi<{ name: string }>(`/api/v1/competitions/${slug}/${path}`, { method: "POST", json });
     if (!result.ok) return setError(result.error.message);
     setError(undefined);
+    if (done) setJoined(done(result.data.name));
     router.refresh();
   }
 
   const errorBox = error && (
-    <p role="alert" className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-700">
+    <p ref={alert} tabIndex={-1} role="alert" className={NOTE.error}>
       {error}
     </p>
   );
 
   if (!team) {
-    if (!open) return <p className="text-sm text-slate-600">This competition is not open for new teams.</p>;
+    if (!open) return <p className="text-sm text-slate-600">{closed ? "This competition has closed." : "This competition is not open for new teams."}</p>;
     return (
       <div className="space-y-4">
         {errorBox}
@@ -34,7 +51,7 @@ export function TeamPanel({ slug, team, open }: { slug: string; team: TeamView |
           onSubmit={(e) => {
             e.preventDefault();
             const f = new FormData(e.currentTarget);
-            post("teams", { name: f.get("name"), acceptRules: f.get("acceptRules") === "on" });
+            post("teams", { name: f.get("name"), acceptRules: f.get("acceptRules") === "on" }, (name) => `You created the team ${name}.`);
           }}
         >
           <label className="block text-sm">
@@ -44,7 +61,7 @@ export function TeamPanel({ slug, team, open }: { slug: string; team: TeamView |
           <label className="flex items-center gap-2 text-sm">
             <input type="checkbox" name="acceptRules" required /> I accept the rules of this competition
           </label>
-          <button type="submit" className="rounded-md bg-indigo-600 px-4 py-2 font-medium text-white hover:bg-indigo-700">
+          <button type="submit" className={BUTTON.primary}>
             Create team
           </button>
         </form>
@@ -52,14 +69,14 @@ export function TeamPanel({ slug, team, open }: { slug: string; team: TeamView |
           className="flex flex-col gap-2 border-t border-slate-100 pt-4 sm:flex-row sm:items-end"
           onSubmit={(e) => {
             e.preventDefault();
-            post("teams/join", { inviteCode: new FormData(e.currentTarget).get("inviteCode") });
+            post("teams/join", { inviteCode: new FormData(e.currentTarget).get("inviteCode") }, (name) => `You joined the team ${name}.`);
           }}
         >
           <label className="block flex-1 text-sm">
             <span className="font-medium text-slate-700">Or join a team with its invite code (joining accepts the rules)</span>
             <input name="inviteCode" required className="mt-1 block w-full rounded-md border border-slate-300 px-3 py-2 font-mono" />
           </label>
-          <button type="submit" className="rounded-md border border-slate-300 px-4 py-2 font-medium hover:bg-slate-100">
+          <button type="submit" className={BUTTON.secondary}>
             Join team
           </button>
         </form>
@@ -70,21 +87,32 @@ export function TeamPanel({ slug, team, open }: { slug: string; team: TeamView |
   return (
     <div className="space-y-4" data-testid="team-panel">
       {errorBox}
+      {joined && (
+        <p role="status" className={NOTE.success}>
+          {joined}
+        </p>
+      )}
       <div className="flex flex-wrap items-baseline justify-between gap-2">
-        <p className="text-lg font-semibold">{team.name}</p>
+        <h3 ref={heading} tabIndex={-1} className="text-lg font-semibold">
+          {team.name}
+        </h3>
         <p className="text-sm text-slate-600">{team.members.map((m) => m.name).join(", ")}</p>
       </div>
-      <BudgetBar remaining={team.budget.remaining} initial={team.budget.initial} />
-      <p className="text-sm text-slate-600" data-testid="daily-limits">
-        Submissions today: <strong className="text-slate-900">{team.limits.usedToday}</strong> of {team.limits.dailyLimit} used, {team.limits.remainingToday} left; the count resets
-        at <time dateTime={team.limits.resetsAt}>{team.limits.resetsAt.slice(11, 16)} UTC</time>.
-      </p>
-      <p className="text-sm">
-        Invite code:{" "}
-        <code className="rounded bg-slate-100 px-2 py-0.5 font-mono" data-testid="invite-code">
-          {team.inviteCode}
-        </code>
-      </p>
+      <BudgetBar remaining={team.budget.remaining} initial={team.budget.initial} labelled />
+      {!closed && (
+        <>
+          <p className="text-sm text-slate-600" data-testid="daily-limits">
+            Submissions today: <strong className="text-slate-900">{team.limits.usedToday}</strong> of {team.limits.dailyLimit} used, {team.limits.remainingToday} left; the count
+            resets at <time dateTime={team.limits.resetsAt}>{team.limits.resetsAt.slice(11, 16)} UTC</time>.
+          </p>
+          <p className="text-sm">
+            Invite code:{" "}
+            <code className="rounded bg-slate-100 px-2 py-0.5 font-mono" data-testid="invite-code">
+              {team.inviteCode}
+            </code>
+          </p>
+        </>
+      )}
       {open && (
         <details className="text-sm">
           <summary className="cursor-pointer font-medium text-slate-700">Merge or leave</summary>
@@ -100,7 +128,7 @@ export function TeamPanel({ slug, team, open }: { slug: string; team: TeamView |
                 <span className="text-slate-700">Merge another team into yours (its invite code). The merged budget is what is left after both teams&apos; spending.</span>
                 <input name="inviteCode" required className="mt-1 block w-full rounded-md border border-slate-300 px-3 py-2 font-mono" />
               </label>
-              <button type="submit" className="rounded-md border border-slate-300 px-4 py-2 font-medium hover:bg-slate-100">
+              <button type="submit" className={BUTTON.secondary}>
                 Merge
               </button>
             </form>
