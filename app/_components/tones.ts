@@ -22,6 +22,10 @@ export const NOTE = {
   info: "rounded-md bg-indigo-50 px-3 py-2 text-sm text-indigo-900",
 } as const;
 
+/** A file chooser: its button looks like the primary button (the same colours). */
+export const FILE_INPUT =
+  "mt-1 block w-full text-sm text-slate-700 file:mr-3 file:cursor-pointer file:rounded-md file:border-0 file:bg-indigo-600 file:px-3 file:py-2 file:font-medium file:text-white hover:file:bg-indigo-700 disabled:opacity-60";
+
 /** A link in running text. */
 export const LINK = "font-medium text-indigo-700 underline-offset-2 hover:underline";
 
