@@ -1,8 +1,11 @@
 // The demo data of `npm start`, created through the same services as the app: an admin, two
 // competitors with a team each and scored submissions, and a published competition whose holdout
-// (hourly readings of 60 households) is a Markov chain fitted from the solution's state column.
+// (hourly readings of 60 households) is a Markov chain fitted from the solution's state column,
+// with train, test and sample-submission files to download. Its data come from a seed drawn at
+// random here (prisma/demo-solution.ts), so the hidden labels cannot be rebuilt from the repository.
 // Runs once, on an empty database, and only where `demoRequested` says so: the demo's passwords are
 // published in the README, so a deployment never gets them unless it asks.
+import { randomBytes } from "node:crypto";
 import { setCorrelation, setMechanism } from "@/lib/server/competitions/calibration";
 import { createCompetition } from "@/lib/server/competitions/competitions";
 import { db } from "@/lib/server/platform/db";
@@ -10,7 +13,8 @@ import { uploadSolution } from "@/lib/server/competitions/solutions";
 import { createUser } from "@/lib/server/accounts/users";
 import { submit } from "@/lib/server/scoring/submit";
 import { createTeam } from "@/lib/server/teams/teams";
-import { demoPredictionsCsv, demoSolutionCsv } from "./demo-solution";
+import { demoDataFiles, demoPredictionsCsv, demoSolutionCsv } from "./demo-solution";
+import { addAttachment } from "@/lib/server/competitions/attachments";
 import { publishCompetition } from "@/lib/server/competitions/publish";
 
 export const DEMO_ACCOUNTS = [
@@ -29,7 +33,17 @@ the solution's \`state\` column.
 
 Scores are released through Thresholdout: when your public score agrees with the holdout, you see the
 public score and spend nothing; when it does not, you get a noisy holdout score and spend one unit of
-your team's overfitting budget.`;
+your team's overfitting budget.
+
+## Data
+
+| file | rows | columns |
+| --- | --- | --- |
+| \`train.csv\` | 40 households × 48 hours | \`id\`, \`household\`, \`hour\`, \`kwh\` (the reading), \`spike\` (\`spike\` or \`none\`) |
+| \`test.csv\` | 60 households × 48 hours | \`id\`, \`household\`, \`hour\`, \`kwh\` |
+| \`sample_submission.csv\` | one per test id | \`id\`, \`prediction\` |
+
+Submit one prediction (\`spike\` or \`none\`) for every id in \`test.csv\`.`;
 
 const RULES = `1. One account per person; teams of up to 4.
 2. At most 5 submissions per team per UTC day.
@@ -53,7 +67,8 @@ export async function needsSeed(): Promise<boolean> {
   return (await db.user.count()) === 0;
 }
 
-export async function seed(now = new Date()): Promise<void> {
+/** Seeds the demo; its data come from `dataSeed` (random unless given). */
+export async function seed(now = new Date(), dataSeed = randomBytes(16).toString("hex")): Promise<void> {
   const [admin, alice, bob] = await Promise.all(DEMO_ACCOUNTS.map((a) => createUser({ email: a.email, password: a.password, name: a.name }, a.role)));
   await db.user.updateMany({ where: { id: { in: [admin.id, alice.id, bob.id] } }, data: { emailVerifiedAt: now } }); // demo addresses count as verified
   const day = 24 * 60 * 60 * 1000;
@@ -68,7 +83,9 @@ export async function seed(now = new Date()): Promise<void> {
     dailySubmissionLimit: 5,
     maxTeamSize: 4,
   });
-  await uploadSolution(admin, DEMO_SLUG, new Response(demoSolutionCsv()).body);
+  const solution = demoSolutionCsv(dataSeed);
+  await uploadSolution(admin, DEMO_SLUG, new Response(solution).body);
+  for (const file of demoDataFiles(dataSeed)) await addAttachment(admin, DEMO_SLUG, { name: file.name, type: "text/csv", bytes: new TextEncoder().encode(file.csv) });
   await setCorrelation(admin, DEMO_SLUG, { model: { kind: "markov", fit: { alpha: 1 } } });
   await setMechanism(admin, DEMO_SLUG, { mode: "practical", sigma: 0.01, threshold: 0.04, budget: 20 });
   await publishCompetition(admin, DEMO_SLUG);
@@ -78,6 +95,6 @@ export async function seed(now = new Date()): Promise<void> {
   await createTeam(alice, DEMO_SLUG, { name: "Gradient Gliders", acceptRules: true });
   await createTeam(bob, DEMO_SLUG, { name: "Overfit Otters", acceptRules: true });
   const play = (who: typeof alice, csv: string) => submit(who, DEMO_SLUG, new Response(csv).body, null, now);
-  for (const [i, skill] of [0.62, 0.7, 0.74].entries()) await play(alice, demoPredictionsCsv({ skill, seed: `alice-${i}` }));
-  for (let i = 0; i < 4; i++) await play(bob, demoPredictionsCsv({ skill: 0, seed: `bob-${i}`, overfit: true }));
+  for (const [i, skill] of [0.62, 0.7, 0.74].entries()) await play(alice, demoPredictionsCsv({ skill, seed: `alice-${i}`, solution }));
+  for (let i = 0; i < 4; i++) await play(bob, demoPredictionsCsv({ skill: 0, seed: `bob-${i}`, overfit: true, solution }));
 }

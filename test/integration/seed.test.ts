@@ -19,7 +19,7 @@ afterAll(async () => {
   await dropDatabase(admin, name);
 });
 
-it("seeds the demo accounts with their printed passwords and a configured, published competition, once", async () => {
+it("seeds the demo accounts with their printed passwords and a configured, published competition with its data files, once", async () => {
   const { DEMO_ACCOUNTS, DEMO_SLUG, needsSeed, seed } = await import("@/prisma/seed");
   const { db } = await import("@/lib/server/platform/db");
   const { authenticate } = await import("@/lib/server/accounts/users");
@@ -51,4 +51,40 @@ it("seeds the demo accounts with their printed passwords and a configured, publi
   ]);
   // Bob's files are perfect on the public split and a coin flip on the holdout: charged every time.
   expect(teams[1].budgetRemaining).toBe(20 - 4);
+
+  // The data files: test.csv and sample_submission.csv list exactly the solution's ids, train.csv
+  // other households with their labels.
+  const { loadSolution } = await import("@/lib/server/competitions/solutions");
+  const solution = (await loadSolution(competition.id))!;
+  const files = Object.fromEntries(
+    (await db.attachment.findMany({ where: { competitionId: competition.id }, select: { filename: true, data: true } })).map((f) => [
+      f.filename,
+      Buffer.from(f.data).toString("utf8"),
+    ]),
+  );
+  expect(Object.keys(files).sort()).toEqual(["sample_submission.csv", "test.csv", "train.csv"]);
+  const ids = (csv: string) =>
+    csv
+      .trim()
+      .split("\n")
+      .slice(1)
+      .map((line) => line.split(",")[0]);
+  expect(ids(files["test.csv"])).toEqual(solution.ids);
+  expect(ids(files["sample_submission.csv"])).toEqual(solution.ids);
+  expect(files["test.csv"].split("\n")[0]).toBe("id,household,hour,kwh");
+  expect(files["train.csv"].split("\n")[0]).toBe("id,household,hour,kwh,spike");
+  expect(ids(files["train.csv"]).filter((id) => solution.ids.includes(id))).toEqual([]);
+
+  // The labels come from a seed drawn at first start, not from the repository's: a file built from
+  // the repository's demo solution scores about a coin flip.
+  const { demoSolutionCsv } = await import("@/prisma/demo-solution");
+  const known = new Map(
+    demoSolutionCsv()
+      .trim()
+      .split("\n")
+      .slice(1)
+      .map((line) => [line.split(",")[0], line.split(",")[1]]),
+  );
+  const agree = solution.ids.filter((id, i) => solution.classes![solution.labels[i]] === known.get(id)).length / solution.ids.length;
+  expect(agree).toBeLessThan(0.9);
 });
