@@ -2,6 +2,7 @@
 import { handleApi, json } from "@/lib/server/platform/api";
 import { findApiUser } from "@/lib/server/accounts/auth";
 import { getLeaderboard, leaderboardCsv } from "@/lib/server/boards/leaderboard";
+import { fileResponse } from "../../../file-response";
 
 export const GET = handleApi(async (request, { params }: { params: Promise<{ slug: string }> }) => {
   const { slug } = await params;
@@ -12,9 +13,7 @@ export const GET = handleApi(async (request, { params }: { params: Promise<{ slu
     pageSize: Number(url.searchParams.get("pageSize") ?? 0) || 0,
   });
   if (url.searchParams.get("format") === "csv") {
-    return new Response(leaderboardCsv(board), {
-      headers: { "content-type": "text/csv; charset=utf-8", "content-disposition": `attachment; filename="${slug}-leaderboard.csv"`, "cache-control": "no-store" },
-    });
+    return fileResponse(leaderboardCsv(board), { filename: `${slug}-leaderboard.csv`, contentType: "text/csv; charset=utf-8", cache: "no-store" });
   }
   return json(board);
 });

@@ -3,6 +3,7 @@
 import { handleApi, json } from "@/lib/server/platform/api";
 import { findApiUser, requireApiUser } from "@/lib/server/accounts/auth";
 import { deleteAttachment, getAttachment } from "@/lib/server/competitions/attachments";
+import { fileResponse } from "../../../../file-response";
 
 type Context = { params: Promise<{ slug: string; id: string }> };
 
@@ -10,13 +11,7 @@ export const GET = handleApi(async (request, { params }: Context) => {
   const { slug, id } = await params;
   const viewer = await findApiUser(request);
   const file = await getAttachment(viewer, slug, id);
-  return new Response(Buffer.from(file.data), {
-    headers: {
-      "content-type": file.contentType,
-      "content-disposition": `attachment; filename*=UTF-8''${encodeURIComponent(file.filename)}`,
-      "x-content-type-options": "nosniff",
-    },
-  });
+  return fileResponse(file.data, { filename: file.filename, contentType: file.contentType, cache: "private, no-store" });
 });
 
 export const DELETE = handleApi(async (request, { params }: Context) => {

@@ -2,15 +2,10 @@
 import { handleApi } from "@/lib/server/platform/api";
 import { requireApiUser } from "@/lib/server/accounts/auth";
 import { getSubmissionFile } from "@/lib/server/scoring/files";
+import { fileResponse } from "../../../../../file-response";
 
 export const GET = handleApi(async (request, { params }: { params: Promise<{ slug: string; id: string }> }) => {
   const { slug, id } = await params;
   const { filename, bytes } = await getSubmissionFile(await requireApiUser(request), slug, id);
-  return new Response(new Uint8Array(bytes), {
-    headers: {
-      "content-type": "text/csv; charset=utf-8",
-      "content-disposition": `attachment; filename="${filename.replace(/[^\x20-\x7e]/g, "_")}"; filename*=UTF-8''${encodeURIComponent(filename)}`,
-      "cache-control": "private, no-store",
-    },
-  });
+  return fileResponse(bytes, { filename, contentType: "text/csv; charset=utf-8", cache: "private, no-store" });
 });
