@@ -39,5 +39,5 @@ export default defineConfig([
       ],
     },
   },
-  globalIgnores([".next/**", ".data/**", "node_modules/**", "lib/generated/**", "next-env.d.ts", "experiments/out/**"]),
+  globalIgnores([".next/**", "dist/**", ".data/**", "node_modules/**", "lib/generated/**", "next-env.d.ts", "experiments/out/**"]),
 ]);
