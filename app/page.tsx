@@ -1,4 +1,4 @@
-import Link from "next/link";
+import Link from "./_components/link";
 import { getSessionUser } from "@/lib/server/accounts/auth";
 import { CompetitionList } from "./_components/competition-list";
 import { Section } from "./_components/section";

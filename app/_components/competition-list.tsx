@@ -1,4 +1,4 @@
-import Link from "next/link";
+import Link from "./link";
 import { getSessionUser } from "@/lib/server/accounts/auth";
 import { listCompetitions } from "@/lib/server/competitions/competitions";
 import { formatDate, metricTitle } from "./format";

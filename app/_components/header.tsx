@@ -1,4 +1,4 @@
-import Link from "next/link";
+import Link from "./link";
 import { getSessionUser } from "@/lib/server/accounts/auth";
 import { Logo } from "./logo";
 import { SignOutButton } from "./sign-out-button";

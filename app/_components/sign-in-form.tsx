@@ -1,7 +1,7 @@
 "use client";
 
 import { signIn } from "next-auth/react";
-import Link from "next/link";
+import Link from "./link";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { Field, FormError, SubmitButton } from "./field";

@@ -1,6 +1,6 @@
 "use client";
 
-import Link from "next/link";
+import Link from "./link";
 import { useEffect, useState } from "react";
 import { callApi } from "./api-client";
 import { returnPath } from "./return-to";

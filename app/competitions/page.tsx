@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import Link from "next/link";
+import Link from "../_components/link";
 import { getSessionUser } from "@/lib/server/accounts/auth";
 import { CompetitionList } from "../_components/competition-list";
 import { BUTTON } from "../_components/tones";

@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import Link from "next/link";
+import Link from "../_components/link";
 import { ApiForm } from "../_components/api-form";
 
 export const metadata: Metadata = { title: "Choose a new password" };

@@ -1,6 +1,6 @@
 "use client";
 
-import Link from "next/link";
+import Link from "../link";
 import { useEffect, useRef, useState } from "react";
 import { BudgetBar } from "../budget-bar";
 import { significant } from "../format";

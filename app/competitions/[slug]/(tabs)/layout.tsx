@@ -1,4 +1,4 @@
-import Link from "next/link";
+import Link from "../../../_components/link";
 import type { ReactNode } from "react";
 import { toPublicDetails } from "@/lib/server/competitions/competitions";
 import { formatDate, metricTitle } from "../../../_components/format";

@@ -1,4 +1,4 @@
-import Link from "next/link";
+import Link from "../../../_components/link";
 import { toPublicDetails, metricOf } from "@/lib/server/competitions/competitions";
 import { displayHalfWidth } from "@/lib/server/boards/leaderboard";
 import { getCurrentPlan } from "@/lib/server/competitions/plans";

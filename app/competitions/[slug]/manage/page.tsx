@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import Link from "next/link";
+import Link from "../../../_components/link";
 import { notFound, redirect } from "next/navigation";
 import { getSessionUser } from "@/lib/server/accounts/auth";
 import { listAttachments } from "@/lib/server/competitions/attachments";

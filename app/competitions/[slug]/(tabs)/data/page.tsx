@@ -1,4 +1,4 @@
-import Link from "next/link";
+import Link from "../../../../_components/link";
 import { listAttachments } from "@/lib/server/competitions/attachments";
 import { metricOf } from "@/lib/server/competitions/competitions";
 import { CELL, DataTable } from "../../../../_components/data-table";

@@ -1,4 +1,4 @@
-import Link from "next/link";
+import Link from "../../../../_components/link";
 import { AppError } from "@/lib/server/platform/errors";
 import { getFinalStandings } from "@/lib/server/boards/finals";
 import { getLateBoard } from "@/lib/server/boards/late-board";

@@ -1,4 +1,4 @@
-import Link from "next/link";
+import Link from "../../../../_components/link";
 import { accessOf } from "@/lib/server/competitions/access";
 import { describeAccess } from "../../../../_components/format";
 import { Markdown } from "../../../../_components/markdown";

@@ -1,4 +1,4 @@
-import Link from "next/link";
+import Link from "../../../../_components/link";
 import { listMySubmissions } from "@/lib/server/scoring/team-submissions";
 import { MySubmissions } from "../../../../_components/compete/my-submissions";
 import { SubmitPanel } from "../../../../_components/compete/submit-panel";

@@ -1,4 +1,4 @@
-import Link from "next/link";
+import Link from "../../../../_components/link";
 import { accessOf, myRegistration } from "@/lib/server/competitions/access";
 import { ApiForm } from "../../../../_components/api-form";
 import { TeamPanel } from "../../../../_components/compete/team-panel";

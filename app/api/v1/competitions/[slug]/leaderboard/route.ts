@@ -15,5 +15,9 @@ export const GET = handleApi(async (request, { params }: { params: Promise<{ slu
   if (url.searchParams.get("format") === "csv") {
     return fileResponse(leaderboardCsv(board), { filename: `${slug}-leaderboard.csv`, contentType: "text/csv; charset=utf-8", cache: "no-store" });
   }
-  return json(board);
+  // The board is public and always revalidated (no-cache), not no-store: a page whose scripts
+  // received a no-store answer is not kept for Back, and the live board asks every 10 s.
+  const response = json(board);
+  response.headers.set("cache-control", "no-cache");
+  return response;
 });
