@@ -25,6 +25,11 @@ describe("a settings change in words", () => {
         after: { requireVerifiedEmail: true, allowedEmailDomains: ["uni.edu"], approval: false },
       }),
     ).toEqual({ name: "Who may take part", before: "anyone with an account", after: "verified email addresses only; addresses at uni.edu only" });
+    expect(describeChange({ field: "access", before: {}, after: { approval: true } })).toEqual({
+      name: "Who may take part",
+      before: "anyone with an account",
+      after: "people the organizers approved",
+    });
     expect(describeChange({ field: "metric", before: { name: "accuracy", params: {} }, after: { name: "absolute-error", params: { lo: 0, hi: 10 } } })).toEqual({
       name: "Metric",
       before: "Accuracy",

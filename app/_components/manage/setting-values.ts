@@ -28,7 +28,8 @@ export function settingValue(field: string, value: unknown): string {
     const range = params?.lo !== undefined && params.hi !== undefined ? ` (labels ${params.lo} to ${params.hi})` : params?.pMin !== undefined ? ` (p ≥ ${params.pMin})` : "";
     return `${metricTitle(name)}${range}`;
   }
-  if (field === "access" && typeof value === "object") return describeAccess(value as Parameters<typeof describeAccess>[0]);
+  // The log keeps access rules as they were stored: a competition that never set them holds {}.
+  if (field === "access" && typeof value === "object") return describeAccess({ requireVerifiedEmail: false, allowedEmailDomains: [], approval: false, ...value });
   if (typeof value === "number") return significant(value);
   if (typeof value === "boolean") return value ? "on" : "off";
   if (typeof value === "string" && /^\d{4}-\d\d-\d\dT/.test(value)) return `${formatUtc(value)} UTC`;

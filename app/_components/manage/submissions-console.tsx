@@ -63,13 +63,13 @@ export function SubmissionsConsole({ slug, rows }: { slug: string; rows: Console
   return (
     <div className="space-y-3 text-sm">
       <div className="flex flex-wrap items-end gap-3">
-        <label className="space-y-1">
+        <label className="min-w-0 max-w-full space-y-1">
           <span className="block font-medium text-slate-700">Filter</span>
           <input value={query} onChange={(e) => setQuery(e.target.value)} placeholder="team, user or note" className="rounded-md border border-slate-300 px-3 py-1.5" />
         </label>
-        <label className="space-y-1">
+        <label className="min-w-0 max-w-full space-y-1">
           <span className="block font-medium text-slate-700">Team</span>
-          <select value={team} onChange={(e) => setTeam(e.target.value)} className="rounded-md border border-slate-300 px-2 py-1.5">
+          <select value={team} onChange={(e) => setTeam(e.target.value)} className="block max-w-full rounded-md border border-slate-300 px-2 py-1.5">
             <option value="all">all teams</option>
             {teams.map(([id, name]) => (
               <option key={id} value={id}>
@@ -78,9 +78,9 @@ export function SubmissionsConsole({ slug, rows }: { slug: string; rows: Console
             ))}
           </select>
         </label>
-        <label className="space-y-1">
+        <label className="min-w-0 max-w-full space-y-1">
           <span className="block font-medium text-slate-700">Answer</span>
-          <select value={kind} onChange={(e) => setKind(e.target.value)} className="rounded-md border border-slate-300 px-2 py-1.5">
+          <select value={kind} onChange={(e) => setKind(e.target.value)} className="block max-w-full rounded-md border border-slate-300 px-2 py-1.5">
             <option value="all">all</option>
             <option value="public">public</option>
             <option value="holdout">holdout</option>
@@ -88,9 +88,9 @@ export function SubmissionsConsole({ slug, rows }: { slug: string; rows: Console
             <option value="late">late</option>
           </select>
         </label>
-        <label className="space-y-1">
+        <label className="min-w-0 max-w-full space-y-1">
           <span className="block font-medium text-slate-700">Sort by</span>
-          <select value={sort} onChange={(e) => setSort(e.target.value as "newest" | "rank")} className="rounded-md border border-slate-300 px-2 py-1.5">
+          <select value={sort} onChange={(e) => setSort(e.target.value as "newest" | "rank")} className="block max-w-full rounded-md border border-slate-300 px-2 py-1.5">
             <option value="newest">newest first</option>
             <option value="rank">best on the holdout first</option>
           </select>

@@ -13,10 +13,16 @@ export type Tab = { href: string; label: string; /** deeper pages that belong to
  */
 export function CompetitionTabs({ tabs }: { tabs: Tab[] }) {
   const pathname = usePathname();
+  const strip = useRef<HTMLElement>(null);
   const current = useRef<HTMLAnchorElement>(null);
-  useEffect(() => current.current?.scrollIntoView({ block: "nearest", inline: "nearest" }), [pathname]);
+  // Scrolls the row, not the page, and leaves where Tab starts alone (scrollIntoView moved it to the tab).
+  useEffect(() => {
+    const [row, tab] = [strip.current, current.current];
+    const hidden = row && tab ? tab.getBoundingClientRect().right - row.getBoundingClientRect().right : 0;
+    if (hidden > 0) row!.scrollLeft += hidden + 16;
+  }, [pathname]);
   return (
-    <nav aria-label="Competition" className="-mx-4 overflow-x-auto border-b border-slate-200 px-4 sm:mx-0 sm:px-0">
+    <nav ref={strip} aria-label="Competition" className="-mx-4 overflow-x-auto border-b border-slate-200 px-4 sm:mx-0 sm:px-0">
       <ul className="flex gap-1">
         {tabs.map((tab) => {
           const here = pathname === tab.href || (tab.within !== undefined && pathname.startsWith(tab.within));
