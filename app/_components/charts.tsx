@@ -170,8 +170,8 @@ export function HistoryChart({ points, initialBudget, precision, boardScore }: {
   const [lo, hi] = extent.length ? [Math.min(...extent), Math.max(...extent)] : [0, 1];
   const pad = (hi - lo) * 0.1 || Math.max(Math.abs(hi) * 0.01, 10 ** -precision);
   const SCORES = { top: 12, bottom: 200 };
-  const BUDGET = { top: 240, bottom: 290 };
-  const H = 330;
+  const BUDGET = { top: 276, bottom: 322 };
+  const H = 334;
   const x = scaleLinear()
     .domain([0.5, n + 0.5])
     .range([PAD.left, W - PAD.right]);
@@ -220,8 +220,11 @@ export function HistoryChart({ points, initialBudget, precision, boardScore }: {
               {t}
             </text>
           ))}
-          <text x={PAD.left} y={BUDGET.top - 10} fontSize={FONT} fill={AXIS}>
-            budget left (submission 1 to {n})
+          <text x={(W + PAD.left) / 2} y={SCORES.bottom + 36} textAnchor="middle" fontSize={FONT} fill={AXIS}>
+            submission
+          </text>
+          <text x={PAD.left} y={BUDGET.top - 12} fontSize={FONT} fill={AXIS}>
+            budget left
           </text>
           <text x={PAD.left - 6} y={b(initialBudget) + 4} textAnchor="end" fontSize={FONT} fill={AXIS}>
             {initialBudget}
@@ -231,9 +234,6 @@ export function HistoryChart({ points, initialBudget, precision, boardScore }: {
           </text>
           <line x1={PAD.left} x2={W - PAD.right} y1={b(0)} y2={b(0)} stroke={GRID} />
           <path d={steps} fill="none" stroke="#059669" strokeWidth="2" />
-          <text x={(W + PAD.left) / 2} y={H - 8} textAnchor="middle" fontSize={FONT} fill={AXIS}>
-            submission
-          </text>
         </svg>
       </div>
       <figcaption className="flex flex-wrap gap-4 text-xs text-slate-600">

@@ -67,7 +67,10 @@ const COLOUR = "(white|[a-z]+-\\d{2,3})(?:/(\\d+))?";
 
 /** The text colours and backgrounds (gradient stops too) one class string sets, ignoring faded disabled states. */
 function colours(classes: string): { text: string[]; backgrounds: string[] } {
-  const tokens = classes.split(/\s+/).filter((t) => !t.startsWith("disabled:") && !t.startsWith("file:") && !t.startsWith("placeholder:"));
+  // Not the page's text: a faded disabled state, a file chooser's button (white on indigo-600, as the
+  // primary button), placeholders, a dialog's backdrop.
+  const other = /(?:^|:)(?:disabled|file|placeholder|backdrop):/;
+  const tokens = classes.split(/\s+/).filter((t) => !other.test(t));
   const pick = (kind: string) =>
     tokens.flatMap((t) => {
       const m = new RegExp(`^(?:[a-z-]+:)*${kind}-${COLOUR}$`).exec(t);

@@ -64,7 +64,7 @@ export function MySubmissions({
         {shown.map((s) => (
           <tr key={s.id} data-testid="submission-row">
             <td className={`${CELL.list}`}>
-              <span className="whitespace-nowrap">{TIME.format(new Date(s.createdAt))}</span>
+              <span className="sm:whitespace-nowrap">{TIME.format(new Date(s.createdAt))}</span>
               {s.description && (
                 <span className="block text-xs text-slate-600" data-testid="submission-description">
                   {s.description}

@@ -117,7 +117,9 @@ export default async function ManagePage({ params }: { params: Promise<{ slug: s
             {competition.title} <StatusBadge status={competition.status} />
           </h1>
           <p className="text-slate-600">
-            {metricTitle(competition.metric)} · closes {formatDate(competition.endsAt)} · {competition.dailySubmissionLimit} submissions per team per day
+            {metricTitle(competition.metric)} ·{" "}
+            {competition.status === "closed" ? `closed ${formatDate(competition.closedAt ?? competition.endsAt)}` : `closes ${formatDate(competition.endsAt)}`} ·{" "}
+            {competition.dailySubmissionLimit} submissions per team per day
           </p>
         </div>
         {competition.status === "published" && <Lifecycle slug={slug} status={competition.status} checklist={null} />}
