@@ -1,7 +1,8 @@
 "use client";
 
 import { type ReactNode, useId, useRef, useState } from "react";
-import { BUTTON, NOTE } from "./tones";
+import { FormError } from "./field";
+import { BUTTON } from "./tones";
 
 /**
  * A button that asks before it acts: it opens a modal dialog (the browser's own <dialog>: focus
@@ -16,7 +17,7 @@ export function ConfirmButton({
   title,
   children,
   fields,
-  confirmLabel,
+  confirmLabel = label,
   confirmLook = look,
   action,
   disabled,
@@ -29,7 +30,8 @@ export function ConfirmButton({
   /** what will happen, in words */
   children: ReactNode;
   fields?: ReactNode;
-  confirmLabel: string;
+  /** the confirming button's label (the opening button's unless given) */
+  confirmLabel?: string;
   confirmLook?: string;
   action: (form: FormData) => Promise<string | undefined>;
   disabled?: boolean;
@@ -80,11 +82,7 @@ export function ConfirmButton({
             {children}
           </div>
           {fields}
-          {error && (
-            <p role="alert" className={NOTE.error}>
-              {error}
-            </p>
-          )}
+          <FormError message={error} />
           <div className="flex flex-wrap justify-end gap-3">
             <button type="button" className={BUTTON.secondary} onClick={() => dialog.current?.close()}>
               Cancel

@@ -1,4 +1,5 @@
 import type { InputHTMLAttributes, ReactNode, TextareaHTMLAttributes } from "react";
+import { useFocusOn } from "./focus";
 import { sentence } from "./format";
 import { BUTTON, NOTE } from "./tones";
 
@@ -74,10 +75,12 @@ export function SubmitButton({ children, pending }: { children: string; pending:
   );
 }
 
+/** A form's error above it: announced, and it takes the focus when it appears. */
 export function FormError({ message }: { message?: string }) {
+  const ref = useFocusOn<HTMLParagraphElement>(message);
   if (!message) return null;
   return (
-    <p role="alert" className={NOTE.error}>
+    <p ref={ref} tabIndex={-1} role="alert" className={NOTE.error}>
       {message}
     </p>
   );

@@ -30,3 +30,16 @@ export function Section({
     </section>
   );
 }
+
+/** A page that is one narrow card under its h1: sign-in, sign-up, the password and verification pages. */
+export function PageCard({ title, intro, children }: { title: string; intro?: ReactNode; children: ReactNode }) {
+  return (
+    <div className="mx-auto max-w-sm space-y-4 rounded-xl border border-slate-200 bg-white p-6 shadow-sm">
+      <div>
+        <h1 className="text-xl font-semibold">{title}</h1>
+        {intro && <p className="mt-1 text-sm text-slate-600">{intro}</p>}
+      </div>
+      {children}
+    </div>
+  );
+}

@@ -34,6 +34,8 @@ export async function axeViolations(page: Page): Promise<Violation[]> {
  */
 export async function look(page: Page, name: string): Promise<void> {
   await page.waitForLoadState("load");
+  // After a client-side navigation the new page's title arrives with its metadata.
+  await expect.poll(() => page.title(), { message: `${name} has no title` }).not.toBe("");
   await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: true });
   const violations = await axeViolations(page);
   const described = violations.map((v) => `${v.impact} ${v.id} (${v.help}): ${v.nodes.map((n) => `${n.target.join(" ")} — ${n.failureSummary}`).join("; ")}`);

@@ -52,29 +52,45 @@ describe.skipIf(!CHROMIUM_PATH)("every page, for axe-core, at 1280 and 390 px", 
       const context = await launchBrowser({ width, height: width === 390 ? 844 : 800 });
       const page = await context.newPage();
       const base = `/competitions/${slug}`;
-      const visit = async (path: string, name: string) => {
-        await page.goto(path);
-        await look(page, `${name}-${width}`);
-      };
+      // Who visits which pages: [who, signed in as, [path, name]…].
+      const tabs = (...names: string[]) => names.map((tab) => [tab ? `${base}/${tab}` : base, tab || "overview"]);
+      const journeys: [string, Who, string[][]][] = [
+        [
+          "visitor",
+          null,
+          [
+            ["/", "home"],
+            ["/competitions", "competitions"],
+            ...tabs("", "data", "leaderboard", "rules", "team", "submissions", `teams/${teamId}`),
+            ["/signin", "signin"],
+            ["/signup", "signup"],
+            ["/forgot-password", "forgot-password"],
+            ["/verify-email", "verify-email-no-token"],
+            ["/competitions/no-such-competition", "not-found"],
+          ],
+        ],
+        ["competitor", competitor, [...tabs("", "data", "leaderboard", "team", "submissions", `teams/${teamId}`), ["/account", "account"]]],
+        [
+          "organizer",
+          organizer,
+          [
+            [`${base}/manage`, "manage-live"],
+            [`/competitions/${draft}/manage`, "manage-draft"],
+            [`/competitions/${draft}`, "draft-overview"],
+            ["/competitions/new", "new-competition"],
+          ],
+        ],
+      ];
       try {
-        // A visitor.
-        for (const [path, name] of [
-          ["/", "home"],
-          ["/competitions", "competitions"],
-          [base, "overview"],
-          [`${base}/data`, "data"],
-          [`${base}/leaderboard`, "leaderboard"],
-          [`${base}/rules`, "rules"],
-          [`${base}/team`, "team-tab"],
-          [`${base}/submissions`, "submissions-tab"],
-          [`${base}/teams/${teamId}`, "team-page"],
-          ["/signin", "signin"],
-          ["/signup", "signup"],
-          ["/forgot-password", "forgot-password"],
-          ["/verify-email", "verify-email-no-token"],
-          ["/competitions/no-such-competition", "not-found"],
-        ])
-          await visit(path, `visitor-${name}`);
+        for (const [who, as, pages] of journeys) {
+          await signIn(context, page, as);
+          for (const [path, name] of pages) {
+            await page.goto(path);
+            await look(page, `${who}-${name.replace("/", "-")}-${width}`);
+          }
+        }
+        // Error states and dialogs.
+        await signIn(context, page, null);
         await page.goto("/signin");
         await page.getByLabel("Email").fill("nobody@example.com");
         await page.getByLabel("Password").fill("not a password");
@@ -82,33 +98,14 @@ describe.skipIf(!CHROMIUM_PATH)("every page, for axe-core, at 1280 and 390 px", 
         await page.getByRole("alert").filter({ hasText: "Wrong email or password." }).waitFor();
         await look(page, `visitor-signin-refused-${width}`);
 
-        // A competitor in a team.
         await signIn(context, page, competitor);
-        for (const [path, name] of [
-          [base, "overview"],
-          [`${base}/data`, "data"],
-          [`${base}/leaderboard`, "leaderboard"],
-          [`${base}/team`, "team-tab"],
-          [`${base}/submissions`, "submissions-tab"],
-          [`${base}/teams/${teamId}`, "team-page"],
-          ["/account", "account"],
-        ])
-          await visit(path, `competitor-${name}`);
         await page.goto(`${base}/submissions`);
         await page.getByLabel(/Choose a predictions CSV/).setInputFiles({ name: "bad.csv", mimeType: "text/csv", buffer: Buffer.from("id,prediction\nnobody,spike\n") });
         await page.getByRole("button", { name: "Submit bad.csv" }).click();
         await page.getByRole("alert").filter({ hasText: "Line 2" }).waitFor();
         await look(page, `competitor-submission-rejected-${width}`);
 
-        // The organizer.
         await signIn(context, page, organizer);
-        for (const [path, name] of [
-          [`${base}/manage`, "manage-live"],
-          [`/competitions/${draft}/manage`, "manage-draft"],
-          [`/competitions/${draft}`, "draft-overview"],
-          ["/competitions/new", "new-competition"],
-        ])
-          await visit(path, `organizer-${name}`);
         await page.goto(`/competitions/${draft}/manage`);
         await page.getByRole("button", { name: "Publish" }).click();
         await page.getByRole("dialog", { name: "Publish the competition?" }).waitFor();

@@ -62,7 +62,7 @@ describe.skipIf(!CHROMIUM_PATH)("a viewer in a real browser", () => {
     await page.getByRole("link", { name: "Cumulus" }).click();
     await page.getByRole("heading", { name: "Cumulus", level: 2 }).waitFor();
     // The page names its competition: in its title and in the heading above the tabs.
-    expect(await page.title()).toBe("Cumulus · E2E competition · Quiltboard");
+    await expect.poll(() => page.title()).toBe("Cumulus · E2E competition · Quiltboard");
     expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe("E2E competition Live");
     const chart = page.getByRole("img", { name: /Score history: #1/ });
     await chart.waitFor();

@@ -1,8 +1,9 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import { useEffect, useRef, useState } from "react";
+import { useRef, useState } from "react";
 import { type ApiError, uploadWithProgress } from "../api-client";
+import { useFocusOn } from "../focus";
 import { formatBytes } from "../format";
 import { BUTTON, NOTE } from "../tones";
 import type { DailyLimits, SubmissionResult } from "@/lib/responses";
@@ -22,13 +23,9 @@ export function SubmitPanel({ slug, precision, limits, budget }: { slug: string;
   const [error, setError] = useState<ApiError>();
   const [description, setDescription] = useState("");
   const input = useRef<HTMLInputElement>(null);
-  const outcome = useRef<HTMLDivElement>(null);
   const none = limits.remainingToday === 0;
-
-  // The answer (or the rejection) takes the focus, so a keyboard or screen-reader user lands on it.
-  useEffect(() => {
-    if (result || error) outcome.current?.focus();
-  }, [result, error]);
+  // The answer (or the rejection) takes the focus.
+  const outcome = useFocusOn<HTMLDivElement>(result ?? error);
 
   function choose(chosen: File | undefined) {
     if (!chosen || none) return;
@@ -142,13 +139,7 @@ export function SubmitPanel({ slug, precision, limits, budget }: { slug: string;
         </div>
       )}
       {result && (
-        <div
-          ref={outcome}
-          tabIndex={-1}
-          role="status"
-          data-testid="submission-result"
-          className={`rounded-md px-4 py-3 text-sm ${result.answer.kind === "exhausted" ? "bg-amber-50 text-amber-900" : "bg-emerald-50 text-emerald-900"}`}
-        >
+        <div ref={outcome} tabIndex={-1} role="status" data-testid="submission-result" className={result.answer.kind === "exhausted" ? NOTE.warning : NOTE.success}>
           {result.answer.kind === "exhausted" ? (
             <p>Your team&apos;s overfitting budget is spent: no score is released for further submissions.</p>
           ) : (

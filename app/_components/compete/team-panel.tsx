@@ -1,9 +1,11 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import { useEffect, useRef, useState } from "react";
+import { useState } from "react";
 import { callApi } from "../api-client";
 import { BudgetBar } from "../budget-bar";
+import { FormError } from "../field";
+import { useFocusOn } from "../focus";
 import { BUTTON, NOTE } from "../tones";
 import type { TeamView } from "@/lib/responses";
 
@@ -17,15 +19,7 @@ export function TeamPanel({ slug, team, open, closed }: { slug: string; team: Te
   const router = useRouter();
   const [error, setError] = useState<string>();
   const [joined, setJoined] = useState<string>();
-  const heading = useRef<HTMLHeadingElement>(null);
-  const alert = useRef<HTMLParagraphElement>(null);
-
-  useEffect(() => {
-    if (joined && team) heading.current?.focus();
-  }, [joined, team]);
-  useEffect(() => {
-    if (error) alert.current?.focus();
-  }, [error]);
+  const heading = useFocusOn<HTMLHeadingElement>(joined && team);
 
   async function post(path: string, json: unknown, done?: (name: string) => string) {
     const result = await callApi<{ name: string }>(`/api/v1/competitions/${slug}/${path}`, { method: "POST", json });
@@ -35,11 +29,7 @@ export function TeamPanel({ slug, team, open, closed }: { slug: string; team: Te
     router.refresh();
   }
 
-  const errorBox = error && (
-    <p ref={alert} tabIndex={-1} role="alert" className={NOTE.error}>
-      {error}
-    </p>
-  );
+  const errorBox = <FormError message={error} />;
 
   if (!team) {
     if (!open) return <p className="text-sm text-slate-600">{closed ? "This competition has closed." : "This competition is not open for new teams."}</p>;

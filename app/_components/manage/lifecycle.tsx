@@ -34,9 +34,8 @@ export function Lifecycle({ slug, status, checklist }: { slug: string; status: "
       <ConfirmButton
         label="Close competition"
         look={BUTTON.secondary}
-        title="Close the competition now?"
-        confirmLabel="Close competition"
         confirmLook={BUTTON.danger}
+        title="Close the competition now?"
         action={() => act("POST", "/close", () => router.refresh())}
       >
         <p>Submissions stop at once and the final standings are revealed: each team&apos;s final submissions scored exactly on the holdout. This cannot be undone.</p>
@@ -64,22 +63,14 @@ export function Lifecycle({ slug, status, checklist }: { slug: string; status: "
       </ul>
       {!checklist.ready && <p className={NOTE.warning}>Publishing opens once every item is done.</p>}
       <div className="flex flex-wrap gap-3">
-        <ConfirmButton
-          label="Publish"
-          look={BUTTON.go}
-          disabled={!checklist.ready}
-          title="Publish the competition?"
-          confirmLabel="Publish"
-          action={() => act("POST", "/publish", () => router.refresh())}
-        >
+        <ConfirmButton label="Publish" look={BUTTON.go} disabled={!checklist.ready} title="Publish the competition?" action={() => act("POST", "/publish", () => router.refresh())}>
           <p>Competitors can join and submit from then on. The solution, the correlation model and the mechanism are locked; wording, deadline and daily cap can still change.</p>
         </ConfirmButton>
         <ConfirmButton
           label="Delete draft"
           look={BUTTON.secondary}
-          title="Delete this draft?"
-          confirmLabel="Delete draft"
           confirmLook={BUTTON.danger}
+          title="Delete this draft?"
           action={() => act("DELETE", "", () => router.push("/competitions"))}
         >
           <p>

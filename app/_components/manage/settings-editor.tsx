@@ -1,9 +1,10 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import { useRef, useState } from "react";
+import { useState } from "react";
 import { callApi } from "../api-client";
 import { Field, FormError, TextAreaField } from "../field";
+import { useFocusOn } from "../focus";
 import { type MetricChoice, MetricField, metricFromForm } from "../metric-field";
 import { BUTTON } from "../tones";
 import type { SettingsPreview } from "@/lib/responses";
@@ -36,7 +37,7 @@ export function SettingsEditor({ slug, current, status }: { slug: string; curren
   const [error, setError] = useState<string>();
   const [review, setReview] = useState<{ body: Record<string, unknown>; preview: SettingsPreview }>();
   const [saved, setSaved] = useState(false);
-  const reviewed = useRef<HTMLDivElement>(null);
+  const reviewed = useFocusOn<HTMLElement>(review);
   const [draft, closed] = [status === "draft", status === "closed"];
 
   function changed(form: FormData): Record<string, unknown> {
@@ -69,7 +70,6 @@ export function SettingsEditor({ slug, current, status }: { slug: string; curren
     if (!result.ok) return setError(result.error.message);
     setError(undefined);
     setReview({ body, preview: result.data });
-    requestAnimationFrame(() => reviewed.current?.focus());
   }
 
   async function onSave() {
@@ -124,10 +124,9 @@ export function SettingsEditor({ slug, current, status }: { slug: string; curren
         </div>
       </form>
       {review && (
-        <div
+        <section
           ref={reviewed}
           tabIndex={-1}
-          role="region"
           aria-label="Review of the changes"
           className="space-y-3 rounded-md border border-indigo-200 bg-indigo-50 p-4"
           data-testid="settings-review"
@@ -158,7 +157,7 @@ export function SettingsEditor({ slug, current, status }: { slug: string; curren
               Cancel
             </button>
           </div>
-        </div>
+        </section>
       )}
       {saved && (
         <p role="status" className="text-emerald-700">

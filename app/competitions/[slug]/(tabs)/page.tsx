@@ -24,6 +24,19 @@ export default async function OverviewPage({ params }: { params: Promise<{ slug:
   const units = (x: number | null) => (x === null ? "—" : n4(metric.toDisplay(x)));
   const halfWidth = await displayHalfWidth(competition, metric);
   const base = `/competitions/${slug}`;
+  // What the viewer can do next, in a sentence and a link.
+  const next: { text: string; link?: { href: string; label: string } } = organizer
+    ? { text: "You organize this competition; organizers do not take part.", link: { href: `${base}/manage`, label: "Manage it" } }
+    : team
+      ? { text: "", link: { href: `${base}/submissions`, label: open ? "Submit predictions" : "My submissions" } }
+      : competition.status === "closed"
+        ? { text: "This competition has closed.", link: { href: `${base}/leaderboard`, label: "Final standings" } }
+        : open
+          ? {
+              text: viewer ? "Create or join a team to accept the rules, download the data and submit." : "Sign in, then create or join a team to take part.",
+              link: { href: `${base}/team`, label: viewer ? "Join competition" : "Sign in to join" },
+            }
+          : { text: competition.status === "draft" ? "A draft: only its organizers see it." : `Teams can form from ${formatDate(competition.startsAt!)}.` };
   return (
     <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_18rem]">
       <div className="min-w-0 space-y-6">
@@ -67,42 +80,20 @@ export default async function OverviewPage({ params }: { params: Promise<{ slug:
       </div>
       <aside className="space-y-6" aria-label="At a glance">
         <Section id="take-part" title={team ? "Your team" : "Take part"}>
-          {organizer ? (
-            <p className="text-sm">
-              You organize this competition; organizers do not take part.{" "}
-              <Link href={`${base}/manage`} className={LINK}>
-                Manage it
-              </Link>
-            </p>
-          ) : team ? (
+          {team && (
             <div className="space-y-2 text-sm">
               <p className="font-medium">{team.name}</p>
               <BudgetBar remaining={team.budget.remaining} initial={team.budget.initial} labelled />
-              <p>
-                <Link href={`${base}/submissions`} className={LINK}>
-                  {open ? "Submit predictions" : "My submissions"}
-                </Link>
-              </p>
             </div>
-          ) : competition.status === "closed" ? (
-            <p className="text-sm">
-              This competition has closed.{" "}
-              <Link href={`${base}/leaderboard`} className={LINK}>
-                Final standings
-              </Link>
-            </p>
-          ) : open ? (
-            <p className="text-sm">
-              {viewer ? "Create or join a team to accept the rules, download the data and submit." : "Sign in, then create or join a team to take part."}{" "}
-              <Link href={`${base}/team`} className={LINK}>
-                {viewer ? "Join competition" : "Sign in to join"}
-              </Link>
-            </p>
-          ) : (
-            <p className="text-sm text-slate-600">
-              {competition.status === "draft" ? "A draft: only its organizers see it." : `Teams can form from ${formatDate(competition.startsAt!)}.`}
-            </p>
           )}
+          <p className="text-sm">
+            {next.text}{" "}
+            {next.link && (
+              <Link href={next.link.href} className={LINK}>
+                {next.link.label}
+              </Link>
+            )}
+          </p>
         </Section>
         <Section id="facts" title="At a glance">
           <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-1.5 text-sm">
