@@ -99,7 +99,9 @@ describe("the quiltboard command", () => {
     expect(mine).toContain("gradient boosting, 200 trees");
     expect(mine.trim().split("\n")).toHaveLength(3); // the header and two submissions
     expect((await quiltboard(["leaderboard", slug], asCompetitor)).stdout).toMatch(/^#\s+team\s+score.*\n1\s+Terminal Team\s+0\.\d{5}\s/);
-    expect((await quiltboard(["c", "list"], asCompetitor)).stdout).toContain(`${slug}  Household Power Spikes, second edition  published`);
+    expect((await quiltboard(["c", "list"], asCompetitor)).stdout).toMatch(
+      new RegExp(`\n${slug} +Household Power Spikes, second edition +published +accuracy +2027-03-31 23:59 +1\n`),
+    );
     expect((await quiltboard(["files", slug], asCompetitor)).stdout).toMatch(/^name\s+size \(bytes\)\nsample_submission\.csv\s+\d+\n$/);
 
     const data = path.join(work, "data");
@@ -129,7 +131,7 @@ describe("the quiltboard command", () => {
     // --url=X and --url X alike (node:util parseArgs).
     for (const form of [[`--url=http://127.0.0.1:${closed}`], ["--url", `http://127.0.0.1:${closed}`]])
       expect((await quiltboard(["limits", "x", ...form], nobody)).stderr).toContain(`cannot reach http://127.0.0.1:${closed}`);
-    expect((await quiltboard(["--help"], nobody)).stdout).toMatch(/^usage: quiltboard <command>/);
+    expect((await quiltboard(["--help"], nobody)).stdout).toMatch(/^usage: quiltboard \[competitions\] <command>/);
   });
 
   it("installs from the app's own tarball with npm, and runs with Node alone (no tsx, no yaml, no clone)", { timeout: 120_000 }, async () => {

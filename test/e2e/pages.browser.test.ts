@@ -113,7 +113,7 @@ describe.skipIf(!CHROMIUM_PATH)("every page, for axe-core, at 1280 and 390 px", 
         await page.getByRole("dialog").getByRole("button", { name: "Cancel" }).click();
         await page.goto("/competitions/new");
         await page.getByRole("button", { name: "Create draft" }).click();
-        await page.getByRole("alert").waitFor();
+        await page.locator('input[name="title"][aria-invalid="true"]').waitFor();
         await look(page, `organizer-new-competition-refused-${width}`);
       } finally {
         await context.close();
