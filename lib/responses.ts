@@ -142,6 +142,12 @@ export type SettingsPreview = { changes: SettingChange[]; plan: PlanShift | null
 /** GET …/changes: one recorded settings change. */
 export type ChangeLogEntry = { at: string; by: string; changes: SettingChange[] };
 
+/** One thing publishing needs: whether it is in place, and what it is (when it is) or what to do. */
+export type PublishCheck = { item: "deadline" | "solution" | "correlation" | "mechanism"; ok: boolean; detail: string };
+
+/** GET …/publish (organizers, drafts): everything publishing needs; `ready` when all of it is in place. */
+export type PublishChecklist = { ready: boolean; checks: PublishCheck[] };
+
 /** GET …/bans: one banned user (organizers). */
 export type BanView = { userId: string; name: string; email: string; reason: string; createdAt: string };
 

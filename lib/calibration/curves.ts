@@ -39,7 +39,13 @@ export function budgetByCalibration(setting: Setting, input: GuaranteeInput): Bu
   const perBudget = epsDpForBudget(1, t.sigma, deltaOf(setting));
   const budget = (epsDp: number | null, affordable: boolean) => (epsDp === null || !affordable ? 0 : Math.min(input.maxQueries, Math.floor(epsDp / perBudget)));
   const independent = t.tauPrime / 3;
-  const rows: BudgetByCalibration = [{ label: "As if independent", epsDp: independent, budget: budget(independent, concentrationSize({ ...setting, model: { kind: "independent" } }) >= concentrationN(t.tauPrime, t.betaPrime)) }];
+  const rows: BudgetByCalibration = [
+    {
+      label: "As if independent",
+      epsDp: independent,
+      budget: budget(independent, concentrationSize({ ...setting, model: { kind: "independent" } }) >= concentrationN(t.tauPrime, t.betaPrime)),
+    },
+  ];
   if (setting.model.kind === "independent") return rows;
   const { epsBdp, nEff } = targetEpsBdp(setting, t.tauPrime);
   const affordable = nEff >= concentrationN(t.tauPrime, t.betaPrime);

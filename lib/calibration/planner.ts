@@ -117,7 +117,16 @@ function gapSdOf(setting: Setting): number {
 /** The count's bound for one team (null where it does not apply). */
 function countForTeam(setting: Setting, p: PracticalInput, beta: number, maxQueries: number) {
   if (setting.model.kind === "max-influence" || concentrationProblem(setting.model)) return null;
-  return descriptionLengthBound({ sensitivity: deltaOf(setting), nEff: concentrationSize(setting), queries: maxQueries, budget: p.budget, decimals: answerDecimalsFor(p.sigma), sigma: p.sigma, threshold: p.threshold, beta });
+  return descriptionLengthBound({
+    sensitivity: deltaOf(setting),
+    nEff: concentrationSize(setting),
+    queries: maxQueries,
+    budget: p.budget,
+    decimals: answerDecimalsFor(p.sigma),
+    sigma: p.sigma,
+    threshold: p.threshold,
+    beta,
+  });
 }
 
 /**

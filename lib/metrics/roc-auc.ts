@@ -40,7 +40,7 @@ function auc({ predictions, labels, rows }: SplitData): number {
   check(positives > 0 && negatives > 0, `ROC AUC needs both classes, found ${positives} positive and ${negatives} negative rows`);
   const order = Uint32Array.from(rows).sort((a, b) => predictions[a] - predictions[b]);
   let rankSum = 0;
-  for (let start = 0; start < order.length; ) {
+  for (let start = 0; start < order.length;) {
     let end = start;
     while (end + 1 < order.length && predictions[order[end + 1]] === predictions[order[start]]) end++;
     const meanRank = (start + end) / 2 + 1;

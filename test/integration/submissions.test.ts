@@ -193,12 +193,31 @@ describe("scoring through the mechanism", () => {
     await createTeam(player, slug, { name: "Ranked", acceptRules: true });
     const csv = (score: (r: (typeof rows)[number], i: number) => number) => stream(["id,prediction", ...rows.map((r, i) => `${r.id},${score(r, i)}`)].join("\n"));
     // Any increasing transform of the labels ranks perfectly: AUC 1 on both splits, so the public score counts.
-    const perfect = await submit(player, slug, csv((r) => 0.4 + 0.2 * r.label), null);
+    const perfect = await submit(
+      player,
+      slug,
+      csv((r) => 0.4 + 0.2 * r.label),
+      null,
+    );
     expect(perfect.result.answer).toEqual({ kind: "public", score: 1, publicScore: 1 });
     // Constant predictions tie every pair: exactly ½.
-    expect((await submit(player, slug, csv(() => 0.5), null)).result.answer).toEqual({ kind: "public", score: 0.5, publicScore: 0.5 });
+    expect(
+      (
+        await submit(
+          player,
+          slug,
+          csv(() => 0.5),
+          null,
+        )
+      ).result.answer,
+    ).toEqual({ kind: "public", score: 0.5, publicScore: 0.5 });
     // Right on the public rows, reversed on the holdout: public 1, holdout 0, so the holdout answers (with noise).
-    const leak = await submit(player, slug, csv((r, i) => (i % 2 ? 1 - r.label : r.label)), null);
+    const leak = await submit(
+      player,
+      slug,
+      csv((r, i) => (i % 2 ? 1 - r.label : r.label)),
+      null,
+    );
     expect(leak.result.answer.kind).toBe("holdout");
     expect(leak.result.answer.publicScore).toBe(1);
     expect(leak.result.answer.score!).toBeLessThan(0.05); // 0 + Lap(4σ): beyond 0.05 with probability e^{−12.5}/2

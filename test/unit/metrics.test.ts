@@ -70,7 +70,12 @@ describe("metrics (docs/mechanism.md §4)", () => {
     const p = [0.9, 0.1, 0.5, 0.5, 0.5, 0.2, 0.2, 0.2, 0.9, 0.7, 0.1, 0.6];
     let pairs = 0;
     let wins = 0;
-    for (let i = 0; i < y.length; i++) for (let j = 0; j < y.length; j++) if (y[i] === 1 && y[j] === 0) (pairs++, (wins += p[i] > p[j] ? 1 : p[i] === p[j] ? 0.5 : 0));
+    for (let i = 0; i < y.length; i++)
+      for (let j = 0; j < y.length; j++) {
+        if (y[i] !== 1 || y[j] !== 0) continue;
+        pairs++;
+        wins += p[i] > p[j] ? 1 : p[i] === p[j] ? 0.5 : 0;
+      }
     expect(auc(y, p)).toBeCloseTo(wins / pairs, 15);
     expect(() => auc([1, 1], [0.2, 0.3])).toThrow("needs both classes");
   });

@@ -141,7 +141,8 @@ export function MechanismPanel({ slug, initial, locked, metric }: { slug: string
             <p className="mt-1" data-testid="plan-units">
               {metric.display.root ? (
                 <>
-                  σ, T and τ are in [0, 1] units of the mean scaled squared error, which ranks teams and is checked. Scores are shown as its root ({metric.title.toLowerCase()}), which a deviation of τ moves by at most ±{plan.guarantee.tolerance === null ? "—" : n4(inUnits(plan.guarantee.tolerance))}.
+                  σ, T and τ are in [0, 1] units of the mean scaled squared error, which ranks teams and is checked. Scores are shown as its root ({metric.title.toLowerCase()}),
+                  which a deviation of τ moves by at most ±{plan.guarantee.tolerance === null ? "—" : n4(inUnits(plan.guarantee.tolerance))}.
                 </>
               ) : (
                 <>

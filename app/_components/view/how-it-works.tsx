@@ -63,9 +63,9 @@ export function HowItWorks({
         <summary className="cursor-pointer font-medium text-slate-900">Details: the settings and the proofs</summary>
         <div className="mt-2 space-y-2">
           <p>
-            Thresholdout (Zhao 2017, Algorithm 1): {settings}, {plan.budget} holdout checks and{" "}
-            {plan.guarantee.maxQueries} scored submissions per team. A team&apos;s whole budget costs ε<sub>DP</sub> = {n3(plan.epsDp)}, which under the organizer&apos;s model of
-            how the holdout rows are correlated is ε<sub>BDP</sub> = {n3(plan.epsBdp)} (Bayesian differential privacy).
+            Thresholdout (Zhao 2017, Algorithm 1): {settings}, {plan.budget} holdout checks and {plan.guarantee.maxQueries} scored submissions per team. A team&apos;s whole budget
+            costs ε<sub>DP</sub> = {n3(plan.epsDp)}, which under the organizer&apos;s model of how the holdout rows are correlated is ε<sub>BDP</sub> = {n3(plan.epsBdp)} (Bayesian
+            differential privacy).
           </p>
           <p>
             Two proofs bound the scores, and the tighter is used: Theorem 2 of Zhao 2017 (through differential privacy) and a count of the answers a team can see (Dwork et al.

@@ -1,6 +1,6 @@
 import "server-only";
 import { randomBytes } from "node:crypto";
-import { db, isUniqueViolation, lockCompetition, lockName } from "@/lib/server/platform/db";
+import { db, isUniqueViolation, lockName } from "@/lib/server/platform/db";
 import { AppError } from "@/lib/server/platform/errors";
 import type { PublicUser } from "@/lib/server/accounts/users";
 import { accessOf } from "./access";
@@ -230,15 +230,6 @@ export async function createCompetition(user: PublicUser, input: unknown): Promi
     }
     throw error;
   }
-}
-
-/** DELETE …/competitions/{slug} (organizers, drafts only): removes the draft with its solution and data files. */
-export async function deleteDraft(user: PublicUser, slug: string): Promise<void> {
-  const competition = await requireOrganizer(user, slug);
-  await db.$transaction(async (tx) => {
-    if ((await lockCompetition(tx, competition.id)) !== "draft") throw new AppError("conflict", "a published competition cannot be deleted");
-    await tx.competition.delete({ where: { id: competition.id } });
-  });
 }
 
 /**
