@@ -39,5 +39,11 @@ export default defineConfig([
       ],
     },
   },
-  globalIgnores([".next/**", ".data/**", "node_modules/**", "lib/generated/**", "next-env.d.ts", "experiments/out/**"]),
+  // Links go through app/_components/link.tsx (no prefetching: every page is dynamic).
+  {
+    files: ["app/**"],
+    ignores: ["app/_components/link.tsx"],
+    rules: { "no-restricted-imports": ["error", { paths: [{ name: "next/link", message: "import Link from app/_components/link.tsx (it does not prefetch)" }] }] },
+  },
+  globalIgnores([".next/**", "dist/**", ".data/**", "node_modules/**", "lib/generated/**", "next-env.d.ts", "experiments/out/**"]),
 ]);

@@ -33,6 +33,11 @@ const config = {
   // time from node_modules rather than bundled, so both fill the same registry.
   serverExternalPackages: ["prom-client"],
   reactStrictMode: true,
+  // Every browser gets its page's metadata in the head, before the body (Next calls that treating it
+  // as an "HTML-limited bot"): the title is there for screen readers from the first byte, and it
+  // stays after a client navigation to a page with generateMetadata when links do not prefetch
+  // (streamed metadata dropped the title then; app/_components/link.tsx).
+  htmlLimitedBots: /./,
   async headers() {
     return [{ source: "/:path*", headers: securityHeaders }];
   },

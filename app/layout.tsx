@@ -1,6 +1,7 @@
 import type { Metadata, Viewport } from "next";
 import type { ReactNode } from "react";
 import { Header } from "./_components/header";
+import { RefreshOnRestore } from "./_components/refresh-on-restore";
 import "./globals.css";
 
 export const metadata: Metadata = {
@@ -17,6 +18,7 @@ export default function RootLayout({ children }: { children: ReactNode }) {
         <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:left-4 focus:top-4 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2">
           Skip to content
         </a>
+        <RefreshOnRestore />
         <Header />
         <main id="main" className="mx-auto w-full max-w-6xl px-4 py-8 sm:px-6">
           {children}

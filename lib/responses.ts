@@ -15,7 +15,11 @@ import { correlationModelSchema } from "./validation/calibration";
 const instant = z.iso.datetime();
 const count = z.number().int().min(0);
 
-/** Every error answer: a code, a message a user can act on, and details (a CSV's problems with their lines, a JSON body's with their fields, a wait). */
+/** One thing publishing needs: whether it is in place, and what it is (when it is) or what to do. */
+const publishCheckSchema = z.object({ item: z.enum(["deadline", "solution", "correlation", "mechanism"]), ok: z.boolean(), detail: z.string() });
+export type PublishCheck = z.infer<typeof publishCheckSchema>;
+
+/** Every error answer: a code, a message a user can act on, and details (a CSV's problems with their lines, a JSON body's with their fields, a wait, or an unfinished publish checklist). */
 export const errorBodySchema = z
   .object({
     error: z.object({
@@ -40,6 +44,7 @@ export const errorBodySchema = z
         .union([
           z.array(z.union([z.object({ line: z.number().int(), message: z.string() }), z.object({ path: z.string(), message: z.string() })])),
           z.object({ retryAfter: z.number().int() }),
+          z.array(publishCheckSchema),
         ])
         .optional(),
     }),
@@ -160,6 +165,10 @@ export const solutionUploadedSchema = z.object({ rows: count, public: count, hol
 /** A data file of a competition. */
 export const attachmentSchema = z.object({ id: z.uuid(), filename: z.string(), contentType: z.string(), size: count, createdAt: instant });
 export type AttachmentSummary = z.infer<typeof attachmentSchema>;
+
+/** GET …/publish (organizers, drafts): everything publishing needs; `ready` when all of it is in place. */
+export const publishChecklistSchema = z.object({ ready: z.boolean(), checks: z.array(publishCheckSchema) });
+export type PublishChecklist = z.infer<typeof publishChecklistSchema>;
 
 /** GET …/bans: one banned user (organizers). */
 export const banSchema = z.object({ userId: z.uuid(), name: z.string(), email: z.string(), reason: z.string(), createdAt: instant });

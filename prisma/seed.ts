@@ -1,16 +1,22 @@
 // The demo data of `npm start`, created through the same services as the app: an admin, two
 // competitors with a team each and scored submissions, and a published competition whose holdout
-// (hourly readings of 60 households) is a Markov chain fitted from the solution's state column.
+// (hourly readings of DEMO_HOUSEHOLDS households) is a Markov chain fitted from the solution's state
+// column, with train, test and sample-submission files to download. It runs at the settings the
+// planner recommends for honest teams, and its holdout is large enough for the per-team guarantee to
+// hold (docs/mechanism.md §2.4). Its data come from a seed drawn at
+// random here (prisma/demo-solution.ts), so the hidden labels cannot be rebuilt from the repository.
 // Runs once, on an empty database, and only where `demoRequested` says so: the demo's passwords are
 // published in the README, so a deployment never gets them unless it asks.
-import { setCorrelation, setMechanism } from "@/lib/server/competitions/calibration";
+import { randomBytes } from "node:crypto";
+import { previewMechanism, setCorrelation, setMechanism } from "@/lib/server/competitions/calibration";
 import { createCompetition } from "@/lib/server/competitions/competitions";
 import { db } from "@/lib/server/platform/db";
 import { uploadSolution } from "@/lib/server/competitions/solutions";
 import { createUser } from "@/lib/server/accounts/users";
 import { submit } from "@/lib/server/scoring/submit";
 import { createTeam } from "@/lib/server/teams/teams";
-import { demoPredictionsCsv, demoSolutionCsv } from "./demo-solution";
+import { demoDataFiles, demoPredictionsCsv, demoSolutionCsv, HOURS, TRAIN_HOUSEHOLDS } from "./demo-solution";
+import { addAttachment } from "@/lib/server/competitions/attachments";
 import { publishCompetition } from "@/lib/server/competitions/publish";
 
 export const DEMO_ACCOUNTS = [
@@ -21,6 +27,16 @@ export const DEMO_ACCOUNTS = [
 
 export const DEMO_SLUG = "household-power-spikes";
 
+/**
+ * The demo's test households (48 readings each, about half in the holdout): enough that, at the
+ * recommended settings, a team acting on its own answers is promised about ±0.2 accuracy (the
+ * description-length count: n ≈ 18,500 holdout rows, n_eff ≈ 3,800 under the fitted chain).
+ */
+export const DEMO_HOUSEHOLDS = 800;
+
+/** The demo's overfitting budget: 10 holdout answers per team. */
+const DEMO_BUDGET = 10;
+
 const DESCRIPTION = `Predict whether a household's smart meter reports a **consumption spike** in a given hour.
 
 Rows are hourly readings, many per household, so neighbouring rows are correlated: the holdout is
@@ -29,7 +45,17 @@ the solution's \`state\` column.
 
 Scores are released through Thresholdout: when your public score agrees with the holdout, you see the
 public score and spend nothing; when it does not, you get a noisy holdout score and spend one unit of
-your team's overfitting budget.`;
+your team's overfitting budget.
+
+## Data
+
+| file | rows | columns |
+| --- | --- | --- |
+| \`train.csv\` | ${TRAIN_HOUSEHOLDS} households × ${HOURS} hours | \`id\`, \`household\`, \`hour\`, \`kwh\` (the reading), \`spike\` (\`spike\` or \`none\`) |
+| \`test.csv\` | ${DEMO_HOUSEHOLDS} households × ${HOURS} hours | \`id\`, \`household\`, \`hour\`, \`kwh\` |
+| \`sample_submission.csv\` | one per test id | \`id\`, \`prediction\` |
+
+Submit one prediction (\`spike\` or \`none\`) for every id in \`test.csv\`.`;
 
 const RULES = `1. One account per person; teams of up to 4.
 2. At most 5 submissions per team per UTC day.
@@ -53,7 +79,8 @@ export async function needsSeed(): Promise<boolean> {
   return (await db.user.count()) === 0;
 }
 
-export async function seed(now = new Date()): Promise<void> {
+/** Seeds the demo; its data come from `dataSeed` (random unless given). */
+export async function seed(now = new Date(), dataSeed = randomBytes(16).toString("hex")): Promise<void> {
   const [admin, alice, bob] = await Promise.all(DEMO_ACCOUNTS.map((a) => createUser({ email: a.email, password: a.password, name: a.name }, a.role)));
   await db.user.updateMany({ where: { id: { in: [admin.id, alice.id, bob.id] } }, data: { emailVerifiedAt: now } }); // demo addresses count as verified
   const day = 24 * 60 * 60 * 1000;
@@ -68,9 +95,15 @@ export async function seed(now = new Date()): Promise<void> {
     dailySubmissionLimit: 5,
     maxTeamSize: 4,
   });
-  await uploadSolution(admin, DEMO_SLUG, new Response(demoSolutionCsv()).body);
+  const solution = demoSolutionCsv(dataSeed, DEMO_HOUSEHOLDS);
+  await uploadSolution(admin, DEMO_SLUG, new Response(solution).body);
+  for (const file of demoDataFiles(dataSeed, DEMO_HOUSEHOLDS))
+    await addAttachment(admin, DEMO_SLUG, new Response(file.csv).body, async () => ({ name: file.name, contentType: "text/csv", description: null }));
   await setCorrelation(admin, DEMO_SLUG, { model: { kind: "markov", fit: { alpha: 1 } } });
-  await setMechanism(admin, DEMO_SLUG, { mode: "practical", sigma: 0.01, threshold: 0.04, budget: 20 });
+  // The organizer's "use recommended settings": σ and T that spare honest teams (docs/mechanism.md §2.4).
+  const { plan } = await previewMechanism(admin, DEMO_SLUG, { mode: "practical", sigma: 0.01, threshold: 0.04, budget: DEMO_BUDGET });
+  const { sigma, threshold } = plan.honest.recommended;
+  await setMechanism(admin, DEMO_SLUG, { mode: "practical", sigma, threshold, budget: DEMO_BUDGET });
   await publishCompetition(admin, DEMO_SLUG);
 
   // Two teams play through the real scoring service: Alice improves honestly, Bob tunes to the
@@ -78,6 +111,6 @@ export async function seed(now = new Date()): Promise<void> {
   await createTeam(alice, DEMO_SLUG, { name: "Gradient Gliders", acceptRules: true });
   await createTeam(bob, DEMO_SLUG, { name: "Overfit Otters", acceptRules: true });
   const play = (who: typeof alice, csv: string) => submit(who, DEMO_SLUG, new Response(csv).body, null, now);
-  for (const [i, skill] of [0.62, 0.7, 0.74].entries()) await play(alice, demoPredictionsCsv({ skill, seed: `alice-${i}` }));
-  for (let i = 0; i < 4; i++) await play(bob, demoPredictionsCsv({ skill: 0, seed: `bob-${i}`, overfit: true }));
+  for (const [i, skill] of [0.62, 0.7, 0.74].entries()) await play(alice, demoPredictionsCsv({ skill, seed: `alice-${i}`, solution }));
+  for (let i = 0; i < 4; i++) await play(bob, demoPredictionsCsv({ skill: 0, seed: `bob-${i}`, overfit: true, solution }));
 }

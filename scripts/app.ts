@@ -3,6 +3,7 @@ import { createHash, randomBytes } from "node:crypto";
 import { chmodSync, closeSync, cpSync, existsSync, openSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { buildSync } from "esbuild";
+import { packCli } from "./cli/build";
 
 const ROOT = process.cwd();
 export const DATA_DIR = path.join(ROOT, ".data");
@@ -51,10 +52,13 @@ export const STANDALONE = path.join(ROOT, ".next", "standalone");
  * Runs `next build` unless the last build was made from exactly these sources, then completes the
  * standalone server with what Next leaves to the deployment (the static assets and public/) and
  * what Quiltboard adds: the migrations, the HTTP preload and the entry (scripts/server-entry.ts).
+ * Either way the `quiltboard` command's package is current in its public directory
+ * (/quiltboard-cli.tgz, scripts/cli/build.ts).
  */
 export function ensureBuilt(log: (line: string) => void): void {
   const stamp = hashInputs();
   if (existsSync(path.join(ROOT, ".next", "BUILD_ID")) && existsSync(BUILD_STAMP) && readFileSync(BUILD_STAMP, "utf8") === stamp) {
+    packCli(path.join(STANDALONE, "public"));
     log("build is up to date");
     return;
   }
@@ -79,6 +83,7 @@ export function ensureBuilt(log: (line: string) => void): void {
     banner: { js: 'import { createRequire as quiltboardRequire } from "node:module"; const require = quiltboardRequire(import.meta.url);' },
     logLevel: "warning",
   });
+  packCli(path.join(STANDALONE, "public"));
   writeFileSync(BUILD_STAMP, stamp);
 }
 

@@ -1,14 +1,15 @@
 // npm run experiment -- <dwork-no-signal | boosting-attack | correlated | winners-curse | honest-teams | split-leak>
 //   [--n N] [--d D] [--k 10,50,…] [--submissions S] [--stay p] [--eps ε] [--seed s] [--teams T]
-//   [--budget B] [--settings recommended|dwork] [--households H] [--verbose]
+//   [--budget B] [--settings recommended|dwork] [--metric accuracy|roc-auc] [--households H] [--verbose]
 // Starts Quiltboard on a throwaway embedded database, plays the experiment through the REST API,
 // writes experiments/out/<name>.csv and .svg and prints a summary. For winners-curse and
-// honest-teams, --submissions is per team and --n the holdout rows.
+// honest-teams, --submissions is per team and --n the holdout rows; honest-teams --metric roc-auc
+// ranks teams by ROC AUC instead of accuracy.
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { startHarness } from "./harness";
-import { type CurseOptions, DEFAULTS, EXPERIMENTS, type ExperimentOptions, type HonestOptions, runExperiment } from "./experiments/run";
+import { type CurseOptions, DEFAULTS, EXPERIMENTS, type ExperimentOptions, HONEST_AUC, type HonestOptions, runExperiment } from "./experiments/run";
 
 const { positionals, values } = parseArgs({
   allowPositionals: true,
@@ -23,6 +24,7 @@ const { positionals, values } = parseArgs({
     teams: { type: "string" },
     budget: { type: "string" },
     settings: { type: "string" },
+    metric: { type: "string" },
     households: { type: "string" },
     verbose: { type: "boolean", default: false },
   },
@@ -47,9 +49,11 @@ if (name === "boosting-attack" && values.n === undefined) options.n = 4000;
 const settings = values.settings as "recommended" | "dwork" | undefined;
 if (settings !== undefined && settings !== "recommended" && settings !== "dwork") throw new Error(`--settings is recommended or dwork, got ${settings}`);
 const perTeam = { teams: number(values.teams), budget: number(values.budget), submissions: number(values.submissions), settings };
+const metric = values.metric as "accuracy" | "roc-auc" | undefined;
+if (metric !== undefined && metric !== "accuracy" && metric !== "roc-auc") throw new Error(`--metric is accuracy or roc-auc, got ${metric}`);
 const more = {
   curse: defined<Partial<CurseOptions>>(perTeam),
-  honest: defined<Partial<HonestOptions>>({ ...perTeam, n: number(values.n) }),
+  honest: defined<Partial<HonestOptions>>({ ...perTeam, n: number(values.n), metric, ...(metric === "roc-auc" ? { low: HONEST_AUC.low, high: HONEST_AUC.high } : {}) }),
   leak: defined({ households: number(values.households) }),
 };
 

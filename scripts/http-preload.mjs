@@ -3,7 +3,7 @@
 // 1. a request id and one JSON log line per request, and the request-duration metrics;
 // 2. the client address the per-IP limits count (header x-quiltboard-client);
 // 3. a lingering close when an answer goes out before the request's body was read;
-// 4. the Content-Length of a streamed download;
+// 4. the Content-Length of a download (header x-quiltboard-length);
 // 5. a first GET /api/health as soon as the server listens, which warms the scoring path.
 // (Graceful shutdown is Next.js's own: on SIGTERM it stops accepting connections, answers the
 // requests in flight and exits with 143; test/e2e/observability.test.ts checks it.)
@@ -117,16 +117,19 @@ function lingerOnEarlyAnswer(req) {
   };
 }
 
-// 4. Content-Length of a streamed answer. Next drops Content-Length from a route handler's Response
-//    (next/dist/server/send-response.js forwards neither it nor Transfer-Encoding), so a handler
-//    that streams a body whose length it knows (a download, unpacked as it is sent) names the
-//    length in X-Quiltboard-Length, and it becomes the Content-Length here: the client can show
-//    progress and can tell a download cut short from a whole one.
-function lengthFromHandler(res) {
+// 4. A download's length. Next.js drops a route handler's Content-Length (a fetched body may have
+//    been decoded on the way), so a download would arrive chunked, without the size a browser shows
+//    progress against. A route that knows the length of what it sends says it in the private header
+//    x-quiltboard-length (app/api/v1/file-response.ts, which also asks for no compression with
+//    Cache-Control no-transform); here that header becomes Content-Length.
+const LENGTH = "x-quiltboard-length";
+
+function keepLength(res) {
   const setHeader = res.setHeader;
   res.setHeader = function (name, value) {
-    if (String(name).toLowerCase() === "x-quiltboard-length") return setHeader.call(this, "content-length", value);
-    return setHeader.call(this, name, value);
+    if (String(name).toLowerCase() !== LENGTH) return setHeader.call(this, name, value);
+    const length = String(Array.isArray(value) ? value[value.length - 1] : value);
+    return /^\d+$/.test(length) ? setHeader.call(this, "content-length", length) : this;
   };
 }
 
@@ -144,9 +147,9 @@ http.Server.prototype.emit = function (event, req, ...rest) {
   if (event === "listening" && typeof this.address() === "object") askForHealth(this);
   if (event === "request") {
     track(req, rest[0]);
+    keepLength(rest[0]);
     req.headers["x-quiltboard-client"] = clientAddress(req);
     lingerOnEarlyAnswer(req);
-    lengthFromHandler(rest[0]);
   }
   return emit.call(this, event, req, ...rest);
 };

@@ -1,4 +1,5 @@
 import { spawn } from "node:child_process";
+import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { freePort } from "./db/admin";
 
@@ -8,12 +9,16 @@ export type MailCatcher = { smtpUrl: string; webUrl: string; stop: () => Promise
  * A local mail catcher (MailDev) for the one-command demo and the tests: a real SMTP server whose
  * mail can be read in a browser at `webUrl` (and as JSON at `webUrl/email`). Runs as a child
  * process on 127.0.0.1; the inbox is on `webPort` when that port is free, else on any free port.
+ * With `directory`, the mail is kept there and read back at the next start (npm start keeps it under
+ * .data/mail, so a link not yet opened survives a restart); without, it lives as long as the process.
  */
-export async function startMailCatcher(options: { webPort?: number } = {}): Promise<MailCatcher> {
+export async function startMailCatcher(options: { webPort?: number; directory?: string } = {}): Promise<MailCatcher> {
   const smtp = await freePort();
   const web = await freePort(options.webPort);
   const bin = path.join(process.cwd(), "node_modules", "maildev", "bin", "maildev");
-  const child = spawn(process.execPath, [bin, "--smtp", String(smtp), "--web", String(web), "--ip", "127.0.0.1", "--silent"], { stdio: ["ignore", "ignore", "pipe"] });
+  if (options.directory) mkdirSync(options.directory, { recursive: true });
+  const keep = options.directory ? ["--mail-directory", options.directory] : [];
+  const child = spawn(process.execPath, [bin, "--smtp", String(smtp), "--web", String(web), "--ip", "127.0.0.1", "--silent", ...keep], { stdio: ["ignore", "ignore", "pipe"] });
   let output = "";
   child.stderr.on("data", (d) => (output += d));
   const webUrl = `http://127.0.0.1:${web}`;

@@ -10,6 +10,9 @@ const log = (line: string) => console.log(`[quiltboard] ${line}`);
 const port = Number(process.env.PORT ?? 3000);
 const { demoRequested } = await import("@/prisma/seed");
 const demo = demoRequested(process.env); // read before DATABASE_URL is filled in below
+// The demo is seeded here; the app's own entry refuses the flag (the image carries no demo data), so
+// it must not inherit it.
+delete process.env.QUILTBOARD_DEMO;
 
 mkdirSync(DATA_DIR, { recursive: true });
 const pgLog = path.join(DATA_DIR, "postgres.log");
@@ -48,7 +51,7 @@ try {
 
   ensureBuilt(log);
   // Without SMTP_URL, mail goes to a local catcher whose inbox is a web page.
-  if (!process.env.SMTP_URL) mail = await startMailCatcher({ webPort: Number(process.env.MAIL_UI_PORT ?? port + 1) });
+  if (!process.env.SMTP_URL) mail = await startMailCatcher({ webPort: Number(process.env.MAIL_UI_PORT ?? port + 1), directory: path.join(DATA_DIR, "mail") });
   const smtp = process.env.SMTP_URL ?? mail!.smtpUrl;
   app = await startApp({
     port,
@@ -62,7 +65,7 @@ try {
       : "  No demo data (set QUILTBOARD_DEMO=1 to create it on an empty database).";
   console.log(`
   Quiltboard is running at ${app.url}
-  ${mail ? `Mail it sends (sign-up links, password resets) is caught at ${mail.webUrl}` : `Mail goes through ${new URL(smtp).host}`}
+  ${mail ? `Mail it sends (sign-up links, password resets) is caught at ${mail.webUrl} (kept in .data/mail)` : `Mail goes through ${new URL(smtp).host}`}
 
 ${accounts}
 

@@ -71,10 +71,12 @@ function missing(banner: string, step: string): void {
   if (process.env.CI) failedSteps.push(step);
 }
 const hasChromium = existsSync(CHROMIUM);
-if (!hasChromium && wanted("e2e")) missing(`BROWSER TESTS WILL BE SKIPPED: no Chromium at ${CHROMIUM}. Install it (apt-get install -y chromium) or set CHROMIUM_PATH.`, "Chromium missing on CI");
+if (!hasChromium && wanted("e2e"))
+  missing(`BROWSER TESTS WILL BE SKIPPED: no Chromium at ${CHROMIUM}. Install it (apt-get install -y chromium) or set CHROMIUM_PATH.`, "Chromium missing on CI");
 const PYTHON = process.env.PYTHON ?? "python3";
 const hasPython = spawnSync(PYTHON, ["--version"]).status === 0;
-if (!hasPython && wanted("e2e")) missing(`PYTHON CLIENT TESTS WILL BE SKIPPED: no ${PYTHON}. Install Python 3 (apt-get install -y python3) or set PYTHON.`, "python3 missing on CI");
+if (!hasPython && wanted("e2e"))
+  missing(`PYTHON CLIENT TESTS WILL BE SKIPPED: no ${PYTHON}. Install Python 3 (apt-get install -y python3) or set PYTHON.`, "python3 missing on CI");
 
 log("starting a throwaway PostgreSQL for the integration and end-to-end tests");
 const database = await startTestDatabase(() => {});

@@ -1,5 +1,10 @@
+import { sentence } from "./format";
+
 /** Calls the app's own REST API from the browser (the session cookie authenticates). */
 export type ApiError = { code: string; message: string; details?: unknown };
+
+/** The API's error as the pages show it: its message as a sentence. */
+const shown = (error: ApiError): ApiError => ({ ...error, message: sentence(error.message) });
 
 export async function callApi<T>(
   path: string,
@@ -10,8 +15,8 @@ export async function callApi<T>(
     headers: init.json === undefined ? init.headers : { "content-type": "application/json", ...init.headers },
     body: init.json === undefined ? init.body : JSON.stringify(init.json),
   });
-  const payload = await response.json().catch(() => ({ error: { code: "bad_response", message: `the server answered ${response.status}` } }));
-  return response.ok ? { ok: true, data: payload as T } : { ok: false, error: payload.error as ApiError };
+  const payload = await response.json().catch(() => ({ error: { code: "bad_response", message: `The server answered ${response.status}.` } }));
+  return response.ok ? { ok: true, data: payload as T } : { ok: false, error: shown(payload.error as ApiError) };
 }
 
 /**
@@ -35,11 +40,11 @@ export function uploadWithProgress<T>(options: {
       try {
         payload = JSON.parse(xhr.responseText);
       } catch {
-        payload = { error: { code: "bad_response", message: `the server answered ${xhr.status}` } };
+        payload = { error: { code: "bad_response", message: `The server answered ${xhr.status}.` } };
       }
-      resolve(xhr.status < 300 ? { ok: true, data: payload as T } : { ok: false, error: (payload as { error: ApiError }).error });
+      resolve(xhr.status < 300 ? { ok: true, data: payload as T } : { ok: false, error: shown((payload as { error: ApiError }).error) });
     };
-    xhr.onerror = () => resolve({ ok: false, error: { code: "network", message: "the upload failed: check your connection and try again" } });
+    xhr.onerror = () => resolve({ ok: false, error: { code: "network", message: "The upload failed: check your connection and try again." } });
     xhr.send(options.body);
   });
 }

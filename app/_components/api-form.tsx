@@ -4,7 +4,7 @@ import { useState } from "react";
 import { callApi } from "./api-client";
 import { Field, FormError } from "./field";
 
-type FieldSpec = { label: string; name: string; type?: string; autoComplete?: string; minLength?: number };
+type FieldSpec = { label: string; name: string; type?: string; autoComplete?: string; minLength?: number; hint?: string };
 
 /**
  * A form that sends its fields (plus `extra`) as JSON to one API endpoint, shows each field's error
@@ -59,6 +59,7 @@ export function ApiForm(props: {
           type={f.type ?? "text"}
           autoComplete={f.autoComplete}
           minLength={f.minLength}
+          hint={f.hint}
           required
           error={errors[f.name]}
         />

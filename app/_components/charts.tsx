@@ -1,17 +1,33 @@
+"use client";
+
+import { scaleLinear } from "d3-scale";
+import { useEffect, useRef, useState } from "react";
 import type { TeamHistory } from "@/lib/responses";
+
 /**
- * Small dependency-free SVG charts. Each is an image with a text alternative listing its values,
- * so a screen reader gets the numbers a sighted user reads off the plot.
+ * Small SVG charts. Each is drawn at the width it is given on the page (so its labels stay 12 px
+ * at any screen width) on scales and ticks from d3-scale, and is an image with a text alternative
+ * listing its values, so a screen reader gets the numbers a sighted user reads off the plot.
  */
 type Point = { x: number; y: number };
 
-const W = 360;
-const H = 200;
-const PAD = { left: 48, right: 12, top: 12, bottom: 36 };
+const FONT = 12;
+const AXIS = "#475569"; // slate-600: 7.6:1 on white
+const GRID = "#e2e8f0";
 
-function ticks(min: number, max: number, count = 4): number[] {
-  if (max === min) return [min];
-  return Array.from({ length: count + 1 }, (_, i) => min + ((max - min) * i) / count);
+/** The width of the element `ref` is put on, followed as it changes; `fallback` before it is measured (and on the server). */
+function useWidth(fallback: number) {
+  const ref = useRef<HTMLDivElement>(null);
+  const [width, setWidth] = useState(fallback);
+  useEffect(() => {
+    const element = ref.current!;
+    const measure = () => setWidth(Math.max(240, Math.floor(element.clientWidth)));
+    measure();
+    const observer = new ResizeObserver(measure);
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, []);
+  return [ref, width] as const;
 }
 
 function fmt(v: number): string {
@@ -24,6 +40,8 @@ function fmt(v: number): string {
 }
 
 type Line = { label: string; color: string; points: { x: number; y: number | null }[] };
+
+const PAD = { left: 56, right: 16, top: 12, bottom: 44 };
 
 export function LineChart({
   title,
@@ -42,53 +60,63 @@ export function LineChart({
   marker?: number;
   yRange?: [number, number];
 }) {
+  const [ref, W] = useWidth(360);
   const lines: Line[] = series ?? [{ label: yLabel, color: "#4f46e5", points: points ?? [] }];
   const all = lines.flatMap((l) => l.points).filter((p): p is Point => p.y !== null);
-  if (all.length === 0) return <p className="text-sm text-slate-500">{title}: nothing to plot yet.</p>;
+  if (all.length === 0) return <p className="text-sm text-slate-600">{title}: nothing to plot yet.</p>;
+  const H = 220;
   const xs = all.map((p) => p.x);
   const ys = all.map((p) => p.y);
-  const [x0, x1] = [Math.min(...xs), Math.max(...xs)];
   const top = Math.max(...ys);
-  const [y0, y1] = yRange ?? [Math.min(0, ...ys), top > 0 ? top : 1];
-  const sx = (x: number) => PAD.left + ((x - x0) / (x1 - x0 || 1)) * (W - PAD.left - PAD.right);
-  const sy = (y: number) => H - PAD.bottom - ((y - y0) / (y1 - y0 || 1)) * (H - PAD.top - PAD.bottom);
+  const x = scaleLinear()
+    .domain([Math.min(...xs), Math.max(...xs)])
+    .range([PAD.left, W - PAD.right]);
+  const y = scaleLinear()
+    .domain(yRange ?? [Math.min(0, ...ys), top > 0 ? top : 1])
+    .nice()
+    .range([H - PAD.bottom, PAD.top]);
+  const [xTicks, yTicks] = [x.ticks(Math.max(2, Math.floor(W / 90))), y.ticks(5)];
+  const [xFormat, yFormat] = [x.tickFormat(Math.max(2, Math.floor(W / 90))), y.tickFormat(5)];
+  const [x0, x1] = x.domain();
   const alt = `${title}. ${lines.map((l) => `${lines.length > 1 ? `${l.label}: ` : ""}${l.points.map((p) => `${xLabel} ${fmt(p.x)}: ${p.y === null ? "none" : fmt(p.y)}`).join("; ")}`).join(". ")}.`;
   return (
     <figure className="space-y-1">
       <figcaption className="text-sm font-medium text-slate-700">{title}</figcaption>
-      <svg viewBox={`0 0 ${W} ${H}`} role="img" aria-label={alt} className="w-full max-w-md">
-        {ticks(y0, y1).map((t) => (
-          <g key={`y${t}`}>
-            <line x1={PAD.left} x2={W - PAD.right} y1={sy(t)} y2={sy(t)} stroke="#e2e8f0" />
-            <text x={PAD.left - 6} y={sy(t) + 4} textAnchor="end" fontSize="10" fill="#64748b">
-              {fmt(t)}
-            </text>
-          </g>
-        ))}
-        {ticks(x0, x1).map((t) => (
-          <text key={`x${t}`} x={sx(t)} y={H - PAD.bottom + 14} textAnchor="middle" fontSize="10" fill="#64748b">
-            {fmt(t)}
-          </text>
-        ))}
-        <text x={(W + PAD.left) / 2} y={H - 4} textAnchor="middle" fontSize="11" fill="#334155">
-          {xLabel}
-        </text>
-        <text x={12} y={(H - PAD.bottom) / 2} textAnchor="middle" fontSize="11" fill="#334155" transform={`rotate(-90 12 ${(H - PAD.bottom) / 2})`}>
-          {yLabel}
-        </text>
-        {marker !== undefined && marker >= x0 && marker <= x1 && <line x1={sx(marker)} x2={sx(marker)} y1={PAD.top} y2={H - PAD.bottom} stroke="#f59e0b" strokeDasharray="4 3" />}
-        {lines.map((l) => {
-          const pts = l.points.filter((p): p is Point => p.y !== null);
-          return (
-            <g key={l.label}>
-              <path d={pts.map((p, i) => `${i ? "L" : "M"}${sx(p.x).toFixed(1)},${sy(p.y).toFixed(1)}`).join(" ")} fill="none" stroke={l.color} strokeWidth="2" />
-              {pts.map((p) => (
-                <circle key={p.x} cx={sx(p.x)} cy={sy(p.y)} r="2.5" fill={l.color} />
-              ))}
+      <div ref={ref}>
+        <svg width={W} height={H} viewBox={`0 0 ${W} ${H}`} role="img" aria-label={alt} className="block max-w-full">
+          {yTicks.map((t) => (
+            <g key={`y${t}`}>
+              <line x1={PAD.left} x2={W - PAD.right} y1={y(t)} y2={y(t)} stroke={GRID} />
+              <text x={PAD.left - 6} y={y(t) + 4} textAnchor="end" fontSize={FONT} fill={AXIS}>
+                {yFormat(t)}
+              </text>
             </g>
-          );
-        })}
-      </svg>
+          ))}
+          {xTicks.map((t) => (
+            <text key={`x${t}`} x={x(t)} y={H - PAD.bottom + 16} textAnchor="middle" fontSize={FONT} fill={AXIS}>
+              {xFormat(t)}
+            </text>
+          ))}
+          <text x={(W + PAD.left) / 2} y={H - 6} textAnchor="middle" fontSize={FONT} fill={AXIS}>
+            {xLabel}
+          </text>
+          <text x={14} y={(H - PAD.bottom) / 2} textAnchor="middle" fontSize={FONT} fill={AXIS} transform={`rotate(-90 14 ${(H - PAD.bottom) / 2})`}>
+            {yLabel}
+          </text>
+          {marker !== undefined && marker >= x0 && marker <= x1 && <line x1={x(marker)} x2={x(marker)} y1={PAD.top} y2={H - PAD.bottom} stroke="#d97706" strokeDasharray="4 3" />}
+          {lines.map((l) => {
+            const pts = l.points.filter((p): p is Point => p.y !== null);
+            return (
+              <g key={l.label}>
+                <path d={pts.map((p, i) => `${i ? "L" : "M"}${x(p.x).toFixed(1)},${y(p.y).toFixed(1)}`).join(" ")} fill="none" stroke={l.color} strokeWidth="2" />
+                {pts.map((p) => (
+                  <circle key={p.x} cx={x(p.x)} cy={y(p.y)} r="2.5" fill={l.color} />
+                ))}
+              </g>
+            );
+          })}
+        </svg>
+      </div>
       {lines.length > 1 && (
         <ul className="flex flex-wrap gap-4 text-xs text-slate-600">
           {lines.map((l) => (
@@ -129,64 +157,99 @@ export function BarChart({ title, bars, unit }: { title: string; bars: { label: 
 type HistoryPoint = TeamHistory["history"][number];
 
 /**
- * A team's history: answers over time (public answers as circles, holdout answers as amber
- * diamonds) above its budget as a step line.
+ * A team's history, one submission after another (their order, not their time: a team may submit
+ * several files within minutes): public answers as circles and holdout answers as amber diamonds,
+ * with the leaderboard's score as a dashed line on the same scale, above the budget as a step line.
  */
-export function HistoryChart({ points, initialBudget, precision }: { points: HistoryPoint[]; initialBudget: number; precision: number }) {
-  if (points.length === 0) return <p className="text-sm text-slate-500">No submissions yet.</p>;
-  const scored = points.filter((p) => p.score !== null);
-  const times = points.map((p) => new Date(p.at).getTime());
-  const [t0, t1] = [Math.min(...times), Math.max(...times)];
-  const ys = scored.map((p) => p.score!);
-  const [y0, y1] = ys.length ? [Math.min(...ys), Math.max(...ys)] : [0, 1];
-  const pad = (y1 - y0) * 0.1 || 0.01;
-  const top = 150;
-  const sx = (t: number) => PAD.left + ((t - t0) / (t1 - t0 || 1)) * (W - PAD.left - PAD.right);
-  const sy = (y: number) => top - 10 - ((y - (y0 - pad)) / (y1 - y0 + 2 * pad)) * (top - 20);
-  const by = (b: number) => top + 80 - (b / Math.max(1, initialBudget)) * 40;
-  let steps = `M${sx(times[0])},${by(initialBudget)}`;
-  points.forEach((p, i) => (steps += ` L${sx(times[i])},${by(i === 0 ? initialBudget : points[i - 1].budget)} L${sx(times[i])},${by(p.budget)}`));
-  steps += ` L${W - PAD.right},${by(points[points.length - 1].budget)}`;
+export function HistoryChart({ points, initialBudget, precision, boardScore }: { points: HistoryPoint[]; initialBudget: number; precision: number; boardScore: number | null }) {
+  const [ref, W] = useWidth(640);
+  if (points.length === 0) return <p className="text-sm text-slate-600">No submissions yet.</p>;
+  const n = points.length;
+  const scores = points.flatMap((p) => (p.score === null ? [] : [p.score]));
+  const extent = [...scores, ...(boardScore === null ? [] : [boardScore])];
+  const [lo, hi] = extent.length ? [Math.min(...extent), Math.max(...extent)] : [0, 1];
+  const pad = (hi - lo) * 0.1 || Math.max(Math.abs(hi) * 0.01, 10 ** -precision);
+  const SCORES = { top: 12, bottom: 200 };
+  const BUDGET = { top: 276, bottom: 322 };
+  const H = 334;
+  const x = scaleLinear()
+    .domain([0.5, n + 0.5])
+    .range([PAD.left, W - PAD.right]);
+  const y = scaleLinear()
+    .domain([lo - pad, hi + pad])
+    .nice()
+    .range([SCORES.bottom, SCORES.top]);
+  const b = scaleLinear()
+    .domain([0, Math.max(1, initialBudget)])
+    .range([BUDGET.bottom, BUDGET.top]);
+  const xTicks = x.ticks(Math.min(n, Math.max(2, Math.floor(W / 70)))).filter((t) => Number.isInteger(t) && t >= 1 && t <= n);
+  let steps = `M${x(0.5)},${b(initialBudget)}`;
+  points.forEach((p, i) => (steps += ` L${x(i + 1)},${b(i === 0 ? initialBudget : points[i - 1].budget)} L${x(i + 1)},${b(p.budget)}`));
+  steps += ` L${x(n + 0.5)},${b(points[n - 1].budget)}`;
   const alt = points.map((p, i) => `#${i + 1} ${p.kind}${p.score === null ? "" : ` ${p.score.toFixed(precision)}`}, budget ${p.budget}`).join("; ");
+  const board = boardScore === null ? "" : `; leaderboard score ${boardScore.toFixed(precision)}`;
   return (
     <figure className="space-y-2">
-      <svg viewBox={`0 0 ${W} ${top + 90}`} role="img" aria-label={`Score history: ${alt}`} className="w-full max-w-2xl">
-        {ticks(y0 - pad, y1 + pad, 3).map((t) => (
-          <g key={t}>
-            <line x1={PAD.left} x2={W - PAD.right} y1={sy(t)} y2={sy(t)} stroke="#e2e8f0" />
-            <text x={PAD.left - 6} y={sy(t) + 4} textAnchor="end" fontSize="10" fill="#64748b">
-              {t.toFixed(Math.min(precision, 3))}
+      <div ref={ref}>
+        <svg width={W} height={H} viewBox={`0 0 ${W} ${H}`} role="img" aria-label={`Score history: ${alt}${board}`} className="block max-w-full">
+          {y.ticks(4).map((t) => (
+            <g key={t}>
+              <line x1={PAD.left} x2={W - PAD.right} y1={y(t)} y2={y(t)} stroke={GRID} />
+              <text x={PAD.left - 6} y={y(t) + 4} textAnchor="end" fontSize={FONT} fill={AXIS}>
+                {y.tickFormat(4)(t)}
+              </text>
+            </g>
+          ))}
+          {boardScore !== null && (
+            <g>
+              <line x1={PAD.left} x2={W - PAD.right} y1={y(boardScore)} y2={y(boardScore)} stroke="#4338ca" strokeDasharray="6 4" />
+              <text x={W - PAD.right} y={y(boardScore) - 5} textAnchor="end" fontSize={FONT} fill="#4338ca">
+                leaderboard {boardScore.toFixed(precision)}
+              </text>
+            </g>
+          )}
+          {points.map((p, i) =>
+            p.score === null ? null : p.kind === "holdout" ? (
+              <rect key={i} x={x(i + 1) - 4.5} y={y(p.score) - 4.5} width="9" height="9" transform={`rotate(45 ${x(i + 1)} ${y(p.score)})`} fill="#d97706" />
+            ) : (
+              <circle key={i} cx={x(i + 1)} cy={y(p.score)} r="4.5" fill="#4f46e5" />
+            ),
+          )}
+          {xTicks.map((t) => (
+            <text key={t} x={x(t)} y={SCORES.bottom + 18} textAnchor="middle" fontSize={FONT} fill={AXIS}>
+              {t}
             </text>
-          </g>
-        ))}
-        {points.map((p, i) =>
-          p.score === null ? null : p.kind === "holdout" ? (
-            <rect key={i} x={sx(times[i]) - 4} y={sy(p.score) - 4} width="8" height="8" transform={`rotate(45 ${sx(times[i])} ${sy(p.score)})`} fill="#f59e0b" />
-          ) : (
-            <circle key={i} cx={sx(times[i])} cy={sy(p.score)} r="4" fill="#4f46e5" />
-          ),
-        )}
-        <line x1={PAD.left} x2={W - PAD.right} y1={top + 25} y2={top + 25} stroke="#cbd5e1" strokeDasharray="2 3" />
-        <text x={PAD.left} y={top + 36} fontSize="9" fill="#64748b">
-          budget left
-        </text>
-        <text x={PAD.left - 6} y={by(initialBudget) + 4} textAnchor="end" fontSize="10" fill="#64748b">
-          {initialBudget}
-        </text>
-        <text x={PAD.left - 6} y={by(0) + 4} textAnchor="end" fontSize="10" fill="#64748b">
-          0
-        </text>
-        <path d={steps} fill="none" stroke="#10b981" strokeWidth="2" />
-      </svg>
+          ))}
+          <text x={(W + PAD.left) / 2} y={SCORES.bottom + 36} textAnchor="middle" fontSize={FONT} fill={AXIS}>
+            submission
+          </text>
+          <text x={PAD.left} y={BUDGET.top - 12} fontSize={FONT} fill={AXIS}>
+            budget left
+          </text>
+          <text x={PAD.left - 6} y={b(initialBudget) + 4} textAnchor="end" fontSize={FONT} fill={AXIS}>
+            {initialBudget}
+          </text>
+          <text x={PAD.left - 6} y={b(0) + 4} textAnchor="end" fontSize={FONT} fill={AXIS}>
+            0
+          </text>
+          <line x1={PAD.left} x2={W - PAD.right} y1={b(0)} y2={b(0)} stroke={GRID} />
+          <path d={steps} fill="none" stroke="#059669" strokeWidth="2" />
+        </svg>
+      </div>
       <figcaption className="flex flex-wrap gap-4 text-xs text-slate-600">
         <span>
           <span className="mr-1 inline-block h-2 w-2 rounded-full bg-indigo-600" /> public answer
         </span>
         <span>
-          <span className="mr-1 inline-block h-2 w-2 rotate-45 bg-amber-500" /> holdout answer (spent budget)
+          <span className="mr-1 inline-block h-2 w-2 rotate-45 bg-amber-600" /> holdout answer (spent budget)
         </span>
+        {boardScore !== null && (
+          <span>
+            <span className="mr-1 inline-block w-4 border-t-2 border-dashed border-indigo-700 align-middle" /> leaderboard score
+          </span>
+        )}
         <span>
-          <span className="mr-1 inline-block h-0.5 w-4 bg-emerald-500 align-middle" /> budget left
+          <span className="mr-1 inline-block h-0.5 w-4 bg-emerald-600 align-middle" /> budget left
         </span>
       </figcaption>
     </figure>

@@ -3,34 +3,48 @@
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { callApi } from "./api-client";
-import { Field, FormError, SubmitButton, TextAreaField } from "./field";
-import type { LabelKind } from "@/lib/csv/solution";
-import { METRIC_CATALOGUE, METRIC_NAMES, type MetricName } from "@/lib/metrics/types";
-
-const LABELS: Record<LabelKind, string> = { class: "class labels", probability: "0/1 labels, probabilities", number: "numbers in a range" };
-const METRICS = METRIC_NAMES.map((name) => [name, `${METRIC_CATALOGUE[name].title} (${LABELS[METRIC_CATALOGUE[name].input]})`] as const);
+import { Field, focusFirstError, FormError, SubmitButton, TextAreaField } from "./field";
+import { MetricField, metricFromForm } from "./metric-field";
+import { NOTE } from "./tones";
 
 type Details = { path: string; message: string }[];
 
+/** "Household Power Spikes 2027" → "household-power-spikes-2027": the address a title suggests. */
+export function slugOf(title: string): string {
+  return title
+    .normalize("NFKD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "")
+    .slice(0, 60)
+    .replace(/-+$/, "");
+}
+
+/**
+ * A new draft. The slug follows the title until it is edited by hand; a deadline in the past is
+ * allowed (a draft can move it before publishing) but said at once.
+ */
 export function CreateCompetitionForm() {
   const router = useRouter();
   const [pending, setPending] = useState(false);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [formError, setFormError] = useState<string>();
-  const [metric, setMetric] = useState<MetricName>("accuracy");
-  const ranged = METRIC_CATALOGUE[metric].params === "range";
+  const [slug, setSlug] = useState({ value: "", edited: false });
+  const [past, setPast] = useState(false);
 
   async function onSubmit(event: React.FormEvent<HTMLFormElement>) {
     event.preventDefault();
+    const element = event.currentTarget;
     setPending(true);
-    const f = new FormData(event.currentTarget);
+    const f = new FormData(element);
     const num = (k: string) => (f.get(k) === "" || f.get(k) === null ? undefined : Number(f.get(k)));
     const body = {
       slug: f.get("slug"),
       title: f.get("title"),
       description: f.get("description"),
       rules: f.get("rules"),
-      metric: { name: metric, ...(ranged ? { params: { lo: num("lo"), hi: num("hi") } } : {}) },
+      metric: metricFromForm(f),
       ...(f.get("startsAt") ? { startsAt: `${f.get("startsAt")}:00Z` } : {}),
       endsAt: f.get("endsAt") ? `${f.get("endsAt")}:00Z` : undefined,
       dailySubmissionLimit: num("dailySubmissionLimit"),
@@ -41,49 +55,55 @@ export function CreateCompetitionForm() {
     setPending(false);
     if (result.ok) return router.push(`/competitions/${result.data.slug}/manage`);
     const details = result.error.details as Details | undefined;
-    setErrors(Array.isArray(details) ? Object.fromEntries(details.map((d) => [d.path.split(".")[0], d.message])) : {});
+    const byField = Array.isArray(details) ? Object.fromEntries(details.map((d) => [d.path.split(".")[0], d.message])) : {};
+    setErrors(byField);
     setFormError(result.error.message);
+    requestAnimationFrame(() => focusFirstError(element, byField));
   }
 
   return (
     <form onSubmit={onSubmit} className="space-y-5" noValidate>
       <FormError message={formError} />
       <div className="grid gap-4 sm:grid-cols-2">
-        <Field label="Title" name="title" required error={errors.title} placeholder="Household Power Spikes" />
-        <Field label="Slug (the address)" name="slug" required error={errors.slug} placeholder="power-spikes-2026" pattern="[a-z0-9-]+" />
+        <Field
+          label="Title"
+          name="title"
+          required
+          error={errors.title}
+          placeholder="Household Power Spikes"
+          onChange={(e) => !slug.edited && setSlug({ value: slugOf(e.target.value), edited: false })}
+        />
+        <Field
+          label="Slug (the address)"
+          name="slug"
+          required
+          error={errors.slug}
+          placeholder="power-spikes-2026"
+          pattern="[a-z0-9-]+"
+          value={slug.value}
+          onChange={(e) => setSlug({ value: e.target.value, edited: true })}
+          hint={slug.value ? `The competition's address: /competitions/${slug.value}` : "Lowercase letters, digits and hyphens; made from the title until you change it."}
+        />
       </div>
-      <TextAreaField label="Description (Markdown)" name="description" rows={5} error={errors.description} />
+      <TextAreaField label="Description (Markdown)" name="description" rows={5} error={errors.description} hint="Tables, lists and links work; the Overview tab shows it." />
       <TextAreaField label="Rules (Markdown)" name="rules" rows={3} error={errors.rules} />
-      <div className="grid gap-4 sm:grid-cols-3">
-        <div className="space-y-1">
-          <label htmlFor="metric" className="block text-sm font-medium text-slate-700">
-            Metric
-          </label>
-          <select
-            id="metric"
-            name="metric"
-            value={metric}
-            onChange={(e) => setMetric(e.target.value as MetricName)}
-            className="block w-full rounded-md border border-slate-300 bg-white px-3 py-2"
-          >
-            {METRICS.map(([value, label]) => (
-              <option key={value} value={value}>
-                {label}
-              </option>
-            ))}
-          </select>
-        </div>
-        {ranged && (
-          <>
-            <Field label="Label range: lowest" name="lo" type="number" step="any" required error={errors.metric} />
-            <Field label="Label range: highest" name="hi" type="number" step="any" required />
-          </>
-        )}
-      </div>
+      <MetricField idPrefix="create" error={errors.metric} />
       <div className="grid gap-4 sm:grid-cols-2">
         <Field label="Starts (UTC, optional)" name="startsAt" type="datetime-local" error={errors.startsAt} />
-        <Field label="Ends (UTC)" name="endsAt" type="datetime-local" required error={errors.endsAt} />
+        <Field
+          label="Ends (UTC)"
+          name="endsAt"
+          type="datetime-local"
+          required
+          error={errors.endsAt}
+          onChange={(e) => setPast(e.target.value !== "" && Date.parse(`${e.target.value}:00Z`) <= Date.now())}
+        />
       </div>
+      {past && (
+        <p role="status" className={NOTE.warning}>
+          This deadline has passed. The draft can be created, but it cannot be published until the deadline is in the future.
+        </p>
+      )}
       <div className="grid gap-4 sm:grid-cols-3">
         <Field label="Submissions per team per day" name="dailySubmissionLimit" type="number" min={1} defaultValue={5} error={errors.dailySubmissionLimit} />
         <Field label="Largest team" name="maxTeamSize" type="number" min={1} defaultValue={4} error={errors.maxTeamSize} />

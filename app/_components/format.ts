@@ -41,3 +41,29 @@ export function scoreText(score: number | null, halfWidth: number | null): strin
   const decimals = decimalsFor(halfWidth);
   return halfWidth === null ? score.toFixed(decimals) : `${score.toFixed(decimals)} ± ${halfWidth.toFixed(decimals)}`;
 }
+
+/** Who may take part, in words (a competition's access rules: lib/validation/competitions.ts accessSchema). */
+export function describeAccess(access: { requireVerifiedEmail: boolean; allowedEmailDomains: string[]; approval: boolean }): string {
+  const rules = [
+    access.requireVerifiedEmail && "verified email addresses only",
+    access.allowedEmailDomains.length > 0 && `addresses at ${access.allowedEmailDomains.join(", ")} only`,
+    access.approval && "people the organizers approved",
+  ].filter(Boolean);
+  return rules.length ? rules.join("; ") : "anyone with an account";
+}
+
+/** A file's size: "812 bytes", "48.3 KiB", "12.1 MiB". */
+export function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} bytes`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KiB`;
+  return `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
+}
+
+/**
+ * A message as a sentence: a capital first letter and a full stop. The API's messages start in
+ * lower case, to read well after "quiltboard: " in a terminal or inside a longer line.
+ */
+export function sentence(message: string): string {
+  const text = message.charAt(0).toUpperCase() + message.slice(1);
+  return /[.!?]$/.test(text) ? text : `${text}.`;
+}

@@ -1,4 +1,4 @@
-import Link from "next/link";
+import Link from "./link";
 import { getSessionUser } from "@/lib/server/accounts/auth";
 import { Logo } from "./logo";
 import { SignOutButton } from "./sign-out-button";
@@ -18,6 +18,11 @@ export async function Header() {
         <Link href="/api-reference" className="text-sm font-medium text-slate-600 hover:text-slate-900">
           API
         </Link>
+        {user && (
+          <Link href="/competitions/new" className="text-sm font-medium text-slate-600 hover:text-slate-900">
+            New competition
+          </Link>
+        )}
         <div className="ml-auto flex items-center gap-3 text-sm">
           {user ? (
             <>

@@ -17,7 +17,7 @@ export function Section({
   variant?: "card" | "plain";
   children: ReactNode;
 }) {
-  const look = variant === "card" ? "space-y-4 rounded-xl border border-slate-200 bg-white p-6 shadow-sm" : "space-y-3";
+  const look = variant === "card" ? "space-y-4 rounded-xl border border-slate-200 bg-white p-4 shadow-sm sm:p-6" : "space-y-3";
   return (
     <section id={id} aria-labelledby={`${id}-heading`} className={look}>
       <div>
@@ -28,5 +28,18 @@ export function Section({
       </div>
       {children}
     </section>
+  );
+}
+
+/** A page that is one narrow card under its h1: sign-in, sign-up, the password and verification pages. */
+export function PageCard({ title, intro, children }: { title: string; intro?: ReactNode; children: ReactNode }) {
+  return (
+    <div className="mx-auto max-w-sm space-y-4 rounded-xl border border-slate-200 bg-white p-6 shadow-sm">
+      <div>
+        <h1 className="text-xl font-semibold">{title}</h1>
+        {intro && <p className="mt-1 text-sm text-slate-600">{intro}</p>}
+      </div>
+      {children}
+    </div>
   );
 }

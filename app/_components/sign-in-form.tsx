@@ -1,12 +1,13 @@
 "use client";
 
 import { signIn } from "next-auth/react";
-import Link from "next/link";
+import Link from "./link";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { Field, FormError, SubmitButton } from "./field";
 
-export function SignInForm({ callbackUrl }: { callbackUrl: string }) {
+/** Sign-in, then on to `callbackUrl`; `signUpHref` keeps that destination for someone who has no account yet. */
+export function SignInForm({ callbackUrl, signUpHref }: { callbackUrl: string; signUpHref: string }) {
   const router = useRouter();
   const [error, setError] = useState<string>();
   const [pending, setPending] = useState(false);
@@ -37,7 +38,7 @@ export function SignInForm({ callbackUrl }: { callbackUrl: string }) {
       </p>
       <p className="text-center text-sm text-slate-600">
         New here?{" "}
-        <Link href="/signup" className="font-medium text-indigo-700 hover:underline">
+        <Link href={signUpHref} className="font-medium text-indigo-700 hover:underline">
           Create an account
         </Link>
       </p>

@@ -1,44 +1,66 @@
 "use client";
 
 import { signIn } from "next-auth/react";
-import Link from "next/link";
+import Link from "./link";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { signUp, type SignUpState } from "../signup/actions";
-import { Field, FormError, SubmitButton } from "./field";
+import { Field, focusFirstError, FormError, SubmitButton } from "./field";
+import { rememberReturn } from "./return-to";
+import { LINK } from "./tones";
+import { PASSWORD_MIN_LENGTH } from "@/lib/validation/accounts";
 
-export function SignUpForm() {
+/**
+ * Sign-up, then sign-in, then back to `callbackUrl` (the page that asked for an account) or the
+ * account page. A field the server refuses takes the focus, so its error is read out with it.
+ */
+export function SignUpForm({ callbackUrl }: { callbackUrl: string | null }) {
   const router = useRouter();
   const [state, setState] = useState<SignUpState>({ ok: false });
   const [pending, setPending] = useState(false);
 
   async function onSubmit(event: React.FormEvent<HTMLFormElement>) {
     event.preventDefault();
+    const element = event.currentTarget;
     setPending(true);
-    const form = new FormData(event.currentTarget);
+    const form = new FormData(element);
     const result = await signUp(state, form);
     if (!result.ok) {
       setPending(false);
-      return setState(result);
+      setState(result);
+      // After React has rendered the errors, so the field is described by its error when focused.
+      requestAnimationFrame(() => focusFirstError(element, result.fieldErrors ?? {}));
+      return;
     }
     const signedIn = await signIn("credentials", { email: form.get("email"), password: form.get("password"), redirect: false });
     setPending(false);
     if (!signedIn || signedIn.error) return setState({ ok: false, formError: "Your account was created, but signing in failed. Try signing in." });
-    router.push("/account");
+    if (callbackUrl) rememberReturn(callbackUrl);
+    router.push(callbackUrl ?? "/account");
     router.refresh();
   }
 
   const errors = state.fieldErrors ?? {};
+  const signInHref = callbackUrl ? `/signin?callbackUrl=${encodeURIComponent(callbackUrl)}` : "/signin";
   return (
     <form onSubmit={onSubmit} className="space-y-4" noValidate>
       <FormError message={state.formError} />
       <Field label="Name" name="name" autoComplete="name" required error={errors.name} />
       <Field label="Email" name="email" type="email" autoComplete="email" required error={errors.email} />
-      <Field label="Password" name="password" type="password" autoComplete="new-password" minLength={10} required error={errors.password} />
+      <Field
+        label="Password"
+        name="password"
+        type="password"
+        autoComplete="new-password"
+        minLength={PASSWORD_MIN_LENGTH}
+        required
+        hint={`At least ${PASSWORD_MIN_LENGTH} characters.`}
+        error={errors.password}
+      />
       <SubmitButton pending={pending}>Create account</SubmitButton>
       <p className="text-center text-sm text-slate-600">
         Already have an account?{" "}
-        <Link href="/signin" className="font-medium text-indigo-700 hover:underline">
+        <Link href={signInHref} className={LINK}>
           Sign in
         </Link>
       </p>

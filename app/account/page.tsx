@@ -9,6 +9,7 @@ import { formatDate } from "../_components/format";
 import { revokeTokenAction } from "./actions";
 import { CELL, DataTable, hiddenBelow } from "../_components/data-table";
 import { Section } from "../_components/section";
+import { PASSWORD_MIN_LENGTH } from "@/lib/validation/accounts";
 
 export const metadata: Metadata = { title: "Account" };
 
@@ -20,7 +21,14 @@ const CREDENTIAL_FORMS = [
     path: "/api/v1/me/password",
     fields: [
       { label: "Current password", name: "currentPassword", type: "password", autoComplete: "current-password" },
-      { label: "New password", name: "newPassword", type: "password", autoComplete: "new-password", minLength: 10 },
+      {
+        label: "New password",
+        name: "newPassword",
+        type: "password",
+        autoComplete: "new-password",
+        minLength: PASSWORD_MIN_LENGTH,
+        hint: `At least ${PASSWORD_MIN_LENGTH} characters.`,
+      },
     ],
     submitLabel: "Change password",
     success: "Your password was changed.",

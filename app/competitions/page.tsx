@@ -1,7 +1,8 @@
 import type { Metadata } from "next";
-import Link from "next/link";
+import Link from "../_components/link";
 import { getSessionUser } from "@/lib/server/accounts/auth";
 import { CompetitionList } from "../_components/competition-list";
+import { BUTTON } from "../_components/tones";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Competitions" };
@@ -12,13 +13,11 @@ export default async function CompetitionsPage() {
     <div className="space-y-6">
       <div className="flex items-center justify-between gap-4">
         <h1 className="text-2xl font-semibold tracking-tight">Competitions</h1>
-        {user && (
-          <Link href="/competitions/new" className="rounded-md bg-indigo-600 px-4 py-2 font-medium text-white hover:bg-indigo-700">
-            New competition
-          </Link>
-        )}
+        <Link href={user ? "/competitions/new" : "/signup?callbackUrl=/competitions/new"} className={BUTTON.primary}>
+          {user ? "New competition" : "Host a competition"}
+        </Link>
       </div>
-      <CompetitionList />
+      <CompetitionList headingLevel={2} />
     </div>
   );
 }

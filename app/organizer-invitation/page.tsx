@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import Link from "next/link";
+import Link from "../_components/link";
 import { getSessionUser } from "@/lib/server/accounts/auth";
 import { describeInvitation } from "@/lib/server/competitions/organizers";
 import { AppError } from "@/lib/server/platform/errors";

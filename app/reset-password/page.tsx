@@ -1,19 +1,29 @@
 import type { Metadata } from "next";
-import Link from "next/link";
+import Link from "../_components/link";
 import { ApiForm } from "../_components/api-form";
+import { PageCard } from "../_components/section";
+import { PASSWORD_MIN_LENGTH } from "@/lib/validation/accounts";
 
 export const metadata: Metadata = { title: "Choose a new password" };
 
 export default async function ResetPasswordPage({ searchParams }: { searchParams: Promise<{ token?: string }> }) {
   const { token } = await searchParams;
   return (
-    <div className="mx-auto max-w-sm space-y-4 rounded-xl border border-slate-200 bg-white p-6 shadow-sm">
-      <h1 className="text-xl font-semibold">Choose a new password</h1>
+    <PageCard title="Choose a new password">
       {token ? (
         <ApiForm
           method="POST"
           path="/api/v1/password-reset/confirm"
-          fields={[{ label: "New password", name: "password", type: "password", autoComplete: "new-password", minLength: 10 }]}
+          fields={[
+            {
+              label: "New password",
+              name: "password",
+              type: "password",
+              autoComplete: "new-password",
+              minLength: PASSWORD_MIN_LENGTH,
+              hint: `At least ${PASSWORD_MIN_LENGTH} characters.`,
+            },
+          ]}
           extra={{ token }}
           submitLabel="Set the new password"
           success="Your password was changed and every session of your account was signed out. Sign in with the new password."
@@ -30,6 +40,6 @@ export default async function ResetPasswordPage({ searchParams }: { searchParams
           Send a new link
         </Link>
       </p>
-    </div>
+    </PageCard>
   );
 }

@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { PageCard } from "../_components/section";
 import { SignInForm } from "../_components/sign-in-form";
 import { sameSitePath } from "@/lib/validation/urls";
 
@@ -6,11 +7,10 @@ export const metadata: Metadata = { title: "Sign in" };
 
 export default async function SignInPage({ searchParams }: { searchParams: Promise<{ callbackUrl?: string }> }) {
   const { callbackUrl } = await searchParams;
-  const target = sameSitePath(callbackUrl, "/competitions");
+  const asked = sameSitePath(callbackUrl, "");
   return (
-    <div className="mx-auto max-w-sm rounded-xl border border-slate-200 bg-white p-6 shadow-sm">
-      <h1 className="mb-6 text-xl font-semibold">Sign in</h1>
-      <SignInForm callbackUrl={target} />
-    </div>
+    <PageCard title="Sign in">
+      <SignInForm callbackUrl={asked || "/competitions"} signUpHref={asked ? `/signup?callbackUrl=${encodeURIComponent(asked)}` : "/signup"} />
+    </PageCard>
   );
 }

@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { PageCard } from "../_components/section";
 import { VerifyEmail } from "../_components/verify-email";
 
 export const metadata: Metadata = { title: "Verify your address" };
@@ -7,13 +8,12 @@ export const metadata: Metadata = { title: "Verify your address" };
 export default async function VerifyEmailPage({ searchParams }: { searchParams: Promise<{ token?: string }> }) {
   const { token } = await searchParams;
   return (
-    <div className="mx-auto max-w-sm space-y-4 rounded-xl border border-slate-200 bg-white p-6 shadow-sm">
-      <h1 className="text-xl font-semibold">Verify your address</h1>
+    <PageCard title="Verify your address">
       {token ? (
         <VerifyEmail token={token} />
       ) : (
         <p className="text-slate-600">This page opens from the link in the verification mail. You can send the mail again from your account page.</p>
       )}
-    </div>
+    </PageCard>
   );
 }

@@ -1,9 +1,8 @@
 import { epsDpForBudget } from "../mechanism/accounting";
-import { calibrateEpsBdp, calibrateEpsDp, type CorrelationModel } from "./models";
+import { calibrateEpsBdp, calibrateEpsDp } from "./models";
 import { largestCountBudget, type Setting as PlanSetting } from "./planner";
-import { concentrationN, maxBudget, targetEpsBdp, theorem2Parameters, type GuaranteeInput } from "./theorem2";
+import { concentrationN, concentrationSize, deltaOf, maxBudget, type Setting, targetEpsBdp, theorem2Parameters, type GuaranteeInput } from "./theorem2";
 
-type Setting = { n: number; model: CorrelationModel };
 export type Point = { x: number; y: number };
 
 /**
@@ -24,7 +23,7 @@ export function budgetByTolerance(
 
 /** ε_BDP that a budget B₀ costs at noise σ (forward map of ε_DP = 10 B₀ (Δ + g)/(4σ), accounting.ts). */
 export function epsBdpByNoise(setting: Setting, budget: number, sigmas: number[]): Point[] {
-  return sigmas.map((sigma) => ({ x: sigma, y: calibrateEpsBdp(setting.model, setting.n, epsDpForBudget(budget, sigma, setting.n)).value }));
+  return sigmas.map((sigma) => ({ x: sigma, y: calibrateEpsBdp(setting.model, setting.n, epsDpForBudget(budget, sigma, deltaOf(setting))).value }));
 }
 
 /** epsDp is null where a calibration does not apply (Lemma 4 needs a reversible chain and n ≥ 2d). */
@@ -37,10 +36,16 @@ export type BudgetByCalibration = { label: string; budget: number; epsDp: number
  */
 export function budgetByCalibration(setting: Setting, input: GuaranteeInput): BudgetByCalibration {
   const t = theorem2Parameters(input);
-  const perBudget = epsDpForBudget(1, t.sigma, setting.n);
+  const perBudget = epsDpForBudget(1, t.sigma, deltaOf(setting));
   const budget = (epsDp: number | null, affordable: boolean) => (epsDp === null || !affordable ? 0 : Math.min(input.maxQueries, Math.floor(epsDp / perBudget)));
   const independent = t.tauPrime / 3;
-  const rows: BudgetByCalibration = [{ label: "As if independent", epsDp: independent, budget: budget(independent, setting.n >= concentrationN(t.tauPrime, t.betaPrime)) }];
+  const rows: BudgetByCalibration = [
+    {
+      label: "As if independent",
+      epsDp: independent,
+      budget: budget(independent, concentrationSize({ ...setting, model: { kind: "independent" } }) >= concentrationN(t.tauPrime, t.betaPrime)),
+    },
+  ];
   if (setting.model.kind === "independent") return rows;
   const { epsBdp, nEff } = targetEpsBdp(setting, t.tauPrime);
   const affordable = nEff >= concentrationN(t.tauPrime, t.betaPrime);

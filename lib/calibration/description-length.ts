@@ -8,7 +8,7 @@ import { discreteLaplaceQuantile, gridFor } from "../mechanism/noise";
  * from the holdout and by those answers' values, each one of R values. Query i depends only on the
  * answers before it, so a union bound over the (query index, prefix transcript) pairs covers every
  * query the analyst can form: with ℓ_i = Σ_{f ≤ min(i−1, B)} C(i−1, f) R^f,
- *   P[∃i: |Q_i(X) − Q_i(P)| > τ₁] ≤ Σ_i ℓ_i · 2 e^{−2 τ₁² n_eff}          (Hoeffding for a fixed query)
+ *   P[∃i: |Q_i(X) − Q_i(P)| > τ₁] ≤ Σ_i ℓ_i · 2 e^{−2 τ₁² n_eff}          (Hoeffding, or McDiarmid, for a fixed query)
  * so every query's holdout mean is within τ₁ of the truth with probability ≥ 1 − β_dev when
  *   2 τ₁² n_eff ≥ ln Σ_i ℓ_i + ln(2/β_dev).
  * Public answers Q(D) are functions of the public split and the query, both independent of the
@@ -94,8 +94,8 @@ export function answerValues(decimals: number): number {
 }
 
 export type DescriptionLengthInput = {
-  /** n, the holdout rows (the noise grid), and n_eff, what the concentration may count on */
-  n: number;
+  /** Δ, the queries' sensitivity (the noise grid), and n_eff, the size the concentration may count on (theorem2.ts concentrationSize) */
+  sensitivity: number;
   nEff: number;
   /** m queries, at most B holdout answers among them */
   queries: number;
@@ -131,13 +131,13 @@ export type DescriptionLengthBound = {
  * decimals. Quantiles are of the discrete Laplace on the holdout's grid (noise.ts).
  */
 export function descriptionLengthBound(input: DescriptionLengthInput): DescriptionLengthBound {
-  const { n, nEff, queries, budget, decimals, sigma, threshold, beta } = input;
-  check(Number.isInteger(n) && n >= 1, `n must be a whole number ≥ 1, got ${n}`);
+  const { sensitivity, nEff, queries, budget, decimals, sigma, threshold, beta } = input;
+  check(sensitivity > 0 && sensitivity <= 1, `sensitivity must be in (0, 1], got ${sensitivity}`);
   check(sigma > 0 && threshold >= 0, `σ must be positive and T ≥ 0, got σ = ${sigma}, T = ${threshold}`);
   check(beta > 0 && beta < 1, `β must be in (0, 1), got ${beta}`);
   const holdoutAnswers = Math.min(budget, queries);
   const epochs = input.epochs ?? holdoutAnswers + 1;
-  const grid = gridFor(1 / n);
+  const grid = gridFor(sensitivity);
   // P[|Z| > w] ≤ α for the discrete Laplace Z of `scale` when P[Z ≤ w] ≥ 1 − α/2.
   const quantile = (scale: number, alpha: number) => discreteLaplaceQuantile(1 - alpha / 2, scale, grid);
   const lnCount = lnPrefixTranscripts({ queries, holdoutAnswers, values: answerValues(decimals) });

@@ -3,8 +3,8 @@ import { check } from "../mechanism/errors";
 import { answerDecimalsFor } from "../mechanism/thresholdout";
 import { descriptionLengthBound } from "./description-length";
 import { expectedCharges, honestGapSd, recommendSettings } from "./honest";
-import { type ByMethod, type CorrelationModel, calibrateEpsBdp, concentrationProblem, effectiveSize } from "./models";
-import { maxBudget, requiredN, theorem2Parameters } from "./theorem2";
+import { type ByMethod, calibrateEpsBdp, concentrationProblem, effectiveSize } from "./models";
+import { concentrationSize, deltaOf, maxBudget, requiredN, type Setting as Theorem2Setting, theorem2Parameters } from "./theorem2";
 
 /**
  * The planner (docs/mechanism.md §2.4, §2.6, §2.7): σ, T and the budget B₀ for a holdout, and what
@@ -22,8 +22,12 @@ import { maxBudget, requiredN, theorem2Parameters } from "./theorem2";
 export type GuaranteeInput = { tolerance: number; beta: number; maxQueries: number; split?: number };
 export type PracticalInput = { sigma: number; threshold: number; budget: number };
 
-/** The data a plan is for: holdout rows n (and their correlation), public rows, and for the competition-wide figure the teams and the holdout cap. */
-export type Setting = { n: number; model: CorrelationModel; publicRows?: number; teams?: number; holdoutCap?: number | null };
+/**
+ * The data a plan is for: holdout rows n, their correlation and the metric's Δ and concentration size
+ * (theorem2.ts Setting); the public split's concentration size (`publicRows`: its rows for a mean, n
+ * when not given); and for the competition-wide figure the teams and the holdout cap.
+ */
+export type Setting = Theorem2Setting & { publicRows?: number; teams?: number; holdoutCap?: number | null };
 
 export type Proof = "bdp" | "description-length";
 
@@ -105,15 +109,24 @@ export const DEFAULT_TEAMS = 1000;
 const CAPS = [10, 20, 50, 100, 200, 500, 1000, 2000, 5000];
 
 /** The sd of an honest gap for this setting: both splits counted at the holdout's ratio n_eff / n. */
-function gapSdOf(setting: Setting, nEff: number): number {
-  const ratio = nEff / setting.n;
-  return honestGapSd((setting.publicRows ?? setting.n) * ratio, nEff);
+function gapSdOf(setting: Setting): number {
+  const ratio = effectiveSize(setting.model, setting.n) / setting.n;
+  return honestGapSd((setting.publicRows ?? setting.concentration ?? setting.n) * ratio, concentrationSize(setting));
 }
 
 /** The count's bound for one team (null where it does not apply). */
-function countForTeam(setting: Setting, nEff: number, p: PracticalInput, beta: number, maxQueries: number) {
+function countForTeam(setting: Setting, p: PracticalInput, beta: number, maxQueries: number) {
   if (setting.model.kind === "max-influence" || concentrationProblem(setting.model)) return null;
-  return descriptionLengthBound({ n: setting.n, nEff, queries: maxQueries, budget: p.budget, decimals: answerDecimalsFor(p.sigma), sigma: p.sigma, threshold: p.threshold, beta });
+  return descriptionLengthBound({
+    sensitivity: deltaOf(setting),
+    nEff: concentrationSize(setting),
+    queries: maxQueries,
+    budget: p.budget,
+    decimals: answerDecimalsFor(p.sigma),
+    sigma: p.sigma,
+    threshold: p.threshold,
+    beta,
+  });
 }
 
 /**
@@ -121,8 +134,7 @@ function countForTeam(setting: Setting, nEff: number, p: PracticalInput, beta: n
  * tolerance grows with B: bisection); 0 when even B = 0 is not within τ, or the count does not apply.
  */
 export function largestCountBudget(setting: Setting, noise: { sigma: number; threshold: number }, options: { beta: number; maxQueries: number }, tau: number): number {
-  const nEff = effectiveSize(setting.model, setting.n);
-  const count = (budget: number) => countForTeam(setting, nEff, { ...noise, budget }, options.beta, options.maxQueries);
+  const count = (budget: number) => countForTeam(setting, { ...noise, budget }, options.beta, options.maxQueries);
   if ((count(0)?.tolerance ?? Infinity) > tau) return 0;
   let lo = 0;
   let hi = options.maxQueries;
@@ -138,9 +150,8 @@ export function largestCountBudget(setting: Setting, noise: { sigma: number; thr
 export function planGuarantee(setting: Setting, input: GuaranteeInput): Plan {
   const { tolerance: tau, beta, maxQueries } = input;
   const t = theorem2Parameters(input); // checks τ, β, m and c
-  const nEff = effectiveSize(setting.model, setting.n);
   const bdp = concentrationProblem(setting.model) ? 0 : maxBudget(setting, input).budget;
-  const recommended = recommendSettings({ gapSd: gapSdOf(setting, nEff), queries: maxQueries });
+  const recommended = recommendSettings({ gapSd: gapSdOf(setting), queries: maxQueries });
   // A tolerance of half the range or more is no guarantee (MEANINGFUL_TOLERANCE): the budget stops below it.
   const dl = largestCountBudget(setting, recommended, { beta, maxQueries }, Math.min(tau, MEANINGFUL_TOLERANCE * (1 - 1e-9)));
   const useCount = dl >= 1 && dl >= bdp;
@@ -176,14 +187,14 @@ function theorem2At(setting: Setting, p: PracticalInput, beta: number, maxQuerie
 }
 
 /** The competition-wide figure: the count over teams × m queries with at most H holdout answers, each team's T̂ epochs and comparisons in the union. */
-function competitionWide(setting: Setting, nEff: number, p: PracticalInput, beta: number, maxQueries: number, perTeamCharges: number): CompetitionWide {
+function competitionWide(setting: Setting, p: PracticalInput, beta: number, maxQueries: number, perTeamCharges: number): CompetitionWide {
   const teams = setting.teams ?? DEFAULT_TEAMS;
   const cap = setting.holdoutCap ?? null;
   const applies = setting.model.kind !== "max-influence" && !concentrationProblem(setting.model);
   const at = (h: number) =>
     descriptionLengthBound({
-      n: setting.n,
-      nEff,
+      sensitivity: deltaOf(setting),
+      nEff: concentrationSize(setting),
       queries: teams * maxQueries,
       budget: h,
       epochs: teams * (p.budget + 1),
@@ -211,19 +222,19 @@ function describe(setting: Setting, p: PracticalInput, options: { beta: number; 
   const nEff = effectiveSize(setting.model, setting.n);
   const problem = concentrationProblem(setting.model);
   const theorem2 = theorem2At(setting, p, beta, maxQueries, split);
-  const count = p.budget >= 1 ? countForTeam(setting, nEff, p, beta, maxQueries) : null;
+  const count = p.budget >= 1 ? countForTeam(setting, p, beta, maxQueries) : null;
   const countHolds = count !== null && count.tolerance < MEANINGFUL_TOLERANCE && (requested === undefined || count.tolerance <= requested);
   const proof: Proof | null =
     theorem2.holds && (!countHolds || theorem2.tolerance! <= count!.tolerance) ? "bdp" : countHolds ? "description-length" : theorem2.holds ? "bdp" : null;
   const tolerance = proof === "bdp" ? theorem2.tolerance : proof === "description-length" ? count!.tolerance : null;
-  const gapSd = gapSdOf(setting, nEff);
+  const gapSd = gapSdOf(setting);
   const charges = expectedCharges({ sigma: p.sigma, threshold: p.threshold, gapSd, queries: maxQueries });
   const recommended = recommendSettings({ gapSd, queries: maxQueries });
   const explanation =
     proof === null
       ? `No formal guarantee${problem ? `: ${problem}` : p.budget < 1 ? ": the budget is 0, so no team could be checked on the holdout" : ` at these settings: the best bound is ±${fmt(count?.tolerance ?? NaN)}`}. ${requested !== undefined ? "Raise the tolerance, lower the number of submissions, or use a larger holdout." : "Use the recommended settings, or a larger holdout."}`
       : `For a team acting on its own answers: with probability at least ${fmt(1 - beta)}, every score it is shown is within ±${fmt(tolerance!)} of its true score, for up to ${maxQueries} submissions and ${p.budget} holdout checks (${proof === "bdp" ? "Theorem 2, through Bayesian differential privacy" : "the description-length count"}).`;
-  const epsDp = epsDpForBudget(p.budget, p.sigma, setting.n);
+  const epsDp = epsDpForBudget(p.budget, p.sigma, deltaOf(setting));
   const forward = p.budget > 0 ? calibrateEpsBdp(setting.model, setting.n, epsDp) : { value: 0, byMethod: {}, exhaustive: true };
   return {
     ...p,
@@ -254,7 +265,7 @@ function describe(setting: Setting, p: PracticalInput, options: { beta: number; 
       },
       explanation,
     },
-    competition: competitionWide(setting, nEff, p, beta, maxQueries, charges),
+    competition: competitionWide(setting, p, beta, maxQueries, charges),
     honest: { gapSd, expectedCharges: charges, recommended: { sigma: recommended.sigma, threshold: recommended.threshold, expectedCharges: recommended.expectedCharges } },
   };
 }

@@ -14,7 +14,24 @@ import { type CorrelationModel, calibrateEpsDp, effectiveSize } from "./models";
  */
 export type GuaranteeInput = { tolerance: number; beta: number; maxQueries: number; split?: number };
 
-type Setting = { n: number; model: CorrelationModel };
+/**
+ * The holdout a plan is for: n rows and their correlation model, and the metric's sensitivity Δ
+ * and concentration size (docs/mechanism.md §4; 1/n and n, a mean's, when not given).
+ */
+export type Setting = { n: number; model: CorrelationModel; sensitivity?: number; concentration?: number };
+
+/** Δ, the most one holdout row moves a query's value: the metric's, or 1/n for a mean. */
+export function deltaOf(setting: Setting): number {
+  return setting.sensitivity ?? 1 / setting.n;
+}
+
+/**
+ * The size the concentration step may count on (docs/mechanism.md §2.5, §4): the metric's
+ * concentration size (n for a mean; n₊n₋/n for ROC AUC) at the correlation model's ratio n_eff/n.
+ */
+export function concentrationSize(setting: Setting): number {
+  return (setting.concentration ?? setting.n) * (effectiveSize(setting.model, setting.n) / setting.n);
+}
 
 /** σ, T, τ', β' of Theorem 2 for (τ, β, m, c). */
 export function theorem2Parameters(input: GuaranteeInput) {
@@ -45,12 +62,15 @@ export function concentrationN(tauPrime: number, betaPrime: number): number {
  * one record: group privacy ε_DP = ε/k, n_eff = n/k records) ε* = τ'/3. For a Markov chain or a
  * max-influence bound ε* = (τ'/3)·√(n_eff/n): then 2ε*²n = 2τ'² n_eff / 9 and the independent
  * proof runs with n_eff rows. (With τ'/3 alone the product stays above 1 for every n once
- * n_eff/n ≤ 1/9.)
+ * n_eff/n ≤ 1/9.) A metric whose concentration size is below n (ROC AUC: n₊n₋/n, McDiarmid) takes
+ * the factor √(size/n) the same way, for the same reason.
  */
 export function targetEpsBdp(setting: Setting, tauPrime: number): { epsBdp: number; nEff: number } {
-  const nEff = effectiveSize(setting.model, setting.n);
-  const shrink = setting.model.kind === "markov" || setting.model.kind === "max-influence" ? Math.sqrt(nEff / setting.n) : 1;
-  return { epsBdp: (tauPrime / 3) * shrink, nEff };
+  const nEff = concentrationSize(setting);
+  // A metric that concentrates on fewer than n rows (ROC AUC) shrinks ε the same way.
+  const metric = Math.sqrt((setting.concentration ?? setting.n) / setting.n);
+  const correlation = setting.model.kind === "markov" || setting.model.kind === "max-influence" ? Math.sqrt(effectiveSize(setting.model, setting.n) / setting.n) : 1;
+  return { epsBdp: (tauPrime / 3) * metric * correlation, nEff };
 }
 
 /** Largest budget the holdout supports for (τ, β, m, c); 0 when even one holdout answer is unsafe. */
@@ -59,7 +79,7 @@ export function maxBudget(setting: Setting, input: GuaranteeInput): { budget: nu
   const { epsBdp, nEff } = targetEpsBdp(setting, t.tauPrime);
   const calibration = calibrateEpsDp(setting.model, setting.n, epsBdp);
   const concentration = concentrationN(t.tauPrime, t.betaPrime);
-  const fromPrivacy = Math.floor(calibration.value / epsDpForBudget(1, t.sigma, setting.n));
+  const fromPrivacy = Math.floor(calibration.value / epsDpForBudget(1, t.sigma, deltaOf(setting)));
   const budget = nEff >= concentration ? Math.max(0, Math.min(fromPrivacy, input.maxQueries)) : 0;
   return { budget, epsDpAtTau: calibration.value, nEff, concentration, exhaustive: calibration.exhaustive };
 }

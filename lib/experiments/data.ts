@@ -58,3 +58,13 @@ export function kendallTau(x: number[], y: number[]): number {
   const pairs = (x.length * (x.length - 1)) / 2;
   return (concordant - discordant) / Math.sqrt((pairs - tiesX) * (pairs - tiesY));
 }
+
+/**
+ * Scores in [0, 1] of true ROC AUC q on 0/1 labels (an honest ranking model): negatives' scores
+ * uniform, positives' u^{1/k} with k = q/(1 − q), whose CDF x^k gives P[positive > negative] =
+ * ∫ x · k x^{k−1} dx = k/(k + 1) = q.
+ */
+export function predictionsWithAuc(labels: Float64Array, auc: number, rng: Rng): Float64Array {
+  const k = auc / (1 - auc);
+  return Float64Array.from(labels, (y) => (y === 1 ? rng() ** (1 / k) : rng()));
+}

@@ -17,23 +17,22 @@ export const UNITS = { epoch: 8, answer: 1, remeasure: 1 } as const;
 
 /**
  * u = (Δ_Q + g)/(4σ): the cost of one Lap(4σ) release.
- * @param sigma σ in metric units (> 0); @param holdoutSize n rows (Δ_Q = 1/n)
+ * @param sigma σ in metric units (> 0); @param sensitivity Δ_Q, 1/n for a mean over n rows (docs/mechanism.md §4)
  */
-export function epsUnit(sigma: number, holdoutSize: number): number {
+export function epsUnit(sigma: number, sensitivity: number): number {
   check(sigma > 0, `sigma must be positive, got ${sigma}`);
-  check(holdoutSize >= 1, `holdout size must be ≥ 1, got ${holdoutSize}`);
-  const sensitivity = 1 / holdoutSize;
+  check(sensitivity > 0 && sensitivity <= 1, `sensitivity must be in (0, 1], got ${sensitivity}`);
   return (sensitivity + gridFor(sensitivity)) / (4 * sigma);
 }
 
 /** DP cost of one holdout answer with its threshold epoch: 9(Δ_Q + g)/(4σ). */
-export function epsPerHoldoutAnswer(sigma: number, holdoutSize: number): number {
-  return (UNITS.epoch + UNITS.answer) * epsUnit(sigma, holdoutSize);
+export function epsPerHoldoutAnswer(sigma: number, sensitivity: number): number {
+  return (UNITS.epoch + UNITS.answer) * epsUnit(sigma, sensitivity);
 }
 
 /** ε_DP of the whole mechanism for one team with budget B₀: B₀ holdout answers, B₀ · 9(Δ_Q + g)/(4σ). */
-export function epsDpForBudget(budget: number, sigma: number, holdoutSize: number): number {
-  return budget * epsPerHoldoutAnswer(sigma, holdoutSize);
+export function epsDpForBudget(budget: number, sigma: number, sensitivity: number): number {
+  return budget * epsPerHoldoutAnswer(sigma, sensitivity);
 }
 
 /** What one team has received so far. */
@@ -52,8 +51,8 @@ export type PrivacySpent = { perTeam: Map<string, number>; total: number };
  * answers and r re-measurements. All teams query the same holdout, so by basic composition the
  * total is the sum over teams.
  */
-export function privacySpent(teams: Map<string, TeamReleases>, sigma: number, holdoutSize: number): PrivacySpent {
-  const unit = epsUnit(sigma, holdoutSize);
+export function privacySpent(teams: Map<string, TeamReleases>, sigma: number, sensitivity: number): PrivacySpent {
+  const unit = epsUnit(sigma, sensitivity);
   const perTeam = new Map<string, number>();
   let total = 0;
   for (const [team, t] of teams) {

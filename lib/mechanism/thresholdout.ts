@@ -11,7 +11,7 @@ import type { Streams } from "./rng";
  *             if |Q(X) − Q(D)| + γ > T̂:  B ← B − 1;  T̂ ← T + Lap(σ);  answer Q(X) + Lap(4σ)
  *             else:                      answer Q(D)
  *
- * Noise is discrete Laplace on the grid of docs/mechanism.md §2.3; statistics are snapped to the grid
+ * Noise is discrete Laplace on the grid of docs/mechanism.md §2.3 (for the queries' sensitivity Δ); statistics are snapped to the grid
  * first and released answers are clamped to [0, 1]; a holdout answer is then rounded to
  * `answerDecimals` decimals, so that it takes one of 10^d + 1 values (the count of docs/mechanism.md
  * §2.7). Each draw has its own stream (rng.ts): the threshold of query index 0 is the initial T̂;
@@ -33,8 +33,10 @@ export type ThresholdoutParams = {
   threshold: number;
   /** B₀, the number of holdout answers a team may receive */
   budget: number;
-  /** n, the number of holdout rows; Δ_Q = 1/n */
+  /** n, the number of holdout rows */
   holdoutSize: number;
+  /** Δ, the most one holdout row can move a query's value (docs/mechanism.md §4); 1/n, a mean's, when not given */
+  sensitivity?: number;
   /** m, the number of queries the guarantee covers; later queries are answered "limit" (none: no limit) */
   maxQueries?: number;
   /** d: holdout answers are released rounded to d decimals (none: unrounded, as competitions published before the rounding were) */
@@ -62,10 +64,17 @@ export function checkThresholdoutParams(params: ThresholdoutParams): void {
   check(Number.isFinite(threshold) && threshold >= 0, `threshold must be ≥ 0, got ${threshold}`);
   check(Number.isInteger(budget) && budget >= 0, `budget must be a whole number ≥ 0, got ${budget}`);
   check(Number.isInteger(holdoutSize) && holdoutSize >= 1, `holdout size must be a whole number ≥ 1, got ${holdoutSize}`);
+  const delta = params.sensitivity;
+  check(delta === undefined || (delta > 0 && delta <= 1), `sensitivity must be in (0, 1], got ${delta}`);
   const m = params.maxQueries;
   check(m === undefined || (Number.isInteger(m) && m >= 1), `maxQueries must be a whole number ≥ 1, got ${m}`);
   const d = params.answerDecimals;
   check(d === undefined || (Number.isInteger(d) && d >= 1 && d <= 8), `answerDecimals must be a whole number from 1 to 8, got ${d}`);
+}
+
+/** Δ of the queries: the metric's, or 1/n for a mean of per-row values (competitions published before Δ was stored). */
+export function sensitivityOf(params: Pick<ThresholdoutParams, "holdoutSize" | "sensitivity">): number {
+  return params.sensitivity ?? 1 / params.holdoutSize;
 }
 
 /** Algorithm 1, line 2: the initial state, with T̂ ← T + Lap(σ) drawn from stream (0, "threshold"). */
@@ -83,7 +92,7 @@ export function stepThresholdout(
 ): { answer: ThresholdoutAnswer; state: ThresholdoutState } {
   checkQueryValue("holdout", query.holdoutValue);
   checkQueryValue("public", query.publicValue);
-  const grid = gridFor(1 / params.holdoutSize);
+  const grid = gridFor(sensitivityOf(params));
   const index = state.queries + 1;
   const holdout = snapToGrid(query.holdoutValue, grid);
   const publicValue = snapToGrid(query.publicValue, grid);
@@ -114,7 +123,7 @@ export function stepThresholdout(
 export function remeasureHoldout(params: ThresholdoutParams, index: number, holdoutValue: number, streams: Streams): number {
   checkQueryValue("holdout", holdoutValue);
   check(Number.isInteger(index) && index >= 1, `query index must be a whole number ≥ 1, got ${index}`);
-  const grid = gridFor(1 / params.holdoutSize);
+  const grid = gridFor(sensitivityOf(params));
   return clampUnit(snapToGrid(holdoutValue, grid) + sampleDiscreteLaplace(4 * params.sigma, grid, streams(index, "remeasure")));
 }
 
@@ -123,9 +132,9 @@ export function remeasureHoldout(params: ThresholdoutParams, index: number, hold
  * P[|Z| ≤ w] ≥ 0.95 for Z the discrete Laplace of scale 4σ (noise.ts). For a fine grid this is
  * 4σ ln 20 ≈ 12σ. In [0, 1] units, like σ.
  */
-export function answerHalfWidth(params: Pick<ThresholdoutParams, "sigma" | "holdoutSize">, level = 0.95): number {
+export function answerHalfWidth(params: Pick<ThresholdoutParams, "sigma" | "holdoutSize" | "sensitivity">, level = 0.95): number {
   check(level > 0 && level < 1, `level must be in (0, 1), got ${level}`);
-  const grid = gridFor(1 / params.holdoutSize);
+  const grid = gridFor(sensitivityOf(params));
   return discreteLaplaceQuantile((1 + level) / 2, 4 * params.sigma, grid);
 }
 
@@ -147,7 +156,7 @@ function roundAnswer(value: number, decimals: number | undefined): number {
 }
 
 function drawThreshold(params: ThresholdoutParams, streams: Streams, index: number): number {
-  const grid = gridFor(1 / params.holdoutSize);
+  const grid = gridFor(sensitivityOf(params));
   return snapToGrid(params.threshold, grid) + sampleDiscreteLaplace(params.sigma, grid, streams(index, "threshold"));
 }
 

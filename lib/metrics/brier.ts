@@ -1,11 +1,11 @@
-import { described, type Metric } from "./types";
+import { described, meanMetric, type PerRowMetric } from "./types";
 
 /** Brier score for binary labels: (p − y)², p ∈ [0, 1], y ∈ {0, 1} (Brier 1950). */
-export function brier(): Metric {
-  return {
+export function brier(): PerRowMetric {
+  return meanMetric({
     ...described("brier"),
     direction: "lower",
     perRow: (p, y) => (p - y) * (p - y),
-    toDisplay: (mean) => mean,
-  };
+    display: { scale: 1, root: false },
+  });
 }

@@ -1,11 +1,11 @@
-import { described, type Metric } from "./types";
+import { described, meanMetric, type PerRowMetric } from "./types";
 
 /** Error rate: 1 − accuracy per row (a loss). */
-export function errorRate(): Metric {
-  return {
+export function errorRate(): PerRowMetric {
+  return meanMetric({
     ...described("error-rate"),
     direction: "lower",
     perRow: (prediction, label) => (prediction === label ? 0 : 1),
-    toDisplay: (mean) => mean,
-  };
+    display: { scale: 1, root: false },
+  });
 }

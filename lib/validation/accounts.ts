@@ -1,7 +1,13 @@
 import { z } from "zod";
 
 const email = z.string().trim().toLowerCase().email({ message: "enter a valid email address" }).max(254);
-const password = z.string().min(10, { message: "use at least 10 characters" }).max(200, { message: "use at most 200 characters" });
+/** The shortest password accepted (the sign-up and password forms say it before anyone types). */
+export const PASSWORD_MIN_LENGTH = 10;
+
+const password = z
+  .string()
+  .min(PASSWORD_MIN_LENGTH, { message: `use at least ${PASSWORD_MIN_LENGTH} characters` })
+  .max(200, { message: "use at most 200 characters" });
 
 export const signUpSchema = z.object({
   email,

@@ -1,58 +1,80 @@
-// The `quiltboard` command: Quiltboard's REST API from the terminal, for competitors (submit,
-// submissions, leaderboard, limits, download) and organizers (push a competition bundle). It talks
-// to QUILTBOARD_URL with QUILTBOARD_TOKEN, or with what `quiltboard login` stored. Every error is one
-// line on stderr and a non-zero exit; --json prints the API's answer for scripts.
+// The `quiltboard` command: Quiltboard's REST API from the terminal, with Kaggle's command names
+// (`quiltboard competitions submit SLUG -f FILE -m MESSAGE`, or without "competitions"), for
+// competitors (list, files, download, submit, submissions, leaderboard, limits) and organizers (push
+// a competition bundle). It talks to QUILTBOARD_URL with QUILTBOARD_TOKEN, or with what `quiltboard
+// login` stored. Every error is one line on stderr and a non-zero exit; --json prints the API's
+// answer for scripts. Shipped as one bundled file (scripts/cli/build.ts) that needs only Node.
 import { createReadStream, existsSync, mkdirSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { Readable } from "node:stream";
+import { parseArgs } from "node:util";
 import { Client, CliError, loadConfig, saveConfig } from "./client";
 import { readLine } from "../terminal";
 import { pushBundle } from "./bundle";
 
-const USAGE = `usage: quiltboard <command> [options]
+/** Set by the bundler (scripts/cli/build.ts) to the package's version. */
+declare const QUILTBOARD_VERSION: string | undefined;
+const VERSION = typeof QUILTBOARD_VERSION === "string" ? QUILTBOARD_VERSION : "development";
 
-  login [--url URL] [--email EMAIL]      store an API token for this machine (password from the terminal or stdin)
-  submit SLUG FILE [-m TEXT]             score a predictions CSV: prints the answer, its kind and the budget left
-  submissions SLUG                       your team's submissions
-  leaderboard SLUG [--page N]            the live leaderboard, 100 teams a page (the final standings once closed)
-  limits SLUG                            submissions left today and when the count resets
-  download SLUG [-o DIR]                 the competition's data files (into DIR, default ./SLUG)
-  download SLUG --submission ID [-o FILE]  one of your team's submitted files
-  push DIR                               create or update a competition from a bundle (organizers; also: create DIR)
+const USAGE = `usage: quiltboard [competitions] <command> [options]
 
-options: --json (the API's answer as JSON), --url URL, --token TOKEN
+  competitions list                           the competitions you can see
+  competitions files SLUG                     a competition's data files
+  competitions download SLUG [-f NAME] [-p DIR]   its data files (or one of them) into DIR (default ./SLUG)
+  competitions download SLUG --submission ID [-p DIR]   one of your team's submitted files
+  competitions submit SLUG -f FILE [-m TEXT]  score a predictions CSV: the answer, its kind, the budget left
+  competitions submissions SLUG               your team's submissions
+  competitions leaderboard SLUG [--page N]    the live leaderboard, 100 teams a page (the final standings once closed)
+  competitions limits SLUG                    submissions left today and when the count resets
+  login [--url URL] [--email EMAIL]           store an API token for this machine (password from the terminal or stdin)
+  push DIR                                    create or update a competition from a bundle (organizers; also: create DIR)
+
+"competitions" may be shortened to "c" or left out: quiltboard submit SLUG -f FILE (or SLUG FILE).
+options: --json (the API's answer as JSON), --url URL, --token TOKEN, --version, --help
 environment: QUILTBOARD_URL, QUILTBOARD_TOKEN (override what login stored)`;
 
-type Args = { positional: string[]; flags: Map<string, string | true> };
+const OPTIONS = {
+  file: { type: "string", short: "f" },
+  message: { type: "string", short: "m" },
+  path: { type: "string", short: "p" },
+  competition: { type: "string", short: "c" },
+  submission: { type: "string" },
+  page: { type: "string" },
+  url: { type: "string" },
+  token: { type: "string" },
+  email: { type: "string" },
+  json: { type: "boolean" },
+  help: { type: "boolean", short: "h" },
+  version: { type: "boolean", short: "v" },
+} as const;
 
-const VALUE_FLAGS = new Set(["-m", "--message", "--url", "--token", "--email", "-o", "--output", "--submission", "--page"]);
+type Options = { [K in keyof typeof OPTIONS]?: (typeof OPTIONS)[K]["type"] extends "string" ? string : boolean };
 
-export function parseArgs(argv: string[]): Args {
-  const positional: string[] = [];
-  const flags = new Map<string, string | true>();
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i];
-    if (VALUE_FLAGS.has(arg)) {
-      if (i + 1 >= argv.length) throw new CliError(`${arg} needs a value`, 2);
-      flags.set(arg, argv[++i]);
-    } else if (arg === "--json" || arg === "--help" || arg === "-h") flags.set(arg, true);
-    else if (arg.startsWith("-") && arg !== "-") throw new CliError(`unknown option ${arg}`, 2);
-    else positional.push(arg);
+/** The command line as node:util parseArgs reads it (--url=X and --url X alike); a mistake is exit code 2. */
+function readArgs(argv: string[]): { command: string | undefined; rest: string[]; options: Options } {
+  let parsed;
+  try {
+    parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
+  } catch (error) {
+    throw new CliError(((error as Error).message.split("\n")[0] ?? "").replace(/\.$/, "").replace(/^Unknown option '([^']+)'.*/, "unknown option $1"), 2);
   }
-  return { positional, flags };
+  const positional = [...parsed.positionals];
+  if (positional[0] === "competitions" || positional[0] === "c") positional.shift();
+  const [command, ...rest] = positional;
+  // Kaggle's older form names the competition with -c.
+  if (parsed.values.competition !== undefined) rest.unshift(parsed.values.competition);
+  return { command, rest, options: parsed.values as Options };
 }
 
-const text = (flags: Args["flags"], ...names: string[]) => names.map((n) => flags.get(n)).find((v): v is string => typeof v === "string");
-
-type Answer = { id: string; createdAt: string; answer: { kind: string; score: number | null }; budget: { remaining: number; initial: number } };
+type Answer = { id: string; createdAt: string; answer: { kind: string; score: number | null; publicScore: number }; budget: { remaining: number; initial: number } };
 type Limits = { dailyLimit: number; usedToday: number; remainingToday: number; resetsAt: string };
 
 const KIND: Record<string, string> = {
   public: "public score, checked against the holdout (nothing spent)",
   holdout: "checked on the holdout: one unit spent (a noisy holdout score)",
-  exhausted: "not checked: the team's holdout checks are used up",
-  limit: "not checked: the competition's limit of scored submissions is reached",
-  capped: "not checked: the competition's cap on holdout checks is reached",
+  exhausted: "public score, not checked: the team's holdout checks are used up",
+  limit: "public score, not checked: the competition's limit of scored submissions is reached",
+  capped: "public score, not checked: the competition's cap on holdout checks is reached",
   late: "late submission: the exact holdout score, off the final standings",
 };
 
@@ -62,10 +84,11 @@ function limitsLine(l: Limits): string {
 
 function table(rows: (string | number)[][]): string {
   const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => String(r[i]).length)));
+  const numeric = rows[0].map((_, i) => rows.slice(1).every((r) => typeof r[i] === "number" || /^(-?\d+(\.\d+)?|—)$/.test(String(r[i]))));
   return rows
     .map((r) =>
       r
-        .map((c, i) => (typeof c === "number" ? String(c).padStart(widths[i]) : String(c).padEnd(widths[i])))
+        .map((c, i) => (numeric[i] ? String(c).padStart(widths[i]) : String(c).padEnd(widths[i])))
         .join("  ")
         .trimEnd(),
     )
@@ -88,19 +111,21 @@ function fileBody(file: string): { body: ReadableStream<Uint8Array>; size: numbe
   return { body: Readable.toWeb(stream) as ReadableStream<Uint8Array>, size };
 }
 
+const bytes = (n: number) => `${n.toLocaleString("en")} bytes`;
+
 export async function run(argv: string[], out: (line: string) => void): Promise<void> {
-  const { positional, flags } = parseArgs(argv);
-  const [command, ...rest] = positional;
-  if (!command || flags.has("--help") || flags.has("-h")) return out(USAGE);
-  const json = flags.has("--json");
+  const { command, rest, options } = readArgs(argv);
+  if (options.version) return out(VERSION);
+  if (!command || options.help) return out(USAGE);
+  const json = options.json === true;
   const config = loadConfig();
-  const url = text(flags, "--url") ?? process.env.QUILTBOARD_URL ?? config.url ?? "http://localhost:3000";
+  const url = options.url ?? process.env.QUILTBOARD_URL ?? config.url ?? "http://localhost:3000";
   const need = (n: number, what: string) => {
     if (rest.length < n) throw new CliError(`usage: quiltboard ${command} ${what}`, 2);
   };
 
   if (command === "login") {
-    const email = text(flags, "--email") ?? (await readLine("email: ", { echo: true }));
+    const email = options.email ?? (await readLine("email: ", { echo: true }));
     const password = await readLine("password: ");
     if (!email || !password) throw new CliError("login needs an email and a password (from the terminal, or two lines on stdin)");
     const client = new Client(url, null);
@@ -112,21 +137,48 @@ export async function run(argv: string[], out: (line: string) => void): Promise<
     return out(json ? JSON.stringify({ url, config: file }) : `signed in to ${url} as ${email}; the token is stored in ${file}`);
   }
 
-  const client = new Client(url, text(flags, "--token") ?? process.env.QUILTBOARD_TOKEN ?? config.token ?? null);
+  const client = new Client(url, options.token ?? process.env.QUILTBOARD_TOKEN ?? config.token ?? null);
+  if (command === "list") {
+    const { competitions } = await client.request<{ competitions: { slug: string; title: string; status: string; metric: string; endsAt: string; teams: number }[] }>(
+      "GET",
+      "/api/v1/competitions",
+    );
+    if (json) return out(JSON.stringify({ competitions }));
+    if (competitions.length === 0) return out("no competitions yet");
+    return out(
+      table([
+        ["slug", "title", "status", "metric", "deadline (UTC)", "teams"],
+        ...competitions.map((c) => [c.slug, c.title, c.status, c.metric, c.endsAt.slice(0, 16).replace("T", " "), c.teams]),
+      ]),
+    );
+  }
+  if (command === "push" || command === "create") {
+    need(1, "DIR");
+    const steps = await pushBundle(client, rest[0], json ? () => {} : out);
+    if (json) out(JSON.stringify(steps));
+    return;
+  }
+
   const slug = rest[0];
   const base = () => `/api/v1/competitions/${encodeURIComponent(slug)}`;
+  /** Scores as the pages show them: at the competition's display precision. */
+  const precision = async () => (await client.request<{ displayPrecision: number }>("GET", base())).displayPrecision;
+  const score = (x: number | null, p: number) => (x === null ? "—" : x.toFixed(p));
   switch (command) {
     case "submit": {
-      need(2, "SLUG FILE [-m TEXT]");
-      const { body } = fileBody(rest[1]);
-      const query = new URLSearchParams({ filename: path.basename(rest[1]) });
-      const message = text(flags, "-m", "--message");
-      if (message) query.set("description", message);
+      need(1, "SLUG -f FILE [-m TEXT]");
+      const file = options.file ?? rest[1];
+      if (!file) throw new CliError(`usage: quiltboard submit SLUG -f FILE [-m TEXT]`, 2);
+      const { body } = fileBody(file);
+      const query = new URLSearchParams({ filename: path.basename(file) });
+      if (options.message) query.set("description", options.message);
       const result = await client.request<Answer>("POST", `${base()}/submissions?${query}`, { body, contentType: "text/csv" });
       const team = await client.request<{ limits: Limits }>("GET", `${base()}/team`).catch(() => null);
       if (json) return out(JSON.stringify({ ...result, limits: team?.limits ?? null }));
-      const score = result.answer.score === null ? "—" : String(result.answer.score);
-      out(`${score}  ${KIND[result.answer.kind] ?? result.answer.kind}`);
+      // The team always sees its public score: as the answer when nothing was checked, beside a holdout answer otherwise.
+      const { kind, score: answer, publicScore } = result.answer;
+      const p = await precision();
+      out(`${score(answer ?? publicScore, p)}  ${KIND[kind] ?? kind}${kind === "holdout" ? `; public score ${score(publicScore, p)}` : ""}`);
       out(`budget ${result.budget.remaining} of ${result.budget.initial} left${team ? `; ${limitsLine(team.limits)}` : ""}`);
       return;
     }
@@ -138,32 +190,43 @@ export async function run(argv: string[], out: (line: string) => void): Promise<
       );
       if (json) return out(JSON.stringify(data));
       if (data.submissions.length === 0) return out("no submissions yet");
+      const p = await precision();
       const rows = data.submissions.map((s) => [
         s.createdAt.slice(0, 19).replace("T", " "),
         s.id.slice(0, 8),
         s.answer.kind,
-        s.answer.score ?? "—",
+        score(s.answer.score, p),
+        score(s.answer.publicScore, p),
         `${s.budget.remaining}/${s.budget.initial}`,
         data.final.includes(s.id) ? "final" : "",
         s.filename ?? "",
         s.description ?? "",
       ]);
-      return out(table([["time (UTC)", "id", "kind", "score", "budget", "", "file", "note"], ...rows]));
+      return out(table([["time (UTC)", "id", "kind", "answer", "public", "budget", "", "file", "note"], ...rows]));
     }
     case "leaderboard": {
       need(1, "SLUG");
-      const details = await client.request<{ status: string }>("GET", base());
+      const details = await client.request<{ status: string; displayPrecision: number }>("GET", base());
+      const p = details.displayPrecision;
       if (details.status === "closed") {
         const final = await client.request<{ entries: { rank: number; team: string; score: number; liveRank: number | null }[] }>("GET", `${base()}/final`);
         if (json) return out(JSON.stringify(final));
-        return out(table([["#", "team", "final score", "live rank"], ...final.entries.map((e) => [e.rank, e.team, e.score, e.liveRank ?? "—"])]));
+        return out(table([["#", "team", "final score", "live rank"], ...final.entries.map((e) => [e.rank, e.team, score(e.score, p), e.liveRank ?? "—"])]));
       }
-      const page = text(flags, "--page") ?? "1";
+      const page = options.page ?? "1";
       const board = await client.request<{
         total: number;
         pageSize: number;
         next: string | null;
-        entries: { rank: number; team: string; score: number | null; uncertainty: number | null; submissions: number; budget: { remaining: number; initial: number } }[];
+        entries: {
+          rank: number;
+          team: string;
+          score: number | null;
+          kind: string | null;
+          uncertainty: number | null;
+          submissions: number;
+          budget: { remaining: number; initial: number };
+        }[];
       }>("GET", `${base()}/leaderboard?page=${encodeURIComponent(page)}`);
       if (json) return out(JSON.stringify(board));
       if (board.entries.length === 0) return out(board.total === 0 ? "no submissions yet" : `no page ${page}: the board has ${board.total} teams`);
@@ -172,12 +235,14 @@ export async function run(argv: string[], out: (line: string) => void): Promise<
         : "";
       return out(
         table([
-          ["#", "team", "score", "±", "entries", "budget"],
+          // kind: a checked public score, or (without one) the team's latest holdout answer
+          ["#", "team", "score", "±", "kind", "entries", "budget"],
           ...board.entries.map((e) => [
             e.rank,
             e.team,
-            e.score ?? "—",
+            score(e.score, p),
             e.uncertainty === null ? "" : Number(e.uncertainty.toPrecision(2)),
+            e.kind ?? "",
             e.submissions,
             `${e.budget.remaining}/${e.budget.initial}`,
           ]),
@@ -190,35 +255,36 @@ export async function run(argv: string[], out: (line: string) => void): Promise<
       if (json) return out(JSON.stringify({ ...team.limits, budget: team.budget }));
       return out(`${limitsLine(team.limits)}; budget ${team.budget.remaining} of ${team.budget.initial} left (team ${team.name})`);
     }
-    case "download": {
-      need(1, "SLUG [-o DIR] | SLUG --submission ID [-o FILE]");
-      const submission = text(flags, "--submission");
-      if (submission) {
-        const { bytes, filename } = await client.download(`${base()}/submissions/${encodeURIComponent(submission)}/file`);
-        const target = text(flags, "-o", "--output") ?? filename ?? `${submission}.csv`;
-        writeFileSync(target, bytes);
-        return out(json ? JSON.stringify({ file: target, bytes: bytes.length }) : `${target} (${bytes.length.toLocaleString("en")} bytes)`);
-      }
-      const dir = text(flags, "-o", "--output") ?? slug;
+    case "files": {
+      need(1, "SLUG");
       const { attachments } = await client.request<{ attachments: { id: string; filename: string; size: number }[] }>("GET", `${base()}/attachments`);
+      if (json) return out(JSON.stringify({ attachments }));
       if (attachments.length === 0) return out("this competition has no data files");
+      return out(table([["name", "size (bytes)"], ...attachments.map((a) => [a.filename, a.size])]));
+    }
+    case "download": {
+      need(1, "SLUG [-f NAME] [-p DIR] | SLUG --submission ID [-p DIR]");
+      const dir = options.path ?? (options.submission ? "." : slug);
       mkdirSync(dir, { recursive: true });
+      if (options.submission) {
+        const { bytes: data, filename } = await client.download(`${base()}/submissions/${encodeURIComponent(options.submission)}/file`);
+        const target = path.join(dir, filename ?? `${options.submission}.csv`);
+        writeFileSync(target, data);
+        return out(json ? JSON.stringify({ file: target, bytes: data.length }) : `${target} (${bytes(data.length)})`);
+      }
+      const { attachments } = await client.request<{ attachments: { id: string; filename: string; size: number }[] }>("GET", `${base()}/attachments`);
+      const wanted = options.file ? attachments.filter((a) => a.filename === options.file) : attachments;
+      if (options.file && wanted.length === 0) throw new CliError(`no data file called ${options.file}; quiltboard files ${slug} lists them`);
+      if (wanted.length === 0) return out("this competition has no data files");
       const written = [];
-      for (const a of attachments) {
-        const { bytes } = await client.download(`${base()}/attachments/${a.id}`);
+      for (const a of wanted) {
+        const { bytes: data } = await client.download(`${base()}/attachments/${a.id}`);
         const target = path.join(dir, path.basename(a.filename));
-        writeFileSync(target, bytes);
-        written.push({ file: target, bytes: bytes.length });
-        if (!json) out(`${target} (${bytes.length.toLocaleString("en")} bytes)`);
+        writeFileSync(target, data);
+        written.push({ file: target, bytes: data.length });
+        if (!json) out(`${target} (${bytes(data.length)})`);
       }
       if (json) out(JSON.stringify(written));
-      return;
-    }
-    case "push":
-    case "create": {
-      need(1, "DIR");
-      const steps = await pushBundle(client, rest[0], json ? () => {} : out);
-      if (json) out(JSON.stringify(steps));
       return;
     }
     default:
@@ -226,7 +292,7 @@ export async function run(argv: string[], out: (line: string) => void): Promise<
   }
 }
 
-/** The command line's entry (scripts/quiltboard.mjs): output on stdout, one error line on stderr, the exit code. */
+/** The command line's entry (the bundle's last line): output on stdout, one error line on stderr, the exit code. */
 export async function main(argv: string[]): Promise<void> {
   try {
     await run(argv, (line) => process.stdout.write(`${line}\n`));

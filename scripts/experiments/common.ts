@@ -13,13 +13,28 @@ export const f = (x: number | null) => (x === null ? "" : x.toFixed(4));
 
 export const mean = (v: number[]) => v.reduce((a, b) => a + b, 0) / v.length;
 
-/** A published competition of ±1 labels: the organizer's solution, through the REST API. */
+/**
+ * A published competition through the REST API, as an organizer publishes one: the solution, the
+ * correlation model, and either the mechanism given or, with `recommended`, B₀ and m with the σ and
+ * T the planner recommends for honest teams on this solution (the manage page's "use recommended").
+ * Returns the slug, the organizer and the σ and T it runs with.
+ */
 export async function publishCompetition(
   base: string,
-  options: { title: string; solution: string; model: Record<string, unknown>; mechanism: Record<string, unknown>; daily: number },
+  options: {
+    title: string;
+    solution: string;
+    metric?: string;
+    model?: Record<string, unknown>;
+    mechanism?: Record<string, unknown>;
+    recommended?: { budget: number; maxQueries: number };
+    daily: number;
+  },
 ) {
-  const settings = { slug: `exp-${randomBytes(4).toString("hex")}`, title: options.title, dailySubmissionLimit: options.daily };
-  return publishOverApi(base, { settings, solution: options.solution, correlation: options.model, mechanism: options.mechanism });
+  const settings = { slug: `exp-${randomBytes(4).toString("hex")}`, title: options.title, metric: { name: options.metric ?? "accuracy" }, dailySubmissionLimit: options.daily };
+  const { slug, organizer } = await publishOverApi(base, { ...options, settings, correlation: options.model });
+  const { mechanism } = await client(base)(`/api/v1/competitions/${slug}`);
+  return { slug, organizer, noise: { sigma: mechanism.sigma as number, threshold: mechanism.threshold as number } };
 }
 
 /** Runs `work` for every item with at most `concurrency` at once (teams play side by side, as on a real board). */
@@ -33,23 +48,6 @@ export async function inParallel<T>(items: T[], concurrency: number, work: (item
       }
     }),
   );
-}
-
-/**
- * The settings the planner recommends for honest teams on a holdout of `n` rows with `publicRows`
- * public ones (docs/mechanism.md §2.6), asked of the REST API as an organizer would.
- */
-export async function recommendedSettings(base: string, options: { n: number; publicRows: number; maxQueries: number }): Promise<{ sigma: number; threshold: number }> {
-  const plan = await client(base)("/api/v1/calibrate", {
-    json: {
-      n: options.n,
-      publicRows: options.publicRows,
-      model: { kind: "independent" },
-      mechanism: { mode: "practical", sigma: 0.01, threshold: 0.04, budget: 1, maxQueries: options.maxQueries },
-    },
-  });
-  const { sigma, threshold } = plan.honest.recommended;
-  return { sigma, threshold };
 }
 
 /** The ±1 solution of an experiment: rows r0…, the given splits. */

@@ -1,15 +1,71 @@
 // What the board is worth to honest teams (README, "Does it work?" experiment 6; docs/mechanism.md §2.6).
 import { randomUUID } from "node:crypto";
 import seedrandom from "seedrandom";
-import { kendallTau, predictionsWithAccuracy, randomLabels, signAccuracy } from "@/lib/experiments/data";
+import { kendallTau, predictionsWithAccuracy, predictionsWithAuc, randomLabels, signAccuracy } from "@/lib/experiments/data";
+import { getMetric } from "@/lib/metrics/registry";
 import { linePlotSvg } from "@/lib/experiments/svg";
 import { client, newCompetitor, wholeLeaderboard } from "../../test/support/api";
-import { COLORS, type ExperimentReport, f, inParallel, mean, predictionsCsv, publishCompetition, recommendedSettings, solutionCsv } from "./common";
+import { COLORS, type ExperimentReport, f, inParallel, mean, predictionsCsv, publishCompetition, solutionCsv } from "./common";
 
-export type HonestOptions = { teams: number; n: number; submissions: number; budget: number; low: number; high: number; settings: "recommended" | "dwork"; seed: string };
+export type HonestOptions = {
+  teams: number;
+  n: number;
+  submissions: number;
+  budget: number;
+  low: number;
+  high: number;
+  settings: "recommended" | "dwork";
+  metric: "accuracy" | "roc-auc";
+  seed: string;
+};
 
 /** 100 honest teams of true accuracy 0.70 … 0.73 on 10⁴ public and 10⁴ holdout rows, 300 submissions each (60 days × 5), B₀ = 20. */
-export const HONEST_DEFAULTS: HonestOptions = { teams: 100, n: 10_000, submissions: 300, budget: 20, low: 0.7, high: 0.73, settings: "recommended", seed: "quiltboard" };
+export const HONEST_DEFAULTS: HonestOptions = {
+  teams: 100,
+  n: 10_000,
+  submissions: 300,
+  budget: 20,
+  low: 0.7,
+  high: 0.73,
+  settings: "recommended",
+  metric: "accuracy",
+  seed: "quiltboard",
+};
+
+/** With --metric roc-auc: true AUCs 0.80 … 0.83 on labels with 20 % positives. */
+export const HONEST_AUC = { low: 0.8, high: 0.83, positives: 0.2 };
+
+/** A task the honest teams work on: the solution, and a model of a given true quality with its exact holdout score. */
+type Task = { solution: string; model: (quality: number, rng: () => number) => { csv: string; holdout: number } };
+
+/** ±1 labels, accuracy: each row right with probability q. */
+function accuracyTask(n: number, seed: string, holdoutRows: Uint32Array, split: (i: number) => "public" | "holdout"): Task {
+  const labels = randomLabels(2 * n, seedrandom(`${seed}:honest-labels`));
+  return {
+    solution: solutionCsv(labels, split),
+    model: (quality, rng) => {
+      const predictions = predictionsWithAccuracy(labels, quality, rng);
+      return { csv: predictionsCsv(predictions), holdout: signAccuracy(predictions, labels, holdoutRows) };
+    },
+  };
+}
+
+/** 0/1 labels with HONEST_AUC.positives positive, ROC AUC: scores of true AUC q (data.ts predictionsWithAuc). */
+function aucTask(n: number, seed: string, holdoutRows: Uint32Array, split: (i: number) => "public" | "holdout"): Task {
+  const rng = seedrandom(`${seed}:honest-auc-labels`);
+  const labels = Float64Array.from({ length: 2 * n }, () => (rng() < HONEST_AUC.positives ? 1 : 0));
+  const auc = getMetric("roc-auc");
+  return {
+    solution: ["id,label,split", ...Array.from(labels, (y, i) => `r${i},${y},${split(i)}`)].join("\n"),
+    model: (quality, rng) => {
+      const predictions = predictionsWithAuc(labels, quality, rng);
+      return {
+        csv: ["id,prediction", ...Array.from(predictions, (p, i) => `r${i},${p.toFixed(6)}`)].join("\n"),
+        holdout: auc.evaluate({ predictions: Float64Array.from(predictions, (p) => Number(p.toFixed(6))), labels, rows: holdoutRows }),
+      };
+    },
+  };
+}
 
 /**
  * Honest teams (docs/mechanism.md §2.6): team t's final model has true accuracy q_t, spread evenly
@@ -28,15 +84,15 @@ export const HONEST_DEFAULTS: HonestOptions = { teams: 100, n: 10_000, submissio
  */
 export async function runHonestTeams(base: string, options: HonestOptions): Promise<ExperimentReport> {
   const { n, teams, budget } = options;
-  const labels = randomLabels(2 * n, seedrandom(`${options.seed}:honest-labels`));
-  const isPublic = (i: number) => i % 2 === 1;
   const holdoutRows = Uint32Array.from({ length: n }, (_, k) => 2 * k);
-  const noise = options.settings === "dwork" ? { sigma: 0.01, threshold: 0.04 } : await recommendedSettings(base, { n, publicRows: n, maxQueries: options.submissions });
-  const { slug, organizer } = await publishCompetition(base, {
+  const split = (i: number) => (i % 2 === 1 ? "public" : "holdout");
+  const task = (options.metric === "roc-auc" ? aucTask : accuracyTask)(n, options.seed, holdoutRows, split);
+  const mechanism = { budget, maxQueries: options.submissions };
+  const { slug, organizer, noise } = await publishCompetition(base, {
     title: "Honest teams",
-    solution: solutionCsv(labels, (i) => (isPublic(i) ? "public" : "holdout")),
-    model: { kind: "independent" },
-    mechanism: { mode: "practical", ...noise, budget, maxQueries: options.submissions },
+    metric: options.metric,
+    solution: task.solution,
+    ...(options.settings === "dwork" ? { mechanism: { mode: "practical", sigma: 0.01, threshold: 0.04, ...mechanism } } : { recommended: mechanism }),
     daily: Math.max(1000, options.submissions),
   });
   // Quality by team, in a shuffled order of names, so that creation order says nothing about quality.
@@ -50,10 +106,9 @@ export async function runHonestTeams(base: string, options: HonestOptions): Prom
     const analyst = (await newCompetitor(base, slug, name)).call;
     const rng = seedrandom(`${options.seed}:honest-team-${t}`);
     for (let j = 0; j < options.submissions; j++) {
-      const accuracy = quality[t] - 0.015 * rng() * (1 - j / Math.max(1, options.submissions - 1));
-      const predictions = predictionsWithAccuracy(labels, accuracy, rng);
-      const answer = await analyst(`/api/v1/competitions/${slug}/submissions`, { csv: predictionsCsv(predictions), headers: { "idempotency-key": randomUUID() } });
-      exactBest[t] = Math.max(exactBest[t], signAccuracy(predictions, labels, holdoutRows));
+      const model = task.model(quality[t] - 0.015 * rng() * (1 - j / Math.max(1, options.submissions - 1)), rng);
+      const answer = await analyst(`/api/v1/competitions/${slug}/submissions`, { csv: model.csv, headers: { "idempotency-key": randomUUID() } });
+      exactBest[t] = Math.max(exactBest[t], model.holdout);
       if (answer.answer.kind === "holdout") charges[t]++;
       if (answer.answer.score === null) unchecked[t]++;
     }
@@ -116,9 +171,10 @@ export async function runHonestTeams(base: string, options: HonestOptions): Prom
     ],
     yRange: [1, teams],
   });
-  const name = options.settings === "dwork" ? "honest-teams-dwork" : "honest-teams";
+  const name = `honest-teams${options.metric === "roc-auc" ? "-auc" : ""}${options.settings === "dwork" ? "-dwork" : ""}`;
+  const measure = options.metric === "roc-auc" ? `ROC AUC (${HONEST_AUC.positives * 100} % positives)` : "accuracy";
   const summary = [
-    `${teams} honest teams of true accuracy ${options.low} … ${options.high}, ${options.submissions} submissions each, ${n} public + ${n} holdout rows (σ = ${f(noise.sigma)}, T = ${f(noise.threshold)}, B₀ = ${budget})`,
+    `${teams} honest teams of true ${measure} ${options.low} … ${options.high}, ${options.submissions} submissions each, ${n} public + ${n} holdout rows (σ = ${f(noise.sigma)}, T = ${f(noise.threshold)}, B₀ = ${budget})`,
     `  Kendall τ against the truth: live board ${tau.live.toFixed(3)}, exact board ${tau.exact.toFixed(3)} (live / exact = ${(tau.live / tau.exact).toFixed(3)}), final standings ${tau.final.toFixed(3)}`,
     `  top-10 overlap with the truth: live ${topTen(liveOrder)}, exact ${topTen(exactBest)}, final ${topTen(finalOrder)}`,
     `  charges per honest team: mean ${mean(charges).toFixed(3)}, most ${Math.max(...charges)}; teams out of budget: ${charges.filter((c) => c >= budget).length}; answers not checked: ${((mean(unchecked) / options.submissions) * 100).toFixed(2)} %`,

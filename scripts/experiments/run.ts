@@ -2,11 +2,11 @@
 // would: `npm run experiment -- <name>` (scripts/experiment.ts) and their small variants in npm test.
 import { DEFAULTS, type ExperimentOptions, runBoosting, runNoSignal } from "./attacks";
 import type { ExperimentReport } from "./common";
-import { HONEST_DEFAULTS, type HonestOptions, runHonestTeams } from "./honest-teams";
+import { HONEST_AUC, HONEST_DEFAULTS, type HonestOptions, runHonestTeams } from "./honest-teams";
 import { LEAK_DEFAULTS, type LeakOptions, runSplitLeak } from "./split-leak";
 import { CURSE_DEFAULTS, type CurseOptions, runWinnersCurse } from "./winners-curse";
 
-export { DEFAULTS, type CurseOptions, type ExperimentOptions, type ExperimentReport, type HonestOptions, type LeakOptions };
+export { DEFAULTS, HONEST_AUC, type CurseOptions, type ExperimentOptions, type ExperimentReport, type HonestOptions, type LeakOptions };
 
 export const EXPERIMENTS = ["dwork-no-signal", "boosting-attack", "correlated", "winners-curse", "honest-teams", "split-leak"] as const;
 

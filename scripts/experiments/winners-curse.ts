@@ -5,7 +5,7 @@ import seedrandom from "seedrandom";
 import { randomLabels, signAccuracy } from "@/lib/experiments/data";
 import { linePlotSvg, type Series } from "@/lib/experiments/svg";
 import { client, newCompetitor, wholeLeaderboard } from "../../test/support/api";
-import { COLORS, type ExperimentReport, f, inParallel, mean, predictionsCsv, publishCompetition, recommendedSettings, solutionCsv } from "./common";
+import { COLORS, type ExperimentReport, f, inParallel, mean, predictionsCsv, publishCompetition, solutionCsv } from "./common";
 
 export type CurseOptions = { teams: number; rows: number; budget: number; submissions: number; settings: "recommended" | "dwork"; seed: string };
 
@@ -31,13 +31,11 @@ export async function runWinnersCurse(base: string, options: CurseOptions): Prom
   const labels = randomLabels(rows, seedrandom(`${options.seed}:curse-labels`));
   const isPublic = (i: number) => i % 2 === 1;
   const holdoutRows = Uint32Array.from({ length: rows / 2 }, (_, k) => 2 * k);
-  const noise =
-    options.settings === "dwork" ? { sigma: 0.01, threshold: 0.04 } : await recommendedSettings(base, { n: rows / 2, publicRows: rows / 2, maxQueries: options.submissions });
-  const { slug } = await publishCompetition(base, {
+  const mechanism = { budget, maxQueries: options.submissions };
+  const { slug, noise } = await publishCompetition(base, {
     title: "Winner's curse",
     solution: solutionCsv(labels, (i) => (isPublic(i) ? "public" : "holdout")),
-    model: { kind: "independent" },
-    mechanism: { mode: "practical", ...noise, budget, maxQueries: options.submissions },
+    ...(options.settings === "dwork" ? { mechanism: { mode: "practical", sigma: 0.01, threshold: 0.04, ...mechanism } } : { recommended: mechanism }),
     daily: 1000,
   });
   const names = Array.from({ length: teams }, (_, t) => `Cheater ${String(t + 1).padStart(2, "0")}`);

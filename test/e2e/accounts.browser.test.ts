@@ -1,7 +1,7 @@
-import path from "node:path";
 import type { BrowserContext } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { api, APP_URL, CHROMIUM_PATH, launchBrowser, SCREENSHOTS, signUpInBrowser } from "./helpers";
+import { focused, look } from "./a11y";
+import { api, APP_URL, CHROMIUM_PATH, launchBrowser, newApiUser, publishedCompetition, signUpInBrowser, uniqueEmail } from "./helpers";
 import { basic } from "@/test/support/api";
 
 const PASSWORD = "browser password 1";
@@ -38,7 +38,7 @@ describe.skipIf(!CHROMIUM_PATH)("accounts in a real browser", () => {
     await page.getByRole("button", { name: "Create token" }).click();
     const token = (await page.getByTestId("new-token").textContent())!.trim();
     expect(token).toMatch(/^qb_/);
-    await page.screenshot({ path: path.join(SCREENSHOTS, "account-token.png"), fullPage: true });
+    await look(page, "account-token");
 
     // The same account through the API: Basic for a new token, Bearer for an authenticated call.
     expect((await api("/api/v1/tokens", { body: { name: "curl" }, headers: basic(email, PASSWORD) })).status).toBe(201);
@@ -104,7 +104,49 @@ describe.skipIf(!CHROMIUM_PATH)("accounts in a real browser", () => {
     await page.getByRole("heading", { name: "Competitions", level: 1 }).waitFor();
     const width = await page.evaluate(() => document.documentElement.scrollWidth);
     expect(width).toBeLessThanOrEqual(390); // no horizontal scrolling
-    await page.screenshot({ path: path.join(SCREENSHOTS, "competitions-phone.png"), fullPage: true });
+    await look(page, "competitions-phone");
     await phone.close();
+  });
+
+  it("signs up from a competition and comes back to it; says the password's minimum first; a taken address takes the focus with its error", async () => {
+    const { slug } = await publishedCompetition();
+    const taken = await newApiUser("taken");
+    await browser.clearCookies();
+    const page = await browser.newPage();
+    await page.goto(`/competitions/${slug}/team`);
+    await look(page, "team-signed-out");
+    await page.getByRole("link", { name: "Create an account" }).click();
+    await page.waitForURL((url) => url.pathname === "/signup" && url.searchParams.get("callbackUrl") === `/competitions/${slug}/team`);
+    // The minimum is part of the password field's description before anything is typed.
+    expect(await page.getByLabel("Password").getAttribute("aria-describedby")).toBe("password-hint");
+    expect(await page.locator("#password-hint").textContent()).toBe("At least 10 characters.");
+    await look(page, "signup");
+
+    await page.getByLabel("Name").fill("Sam Second");
+    await page.getByLabel("Email").fill(taken.email);
+    await page.getByLabel("Password").fill("a long enough password");
+    await page.getByRole("button", { name: "Create account" }).click();
+    await expect.poll(() => focused(page)).toMatchObject({ tag: "input", name: "Email" });
+    const email = page.getByLabel("Email");
+    expect(await email.getAttribute("aria-invalid")).toBe("true");
+    expect(await page.locator(`#${(await email.getAttribute("aria-describedby"))!}`).textContent()).toBe(`An account with the email ${taken.email} already exists.`);
+    await look(page, "signup-taken");
+
+    await email.fill(uniqueEmail("sam"));
+    await page.getByRole("button", { name: "Create account" }).click();
+    await page.waitForURL(`**/competitions/${slug}/team`);
+    await page.getByLabel("Team name").waitFor();
+    await page.close();
+  });
+
+  it("offers a signed-in user the competitions and hosting, not an account", async () => {
+    await browser.clearCookies();
+    const page = await browser.newPage();
+    await signUpInBrowser(page, "Hana Home");
+    await page.goto("/");
+    expect(await page.getByRole("link", { name: "Create an account" }).count()).toBe(0);
+    expect(await page.getByRole("main").getByRole("link", { name: "Host a competition" }).getAttribute("href")).toBe("/competitions/new");
+    await look(page, "home-signed-in");
+    await page.close();
   });
 });

@@ -1,4 +1,4 @@
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { cpSync, mkdtempSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -6,16 +6,20 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { demoPredictionsCsv } from "@/prisma/demo-solution";
 import { freePort } from "@/scripts/db/admin";
+import { CLI_BIN } from "@/scripts/cli/build";
 import { api, APP_URL, newApiUser } from "./helpers";
 
 type Run = { code: number; stdout: string; stderr: string };
 
-/** Runs the `quiltboard` command as a user would (package.json "bin"), with its own config directory. */
-function quiltboard(args: string[], env: Record<string, string> = {}, stdin = ""): Promise<Run> {
+/**
+ * Runs the `quiltboard` command as a user would: the bundled file (package.json "bin", built with the
+ * app by scripts/app.ts ensureBuilt), or another copy of it, with its own config directory.
+ */
+function quiltboard(args: string[], env: Record<string, string> = {}, stdin = "", bin = CLI_BIN): Promise<Run> {
   return new Promise((resolve, reject) => {
     const inherited = { ...process.env };
     delete inherited.QUILTBOARD_TOKEN;
-    const child = spawn(process.execPath, ["scripts/quiltboard.mjs", ...args], { env: { ...inherited, QUILTBOARD_URL: APP_URL, ...env } });
+    const child = spawn(process.execPath, [bin, ...args], { env: { ...inherited, QUILTBOARD_URL: APP_URL, ...env } });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (d) => (stdout += d));
@@ -89,10 +93,13 @@ describe("the quiltboard command", () => {
     const work = mkdtempSync(path.join(tmpdir(), "quiltboard-work-"));
     const predictions = path.join(work, "gbm.csv");
     writeFileSync(predictions, demoPredictionsCsv({ skill: 0.72, seed: "cli" }));
-    const submitted = await quiltboard(["submit", slug, predictions, "-m", "gradient boosting, 200 trees"], asCompetitor);
+    // Kaggle's form of the command; the score at the competition's display precision (5 decimals).
+    const submitted = await quiltboard(["competitions", "submit", slug, "-f", predictions, "-m", "gradient boosting, 200 trees"], asCompetitor);
     expect(submitted.code).toBe(0);
     const [answer, budget] = submitted.stdout.trim().split("\n");
-    expect(answer).toMatch(/^0\.\d+ {2}(public score, checked against the holdout \(nothing spent\)|checked on the holdout: one unit spent \(a noisy holdout score\))$/);
+    expect(answer).toMatch(
+      /^0\.\d{5} {2}(public score, checked against the holdout \(nothing spent\)|checked on the holdout: one unit spent \(a noisy holdout score\); public score 0\.\d{5})$/,
+    );
     expect(budget).toMatch(/^budget (19|20) of 20 left; 4 of 5 submissions left today \(resets \d{4}-\d\d-\d\d 00:00 UTC\)$/);
 
     const json = JSON.parse((await quiltboard(["submit", slug, predictions, "--json"], asCompetitor)).stdout);
@@ -113,15 +120,19 @@ describe("the quiltboard command", () => {
     const mine = (await quiltboard(["submissions", slug], asCompetitor)).stdout;
     expect(mine).toContain("gradient boosting, 200 trees");
     expect(mine.trim().split("\n")).toHaveLength(3); // the header and two submissions
-    expect((await quiltboard(["leaderboard", slug], asCompetitor)).stdout).toMatch(/^#\s+team\s+score.*\n1\s+Terminal Team\s+0\.\d+/);
+    expect((await quiltboard(["leaderboard", slug], asCompetitor)).stdout).toMatch(/^#\s+team\s+score.*\n1\s+Terminal Team\s+0\.\d{5}\s/);
+    expect((await quiltboard(["c", "list"], asCompetitor)).stdout).toMatch(
+      new RegExp(`\n${slug} +Household Power Spikes, second edition +published +accuracy +2027-03-31 23:59 +1\n`),
+    );
+    expect((await quiltboard(["files", slug], asCompetitor)).stdout).toMatch(/^name\s+size \(bytes\)\nsample_submission\.csv\s+\d+\n$/);
 
     const data = path.join(work, "data");
-    expect((await quiltboard(["download", slug, "-o", data], asCompetitor)).code).toBe(0);
+    expect((await quiltboard(["competitions", "download", slug, "-p", data], asCompetitor)).code).toBe(0);
     expect(readFileSync(path.join(data, "sample_submission.csv"))).toEqual(readFileSync("docs/bundle-example/sample_submission.csv"));
     const id = json.id as string;
-    const back = path.join(work, "back.csv");
-    expect((await quiltboard(["download", slug, "--submission", id, "-o", back], asCompetitor)).code).toBe(0);
-    expect(readFileSync(back, "utf8")).toBe(readFileSync(predictions, "utf8"));
+    const back = path.join(work, "back");
+    expect((await quiltboard(["download", slug, "--submission", id, "-p", back], asCompetitor)).code).toBe(0);
+    expect(readFileSync(path.join(back, "gbm.csv"), "utf8")).toBe(readFileSync(predictions, "utf8"));
   });
 
   it("says what is wrong in one line with a non-zero exit", async () => {
@@ -132,12 +143,31 @@ describe("the quiltboard command", () => {
       stderr: "quiltboard: not signed in: run quiltboard login, or set QUILTBOARD_TOKEN\n",
     });
     expect(await quiltboard(["frobnicate"], nobody)).toEqual({ code: 2, stdout: "", stderr: 'quiltboard: unknown command "frobnicate"; see quiltboard --help\n' });
-    expect(await quiltboard(["submit", "x"], nobody)).toEqual({ code: 2, stdout: "", stderr: "quiltboard: usage: quiltboard submit SLUG FILE [-m TEXT]\n" });
+    expect(await quiltboard(["submit", "x"], nobody)).toEqual({ code: 2, stdout: "", stderr: "quiltboard: usage: quiltboard submit SLUG -f FILE [-m TEXT]\n" });
+    expect(await quiltboard(["leaderboard", "x", "--frobnicate"], nobody)).toEqual({ code: 2, stdout: "", stderr: "quiltboard: unknown option --frobnicate\n" });
     expect((await quiltboard(["leaderboard", "no-such-competition"], nobody)).stderr).toBe('quiltboard: no competition called "no-such-competition"\n');
     const closed = await freePort(); // nothing listens there
     expect((await quiltboard(["limits", "x"], { ...nobody, QUILTBOARD_URL: `http://127.0.0.1:${closed}` })).stderr).toBe(
       `quiltboard: cannot reach http://127.0.0.1:${closed} (ECONNREFUSED); set QUILTBOARD_URL or --url\n`,
     );
-    expect((await quiltboard(["--help"], nobody)).stdout).toMatch(/^usage: quiltboard <command>/);
+    // --url=X and --url X alike (node:util parseArgs).
+    for (const form of [[`--url=http://127.0.0.1:${closed}`], ["--url", `http://127.0.0.1:${closed}`]])
+      expect((await quiltboard(["limits", "x", ...form], nobody)).stderr).toContain(`cannot reach http://127.0.0.1:${closed}`);
+    expect((await quiltboard(["--help"], nobody)).stdout).toMatch(/^usage: quiltboard \[competitions\] <command>/);
+  });
+
+  it("installs from the app's own tarball with npm, and runs with Node alone (no tsx, no yaml, no clone)", { timeout: 120_000 }, async () => {
+    const prefix = mkdtempSync(path.join(tmpdir(), "quiltboard-global-"));
+    const outside = mkdtempSync(path.join(tmpdir(), "quiltboard-elsewhere-"));
+    const npm = spawnSync("npm", ["install", "--global", "--prefix", prefix, "--no-audit", "--no-fund", `${APP_URL}/quiltboard-cli.tgz`], { cwd: outside, encoding: "utf8" });
+    expect(npm.status, npm.stderr).toBe(0);
+    const installed = path.join(prefix, "bin", "quiltboard");
+    // Only PATH (for `node`) and a config directory of its own: nothing of this repository.
+    const env = { PATH: process.env.PATH!, XDG_CONFIG_HOME: outside } as unknown as NodeJS.ProcessEnv;
+    const version = spawnSync(installed, ["--version"], { cwd: outside, encoding: "utf8", env });
+    expect(version.stdout).toBe(`${JSON.parse(readFileSync("package.json", "utf8")).version}\n`);
+    const list = spawnSync(installed, ["competitions", "list", `--url=${APP_URL}`], { cwd: outside, encoding: "utf8", env });
+    expect([list.status, list.stderr]).toEqual([0, ""]);
+    expect(list.stdout).toMatch(/^slug\s+title\s+status\s+metric\s+deadline \(UTC\)\s+teams\n/);
   });
 });

@@ -84,6 +84,24 @@ describe("the papers' attacks against the live mechanism", () => {
     expect(rows.every((r) => r.live_kind === "public")).toBe(true);
   }, 300_000);
 
+  it("honest teams ranked by ROC AUC: the planner prices AUC by its own Δ and concentration, and the board still orders them", async () => {
+    // 12 teams of true AUC 0.65 … 0.95 on 20 % positives (2,000 holdout rows: n₊ ≈ 400, so N =
+    // n₊n₋/n ≈ 320 where accuracy counts 2,000), 20 submissions each, at the recommended settings.
+    // An AUC's sampling sd here is at most √(A(1 − A)/min(n₊, n₋)) ≤ 0.025 against a step of 0.027
+    // between teams: τ about 0.8 for exact scores; below 0.5 is far out for either board.
+    const [report] = await runExperiment("honest-teams", APP_URL, small, { honest: { teams: 12, n: 2000, submissions: 20, low: 0.65, high: 0.95, metric: "roc-auc" } });
+    expect(report.name).toBe("honest-teams-auc");
+    const rows = rowsOf(report.csv);
+    expect(rows).toHaveLength(12);
+    // The recommended T grows like 1/√N: 0.116 at N = 320 and m = 20 (the planner), 0.046 for accuracy's 2,000 rows.
+    const threshold = Number(/T = ([\d.]+)/.exec(report.summary[0])![1]);
+    expect(threshold).toBeGreaterThan(0.06);
+    const [, live, exact] = /live board ([\d.-]+), exact board ([\d.-]+)/.exec(report.summary[1])!.map(Number);
+    expect(live).toBeGreaterThan(0.5);
+    expect(exact).toBeGreaterThan(0.5);
+    expect(rows.reduce((a, r) => a + (r.charges as number), 0) / rows.length).toBeLessThan(0.5);
+  }, 300_000);
+
   it("a split that cuts households leaks through exact public scores; a split by household does not", async () => {
     const [report] = await runExperiment("split-leak", APP_URL, small, { leak: { households: 60, hours: 24 } });
     const [cut, group] = rowsOf(report.csv);

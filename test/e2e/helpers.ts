@@ -39,14 +39,18 @@ export function api(pathname: string, init: { method?: string; body?: unknown; h
   return request(APP_URL, pathname, { method: init.method, json: init.body, headers: init.headers });
 }
 
-/** Debian's Chromium with the flags this machine needs (no network beyond loopback). */
-export async function launchBrowser(viewport = { width: 1280, height: 800 }): Promise<BrowserContext> {
+/**
+ * Debian's Chromium with the flags this machine needs (no network beyond loopback). Playwright
+ * turns the back/forward cache off; `backForwardCache` leaves it on, as a user's browser has it.
+ */
+export async function launchBrowser(viewport = { width: 1280, height: 800 }, options: { backForwardCache?: boolean } = {}): Promise<BrowserContext> {
   mkdirSync(SCREENSHOTS, { recursive: true });
   return chromium.launchPersistentContext(mkdtempSync(path.join(tmpdir(), "quiltboard-chromium-")), {
     executablePath: CHROMIUM_PATH,
     headless: true,
     viewport,
     baseURL: APP_URL,
+    ...(options.backForwardCache ? { ignoreDefaultArgs: ["--disable-back-forward-cache"] } : {}),
     args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
   });
 }

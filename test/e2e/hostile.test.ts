@@ -224,23 +224,61 @@ describe("abuse limits per client address", () => {
   });
 });
 
+/** `npm start` (scripts/start.ts) on an empty database of its own, until it says it is running (or exits). */
+async function npmStart(env: Record<string, string> = {}) {
+  const url = await freshDatabase("deploy", false);
+  const port = await freePort();
+  const start = spawn(process.execPath, ["--conditions=react-server", "--import", "tsx", "scripts/start.ts"], {
+    env: { ...process.env, DATABASE_URL: url, PORT: String(port), ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  start.stdout.on("data", (d) => (output += d));
+  start.stderr.on("data", (d) => (output += d));
+  const deadline = Date.now() + 90_000;
+  while (!output.includes("Press Ctrl-C to stop") && Date.now() < deadline && start.exitCode === null) await new Promise((r) => setTimeout(r, 200));
+  const stop = async () => {
+    if (start.exitCode !== null) return;
+    start.kill("SIGINT");
+    await new Promise((r) => start.once("exit", r));
+  };
+  return { url, base: `http://localhost:${port}`, start, output: () => output, stop };
+}
+
 describe("no published credentials outside the demo", () => {
-  it("npm start on DATABASE_URL creates no demo accounts and says how to make the first admin; `npm run admin -- create` makes one, who can change the password", async () => {
-    const url = await freshDatabase("deploy", false);
-    const port = await freePort();
-    const start = spawn(process.execPath, ["--conditions=react-server", "--import", "tsx", "scripts/start.ts"], {
-      env: { ...process.env, DATABASE_URL: url, PORT: String(port) },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let output = "";
-    start.stdout.on("data", (d) => (output += d));
-    start.stderr.on("data", (d) => (output += d));
+  it("npm start with QUILTBOARD_DEMO=1 on DATABASE_URL seeds the demo, with its data files, and keeps serving", async () => {
+    const { base, start, output, stop } = await npmStart({ QUILTBOARD_DEMO: "1" });
     try {
-      const deadline = Date.now() + 90_000;
-      while (!output.includes("Press Ctrl-C to stop") && Date.now() < deadline && start.exitCode === null) await new Promise((r) => setTimeout(r, 200));
-      expect(output).toContain("No administrator yet: create one with  npm run admin -- create you@example.org");
-      expect(output).not.toContain("quiltboard-admin");
-      const base = `http://localhost:${port}`;
+      expect(output()).toContain("seeding demo data");
+      expect(output()).toContain("alice@quiltboard.test");
+      await new Promise((r) => setTimeout(r, 1500));
+      expect(start.exitCode).toBe(null); // it used to seed and then exit with code 2
+      const slugs = (await (await fetch(`${base}/api/v1/competitions`)).json()).competitions.map((c: { slug: string }) => c.slug);
+      expect(slugs).toEqual(["household-power-spikes"]);
+      const { attachments } = await (await fetch(`${base}/api/v1/competitions/household-power-spikes/attachments`)).json();
+      expect(attachments.map((a: { filename: string }) => a.filename)).toEqual(["sample_submission.csv", "test.csv", "train.csv"]);
+      // A download says its length (and a competitor in a team gets it).
+      const token = await fetch(`${base}/api/v1/tokens`, {
+        method: "POST",
+        headers: { ...basic("alice@quiltboard.test", "quiltboard-alice"), "content-type": "application/json" },
+        body: JSON.stringify({ name: "x" }),
+      });
+      const auth = { authorization: `Bearer ${(await token.json()).token}` };
+      const test = attachments.find((a: { filename: string }) => a.filename === "test.csv");
+      const download = await fetch(`${base}/api/v1/competitions/household-power-spikes/attachments/${test.id}`, { headers: auth });
+      expect(download.status).toBe(200);
+      expect(download.headers.get("content-length")).toBe(String(test.size));
+      expect((await download.text()).split("\n")[0]).toBe("id,household,hour,kwh");
+    } finally {
+      await stop();
+    }
+  });
+
+  it("npm start on DATABASE_URL creates no demo accounts and says how to make the first admin; `npm run admin -- create` makes one, who can change the password", async () => {
+    const { url, base, output, stop } = await npmStart();
+    try {
+      expect(output()).toContain("No administrator yet: create one with  npm run admin -- create you@example.org");
+      expect(output()).not.toContain("quiltboard-admin");
       const demo = await fetch(`${base}/api/v1/tokens`, {
         method: "POST",
         headers: { ...basic("admin@quiltboard.test", "quiltboard-admin"), "content-type": "application/json" },
@@ -284,8 +322,7 @@ describe("no published credentials outside the demo", () => {
       });
       expect(oldOne.status).toBe(401);
     } finally {
-      start.kill("SIGINT");
-      await new Promise((r) => start.once("exit", r));
+      await stop();
     }
   });
 });

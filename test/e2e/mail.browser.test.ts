@@ -1,8 +1,8 @@
-import path from "node:path";
 import type { BrowserContext } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { lastMailTo, linkIn } from "@/test/fixtures/mail";
-import { api, CHROMIUM_PATH, launchBrowser, newApiUser, publishedCompetition, SCREENSHOTS, signInInBrowser, signUpInBrowser } from "./helpers";
+import { look } from "./a11y";
+import { api, CHROMIUM_PATH, launchBrowser, newApiUser, publishedCompetition, signInInBrowser, signUpInBrowser } from "./helpers";
 
 // The mail is read from the real SMTP server the test run starts (MailDev), as a user would.
 describe.skipIf(!CHROMIUM_PATH)("accounts and mail in a real browser", () => {
@@ -22,12 +22,13 @@ describe.skipIf(!CHROMIUM_PATH)("accounts and mail in a real browser", () => {
     const email = await signUpInBrowser(page, "Vera Verified");
     await expect.poll(() => page.getByTestId("email-status").textContent()).toBe("Not verified");
 
-    await page.goto(`/competitions/${slug}`);
+    await page.goto(`/competitions/${slug}/team`);
     await page.getByTestId("access-rules").filter({ hasText: "verified email addresses only" }).waitFor();
     await page.getByLabel("Team name").fill("Vera's Team");
     await page.getByLabel("I accept the rules of this competition").check();
     await page.getByRole("button", { name: "Create team" }).click();
     await page.getByRole("alert").filter({ hasText: "admits verified addresses only" }).waitFor();
+    await look(page, "team-refused");
 
     const mail = await lastMailTo(email, /Verify your email/);
     expect(mail.html).toContain("Verify my address");
@@ -37,13 +38,25 @@ describe.skipIf(!CHROMIUM_PATH)("accounts and mail in a real browser", () => {
       .getByRole("status")
       .filter({ hasText: `Your address ${email} is verified.` })
       .waitFor();
-    await page.screenshot({ path: path.join(SCREENSHOTS, "verify-email.png") });
+    await look(page, "verify-email");
     await page.goto("/account");
     await expect.poll(() => page.getByTestId("email-status").textContent()).toBe("Verified");
-    await page.goto(link.pathname + link.search); // a second time: the link worked once
-    await page.getByRole("alert").filter({ hasText: "this link is not valid any more" }).waitFor();
+    // A second time the link is used up, but this address is verified: it says so, not an error.
+    await page.goto(link.pathname + link.search);
+    await page
+      .getByRole("status")
+      .filter({ hasText: `Your address ${email} is already verified.` })
+      .waitFor();
+    expect(await page.getByRole("alert").filter({ hasText: "not valid" }).count()).toBe(0);
+    // Signed out, a used link is an error that says what to do.
+    await page.getByRole("button", { name: "Sign out" }).click();
+    await page.getByRole("link", { name: "Sign in" }).waitFor();
+    await page.goto(link.pathname + link.search);
+    await page.getByRole("alert").filter({ hasText: "This link is not valid any more" }).waitFor();
+    await look(page, "verify-email-used");
+    await signInInBrowser(page, email, "browser password 1");
 
-    await page.goto(`/competitions/${slug}`);
+    await page.goto(`/competitions/${slug}/team`);
     await page.getByLabel("Team name").fill("Vera's Team");
     await page.getByLabel("I accept the rules of this competition").check();
     await page.getByRole("button", { name: "Create team" }).click();
@@ -61,18 +74,19 @@ describe.skipIf(!CHROMIUM_PATH)("accounts and mail in a real browser", () => {
     await page.getByLabel("Organizers approve each participant").check();
     await page.getByRole("button", { name: "Save access rules" }).click();
     await page.getByRole("status").filter({ hasText: "Saved." }).waitFor();
+    await page.getByTestId("change-log").getByText("Who may take part anyone with an account → people the organizers approved").waitFor();
 
     const applicantContext = await launchBrowser();
     const applicant = await applicantContext.newPage();
     const email = await signUpInBrowser(applicant, "Abe Applicant");
-    await applicant.goto(`/competitions/${slug}`);
+    await applicant.goto(`/competitions/${slug}/team`);
     await applicant.getByRole("button", { name: "Ask to take part" }).click();
     await applicant.getByRole("status").filter({ hasText: "Your request was sent to the organizers" }).waitFor();
 
     await page.reload();
     await page.getByRole("button", { name: "Approve Abe Applicant" }).click();
     await page.getByTestId("registrations").getByText("approved").waitFor();
-    await page.screenshot({ path: path.join(SCREENSHOTS, "manage-access.png"), fullPage: true });
+    await look(page, "manage-access");
     expect((await lastMailTo(email, /You may take part/)).text).toContain("approved your request");
 
     await applicant.reload();
@@ -106,7 +120,7 @@ describe.skipIf(!CHROMIUM_PATH)("accounts and mail in a real browser", () => {
     await helper.goto(link.pathname + link.search);
     await helper.getByRole("button", { name: "Accept the invitation" }).click();
     await helper.waitForURL(`**/competitions/${slug}/manage`);
-    await helper.screenshot({ path: path.join(SCREENSHOTS, "organizer-invitation-accepted.png") });
+    await look(helper, "organizer-invitation-accepted");
 
     await page.reload();
     page.once("dialog", (dialog) => void dialog.accept());
@@ -139,7 +153,7 @@ describe.skipIf(!CHROMIUM_PATH)("accounts and mail in a real browser", () => {
     await page.getByLabel("New password").fill("the new password");
     await page.getByRole("button", { name: "Set the new password" }).click();
     await page.getByRole("status").filter({ hasText: "Your password was changed" }).waitFor();
-    await page.screenshot({ path: path.join(SCREENSHOTS, "reset-password.png") });
+    await look(page, "reset-password");
     // The link works once.
     await page.goto(link.pathname + link.search);
     await page.getByLabel("New password").fill("yet another password");

@@ -1,11 +1,17 @@
 import { randomBytes } from "node:crypto";
 import path from "node:path";
-import type { BrowserContext } from "playwright-core";
+import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { demoPredictionsCsv, demoSolutionCsv } from "@/prisma/demo-solution";
+import { look } from "./a11y";
 import { api, APP_URL, CHROMIUM_PATH, launchBrowser, newApiUser, postCsv, publishedCompetition, runCalibrateCli, SCREENSHOTS, signInInBrowser, signUpInBrowser } from "./helpers";
 
 const n4 = (x: number) => Number(x.toPrecision(4)).toString();
+
+/** The publish checklist as it reads: each item done (✓) or to do (✗), with what it says. */
+async function checklist(page: Page): Promise<string[]> {
+  return (await page.getByTestId("publish-checklist").locator("li").allTextContents()).map((t) => t.replace(/\s+/g, " ").trim());
+}
 
 describe.skipIf(!CHROMIUM_PATH)("an organizer in a real browser", () => {
   let browser: BrowserContext;
@@ -16,22 +22,41 @@ describe.skipIf(!CHROMIUM_PATH)("an organizer in a real browser", () => {
     await browser?.close();
   });
 
-  it("goes from sign-up to a published competition with a Markov chain fitted from the state column", async () => {
+  it("goes from sign-up to a published competition with a Markov chain fitted from the state column, its checklist filling in", async () => {
     const page = await browser.newPage();
-    page.on("dialog", (dialog) => dialog.accept());
     const slug = `browser-${randomBytes(4).toString("hex")}`;
 
     await signUpInBrowser(page, "Olga Organizer");
 
-    await page.goto("/competitions");
-    await page.getByRole("link", { name: "New competition" }).click();
-    await page.getByLabel("Title").fill("Meter Spikes");
+    // "New competition" is in the header of every page for a signed-in user.
+    await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "New competition" }).click();
+    await page.waitForURL("**/competitions/new");
+    await page.getByLabel("Title").fill("Meter Spikes 2027");
+    expect(await page.getByLabel("Slug (the address)").inputValue()).toBe("meter-spikes-2027"); // from the title
     await page.getByLabel("Slug (the address)").fill(slug);
-    await page.getByLabel("Description (Markdown)").fill("Predict **spikes**.");
-    await page.getByLabel("Starts (UTC, optional)").fill("2027-01-01T00:00");
-    await page.getByLabel("Ends (UTC)").fill("2027-01-31T00:00");
+    await page.getByLabel("Title").fill("Meter Spikes"); // an edited slug stays
+    expect(await page.getByLabel("Slug (the address)").inputValue()).toBe(slug);
+    await page.getByLabel("Description (Markdown)").fill("Predict **spikes**.\n\n| file | rows |\n| --- | --- |\n| train.csv | 100 |\n");
+    await page.getByLabel("Starts (UTC, optional)").fill("2026-01-01T00:00");
+    await page.getByLabel("Ends (UTC)").fill("2026-01-31T00:00");
+    await page.getByRole("status").filter({ hasText: "This deadline has passed." }).waitFor();
+    await look(page, "new-competition-past-deadline");
     await page.getByRole("button", { name: "Create draft" }).click();
     await page.waitForURL(`**/competitions/${slug}/manage`);
+    expect(await checklist(page)).toEqual([
+      "✗To do: Deadline: The end date has passed; move it to the future before publishing.",
+      "✗To do: Solution: Upload the solution before publishing.",
+      "✓Done: Correlation model: independent rows",
+      "✗To do: Mechanism: Configure the mechanism before publishing.",
+    ]);
+    expect(await page.getByRole("button", { name: "Publish" }).isDisabled()).toBe(true);
+    await page.getByLabel("Start (UTC, optional)").fill("2027-01-01T00:00");
+    await page.getByLabel("Deadline (UTC)").fill("2027-01-31T00:00");
+    await page.getByRole("button", { name: "Review changes" }).click();
+    await page.getByTestId("settings-review").getByText("Deadline: 31 Jan 2026, 00:00 UTC → 31 Jan 2027, 00:00 UTC").waitFor();
+    await page.getByRole("button", { name: "Save changes" }).click();
+    await page.getByRole("status").filter({ hasText: "Saved." }).waitFor();
+    await page.getByTestId("check-deadline").filter({ hasText: "closes 2027-01-31 00:00 UTC" }).waitFor();
 
     await page.getByLabel(/Solution CSV/).setInputFiles({ name: "solution.csv", mimeType: "text/csv", buffer: Buffer.from(demoSolutionCsv()) });
     await page.getByRole("status").filter({ hasText: "Stored 2,880 rows" }).waitFor();
@@ -68,10 +93,27 @@ describe.skipIf(!CHROMIUM_PATH)("an organizer in a real browser", () => {
     expect(await page.getByTestId("plan-epsbdp").textContent()).toBe(n4(cli.epsBdp as number));
     expect(await page.getByTestId("plan-guarantee").textContent()).toBe((cli.guarantee as { explanation: string }).explanation);
 
+    // Everything is in place: the checklist is all done and Publish (white on emerald-700) opens.
+    await expect
+      .poll(() => checklist(page))
+      .toEqual([
+        "✓Done: Deadline: closes 2027-01-31 00:00 UTC",
+        "✓Done: Solution: 2,880 rows: 1,344 public, 1,536 holdout",
+        "✓Done: Correlation model: a Markov chain",
+        `✓Done: Mechanism: σ = 0.0100, T = 0.0400, budget ${cli.budget}`,
+      ]);
+    await look(page, "manage-draft-ready");
     await page.getByRole("button", { name: "Publish" }).click();
+    const dialog = page.getByRole("dialog", { name: "Publish the competition?" });
+    await dialog.waitFor();
+    await look(page, "manage-publish-dialog");
+    await dialog.getByRole("button", { name: "Publish" }).click();
     await page.getByText("Live").first().waitFor();
     await page.getByRole("button", { name: "Close competition" }).waitFor();
-    await page.screenshot({ path: path.join(SCREENSHOTS, "manage-published.png"), fullPage: true });
+    await look(page, "manage-published");
+    // The overview renders the description's table.
+    await page.goto(`/competitions/${slug}`);
+    expect(await page.locator("#overview table td").allTextContents()).toEqual(["train.csv", "100"]);
     await page.close();
   });
 
@@ -113,10 +155,16 @@ describe.skipIf(!CHROMIUM_PATH)("an organizer in a real browser", () => {
     await expect.poll(() => page.getByTestId("console-row").count()).toBe(2);
     await page.getByLabel("Filter").fill("bravo");
     await expect.poll(() => page.getByTestId("console-row").count()).toBe(1);
-    page.once("dialog", (dialog) => void dialog.accept("shared predictions with another team"));
-    await page.getByRole("button", { name: "Disqualify team Bravo Squad" }).click();
-    await page.getByRole("button", { name: "Reinstate team Bravo Squad" }).waitFor();
-    await page.screenshot({ path: path.join(SCREENSHOTS, "manage-console.png"), fullPage: true });
+    // Disqualifying is done from one team's drill-down, in a dialog that names the team and asks why.
+    expect(await page.getByRole("button", { name: /^Disqualify/ }).count()).toBe(0);
+    await page.getByRole("button", { name: "Only team Bravo Squad" }).click();
+    await page.getByRole("button", { name: "Disqualify Bravo Squad…" }).click();
+    const dialog = page.getByRole("dialog", { name: "Disqualify team Bravo Squad?" });
+    await dialog.getByLabel("Reason (shown on the team's page)").fill("shared predictions with another team");
+    await look(page, "manage-disqualify-dialog");
+    await dialog.getByRole("button", { name: "Disqualify Bravo Squad" }).click();
+    await page.getByRole("button", { name: "Reinstate Bravo Squad" }).waitFor();
+    await look(page, "manage-console");
     const board = await (await api(`/api/v1/competitions/${slug}/leaderboard`)).json();
     expect(board.entries.map((e: { team: string }) => e.team)).toEqual(["Alpha Squad"]);
     const teamId = (await (await api(`/api/v1/competitions/${slug}/submissions/all`, { headers: organizer.auth })).json()).submissions.find(
@@ -161,7 +209,7 @@ describe.skipIf(!CHROMIUM_PATH)("an organizer in a real browser", () => {
     expect([after.title, after.endsAt.slice(0, 16), after.mechanism.sigma]).toEqual(["E2E competition, extended", endsAt, before.mechanism.sigma]);
     await page
       .getByTestId("change-log")
-      .getByText(/title E2E competition → E2E competition, extended/)
+      .getByText(/Title E2E competition → E2E competition, extended/)
       .waitFor();
 
     // The per-team drill-down.
@@ -194,7 +242,51 @@ describe.skipIf(!CHROMIUM_PATH)("an organizer in a real browser", () => {
     await page.reload();
     await page.getByTestId("final-standings").waitFor();
     expect(await page.getByTestId("late-board").getByRole("row").count()).toBe(2); // header and Early Birds
-    await page.screenshot({ path: path.join(SCREENSHOTS, "late-board.png"), fullPage: true });
+    await look(page, "late-board");
+    await page.close();
+  });
+
+  it("changes a draft's metric, start, team size and decimals, and deletes the draft", async () => {
+    const organizer = await newApiUser("drafter");
+    const slug = `draft-${randomBytes(4).toString("hex")}`;
+    await api("/api/v1/competitions", { headers: organizer.auth, body: { slug, title: "Draft to change", metric: { name: "accuracy" }, endsAt: "2030-01-01T00:00:00Z" } });
+    await browser.clearCookies();
+    const page = await browser.newPage();
+    await signInInBrowser(page, organizer.email, organizer.password);
+    await page.goto(`/competitions/${slug}/manage`);
+    await page.getByLabel("Metric").selectOption("absolute-error");
+    await page.getByLabel("Label range: lowest").fill("0");
+    await page.getByLabel("Label range: highest").fill("10");
+    await page.getByLabel("Largest team").fill("3");
+    await page.getByLabel("Decimals shown").fill("3");
+    await page.getByLabel("Start (UTC, optional)").fill("2029-06-01T12:00");
+    await page.getByRole("button", { name: "Review changes" }).click();
+    const review = page.getByTestId("settings-review");
+    await review.waitFor();
+    expect(await review.locator("li").allTextContents()).toEqual([
+      "Metric: Accuracy → Mean absolute error (labels 0 to 10)",
+      "Start: (none) → 1 Jun 2029, 12:00 UTC",
+      "Largest team: 4 → 3",
+      "Decimals shown: 5 → 3",
+    ]);
+    await look(page, "manage-draft-review");
+    await page.getByRole("button", { name: "Save changes" }).click();
+    await page.getByRole("status").filter({ hasText: "Saved." }).waitFor();
+    expect(await (await api(`/api/v1/competitions/${slug}`, { headers: organizer.auth })).json()).toMatchObject({
+      metric: { name: "absolute-error", params: { lo: 0, hi: 10 } },
+      startsAt: "2029-06-01T12:00:00.000Z",
+      maxTeamSize: 3,
+      displayPrecision: 3,
+    });
+
+    await page.getByRole("button", { name: "Delete draft" }).click();
+    const dialog = page.getByRole("dialog", { name: "Delete this draft?" });
+    await dialog.getByRole("button", { name: "Cancel" }).click();
+    expect(await dialog.isVisible()).toBe(false);
+    await page.getByRole("button", { name: "Delete draft" }).click();
+    await dialog.getByRole("button", { name: "Delete draft" }).click();
+    await page.waitForURL((url) => url.pathname === "/competitions");
+    expect((await api(`/api/v1/competitions/${slug}`, { headers: organizer.auth })).status).toBe(404);
     await page.close();
   });
 });

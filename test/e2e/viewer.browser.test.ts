@@ -1,8 +1,8 @@
-import path from "node:path";
 import type { BrowserContext } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { demoPredictionsCsv } from "@/prisma/demo-solution";
-import { api, APP_URL, CHROMIUM_PATH, launchBrowser, newApiUser, postCsv, publishedCompetition, SCREENSHOTS } from "./helpers";
+import { look } from "./a11y";
+import { api, APP_URL, CHROMIUM_PATH, launchBrowser, newApiUser, postCsv, publishedCompetition } from "./helpers";
 
 describe.skipIf(!CHROMIUM_PATH)("a viewer in a real browser", () => {
   let browser: BrowserContext;
@@ -27,8 +27,12 @@ describe.skipIf(!CHROMIUM_PATH)("a viewer in a real browser", () => {
     const page = await browser.newPage();
     await page.goto(`/competitions/${slug}`);
     await page.getByRole("heading", { name: "How this leaderboard works" }).waitFor();
-    await page.getByRole("link", { name: "Leaderboard" }).click();
+    expect(await page.title()).toBe("E2E competition · Quiltboard");
+    await look(page, "competition-overview");
+    await page.getByRole("navigation", { name: "Competition" }).getByRole("link", { name: "Leaderboard" }).click();
     await page.waitForURL(`**/competitions/${slug}/leaderboard`);
+    await expect.poll(() => page.title()).toBe("Leaderboard · E2E competition · Quiltboard");
+    expect(await page.getByRole("link", { name: "Leaderboard", exact: true }).getAttribute("aria-current")).toBe("page");
     const rows = page.getByTestId("leaderboard-row");
     await expect.poll(() => rows.count()).toBe(5);
     expect(await rows.first().locator("td").first().textContent()).toBe("1");
@@ -36,7 +40,7 @@ describe.skipIf(!CHROMIUM_PATH)("a viewer in a real browser", () => {
     // σ = 0.01 ± 4σ ln 20 = 0.12 (two decimals, marked), a public score its sampling error.
     for (const text of await rows.allTextContents()) expect(text).toMatch(/(0\.\d\d± 0\.12holdout|0\.\d+± 0\.\d+(?!holdout))/);
     expect(await page.getByText("best public score, checked against the hidden holdout").count()).toBeGreaterThan(0);
-    await page.screenshot({ path: path.join(SCREENSHOTS, "leaderboard.png"), fullPage: true });
+    await look(page, "leaderboard");
 
     await page.getByLabel("Search teams").fill("clip");
     await expect.poll(() => rows.count()).toBe(1);
@@ -57,10 +61,17 @@ describe.skipIf(!CHROMIUM_PATH)("a viewer in a real browser", () => {
     const page = await browser.newPage();
     await page.goto(`/competitions/${slug}/leaderboard`);
     await page.getByRole("link", { name: "Cumulus" }).click();
-    await page.getByRole("heading", { name: "Cumulus", level: 1 }).waitFor();
-    await page.getByRole("img", { name: /Score history: #1/ }).waitFor();
+    await page.getByRole("heading", { name: "Cumulus", level: 2 }).waitFor();
+    // The page names its competition: in its title and in the heading above the tabs.
+    await expect.poll(() => page.title()).toBe("Cumulus · E2E competition · Quiltboard");
+    expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe("E2E competition Live");
+    const chart = page.getByRole("img", { name: /Score history: #1/ });
+    await chart.waitFor();
+    // The chart fills its card, and the leaderboard's score is on its scale.
+    expect((await chart.boundingBox())!.width).toBeGreaterThan(0.9 * (await page.locator("#history").boundingBox())!.width - 60);
+    expect(await chart.getAttribute("aria-label")).toMatch(/; leaderboard score 0\.\d+$/);
     expect(await page.getByText(/of 2 were checked on the holdout/).count()).toBe(1);
-    await page.screenshot({ path: path.join(SCREENSHOTS, "team.png"), fullPage: true });
+    await look(page, "team");
     await page.close();
   });
 
@@ -71,7 +82,11 @@ describe.skipIf(!CHROMIUM_PATH)("a viewer in a real browser", () => {
     const final = page.getByTestId("final-standings");
     await final.waitFor();
     expect(await final.locator("tbody tr").count()).toBe(6);
-    await page.screenshot({ path: path.join(SCREENSHOTS, "final-standings.png"), fullPage: true });
+    // The board no longer says it refreshes, and the header gives the day it closed, not the old deadline.
+    await page.getByText("as it stood at the close").waitFor();
+    const today = new Intl.DateTimeFormat("en-GB", { day: "numeric", month: "short", year: "numeric", timeZone: "UTC" }).format(new Date());
+    expect(await page.locator("header dl").textContent()).toContain(`Closed:${today}`);
+    await look(page, "final-standings");
     await page.close();
   });
 
@@ -79,9 +94,10 @@ describe.skipIf(!CHROMIUM_PATH)("a viewer in a real browser", () => {
     const phone = await launchBrowser({ width: 390, height: 844 });
     const page = await phone.newPage();
     await page.goto(`/competitions/${slug}/leaderboard`);
-    await page.getByTestId("leaderboard").waitFor();
-    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
-    await page.screenshot({ path: path.join(SCREENSHOTS, "leaderboard-phone.png"), fullPage: true });
+    await page.getByTestId("final-standings").waitFor();
+    await look(page, "leaderboard-phone");
+    await page.goto(`/competitions/${slug}`);
+    await look(page, "competition-overview-phone");
     await phone.close();
   });
 });

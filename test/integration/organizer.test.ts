@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { setCorrelation, setMechanism, previewMechanism } from "@/lib/server/competitions/calibration";
 import { addAttachment } from "@/lib/server/competitions/attachments";
-import { createCompetition, deleteDraft, getVisibleCompetition, requireOrganizer, isOrganizer } from "@/lib/server/competitions/competitions";
+import { createCompetition, getVisibleCompetition, requireOrganizer, isOrganizer } from "@/lib/server/competitions/competitions";
 import { acceptInvitation, describeInvitation, inviteOrganizer, listOrganizers, removeOrganizer, withdrawInvitation } from "@/lib/server/competitions/organizers";
 import { createTeam, joinTeam } from "@/lib/server/teams/teams";
 import { lastMailTo, linkIn } from "@/test/fixtures/mail";
@@ -10,7 +10,8 @@ import { AppError } from "@/lib/server/platform/errors";
 import { loadSolution, uploadSolution } from "@/lib/server/competitions/solutions";
 import { type PublicUser } from "@/lib/server/accounts/users";
 import { demoSolutionCsv } from "@/prisma/demo-solution";
-import { publishCompetition } from "@/lib/server/competitions/publish";
+import { deleteDraft } from "@/lib/server/competitions/lifecycle";
+import { publishChecklist, publishCompetition } from "@/lib/server/competitions/publish";
 import { closeCompetition } from "@/lib/server/boards/finals";
 import { tag, newUser, rejection, draftCompetition, publishedCompetition } from "@/test/support/factories";
 
@@ -97,11 +98,47 @@ describe("correlation, mechanism, publish", () => {
     expect((await closeCompetition(owner, c.slug)).status).toBe("closed");
   });
 
-  it("will not publish without a solution or a mechanism", async () => {
+  it("will not publish without a solution or a mechanism, and says everything that is missing at once", async () => {
     const owner = await newUser();
     const c = await draft(owner);
-    expect((await rejection(publishCompetition(owner, c.slug))).message).toBe("configure the mechanism before publishing");
+    const refused = await rejection(publishCompetition(owner, c.slug));
+    expect(refused.message).toBe("upload the solution before publishing; configure the mechanism before publishing");
+    expect(refused.details).toEqual((await publishChecklist(c)).checks);
     expect((await rejection(setMechanism(owner, c.slug, { mode: "practical", sigma: 0.02, threshold: 0.05, budget: 10 }))).message).toContain("upload the solution first");
+  });
+
+  it("lists what publishing needs, item by item, as each is put in place", async () => {
+    const owner = await newUser();
+    const c = await draft(owner);
+    const items = async () => (await publishChecklist(await requireOrganizer(owner, c.slug), new Date(c.endsAt.getTime() + 1000))).checks.map((k) => [k.item, k.ok, k.detail]);
+    expect(await items()).toEqual([
+      ["deadline", false, "the end date has passed; move it to the future before publishing"],
+      ["solution", false, "upload the solution before publishing"],
+      ["correlation", true, "independent rows"],
+      ["mechanism", false, "configure the mechanism before publishing"],
+    ]);
+    await uploadSolution(owner, c.slug, body(demoSolutionCsv()));
+    await setMechanism(owner, c.slug, { mode: "practical", sigma: 0.01, threshold: 0.04, budget: 20 });
+    const now = await publishChecklist(await requireOrganizer(owner, c.slug));
+    expect(now.ready).toBe(true);
+    expect(now.checks.map((k) => k.detail)).toEqual([
+      `closes ${c.endsAt.toISOString().slice(0, 16).replace("T", " ")} UTC`,
+      "2,880 rows: 1,344 public, 1,536 holdout",
+      "independent rows",
+      "σ = 0.0100, T = 0.0400, budget 20",
+    ]);
+  });
+
+  it("deletes a draft with everything it holds, and never a published competition", async () => {
+    const owner = await newUser();
+    const c = await draft(owner);
+    await uploadSolution(owner, c.slug, body(demoSolutionCsv()));
+    expect((await rejection(deleteDraft(await newUser(), c.slug))).status).toBe(404);
+    await deleteDraft(owner, c.slug);
+    expect(await db.competition.count({ where: { id: c.id } })).toBe(0);
+    expect(await db.solution.count({ where: { competitionId: c.id } })).toBe(0);
+    const live = await publishedCompetition({ owner });
+    expect((await rejection(deleteDraft(owner, live.slug))).message).toBe("only a draft can be deleted: a published competition keeps its teams' submissions; close it instead");
   });
 
   it("a solution upload racing the publish either lands before it or is refused, and publishing never uses a replaced file", async () => {
@@ -209,7 +246,7 @@ describe("what one account can store", () => {
     expect(await db.competition.count({ where: { id: first.value.id } })).toBe(0);
     await createCompetition(owner, { slug: `d-${tag()}`, title: "Draft", metric: { name: "accuracy" }, endsAt: new Date(Date.now() + 86_400_000).toISOString() });
     const published = await publishedCompetition({ owner: await newUser() });
-    expect((await rejection(deleteDraft(published.owner, published.slug))).message).toBe("a published competition cannot be deleted");
+    expect((await rejection(deleteDraft(published.owner, published.slug))).status).toBe(409);
   });
 
   it("holds at most 20 data files and 200 MiB of them per competition, checked before a file is read where it can be", async () => {

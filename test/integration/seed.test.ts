@@ -19,8 +19,8 @@ afterAll(async () => {
   await dropDatabase(admin, name);
 });
 
-it("seeds the demo accounts with their printed passwords and a configured, published competition, once", async () => {
-  const { DEMO_ACCOUNTS, DEMO_SLUG, needsSeed, seed } = await import("@/prisma/seed");
+it("seeds the demo accounts with their printed passwords and a configured, published competition with its data files, once", async () => {
+  const { DEMO_ACCOUNTS, DEMO_HOUSEHOLDS, DEMO_SLUG, needsSeed, seed } = await import("@/prisma/seed");
   const { db } = await import("@/lib/server/platform/db");
   const { authenticate } = await import("@/lib/server/accounts/users");
   expect(await needsSeed()).toBe(true);
@@ -35,10 +35,20 @@ it("seeds the demo accounts with their printed passwords and a configured, publi
   for (const account of DEMO_ACCOUNTS) expect((await authenticate(account.email, account.password, "test-client"))?.email).toBe(account.email);
   const competition = await db.competition.findUniqueOrThrow({ where: { slug: DEMO_SLUG }, include: { solution: { select: { rows: true } }, organizers: true } });
   expect(competition.status).toBe("published");
-  expect(competition.solution?.rows).toBe(60 * 48);
+  expect(competition.solution?.rows).toBe(DEMO_HOUSEHOLDS * 48);
   expect(competition.organizers).toHaveLength(1);
   expect(competition.correlation).toEqual({ kind: "markov", fit: { alpha: 1 } });
-  expect([competition.sigma, competition.threshold, competition.budget]).toEqual([0.01, 0.04, 20]);
+  // The recommended settings (σ = T/32) on this holdout, and a per-team guarantee the page can state.
+  expect(competition.budget).toBe(10);
+  expect(competition.sigma! * 32).toBeCloseTo(competition.threshold!, 12);
+  expect(competition.threshold).toBeGreaterThan(0.03);
+  expect(competition.threshold).toBeLessThan(0.06);
+  const { getGuaranteeSummary } = await import("@/lib/server/competitions/plans");
+  const { COMPETITION_SELECT } = await import("@/lib/server/competitions/competitions");
+  const summary = (await getGuaranteeSummary(await db.competition.findUniqueOrThrow({ where: { id: competition.id }, select: COMPETITION_SELECT })))!;
+  expect(summary.team.holds).toBe(true);
+  expect(summary.team.tolerance).toBeLessThan(0.25);
+  expect(summary.honestCharges).toBeLessThan(0.1);
   expect(competition.secret).toHaveLength(32);
   const teams = await db.team.findMany({
     where: { competitionId: competition.id },
@@ -50,5 +60,42 @@ it("seeds the demo accounts with their printed passwords and a configured, publi
     ["Overfit Otters", 4],
   ]);
   // Bob's files are perfect on the public split and a coin flip on the holdout: charged every time.
-  expect(teams[1].budgetRemaining).toBe(20 - 4);
+  expect(teams[1].budgetRemaining).toBe(10 - 4);
+
+  // The data files: test.csv and sample_submission.csv list exactly the solution's ids, train.csv
+  // other households with their labels.
+  const { loadSolution } = await import("@/lib/server/competitions/solutions");
+  const solution = (await loadSolution(competition.id))!;
+  const files = Object.fromEntries(
+    (await db.attachment.findMany({ where: { competitionId: competition.id }, select: { filename: true, data: true } })).map((f) => [
+      f.filename,
+      Buffer.from(f.data).toString("utf8"),
+    ]),
+  );
+  expect(Object.keys(files).sort()).toEqual(["sample_submission.csv", "test.csv", "train.csv"]);
+  const ids = (csv: string) =>
+    csv
+      .trim()
+      .split("\n")
+      .slice(1)
+      .map((line) => line.split(",")[0]);
+  const solutionIds = solution.ids.toArray();
+  expect(ids(files["test.csv"])).toEqual(solutionIds);
+  expect(ids(files["sample_submission.csv"])).toEqual(solutionIds);
+  expect(files["test.csv"].split("\n")[0]).toBe("id,household,hour,kwh");
+  expect(files["train.csv"].split("\n")[0]).toBe("id,household,hour,kwh,spike");
+  expect(ids(files["train.csv"]).filter((id) => solutionIds.includes(id))).toEqual([]);
+
+  // The labels come from a seed drawn at first start, not from the repository's: a file built from
+  // the repository's demo solution scores about a coin flip.
+  const { demoSolutionCsv } = await import("@/prisma/demo-solution");
+  const known = new Map(
+    demoSolutionCsv(undefined, DEMO_HOUSEHOLDS)
+      .trim()
+      .split("\n")
+      .slice(1)
+      .map((line) => [line.split(",")[0], line.split(",")[1]]),
+  );
+  const agree = solutionIds.filter((id, i) => solution.classes![solution.labels[i]] === known.get(id)).length / solutionIds.length;
+  expect(agree).toBeLessThan(0.9);
 });

@@ -12,7 +12,8 @@ import { createTeam, getMyTeam, joinTeam, leaveTeam, setDisqualified } from "@/l
 import { demoPredictionsCsv, demoSolutionCsv } from "@/prisma/demo-solution";
 import { publishCompetition } from "@/lib/server/competitions/publish";
 import { closeCompetition } from "@/lib/server/boards/finals";
-import { tag, stream, newUser, rejection, publishedCompetition } from "@/test/support/factories";
+import { tag, stream, newUser, rejection, draftCompetition, publishedCompetition } from "@/test/support/factories";
+import { epsPerHoldoutAnswer } from "@/lib/mechanism/accounting";
 
 const SOLUTION = demoSolutionCsv();
 const ROWS = SOLUTION.trim()
@@ -176,6 +177,54 @@ describe("scoring through the mechanism", () => {
     const error = await rejection(submit(player, slug, stream("id,prediction\na,0.3\nb,1.2\n"), null));
     expect(error.details).toEqual([{ line: 3, message: 'prediction must be a probability in [0, 1], found "1.2"' }]);
     expect((await submit(player, slug, stream("id,prediction\na,0.9\nb,0.1\n"), null)).result.answer.kind).toMatch(/public|holdout/);
+  });
+
+  it("ROC AUC: a one-class split is refused at upload; Δ = 1/min(n₊, n₋) prices each holdout answer; ranks, not means, score", async () => {
+    const { owner, slug } = await draftCompetition({ metric: "roc-auc" });
+    const oneClass = await rejection(uploadSolution(owner, slug, stream("id,label,split\na,1,public\nb,0,public\nc,1,holdout\nd,1,holdout\n")));
+    expect([oneClass.status, oneClass.message]).toEqual([422, "the holdout rows: ROC AUC needs both classes, found 2 positive and 0 negative rows"]);
+    // 400 rows: even rows public, odd rows holdout; every third row positive (67 of the 200 holdout rows).
+    const rows = Array.from({ length: 400 }, (_, i) => ({ id: `r${i}`, label: i % 3 === 0 ? 1 : 0, split: i % 2 ? "holdout" : "public" }));
+    await uploadSolution(owner, slug, stream(["id,label,split", ...rows.map((r) => `${r.id},${r.label},${r.split}`)].join("\n")));
+    // σ = 0.001: the check's noise is below 0.04 − 0 = T with probability 1 − e^{−15}, so the kinds below are certain.
+    await setMechanism(owner, slug, { mode: "practical", sigma: 0.001, threshold: 0.04, budget: 3 });
+    await publishCompetition(owner, slug);
+    const player = await newUser();
+    await createTeam(player, slug, { name: "Ranked", acceptRules: true });
+    const csv = (score: (r: (typeof rows)[number], i: number) => number) => stream(["id,prediction", ...rows.map((r, i) => `${r.id},${score(r, i)}`)].join("\n"));
+    // Any increasing transform of the labels ranks perfectly: AUC 1 on both splits, so the public score counts.
+    const perfect = await submit(
+      player,
+      slug,
+      csv((r) => 0.4 + 0.2 * r.label),
+      null,
+    );
+    expect(perfect.result.answer).toEqual({ kind: "public", score: 1, publicScore: 1 });
+    // Constant predictions tie every pair: exactly ½.
+    expect(
+      (
+        await submit(
+          player,
+          slug,
+          csv(() => 0.5),
+          null,
+        )
+      ).result.answer,
+    ).toEqual({ kind: "public", score: 0.5, publicScore: 0.5 });
+    // Right on the public rows, reversed on the holdout: public 1, holdout 0, so the holdout answers (with noise).
+    const leak = await submit(
+      player,
+      slug,
+      csv((r, i) => (i % 2 ? 1 - r.label : r.label)),
+      null,
+    );
+    expect(leak.result.answer.kind).toBe("holdout");
+    expect(leak.result.answer.publicScore).toBe(1);
+    expect(leak.result.answer.score!).toBeLessThan(0.05); // 0 + Lap(4σ): beyond 0.05 with probability e^{−12.5}/2
+    const health = await holdoutHealth(owner, slug);
+    expect(health.perHoldoutAnswer).toBeCloseTo(epsPerHoldoutAnswer(0.001, 1 / 67), 12); // min(n₊, n₋) = 67 holdout positives
+    expect(health.teams[0].holdoutAnswers).toBe(1);
+    expect((await auditCompetition(owner, slug)).mismatches).toBe(0);
   });
 
   it("returns the first result for a repeated Idempotency-Key, even when both race", async () => {

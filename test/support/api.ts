@@ -109,6 +109,8 @@ export type PublishOptions = {
   correlation?: Record<string, unknown>;
   /** PUT …/mechanism's body (default practical σ = 0.01, T = 0.04, B₀ = 5) */
   mechanism?: Record<string, unknown>;
+  /** instead of `mechanism`: B₀ and m with the σ and T the planner recommends for honest teams on this solution (the manage page's "use recommended") */
+  recommended?: { budget: number; maxQueries: number };
 };
 
 /** An organizer creates, configures and publishes a competition through the API; its slug and organizer. */
@@ -120,7 +122,12 @@ export async function publishOverApi(base: string, options: PublishOptions): Pro
   });
   await organizer.call(`/api/v1/competitions/${slug}/solution`, { method: "PUT", csv: options.solution });
   if (options.correlation) await organizer.call(`/api/v1/competitions/${slug}/correlation`, { method: "PUT", json: { model: options.correlation } });
-  await organizer.call(`/api/v1/competitions/${slug}/mechanism`, { method: "PUT", json: options.mechanism ?? { mode: "practical", sigma: 0.01, threshold: 0.04, budget: 5 } });
+  let mechanism = options.mechanism ?? { mode: "practical", sigma: 0.01, threshold: 0.04, budget: 5 };
+  if (options.recommended) {
+    const { plan } = await organizer.call(`/api/v1/competitions/${slug}/mechanism/preview`, { json: { ...mechanism, ...options.recommended } });
+    mechanism = { mode: "practical", ...options.recommended, sigma: plan.honest.recommended.sigma, threshold: plan.honest.recommended.threshold };
+  }
+  await organizer.call(`/api/v1/competitions/${slug}/mechanism`, { method: "PUT", json: mechanism });
   await organizer.call(`/api/v1/competitions/${slug}/publish`, { method: "POST" });
   return { slug, organizer };
 }

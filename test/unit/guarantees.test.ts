@@ -56,7 +56,7 @@ describe("the description-length count (docs/mechanism.md §2.7)", () => {
   });
 
   it("every answer's tolerance adds the noise the proof must cover: T for a public answer, Lap(4σ) for a holdout one", () => {
-    const bound = descriptionLengthBound({ n: 10_000, nEff: 10_000, queries: 300, budget: 20, decimals: 3, sigma: 0.001, threshold: 0.03, beta: 0.05 });
+    const bound = descriptionLengthBound({ sensitivity: 1e-4, nEff: 10_000, queries: 300, budget: 20, decimals: 3, sigma: 0.001, threshold: 0.03, beta: 0.05 });
     expect(answerValues(3)).toBe(1001);
     expect(bound.deviation).toBeCloseTo(0.1041, 4);
     expect(bound.publicAnswer).toBeGreaterThan(bound.deviation + 0.03);

@@ -35,6 +35,7 @@ function documentedEndpoints(markdown: string): string[] {
     const pending: string[] = [];
     for (const { text, slash } of tokens) {
       const [method, rawPath] = text.split(" ");
+      if (METHODS.includes(method) && rawPath && !rawPath.startsWith("/api/") && !rawPath.startsWith("…")) continue; // a static file (the CLI's package), not the API
       if (METHODS.includes(method) && rawPath) {
         const p = rawPath.replace("…", SLUG).replace(/\?.*$/, "");
         for (const m of [...pending.splice(0), method]) endpoints.push(`${m} ${p}`);

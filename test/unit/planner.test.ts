@@ -31,7 +31,7 @@ describe("Theorem 2 parameters", () => {
     const { budget, concentration } = maxBudget({ n, model: INDEPENDENT }, GUARANTEE);
     expect(concentration).toBeCloseTo((9 * Math.log(16_000)) / 0.025 ** 2, 6); // 139,396.4
     const t = theorem2Parameters(GUARANTEE);
-    expect(budget).toBe(Math.floor(0.025 / 3 / epsPerHoldoutAnswer(t.sigma, n)));
+    expect(budget).toBe(Math.floor(0.025 / 3 / epsPerHoldoutAnswer(t.sigma, 1 / n)));
     expect(budget).toBe(3); // 4σnε/9 = 4 · 9.27245e-4 · 10⁶ · 0.0083333 / 9 = 3.434
   });
 
@@ -95,7 +95,7 @@ describe("plans", () => {
     expect(plan.budget).toBeGreaterThanOrEqual(10);
     expect(plan.guarantee.tolerance!).toBeLessThanOrEqual(0.15);
     // The claim is never tighter than the proof: the reported tolerance is the bound's own.
-    const settings = { n: 100_000, nEff: 100_000, queries: 300, decimals: plan.answerDecimals, sigma: plan.sigma, threshold: plan.threshold, beta: 0.05 };
+    const settings = { sensitivity: 1e-5, nEff: 100_000, queries: 300, decimals: plan.answerDecimals, sigma: plan.sigma, threshold: plan.threshold, beta: 0.05 };
     const bound = descriptionLengthBound({ ...settings, budget: plan.budget });
     expect(plan.guarantee.tolerance).toBe(bound.tolerance);
     // and one more holdout answer would break τ
@@ -112,7 +112,7 @@ describe("plans", () => {
 
   it("practical mode at Dwork et al.'s T = 0.04, σ = 0.01: ε_DP = 9B(Δ + g)/(4σ), Theorem 2 does not hold, the count gives a tolerance", () => {
     const plan = planPractical({ n: 10_000, model: INDEPENDENT }, { sigma: 0.01, threshold: 0.04, budget: 20, beta: 0.05, maxQueries: 100 });
-    expect(plan.epsDp).toBeCloseTo(20 * epsPerHoldoutAnswer(0.01, 10_000), 12);
+    expect(plan.epsDp).toBeCloseTo(20 * epsPerHoldoutAnswer(0.01, 1 / 10_000), 12);
     expect(plan.guarantee.byProof.bdp.holds).toBe(false);
     expect(plan.guarantee.proof).toBe("description-length");
     const dl = plan.guarantee.byProof.descriptionLength!;

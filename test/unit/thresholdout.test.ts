@@ -143,8 +143,8 @@ describe("privacy accounting", () => {
   const unit = (1 / 1000 + 2 ** -20) / 0.04; // (Δ_Q + g)/(4σ) at σ = 0.01, n = 1000 (g = 2^⌊log2(1/1024000)⌋ = 2^-20)
 
   it("one holdout answer costs 9(Δ + g)/(4σ); a budget of B₀ 9·B₀ units", () => {
-    expect(epsPerHoldoutAnswer(0.01, 1000)).toBeCloseTo(9 * unit, 15);
-    expect(epsDpForBudget(5, 0.01, 1000)).toBeCloseTo(45 * unit, 15);
+    expect(epsPerHoldoutAnswer(0.01, 1 / 1000)).toBeCloseTo(9 * unit, 15);
+    expect(epsDpForBudget(5, 0.01, 1 / 1000)).toBeCloseTo(45 * unit, 15);
   });
 
   it("sums over teams: 9 units per holdout answer, 1 per re-measurement, 8 per open threshold epoch (an absorbed team's too)", () => {
@@ -156,7 +156,7 @@ describe("privacy accounting", () => {
         ["d", { holdoutAnswers: 1, remeasures: 0, openEpochs: 2 }],
       ]),
       0.01,
-      1000,
+      1 / 1000,
     );
     expect(spent.perTeam.get("a")).toBeCloseTo(19 * unit, 15);
     expect(spent.perTeam.get("b")).toBeCloseTo(37 * unit, 15);

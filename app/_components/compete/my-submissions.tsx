@@ -3,7 +3,7 @@
 import { useRouter } from "next/navigation";
 import { startTransition, useOptimistic, useState } from "react";
 import { callApi } from "../api-client";
-import { CELL, DataTable } from "../data-table";
+import { CELL, DataTable, hiddenBelow } from "../data-table";
 import type { MySubmission, ScoreUncertainty } from "@/lib/responses";
 import { scoreText } from "../format";
 import { ANSWER_KIND } from "./answer-text";
@@ -57,17 +57,17 @@ export function MySubmissions({
         caption="Your team's submissions"
         columns={[
           { label: "Submitted (UTC)" },
-          { label: "By" },
+          { label: "By", from: "sm" },
           { label: "Your public score", numeric: true },
           { label: "Answer" },
-          { label: "Holdout checks left", numeric: true },
+          { label: "Holdout checks left", numeric: true, from: "md" },
           { label: "Final" },
         ]}
       >
         {shown.map((s) => (
           <tr key={s.id} data-testid="submission-row">
             <td className={`${CELL.list}`}>
-              <span className="whitespace-nowrap">{TIME.format(new Date(s.createdAt))}</span>
+              <span className="sm:whitespace-nowrap">{TIME.format(new Date(s.createdAt))}</span>
               {s.description && (
                 <span className="block text-xs text-slate-600" data-testid="submission-description">
                   {s.description}
@@ -76,14 +76,14 @@ export function MySubmissions({
               {s.filename && (
                 <a
                   href={`/api/v1/competitions/${slug}/submissions/${s.id}/file`}
-                  className="block text-xs font-medium text-indigo-700 hover:underline"
+                  className="block break-all text-xs font-medium text-indigo-700 hover:underline"
                   aria-label={`Download ${s.filename} (${TIME.format(new Date(s.createdAt))})`}
                 >
                   {s.filename}
                 </a>
               )}
             </td>
-            <td className={`${CELL.list}`}>{s.by}</td>
+            <td className={`${CELL.list} ${hiddenBelow("sm")}`}>{s.by}</td>
             <td className={`${CELL.list} text-right font-mono tabular-nums whitespace-nowrap`}>{scoreText(s.answer.publicScore, uncertainty?.public ?? null)}</td>
             <td className={`${CELL.list}`}>
               {ANSWER_KIND[s.answer.kind]}
@@ -93,7 +93,7 @@ export function MySubmissions({
                 </span>
               )}
             </td>
-            <td className={`${CELL.list} text-right tabular-nums`}>
+            <td className={`${CELL.list} ${hiddenBelow("md")} text-right tabular-nums`}>
               {s.budget.remaining} / {s.budget.initial}
             </td>
             <td className={`${CELL.list}`}>

@@ -1,23 +1,54 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import { useState } from "react";
+import { useRef, useState } from "react";
 import { type ApiError, uploadWithProgress } from "../api-client";
-import type { ScoreUncertainty, SubmissionResult } from "@/lib/responses";
-import { scoreText } from "../format";
+import { useFocusOn } from "../focus";
+import { formatBytes, scoreText } from "../format";
+import { BUTTON, NOTE } from "../tones";
 import { ANSWER_KIND } from "./answer-text";
+import type { DailyLimits, ScoreUncertainty, SubmissionResult } from "@/lib/responses";
 import type { CsvIssue } from "@/lib/csv/reader";
 
-/** Drag and drop (or choose) a predictions CSV; shows upload progress and then the answer. */
-export function SubmitPanel({ slug, uncertainty, maxQueries }: { slug: string; uncertainty: ScoreUncertainty | null; maxQueries: number | null }) {
+/**
+ * Choose (or drop) a predictions CSV, see its name and size and what submitting it uses, then
+ * submit it: upload progress, then the answer, which takes the focus (as a rejection does). A
+ * submission counts against the daily cap, so nothing is sent before the Submit button.
+ */
+export function SubmitPanel({
+  slug,
+  uncertainty,
+  maxQueries,
+  limits,
+  budget,
+}: {
+  slug: string;
+  uncertainty: ScoreUncertainty | null;
+  maxQueries: number | null;
+  limits: DailyLimits;
+  budget: { remaining: number; initial: number };
+}) {
   const router = useRouter();
+  const [file, setFile] = useState<File | null>(null);
   const [progress, setProgress] = useState<number | null>(null);
   const [dragging, setDragging] = useState(false);
   const [result, setResult] = useState<SubmissionResult>();
   const [error, setError] = useState<ApiError>();
   const [description, setDescription] = useState("");
+  const input = useRef<HTMLInputElement>(null);
+  const none = limits.remainingToday === 0;
+  // The answer (or the rejection) takes the focus.
+  const outcome = useFocusOn<HTMLDivElement>(result ?? error);
 
-  async function send(file: File) {
+  function choose(chosen: File | undefined) {
+    if (!chosen || none) return;
+    setFile(chosen);
+    setResult(undefined);
+    setError(undefined);
+  }
+
+  async function send() {
+    if (!file) return;
     setError(undefined);
     setResult(undefined);
     setProgress(0);
@@ -26,6 +57,7 @@ export function SubmitPanel({ slug, uncertainty, maxQueries }: { slug: string; u
     form.set("description", description);
     const response = await uploadWithProgress<SubmissionResult>({ method: "POST", url: `/api/v1/competitions/${slug}/submissions`, body: form, onProgress: setProgress });
     setProgress(null);
+    setFile(null);
     if (!response.ok) return setError(response.error);
     setResult(response.data);
     setDescription("");
@@ -33,6 +65,7 @@ export function SubmitPanel({ slug, uncertainty, maxQueries }: { slug: string; u
   }
 
   const issues = Array.isArray(error?.details) ? (error!.details as CsvIssue[]) : [];
+  const reset = `${limits.resetsAt.slice(11, 16)} UTC`;
   return (
     <div className="space-y-3">
       <div className="space-y-1">
@@ -48,31 +81,70 @@ export function SubmitPanel({ slug, uncertainty, maxQueries }: { slug: string; u
           className="block w-full rounded-md border border-slate-300 px-3 py-2 text-sm"
         />
       </div>
-      <label
-        onDragOver={(e) => {
-          e.preventDefault();
-          setDragging(true);
-        }}
-        onDragLeave={() => setDragging(false)}
-        onDrop={(e) => {
-          e.preventDefault();
-          setDragging(false);
-          const file = e.dataTransfer.files[0];
-          if (file) send(file);
-        }}
-        className={`flex cursor-pointer flex-col items-center justify-center rounded-xl border-2 border-dashed px-4 py-8 text-center transition ${dragging ? "border-indigo-500 bg-indigo-50" : "border-slate-300 bg-slate-50 hover:bg-slate-100"}`}
-      >
-        <span className="font-medium text-slate-800">Drop your predictions CSV here, or choose a file</span>
-        <span className="text-sm text-slate-500">Header id,prediction — one row for every test id</span>
-        <input
-          type="file"
-          accept=".csv,text/csv"
-          className="sr-only"
-          aria-label="Predictions CSV"
-          disabled={progress !== null}
-          onChange={(e) => e.target.files?.[0] && send(e.target.files[0])}
-        />
-      </label>
+      <p className="text-sm text-slate-600" data-testid="submissions-left">
+        {limits.remainingToday} of {limits.dailyLimit} submissions left today; the count resets at {reset}.
+      </p>
+      {none ? (
+        <p className={NOTE.warning} data-testid="no-submissions-left">
+          Your team has used all of today&apos;s submissions: choose a file again after {reset}.
+        </p>
+      ) : (
+        <label
+          onDragOver={(e) => {
+            e.preventDefault();
+            setDragging(true);
+          }}
+          onDragLeave={() => setDragging(false)}
+          onDrop={(e) => {
+            e.preventDefault();
+            setDragging(false);
+            choose(e.dataTransfer.files[0]);
+          }}
+          className={`flex cursor-pointer flex-col items-center justify-center rounded-xl border-2 border-dashed px-4 py-8 text-center transition has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-offset-2 has-[:focus-visible]:outline-indigo-600 has-[:focus-visible]:border-indigo-500 ${dragging ? "border-indigo-500 bg-indigo-50" : "border-slate-300 bg-slate-50 hover:bg-slate-100"}`}
+        >
+          <span className="font-medium text-slate-800">Choose a predictions CSV, or drop it here</span>
+          <span className="text-sm text-slate-600">Header id,prediction — one row for every test id</span>
+          <input
+            ref={input}
+            type="file"
+            accept=".csv,text/csv"
+            className="sr-only"
+            disabled={progress !== null}
+            onChange={(e) => {
+              choose(e.target.files?.[0]);
+              e.target.value = ""; // choosing the same file again is a new choice
+            }}
+          />
+        </label>
+      )}
+      {file && progress === null && (
+        <div className="space-y-3 rounded-md border border-slate-200 bg-white p-4 text-sm" data-testid="submission-confirm">
+          <div role="status">
+            <p>
+              <strong className="break-all">{file.name}</strong> <span className="text-slate-600">· {formatBytes(file.size)}</span>
+            </p>
+            <p className="mt-1 text-slate-700">
+              Submitting it uses 1 of the {limits.remainingToday} submissions your team has left today (the count resets at {reset}).
+              {budget.remaining === 0 && " Your team's holdout checks are used up, so you will see its public score, not checked, and it stays off the leaderboard."}
+            </p>
+          </div>
+          <div className="flex flex-wrap gap-3">
+            <button type="button" onClick={send} className={BUTTON.primary}>
+              Submit {file.name.length > 40 ? "this file" : file.name}
+            </button>
+            <button
+              type="button"
+              onClick={() => {
+                setFile(null);
+                input.current?.focus();
+              }}
+              className={BUTTON.secondary}
+            >
+              Choose another file
+            </button>
+          </div>
+        </div>
+      )}
       {progress !== null && (
         <div aria-live="polite">
           <progress max={1} value={progress} aria-label="Upload progress" className="h-2 w-full" />
@@ -80,11 +152,7 @@ export function SubmitPanel({ slug, uncertainty, maxQueries }: { slug: string; u
         </div>
       )}
       {result && (
-        <div
-          role="status"
-          data-testid="submission-result"
-          className={`rounded-md px-4 py-3 text-sm ${result.answer.score === null ? "bg-amber-50 text-amber-900" : "bg-emerald-50 text-emerald-900"}`}
-        >
+        <div ref={outcome} tabIndex={-1} role="status" data-testid="submission-result" className={result.answer.score === null ? NOTE.warning : NOTE.success}>
           <p>
             <strong>{ANSWER_KIND[result.answer.kind]}.</strong> {answerExplanation(result, uncertainty, maxQueries)}
           </p>
@@ -94,7 +162,7 @@ export function SubmitPanel({ slug, uncertainty, maxQueries }: { slug: string; u
         </div>
       )}
       {error && (
-        <div role="alert" className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-800">
+        <div ref={outcome} tabIndex={-1} role="alert" className={NOTE.error}>
           <p className="font-medium">{issues.length ? "The file was rejected; nothing was spent:" : error.message}</p>
           {issues.length > 0 && (
             <ul className="mt-1 list-disc pl-5">

@@ -4,28 +4,35 @@ import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { callApi } from "../api-client";
 import { BudgetBar } from "../budget-bar";
+import { FormError } from "../field";
+import { useFocusOn } from "../focus";
+import { BUTTON, NOTE } from "../tones";
 import type { TeamView } from "@/lib/responses";
 
-/** Join (create a team or use an invite code, accepting the rules) or manage one's team. */
-export function TeamPanel({ slug, team, open }: { slug: string; team: TeamView | null; open: boolean }) {
+/**
+ * Join (create a team or use an invite code, accepting the rules) or see one's team. After
+ * creating or joining, the team's name takes the focus and the join is announced. Once the
+ * competition has closed, what only matters while it runs (today's submissions, the invite code,
+ * merging and leaving) is not shown.
+ */
+export function TeamPanel({ slug, team, open, closed }: { slug: string; team: TeamView | null; open: boolean; closed: boolean }) {
   const router = useRouter();
   const [error, setError] = useState<string>();
+  const [joined, setJoined] = useState<string>();
+  const heading = useFocusOn<HTMLHeadingElement>(joined && team);
 
-  async function post(path: string, json: unknown) {
-    const result = await callApi(`/api/v1/competitions/${slug}/${path}`, { method: "POST", json });
+  async function post(path: string, json: unknown, done?: (name: string) => string) {
+    const result = await callApi<{ name: string }>(`/api/v1/competitions/${slug}/${path}`, { method: "POST", json });
     if (!result.ok) return setError(result.error.message);
     setError(undefined);
+    if (done) setJoined(done(result.data.name));
     router.refresh();
   }
 
-  const errorBox = error && (
-    <p role="alert" className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-700">
-      {error}
-    </p>
-  );
+  const errorBox = <FormError message={error} />;
 
   if (!team) {
-    if (!open) return <p className="text-sm text-slate-600">This competition is not open for new teams.</p>;
+    if (!open) return <p className="text-sm text-slate-600">{closed ? "This competition has closed." : "This competition is not open for new teams."}</p>;
     return (
       <div className="space-y-4">
         {errorBox}
@@ -34,7 +41,7 @@ export function TeamPanel({ slug, team, open }: { slug: string; team: TeamView |
           onSubmit={(e) => {
             e.preventDefault();
             const f = new FormData(e.currentTarget);
-            post("teams", { name: f.get("name"), acceptRules: f.get("acceptRules") === "on" });
+            post("teams", { name: f.get("name"), acceptRules: f.get("acceptRules") === "on" }, (name) => `You created the team ${name}.`);
           }}
         >
           <label className="block text-sm">
@@ -44,7 +51,7 @@ export function TeamPanel({ slug, team, open }: { slug: string; team: TeamView |
           <label className="flex items-center gap-2 text-sm">
             <input type="checkbox" name="acceptRules" required /> I accept the rules of this competition
           </label>
-          <button type="submit" className="rounded-md bg-indigo-600 px-4 py-2 font-medium text-white hover:bg-indigo-700">
+          <button type="submit" className={BUTTON.primary}>
             Create team
           </button>
         </form>
@@ -52,14 +59,14 @@ export function TeamPanel({ slug, team, open }: { slug: string; team: TeamView |
           className="flex flex-col gap-2 border-t border-slate-100 pt-4 sm:flex-row sm:items-end"
           onSubmit={(e) => {
             e.preventDefault();
-            post("teams/join", { inviteCode: new FormData(e.currentTarget).get("inviteCode") });
+            post("teams/join", { inviteCode: new FormData(e.currentTarget).get("inviteCode") }, (name) => `You joined the team ${name}.`);
           }}
         >
           <label className="block flex-1 text-sm">
             <span className="font-medium text-slate-700">Or join a team with its invite code (joining accepts the rules)</span>
             <input name="inviteCode" required className="mt-1 block w-full rounded-md border border-slate-300 px-3 py-2 font-mono" />
           </label>
-          <button type="submit" className="rounded-md border border-slate-300 px-4 py-2 font-medium hover:bg-slate-100">
+          <button type="submit" className={BUTTON.secondary}>
             Join team
           </button>
         </form>
@@ -71,8 +78,13 @@ export function TeamPanel({ slug, team, open }: { slug: string; team: TeamView |
   return (
     <div className="space-y-4" data-testid="team-panel">
       {errorBox}
+      {joined && (
+        <p role="status" className={NOTE.success}>
+          {joined}
+        </p>
+      )}
       {team.disqualified && (
-        <p role="alert" className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-800" data-testid="disqualified">
+        <p role="alert" className={NOTE.error} data-testid="disqualified">
           The organizers disqualified your team on <time dateTime={team.disqualified.at}>{team.disqualified.at.slice(0, 10)}</time>: {team.disqualified.reason}. It is off the
           leaderboards and cannot submit.
         </p>
@@ -84,18 +96,10 @@ export function TeamPanel({ slug, team, open }: { slug: string; team: TeamView |
               <span className="flex-1">
                 Team <strong>{r.team}</strong> ({r.requestedBy}) asks your team to merge into theirs: your members and submissions would join it.
               </span>
-              <button
-                type="button"
-                onClick={() => post(`teams/merge-requests/${r.id}/accept`, {})}
-                className="rounded-md bg-indigo-600 px-3 py-1 font-medium text-white hover:bg-indigo-700"
-              >
+              <button type="button" onClick={() => post(`teams/merge-requests/${r.id}/accept`, {})} className={BUTTON.primary}>
                 Accept
               </button>
-              <button
-                type="button"
-                onClick={() => post(`teams/merge-requests/${r.id}/decline`, {})}
-                className="rounded-md border border-slate-300 px-3 py-1 font-medium hover:bg-slate-100"
-              >
+              <button type="button" onClick={() => post(`teams/merge-requests/${r.id}/decline`, {})} className={BUTTON.secondary}>
                 Decline
               </button>
             </li>
@@ -105,11 +109,7 @@ export function TeamPanel({ slug, team, open }: { slug: string; team: TeamView |
               <span className="flex-1">
                 Your team asked team <strong>{r.team}</strong> to merge into yours; waiting for its answer.
               </span>
-              <button
-                type="button"
-                onClick={() => post(`teams/merge-requests/${r.id}/cancel`, {})}
-                className="rounded-md border border-slate-300 px-3 py-1 font-medium hover:bg-slate-100"
-              >
+              <button type="button" onClick={() => post(`teams/merge-requests/${r.id}/cancel`, {})} className={BUTTON.secondary}>
                 Cancel
               </button>
             </li>
@@ -117,29 +117,32 @@ export function TeamPanel({ slug, team, open }: { slug: string; team: TeamView |
         </ul>
       )}
       <div className="flex flex-wrap items-baseline justify-between gap-2">
-        <p className="text-lg font-semibold">{team.name}</p>
+        <h3 ref={heading} tabIndex={-1} className="text-lg font-semibold">
+          {team.name}
+        </h3>
         <p className="text-sm text-slate-600">{team.members.map((m) => m.name).join(", ")}</p>
       </div>
-      <div className="space-y-1 text-sm text-slate-600">
-        <p>Holdout checks left (your overfitting budget):</p>
-        <BudgetBar remaining={team.budget.remaining} initial={team.budget.initial} />
-        {team.scored && (
-          <p data-testid="scored-left">
-            Scored submissions: <strong className="text-slate-900">{team.scored.limit - team.scored.used}</strong> of {team.scored.limit} left (this competition&apos;s limit per
-            team; after it your public score is still shown, not checked).
+      <BudgetBar remaining={team.budget.remaining} initial={team.budget.initial} labelled />
+      {team.scored && (
+        <p className="text-sm text-slate-600" data-testid="scored-left">
+          Scored submissions: <strong className="text-slate-900">{team.scored.limit - team.scored.used}</strong> of {team.scored.limit} left (this competition&apos;s limit per
+          team; after it your public score is still shown, not checked).
+        </p>
+      )}
+      {!closed && (
+        <>
+          <p className="text-sm text-slate-600" data-testid="daily-limits">
+            Submissions today: <strong className="text-slate-900">{team.limits.usedToday}</strong> of {team.limits.dailyLimit} used, {team.limits.remainingToday} left; the count
+            resets at <time dateTime={team.limits.resetsAt}>{team.limits.resetsAt.slice(11, 16)} UTC</time>.
           </p>
-        )}
-      </div>
-      <p className="text-sm text-slate-600" data-testid="daily-limits">
-        Submissions today: <strong className="text-slate-900">{team.limits.usedToday}</strong> of {team.limits.dailyLimit} used, {team.limits.remainingToday} left; the count resets
-        at <time dateTime={team.limits.resetsAt}>{team.limits.resetsAt.slice(11, 16)} UTC</time>.
-      </p>
-      <p className="text-sm">
-        Invite code:{" "}
-        <code className="rounded bg-slate-100 px-2 py-0.5 font-mono" data-testid="invite-code">
-          {team.inviteCode}
-        </code>
-      </p>
+          <p className="text-sm">
+            Invite code:{" "}
+            <code className="rounded bg-slate-100 px-2 py-0.5 font-mono" data-testid="invite-code">
+              {team.inviteCode}
+            </code>
+          </p>
+        </>
+      )}
       {open && (
         <details className="text-sm">
           <summary className="cursor-pointer font-medium text-slate-700">Merge or leave</summary>
@@ -157,7 +160,7 @@ export function TeamPanel({ slug, team, open }: { slug: string; team: TeamView |
                 </span>
                 <input name="inviteCode" required className="mt-1 block w-full rounded-md border border-slate-300 px-3 py-2 font-mono" />
               </label>
-              <button type="submit" className="rounded-md border border-slate-300 px-4 py-2 font-medium hover:bg-slate-100">
+              <button type="submit" className={BUTTON.secondary}>
                 Ask to merge
               </button>
             </form>

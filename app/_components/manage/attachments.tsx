@@ -3,6 +3,8 @@
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { callApi, uploadWithProgress } from "../api-client";
+import { formatBytes } from "../format";
+import { FILE_INPUT } from "../tones";
 
 type File = { id: string; filename: string; size: number };
 
@@ -38,7 +40,7 @@ export function Attachments({ slug, files }: { slug: string; files: File[] }) {
                 {f.filename}
               </a>
               <span className="flex items-center gap-3">
-                <span className="text-slate-500">{(f.size / 1024).toFixed(1)} KiB</span>
+                <span className="text-slate-600">{formatBytes(f.size)}</span>
                 <button type="button" onClick={() => remove(f.id)} className="text-red-700 hover:underline" aria-label={`Remove ${f.filename}`}>
                   Remove
                 </button>
@@ -51,7 +53,7 @@ export function Attachments({ slug, files }: { slug: string; files: File[] }) {
       )}
       <label className="block">
         <span className="text-sm font-medium text-slate-700">Attach a file</span>
-        <input type="file" disabled={progress !== null} onChange={(e) => e.target.files?.[0] && upload(e.target.files[0])} className="mt-1 block w-full text-sm" />
+        <input type="file" disabled={progress !== null} onChange={(e) => e.target.files?.[0] && upload(e.target.files[0])} className={FILE_INPUT} />
       </label>
       {progress !== null && <progress max={1} value={progress} aria-label="Upload progress" className="h-2 w-full" />}
       {error && (

@@ -2,10 +2,15 @@ import { significant as n4 } from "../format";
 import { CELL, DataTable } from "../data-table";
 import type { HealthReport } from "@/lib/responses";
 
-/** The privacy each team has spent on the holdout and in total (lib/server/scoring/audit.ts holdoutHealth). */
+/**
+ * The privacy each team has spent on the holdout and in total (lib/server/scoring/audit.ts
+ * holdoutHealth), with what each team's figure counts: its holdout answers, the threshold epochs
+ * left open by public answers (its own and those of teams it absorbed), and the re-measurements of
+ * a board published before the public-first board (lib/mechanism/accounting.ts).
+ */
 export function HoldoutHealth({ health }: { health: HealthReport }) {
   return health.teams.length === 0 ? (
-    <p className="text-sm text-slate-500">No teams yet.</p>
+    <p className="text-sm text-slate-600">No teams yet.</p>
   ) : (
     <div className="space-y-3 text-sm" data-testid="health">
       <p>
@@ -17,14 +22,28 @@ export function HoldoutHealth({ health }: { health: HealthReport }) {
           : ""}
         .
       </p>
+      <p className="text-slate-600">
+        A team&apos;s ε<sub>DP</sub> counts more than its holdout answers: the noisy threshold it is using counts once it has answered a query (an open threshold epoch, one per
+        stream: a merged team keeps the streams of the teams it absorbed), and on a board published before the public-first board each re-measurement of its leaderboard score read
+        the holdout too. So a team&apos;s figure can exceed its holdout answers × {n4(health.perHoldoutAnswer)}.
+      </p>
       <DataTable
-        caption="Privacy spent per team"
-        columns={[{ label: "Team" }, { label: "Holdout answers", numeric: true }, { label: "ε_DP spent", numeric: true }, { label: "Budget" }]}
+        caption="Privacy spent per team, with what it counts"
+        columns={[
+          { label: "Team" },
+          { label: "Holdout answers", numeric: true },
+          { label: "Re-measurements", numeric: true },
+          { label: "Open threshold epochs", numeric: true },
+          { label: "ε_DP spent", numeric: true },
+          { label: "Budget" },
+        ]}
       >
         {health.teams.map((t) => (
           <tr key={t.name}>
             <td className={`${CELL.list}`}>{t.name}</td>
             <td className={`${CELL.list} text-right tabular-nums`}>{t.holdoutAnswers}</td>
+            <td className={`${CELL.list} text-right tabular-nums`}>{t.remeasures}</td>
+            <td className={`${CELL.list} text-right tabular-nums`}>{t.openEpochs}</td>
             <td className={`${CELL.list} text-right tabular-nums`}>{n4(t.epsDp)}</td>
             <td className={`${CELL.list}`}>{t.exhausted ? <span className="font-medium text-red-700">exhausted</span> : `${t.remaining} of ${t.initial} left`}</td>
           </tr>

@@ -1,52 +1,82 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import { useState } from "react";
 import { callApi } from "../api-client";
+import { ConfirmButton } from "../confirm-button";
+import { sentence } from "../format";
+import { BUTTON, NOTE } from "../tones";
+import type { PublishChecklist } from "@/lib/responses";
 
-/** Publish (locks the solution and mechanism) and close (reveals the final standings). */
-export function Lifecycle({ slug, status }: { slug: string; status: "draft" | "published" | "closed" }) {
+const ITEMS = {
+  deadline: { title: "Deadline", section: "settings" },
+  solution: { title: "Solution", section: "solution" },
+  correlation: { title: "Correlation model", section: "correlation" },
+  mechanism: { title: "Mechanism", section: "mechanism" },
+} as const;
+
+/**
+ * A draft's checklist (what publishing needs, each item done or what to do, linked to its section)
+ * with Publish, once all is done, and Delete; a live competition's Close. Each asks in a dialog.
+ */
+export function Lifecycle({ slug, status, checklist }: { slug: string; status: "draft" | "published" | "closed"; checklist: PublishChecklist | null }) {
   const router = useRouter();
-  const [error, setError] = useState<string>();
-  const [pending, setPending] = useState(false);
 
-  async function act(action: "publish" | "close", question: string) {
-    if (!window.confirm(question)) return;
-    setPending(true);
-    const result = await callApi(`/api/v1/competitions/${slug}/${action}`, { method: "POST" });
-    setPending(false);
-    if (!result.ok) return setError(result.error.message);
-    setError(undefined);
-    router.refresh();
+  async function act(method: "POST" | "DELETE", path: string, then: () => void): Promise<string | undefined> {
+    const result = await callApi(`/api/v1/competitions/${slug}${path}`, { method });
+    if (!result.ok) return result.error.message;
+    then();
+    return undefined;
   }
 
+  if (status === "published") {
+    return (
+      <ConfirmButton
+        label="Close competition"
+        look={BUTTON.secondary}
+        confirmLook={BUTTON.danger}
+        title="Close the competition now?"
+        action={() => act("POST", "/close", () => router.refresh())}
+      >
+        <p>Submissions stop at once and the final standings are revealed: each team&apos;s final submissions scored exactly on the holdout. This cannot be undone.</p>
+      </ConfirmButton>
+    );
+  }
+  if (status !== "draft" || !checklist) return null;
   return (
-    <div className="flex flex-wrap items-center gap-3">
-      {status === "draft" && (
-        <button
-          type="button"
-          disabled={pending}
-          onClick={() => act("publish", "Publish now? The solution, correlation model and mechanism are locked from then on.")}
-          className="rounded-md bg-emerald-600 px-4 py-2 font-medium text-white hover:bg-emerald-700 disabled:opacity-60"
+    <div className="space-y-4" data-testid="publish-checklist">
+      <ul className="space-y-2 text-sm">
+        {checklist.checks.map((check) => (
+          <li key={check.item} className="flex gap-2" data-testid={`check-${check.item}`}>
+            <span aria-hidden="true" className={`w-4 shrink-0 font-bold ${check.ok ? "text-emerald-700" : "text-red-700"}`}>
+              {check.ok ? "✓" : "✗"}
+            </span>
+            <span>
+              <span className="sr-only">{check.ok ? "Done: " : "To do: "}</span>
+              <a href={`#${ITEMS[check.item].section}`} className="font-medium text-slate-900 hover:underline">
+                {ITEMS[check.item].title}
+              </a>
+              : {check.ok ? check.detail : sentence(check.detail)}
+            </span>
+          </li>
+        ))}
+      </ul>
+      {!checklist.ready && <p className={NOTE.warning}>Publishing opens once every item is done.</p>}
+      <div className="flex flex-wrap gap-3">
+        <ConfirmButton label="Publish" look={BUTTON.go} disabled={!checklist.ready} title="Publish the competition?" action={() => act("POST", "/publish", () => router.refresh())}>
+          <p>Competitors can join and submit from then on. The solution, the correlation model and the mechanism are locked; wording, deadline and daily cap can still change.</p>
+        </ConfirmButton>
+        <ConfirmButton
+          label="Delete draft"
+          look={BUTTON.secondary}
+          confirmLook={BUTTON.danger}
+          title="Delete this draft?"
+          action={() => act("DELETE", "", () => router.push("/competitions"))}
         >
-          Publish
-        </button>
-      )}
-      {status === "published" && (
-        <button
-          type="button"
-          disabled={pending}
-          onClick={() => act("close", "Close the competition? Submissions stop and the final standings are revealed.")}
-          className="rounded-md bg-slate-800 px-4 py-2 font-medium text-white hover:bg-slate-900 disabled:opacity-60"
-        >
-          Close competition
-        </button>
-      )}
-      {error && (
-        <p role="alert" className="text-sm text-red-700">
-          {error}
-        </p>
-      )}
+          <p>
+            The draft <strong>{slug}</strong> is deleted with its solution, data files and settings. This cannot be undone.
+          </p>
+        </ConfirmButton>
+      </div>
     </div>
   );
 }

@@ -6,6 +6,7 @@ import type { AttackPreview } from "@/lib/experiments/preview";
 import { callApi } from "../api-client";
 import { BarChart, LineChart } from "../charts";
 import { significant } from "../format";
+import { type Display, displayedHalfWidth } from "@/lib/metrics/types";
 import type { MechanismPreview } from "@/lib/responses";
 
 type Mode = "guarantee" | "practical";
@@ -21,7 +22,9 @@ function toBody(i: Input) {
 const n4 = (x: number) => significant(x);
 
 /** Guarantee or practical mode with the planner's live answer in words and plots. */
-export function MechanismPanel({ slug, initial, locked, metric }: { slug: string; initial: Partial<Input>; locked: boolean; metric: { title: string; displayScale: number } }) {
+export function MechanismPanel({ slug, initial, locked, metric }: { slug: string; initial: Partial<Input>; locked: boolean; metric: { title: string; display: Display } }) {
+  /** A deviation in [0, 1] units in the metric's units, at its widest (docs/mechanism.md §4). */
+  const inUnits = (x: number) => displayedHalfWidth(metric.display, 0, x);
   const router = useRouter();
   const [input, setInput] = useState<Input>({
     mode: "practical",
@@ -136,10 +139,19 @@ export function MechanismPanel({ slug, initial, locked, metric }: { slug: string
               <span data-testid="plan-epsbdp">{n4(plan.epsBdp)}</span>. Effective holdout size n<sub>eff</sub> = {n4(plan.nEff)}.
             </p>
             <p className="mt-1" data-testid="plan-units">
-              σ, T and τ are entered in [0, 1] per-row units. In {metric.title.toLowerCase()} units, as scores are shown: σ = {n4(plan.sigma * metric.displayScale)}, T ={" "}
-              {n4(plan.threshold * metric.displayScale)}
-              {plan.guarantee.tolerance !== null && <>, τ = {n4(plan.guarantee.tolerance * metric.displayScale)}</>}; holdout answers and leaderboard scores carry ±{" "}
-              {n4(4 * Math.log(20) * plan.sigma * metric.displayScale)} (95 %: 4σ ln 20).
+              {metric.display.root ? (
+                <>
+                  σ, T and τ are in [0, 1] units of the mean scaled squared error, which ranks teams and is checked. Scores are shown as its root ({metric.title.toLowerCase()}),
+                  which a deviation of τ moves by at most ±{plan.guarantee.tolerance === null ? "—" : n4(inUnits(plan.guarantee.tolerance))}.
+                </>
+              ) : (
+                <>
+                  σ, T and τ are entered in [0, 1] per-row units. In {metric.title.toLowerCase()} units, as scores are shown: σ = {n4(inUnits(plan.sigma))}, T ={" "}
+                  {n4(inUnits(plan.threshold))}
+                  {plan.guarantee.tolerance !== null && <>, τ = {n4(inUnits(plan.guarantee.tolerance))}</>}; holdout answers and leaderboard scores carry ±{" "}
+                  {n4(inUnits(4 * Math.log(20) * plan.sigma))} (95 %: 4σ ln 20).
+                </>
+              )}
             </p>
             <p className={`mt-2 font-medium ${plan.guarantee.holds ? "text-emerald-700" : "text-amber-700"}`} data-testid="plan-guarantee">
               {plan.guarantee.explanation}

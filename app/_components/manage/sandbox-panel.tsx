@@ -5,6 +5,7 @@ import { useState } from "react";
 import { callApi, uploadWithProgress } from "../api-client";
 import { Field, FormError } from "../field";
 import { CELL, DataTable } from "../data-table";
+import { FILE_INPUT } from "../tones";
 
 /** One sandbox test as the panel shows it, formatted on the server: `scores` are the exact public and holdout scores as text. */
 export type SandboxLine = { id: string; time: string; by: string; note: string; filename: string; scores: [string, string]; baseline: { name: string; score: string } | null };
@@ -23,7 +24,7 @@ export function SandboxPanel({ slug, lines, canShowBaselines }: { slug: string; 
     const form = event.currentTarget;
     const data = new FormData(form);
     const file = data.get("file");
-    if (!(file instanceof File) || file.size === 0) return setError("choose a predictions CSV to test");
+    if (!(file instanceof File) || file.size === 0) return setError("Choose a predictions CSV to test.");
     setProgress(0);
     const result = await uploadWithProgress({ method: "POST", url: `/api/v1/competitions/${slug}/submissions?sandbox=true`, body: data, onProgress: setProgress });
     setProgress(null);
@@ -46,7 +47,7 @@ export function SandboxPanel({ slug, lines, canShowBaselines }: { slug: string; 
       <form onSubmit={onTest} className="flex flex-wrap items-end gap-3" aria-label="Sandbox test">
         <label className="space-y-1">
           <span className="block font-medium text-slate-700">Predictions CSV</span>
-          <input type="file" name="file" accept=".csv,text/csv" className="block" />
+          <input type="file" name="file" accept=".csv,text/csv" className={FILE_INPUT} />
         </label>
         <Field label="Note" name="description" id="sandbox-note" maxLength={500} placeholder="e.g. majority class" />
         <button type="submit" disabled={progress !== null} className="rounded-md bg-indigo-600 px-4 py-2 font-medium text-white hover:bg-indigo-700 disabled:opacity-60">
@@ -104,7 +105,7 @@ export function SandboxPanel({ slug, lines, canShowBaselines }: { slug: string; 
                     </button>
                   </form>
                 ) : (
-                  <span className="text-slate-500">after publishing</span>
+                  <span className="text-slate-600">after publishing</span>
                 )}
               </td>
             </tr>

@@ -4,59 +4,66 @@ import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { callApi } from "../api-client";
 import { Field, FormError, TextAreaField } from "../field";
-import { significant } from "../format";
+import { useFocusOn } from "../focus";
+import { type MetricChoice, MetricField, metricFromForm } from "../metric-field";
+import { BUTTON } from "../tones";
 import type { SettingsPreview } from "@/lib/responses";
+import { describeChange } from "./setting-values";
 
-export type EditableSettings = { title: string; description: string; rules: string; endsAt: string; dailySubmissionLimit: number; lateSubmissions: boolean };
-
-const LABELS: Record<string, string> = {
-  title: "Title",
-  description: "Description",
-  rules: "Rules",
-  endsAt: "Deadline",
-  dailySubmissionLimit: "Daily cap",
-  lateSubmissions: "Late submissions",
-  maxQueries: "m (submissions per team the guarantee covers)",
-  sigma: "σ",
-  threshold: "T",
-  budget: "B₀ for new teams",
+/** What the form edits; `metric`, `startsAt`, `maxTeamSize` and `displayPrecision` only while a draft. */
+export type EditableSettings = {
+  title: string;
+  description: string;
+  rules: string;
+  endsAt: string;
+  dailySubmissionLimit: number;
+  lateSubmissions: boolean;
+  metric: MetricChoice;
+  startsAt: string | null;
+  maxTeamSize: number;
+  displayPrecision: number;
 };
 
-function shown(value: unknown): string {
-  if (typeof value === "number") return significant(value);
-  if (typeof value === "boolean") return value ? "on" : "off";
-  const text = String(value ?? "");
-  return text.length > 60 ? `${text.slice(0, 57)}…` : text || "(empty)";
-}
+const utc = (local: FormDataEntryValue | null) => (local ? `${local}:00.000Z` : null);
 
 /**
- * The settings organizers may change (after publishing too: docs/operating.md §1). Saving is two
- * steps: the server's preview of every change, with the recomputed plan when m moves, then the save.
+ * The settings organizers may change (after publishing too: docs/operating.md §1; a draft also its
+ * metric, start, team size and decimals). Saving is two steps: the server's preview of every change,
+ * with the recomputed plan when m moves, then the save.
  */
-export function SettingsEditor({ slug, current, closed }: { slug: string; current: EditableSettings; closed: boolean }) {
+export function SettingsEditor({ slug, current, status }: { slug: string; current: EditableSettings; status: "draft" | "published" | "closed" }) {
   const router = useRouter();
   const [pending, setPending] = useState(false);
   const [error, setError] = useState<string>();
   const [review, setReview] = useState<{ body: Record<string, unknown>; preview: SettingsPreview }>();
   const [saved, setSaved] = useState(false);
+  const reviewed = useFocusOn<HTMLElement>(review);
+  const [draft, closed] = [status === "draft", status === "closed"];
 
   function changed(form: FormData): Record<string, unknown> {
-    const next: EditableSettings = {
+    const next: Partial<EditableSettings> = {
       title: String(form.get("title")),
       description: String(form.get("description")),
       rules: String(form.get("rules")),
-      endsAt: closed ? current.endsAt : `${form.get("endsAt")}:00.000Z`,
-      dailySubmissionLimit: closed ? current.dailySubmissionLimit : Number(form.get("dailySubmissionLimit")),
       lateSubmissions: form.get("lateSubmissions") === "on",
+      ...(!closed && { endsAt: utc(form.get("endsAt"))!, dailySubmissionLimit: Number(form.get("dailySubmissionLimit")) }),
+      ...(draft && {
+        metric: metricFromForm(form),
+        startsAt: utc(form.get("startsAt")),
+        maxTeamSize: Number(form.get("maxTeamSize")),
+        displayPrecision: Number(form.get("displayPrecision")),
+      }),
     };
-    return Object.fromEntries(Object.entries(next).filter(([k, v]) => v !== current[k as keyof EditableSettings]));
+    // A metric without parameters is stored with {} as its parameters.
+    const normal = (k: string, v: unknown) => (k === "metric" ? { name: (v as MetricChoice).name, params: (v as MetricChoice).params ?? {} } : v);
+    return Object.fromEntries(Object.entries(next).filter(([k, v]) => JSON.stringify(normal(k, v)) !== JSON.stringify(normal(k, current[k as keyof EditableSettings]))));
   }
 
   async function onReview(event: React.FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const body = changed(new FormData(event.currentTarget));
     setSaved(false);
-    if (Object.keys(body).length === 0) return setError("nothing changed");
+    if (Object.keys(body).length === 0) return setError("Nothing changed.");
     setPending(true);
     const result = await callApi<SettingsPreview>(`/api/v1/competitions/${slug}?preview=true`, { method: "PATCH", json: body });
     setPending(false);
@@ -80,6 +87,12 @@ export function SettingsEditor({ slug, current, closed }: { slug: string; curren
       <FormError message={error} />
       <form onSubmit={onReview} className="grid gap-3 md:grid-cols-2" aria-label="Settings">
         <Field label="Title" name="title" id="settings-title" defaultValue={current.title} className="md:col-span-2" />
+        {draft && (
+          <div className="md:col-span-2">
+            <MetricField idPrefix="settings" initial={current.metric} />
+          </div>
+        )}
+        {draft && <Field label="Start (UTC, optional)" name="startsAt" id="settings-startsAt" type="datetime-local" defaultValue={current.startsAt?.slice(0, 16) ?? ""} />}
         <Field label="Deadline (UTC)" name="endsAt" id="settings-endsAt" type="datetime-local" defaultValue={current.endsAt.slice(0, 16)} disabled={closed} />
         <Field
           label="Submissions per team per day"
@@ -91,26 +104,42 @@ export function SettingsEditor({ slug, current, closed }: { slug: string; curren
           defaultValue={current.dailySubmissionLimit}
           disabled={closed}
         />
+        {draft && (
+          <>
+            <Field label="Largest team" name="maxTeamSize" id="settings-maxTeamSize" type="number" min={1} max={100} defaultValue={current.maxTeamSize} />
+            <Field label="Decimals shown" name="displayPrecision" id="settings-displayPrecision" type="number" min={1} max={10} defaultValue={current.displayPrecision} />
+          </>
+        )}
         <TextAreaField label="Description (Markdown)" name="description" id="settings-description" defaultValue={current.description} rows={4} className="md:col-span-2" />
         <TextAreaField label="Rules (Markdown)" name="rules" id="settings-rules" defaultValue={current.rules} rows={3} className="md:col-span-2" />
         <label className="flex items-center gap-2 md:col-span-2">
           <input type="checkbox" name="lateSubmissions" defaultChecked={current.lateSubmissions} /> Accept late submissions after the close (exact holdout scores on a separate late
           board)
         </label>
+        {!draft && <p className="text-slate-600 md:col-span-2">The metric, the start, the team size and the decimals were fixed when the competition was published.</p>}
         <div className="md:col-span-2">
-          <button type="submit" disabled={pending} className="rounded-md bg-indigo-600 px-4 py-2 font-medium text-white hover:bg-indigo-700 disabled:opacity-60">
+          <button type="submit" disabled={pending} className={BUTTON.primary}>
             Review changes
           </button>
         </div>
       </form>
       {review && (
-        <div role="region" aria-label="Review of the changes" className="space-y-3 rounded-md border border-indigo-200 bg-indigo-50 p-4" data-testid="settings-review">
+        <section
+          ref={reviewed}
+          tabIndex={-1}
+          aria-label="Review of the changes"
+          className="space-y-3 rounded-md border border-indigo-200 bg-indigo-50 p-4"
+          data-testid="settings-review"
+        >
           <ul className="space-y-1">
-            {review.preview.changes.map((c) => (
-              <li key={c.field}>
-                <strong>{LABELS[c.field] ?? c.field}</strong>: {shown(c.before)} → {shown(c.after)}
-              </li>
-            ))}
+            {review.preview.changes.map((c) => {
+              const change = describeChange(c);
+              return (
+                <li key={c.field} className="break-words">
+                  <strong>{change.name}</strong>: {change.before} → {change.after}
+                </li>
+              );
+            })}
           </ul>
           {review.preview.plan && (
             <p>
@@ -121,14 +150,14 @@ export function SettingsEditor({ slug, current, closed }: { slug: string; curren
             </p>
           )}
           <div className="flex gap-3">
-            <button type="button" onClick={onSave} disabled={pending} className="rounded-md bg-indigo-600 px-4 py-2 font-medium text-white hover:bg-indigo-700 disabled:opacity-60">
+            <button type="button" onClick={onSave} disabled={pending} className={BUTTON.primary}>
               Save changes
             </button>
-            <button type="button" onClick={() => setReview(undefined)} className="rounded-md border border-slate-300 px-4 py-2 font-medium hover:bg-slate-100">
+            <button type="button" onClick={() => setReview(undefined)} className={BUTTON.secondary}>
               Cancel
             </button>
           </div>
-        </div>
+        </section>
       )}
       {saved && (
         <p role="status" className="text-emerald-700">

@@ -4,6 +4,7 @@ import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { type ApiError, uploadWithProgress } from "../api-client";
 import type { CsvIssue } from "@/lib/csv/reader";
+import { FILE_INPUT } from "../tones";
 
 /** Upload the solution CSV with a progress bar; errors list each line's problem. */
 export function SolutionUpload({ slug, locked }: { slug: string; locked: boolean }) {
@@ -44,13 +45,7 @@ export function SolutionUpload({ slug, locked }: { slug: string; locked: boolean
     <div className="space-y-3">
       <label className="block">
         <span className="text-sm font-medium text-slate-700">Solution CSV (id,label,split and optional order,group,state)</span>
-        <input
-          type="file"
-          accept=".csv,text/csv"
-          disabled={phase !== "idle"}
-          onChange={(e) => e.target.files?.[0] && upload(e.target.files[0])}
-          className="mt-1 block w-full text-sm file:mr-3 file:rounded-md file:border-0 file:bg-indigo-600 file:px-3 file:py-2 file:font-medium file:text-white hover:file:bg-indigo-700"
-        />
+        <input type="file" accept=".csv,text/csv" disabled={phase !== "idle"} onChange={(e) => e.target.files?.[0] && upload(e.target.files[0])} className={FILE_INPUT} />
       </label>
       {progress !== null && (
         <div>

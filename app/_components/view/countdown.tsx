@@ -15,10 +15,18 @@ const subscribe = (tick: () => void) => {
   const timer = setInterval(tick, 15_000);
   return () => clearInterval(timer);
 };
-const minute = () => Math.floor(Date.now() / 60_000) * 60_000;
+const minute = (t: number) => Math.floor(t / 60_000) * 60_000;
 
-/** Time left until `until`; rendered in the browser only (the server's clock is not the reader's). */
-export function Countdown({ until }: { until: string }) {
-  const now = useSyncExternalStore(subscribe, minute, () => null);
-  return <span>{now === null ? "" : remaining(new Date(until).getTime() - now)}</span>;
+/**
+ * Time left until `until`. The server renders it from its own clock (`now`), so the page arrives
+ * with the text in place and nothing moves when the script starts; the browser's clock takes over
+ * after hydration and ticks each minute.
+ */
+export function Countdown({ until, now }: { until: string; now: string }) {
+  const at = useSyncExternalStore(
+    subscribe,
+    () => minute(Date.now()),
+    () => minute(Date.parse(now)),
+  );
+  return <time dateTime={until}>{remaining(Date.parse(until) - at)}</time>;
 }

@@ -1,5 +1,6 @@
 import type { Plan } from "@/lib/calibration/planner";
 import type { GuaranteeSummary, ScoreUncertainty } from "@/lib/responses";
+import { type Display, displayedHalfWidth } from "@/lib/metrics/types";
 import { significant } from "../format";
 
 /**
@@ -13,17 +14,20 @@ export function HowItWorks({
   plan,
   uncertainty,
   units,
-  toDisplay,
+  display,
 }: {
   summary: GuaranteeSummary;
   plan: Plan;
   uncertainty: ScoreUncertainty | null;
   /** the metric's units, e.g. "accuracy" */
   units: string;
-  /** [0, 1] values to the metric's units */
-  toDisplay: (x: number) => number;
+  /** how the metric shows its [0, 1] values */
+  display: Display;
 }) {
   const n3 = (x: number | null) => (x === null ? "—" : significant(x, 3));
+  const settings = display.root
+    ? `noise σ = ${n3(plan.sigma)}, threshold T = ${n3(plan.threshold)} on the mean of the scaled squared error in [0, 1], which ranks and is checked (the board shows its root)`
+    : `noise σ = ${n3(displayedHalfWidth(display, 0, plan.sigma))}, threshold T = ${n3(displayedHalfWidth(display, 0, plan.threshold))}`;
   const { team, competition } = summary;
   return (
     <section aria-labelledby="how-heading" className="space-y-2 rounded-xl border border-indigo-100 bg-indigo-50/60 p-6 text-sm leading-relaxed" data-testid="how-it-works">
@@ -59,9 +63,9 @@ export function HowItWorks({
         <summary className="cursor-pointer font-medium text-slate-900">Details: the settings and the proofs</summary>
         <div className="mt-2 space-y-2">
           <p>
-            Thresholdout (Zhao 2017, Algorithm 1): noise σ = {n3(toDisplay(plan.sigma))}, threshold T = {n3(toDisplay(plan.threshold))}, {plan.budget} holdout checks and{" "}
-            {plan.guarantee.maxQueries} scored submissions per team. A team&apos;s whole budget costs ε<sub>DP</sub> = {n3(plan.epsDp)}, which under the organizer&apos;s model of
-            how the holdout rows are correlated is ε<sub>BDP</sub> = {n3(plan.epsBdp)} (Bayesian differential privacy).
+            Thresholdout (Zhao 2017, Algorithm 1): {settings}, {plan.budget} holdout checks and {plan.guarantee.maxQueries} scored submissions per team. A team&apos;s whole budget
+            costs ε<sub>DP</sub> = {n3(plan.epsDp)}, which under the organizer&apos;s model of how the holdout rows are correlated is ε<sub>BDP</sub> = {n3(plan.epsBdp)} (Bayesian
+            differential privacy).
           </p>
           <p>
             Two proofs bound the scores, and the tighter is used: Theorem 2 of Zhao 2017 (through differential privacy) and a count of the answers a team can see (Dwork et al.

@@ -1,21 +1,22 @@
 "use client";
 
-import Link from "next/link";
+import Link from "../link";
 import { useEffect, useRef, useState } from "react";
 import { BudgetBar } from "../budget-bar";
 import { decimalsFor } from "../format";
 import type { Leaderboard } from "@/lib/responses";
-import { CELL, DataTable, hiddenBelow } from "../data-table";
+import { CELL, DataTable, hiddenBelow, MINE, YourTeam } from "../data-table";
 
 const PAGE_SIZE = 50;
 const REFRESH_MS = 10_000;
 const TIME = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" });
 
 /**
- * The live leaderboard: search by team, pages of 50, refreshed every 10 s without a reload (and at
- * once when the tab becomes visible again). Ranks are overall ranks, also when searching.
+ * The live leaderboard: search by team, pages of 50, refreshed every 10 s without a reload while
+ * the competition runs (`live`; and at once when the tab becomes visible again). Ranks are overall
+ * ranks, also when searching. The viewer's own team is marked.
  */
-export function LiveLeaderboard({ slug, initial }: { slug: string; initial: Leaderboard }) {
+export function LiveLeaderboard({ slug, initial, live, myTeamId }: { slug: string; initial: Leaderboard; live: boolean; myTeamId: string | null }) {
   const [board, setBoard] = useState(initial);
   const [q, setQ] = useState("");
   const [page, setPage] = useState(1);
@@ -41,19 +42,19 @@ export function LiveLeaderboard({ slug, initial }: { slug: string; initial: Lead
       } catch (e) {
         if (id === request.current) setError(`Could not refresh the leaderboard (${(e as Error).message}); retrying.`);
       }
-      timer = setTimeout(load, REFRESH_MS);
+      if (live) timer = setTimeout(load, REFRESH_MS);
     };
-    // The server rendered the first page already: wait a full period then. Any change of search or
-    // page loads at once (debounced for typing).
-    timer = setTimeout(load, mounted.current ? 250 : REFRESH_MS);
+    // The server rendered the first page already: wait a full period then (a closed board never
+    // changes). Any change of search or page loads at once (debounced for typing).
+    if (mounted.current || live) timer = setTimeout(load, mounted.current ? 250 : REFRESH_MS);
     mounted.current = true;
-    const onVisible = () => document.visibilityState === "visible" && (clearTimeout(timer), load());
+    const onVisible = () => live && document.visibilityState === "visible" && (clearTimeout(timer), load());
     document.addEventListener("visibilitychange", onVisible);
     return () => {
       clearTimeout(timer);
       document.removeEventListener("visibilitychange", onVisible);
     };
-  }, [slug, q, page]);
+  }, [slug, q, page, live]);
 
   const pages = Math.max(1, Math.ceil(board.total / PAGE_SIZE));
   const arrow = board.metric.direction === "higher" ? "higher is better" : "lower is better";
@@ -84,7 +85,7 @@ export function LiveLeaderboard({ slug, initial }: { slug: string; initial: Lead
       </div>
       <p className="text-xs text-slate-500" aria-live="polite">
         {board.total.toLocaleString("en")} team{board.total === 1 ? "" : "s"} · {board.metric.title}, {arrow} ·{" "}
-        {updatedAt ? `updated ${updatedAt.toLocaleTimeString("en-GB")}` : "live: refreshes every 10 seconds"}
+        {!live ? "as it stood at the close" : updatedAt ? `updated ${updatedAt.toLocaleTimeString("en-GB")}` : "live: refreshes every 10 seconds"}
       </p>
       {error && (
         <p role="alert" className="text-sm text-amber-700">
@@ -119,19 +120,20 @@ export function LiveLeaderboard({ slug, initial }: { slug: string; initial: Lead
               </td>
             </tr>
           ) : (
-            <tr key={e.teamId} data-testid="leaderboard-row">
+            <tr key={e.teamId} data-testid="leaderboard-row" className={e.teamId === myTeamId ? MINE : undefined}>
               <td className={`${CELL.board} text-right tabular-nums whitespace-nowrap`}>
                 {tiedWithAbove(board, i) && (
-                  <span title="Statistically tied with the team above: the difference is within the ± of the scores" className="mr-1 text-slate-400">
+                  <span title="Statistically tied with the team above: the difference is within the ± of the scores" className="mr-1 text-slate-500">
                     ≈
                   </span>
                 )}
                 {e.rank}
               </td>
-              <td className={`${CELL.board} font-medium`}>
+              <td className={`${CELL.board} font-medium break-words`}>
                 <Link href={`/competitions/${slug}/teams/${e.teamId}`} className="hover:underline">
                   {e.team}
                 </Link>
+                {e.teamId === myTeamId && <YourTeam />}
               </td>
               <td className={`${CELL.board} text-right font-mono tabular-nums whitespace-nowrap`}>
                 <ScoreCell score={e.score} kind={e.kind} uncertainty={e.uncertainty} />
@@ -139,7 +141,7 @@ export function LiveLeaderboard({ slug, initial }: { slug: string; initial: Lead
               <td className={`${CELL.board} ${hiddenBelow("sm")} text-right tabular-nums`}>{e.submissions}</td>
               <td className={`${CELL.board} ${hiddenBelow("md")} whitespace-nowrap text-slate-600`}>{e.lastSubmissionAt ? TIME.format(new Date(e.lastSubmissionAt)) : "—"}</td>
               <td className={`${CELL.board}`}>
-                <BudgetBar remaining={e.budget.remaining} initial={e.budget.initial} />
+                <BudgetBar remaining={e.budget.remaining} initial={e.budget.initial} narrow />
               </td>
             </tr>
           ),
@@ -206,9 +208,9 @@ function ScoreCell({ score, kind, uncertainty }: { score: number | null; kind: "
   return (
     <>
       {score.toFixed(decimals)}
-      {uncertainty !== null && <span className="ml-1 text-xs text-slate-500">± {uncertainty.toFixed(decimals)}</span>}
+      {uncertainty !== null && <span className="block text-xs text-slate-600 sm:ml-1 sm:inline">± {uncertainty.toFixed(decimals)}</span>}
       {kind === "holdout" && (
-        <span className="ml-1 rounded bg-amber-50 px-1 text-xs text-amber-800" title="No checked public score yet: the team's latest holdout score, with noise">
+        <span className="rounded bg-amber-50 px-1 text-xs text-amber-800 sm:ml-1" title="No checked public score yet: the team's latest holdout score, with noise">
           holdout
         </span>
       )}

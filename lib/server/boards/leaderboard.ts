@@ -5,7 +5,7 @@ import { type CompetitionRow, getVisibleCompetition, metricOf } from "@/lib/serv
 import type { PublicUser } from "@/lib/server/accounts/users";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { getCorrelationSummary } from "@/lib/server/competitions/plans";
-import { loadSolution } from "@/lib/server/competitions/solutions";
+import { loadSolution, shapesOf } from "@/lib/server/competitions/solutions";
 import type { BoardKind } from "@/lib/mechanism/board";
 import { answerHalfWidth } from "@/lib/mechanism/thresholdout";
 import type { Metric } from "@/lib/metrics/registry";
@@ -15,20 +15,32 @@ import { LEADERBOARD_PAGE } from "@/lib/validation/competitions";
 import { liveOrder, ON_BOARD, readRanked, snapshotRanking } from "./ranking";
 
 /**
- * The 95 % half-widths of a shown score (docs/mechanism.md §2.6): a public score's sampling error on
- * the public rows, 1.96·√(v / n_pub) with v = ¼ (the largest variance of a [0, 1] value) and n_pub
- * counted at the holdout's ratio n_eff / n; a holdout answer's noise (thresholdout.ts answerHalfWidth).
- * Display units (every metric's toDisplay is a scale); null before the mechanism is fixed.
+ * The 95 % half-widths of a shown score in [0, 1] units (docs/mechanism.md §2.6, §4): a public
+ * score's sampling error on the public rows, 1.96·√(1/(4N)) with N the public split's concentration
+ * size (its rows for a mean, whose variance is at most ¼ per row; n₊n₋/n for ROC AUC, whose variance
+ * is at most 1/(4 min(n₊, n₋)) ≤ 1/(4N)) counted at the holdout's ratio n_eff / n; a holdout
+ * answer's noise (thresholdout.ts answerHalfWidth). Null before the mechanism is fixed.
+ */
+async function halfWidths(competition: CompetitionRow): Promise<Record<BoardKind, number> | null> {
+  if (competition.sigma === null) return null;
+  const [solution, summary] = await Promise.all([loadSolution(competition.id, { published: competition.status !== "draft" }), getCorrelationSummary(competition)]);
+  if (!solution || !summary) return null;
+  const shapes = shapesOf(competition, solution);
+  const publicSize = shapes.public.concentration * (summary.nEff / summary.n);
+  return {
+    public: 1.96 * Math.sqrt(0.25 / Math.max(1, publicSize)),
+    holdout: answerHalfWidth({ sigma: competition.sigma, holdoutSize: shapes.holdout.rows, sensitivity: shapes.holdout.sensitivity }),
+  };
+}
+
+/**
+ * The half-widths in display units at their widest (the metric's displayHalfWidth at value 0: exact
+ * for a scaled mean, the largest a root metric's can be), for the pages' explanations and a
+ * team's own answers; each leaderboard entry carries its own at its score.
  */
 export async function scoreUncertainty(competition: CompetitionRow, metric: Metric): Promise<ScoreUncertainty | null> {
-  if (competition.sigma === null) return null;
-  const [solution, summary] = await Promise.all([loadSolution(competition.id, { published: true }), getCorrelationSummary(competition)]);
-  if (!solution || !summary) return null;
-  const publicRows = (solution.split.length - summary.n) * (summary.nEff / summary.n);
-  return {
-    public: metric.toDisplay(1.96 * Math.sqrt(0.25 / Math.max(1, publicRows))),
-    holdout: metric.toDisplay(answerHalfWidth({ sigma: competition.sigma, holdoutSize: summary.n })),
-  };
+  const w = await halfWidths(competition);
+  return w && { public: metric.displayHalfWidth(0, w.public), holdout: metric.displayHalfWidth(0, w.holdout) };
 }
 
 /** `%` and `_` are wildcards in ILIKE: escape them so a search matches literally. */
@@ -55,15 +67,24 @@ function teamsWithIds(ids: string[]): Prisma.Sql {
   return Prisma.sql`SELECT ${BOARD_COLUMNS} FROM teams WHERE id = ANY(${ids}::uuid[])`;
 }
 
+/** A shown score's half-width in display units at that score (null before the mechanism is fixed). */
+type HalfWidth = (value: number, kind: BoardKind) => number | null;
+
+/** The half-width function of a competition's board, from its half-widths in [0, 1] units. */
+async function halfWidthOf(competition: CompetitionRow, metric: Metric): Promise<HalfWidth> {
+  const w = await halfWidths(competition);
+  return (value, kind) => (w === null ? null : metric.displayHalfWidth(value, w[kind]));
+}
+
 /** An entry as the API shows it (display units), at its rank. */
-function toEntry(metric: Metric, uncertainty: ScoreUncertainty | null, rank: number, r: BoardRow): LeaderboardEntry {
+function toEntry(metric: Metric, halfWidth: HalfWidth, rank: number, r: BoardRow): LeaderboardEntry {
   return {
     rank,
     team: r.name,
     teamId: r.id,
     score: r.best_score === null ? null : metric.toDisplay(r.best_score),
     kind: r.best_kind,
-    uncertainty: r.best_kind === null || uncertainty === null ? null : uncertainty[r.best_kind],
+    uncertainty: r.best_score === null || r.best_kind === null ? null : halfWidth(r.best_score, r.best_kind),
     submissions: r.submission_count,
     budget: { remaining: r.budget_remaining, initial: r.initial_budget },
     lastSubmissionAt: r.last_submission_at === null ? null : new Date(r.last_submission_at).toISOString(),
@@ -87,7 +108,7 @@ export async function getLeaderboard(viewer: PublicUser | null, slug: string, op
   const offset = (page - 1) * pageSize;
   const search = Prisma.sql`FROM teams WHERE competition_id = ${competition.id}::uuid AND ${ON_BOARD} AND name ILIKE ${likePattern(q)}`;
   let pageIds: string[] = [];
-  const [{ ranking, rows, count }, uncertainty, baselines] = await Promise.all([
+  const [{ ranking, rows, count }, halfWidth, baselines] = await Promise.all([
     readRanked<BoardRow>(competition.id, metric, (ranking) => {
       if (q !== "")
         return {
@@ -97,19 +118,19 @@ export async function getLeaderboard(viewer: PublicUser | null, slug: string, op
       pageIds = ranking.ids(offset, offset + pageSize);
       return { rows: teamsWithIds(pageIds) };
     }),
-    scoreUncertainty(competition, metric),
-    listBaselines(competition.id, metric),
+    halfWidthOf(competition, metric),
+    listBaselines(competition.id),
   ]);
   // A page's ranks are its places in the order; a search's, the matches' ranks in it.
   const places = new Map(pageIds.map((id, i) => [id, offset + i + 1]));
   const rankOf = (id: string) => places.get(id) ?? ranking.rankOf(id)!;
   const total = count ?? ranking.size;
-  const entries = rows.map((r) => toEntry(metric, uncertainty, rankOf(r.id), r)).sort((a, b) => a.rank - b.rank);
+  const entries = rows.map((r) => toEntry(metric, halfWidth, rankOf(r.id), r)).sort((a, b) => a.rank - b.rank);
   const next = new URLSearchParams({ page: String(page + 1), pageSize: String(pageSize), ...(q ? { q } : {}) });
   return {
     metric: { name: metric.name, title: metric.title, direction: metric.direction },
     displayPrecision: competition.displayPrecision,
-    baselines: baselines.map((b) => ({ ...b, uncertainty: uncertainty && uncertainty[b.kind] })),
+    baselines: baselines.map((b) => ({ name: b.name, score: metric.toDisplay(b.value), kind: b.kind, uncertainty: halfWidth(b.value, b.kind) })),
     total,
     page,
     pageSize,
@@ -129,7 +150,7 @@ const CSV_CHUNK = 5000;
 export async function leaderboardCsv(viewer: PublicUser | null, slug: string): Promise<ReadableStream<Uint8Array>> {
   const competition = await getVisibleCompetition(viewer, slug);
   const metric = metricOf(competition);
-  const uncertainty = await scoreUncertainty(competition, metric);
+  const halfWidth = await halfWidthOf(competition, metric);
   const round = (x: number | null) => (x === null ? null : Number(x.toFixed(competition.displayPrecision)));
   const header = ["rank", "team", "score", "kind", "uncertainty", "submissions", "budget_remaining", "budget_initial", "last_submission_at"];
   const encoder = new TextEncoder();
@@ -144,7 +165,7 @@ export async function leaderboardCsv(viewer: PublicUser | null, slug: string): P
             const [{ rows }] = await tx.read<{ rows: BoardRow[] }>(Prisma.sql`SELECT coalesce(json_agg(r), '[]') AS rows FROM (${teamsWithIds(ids)}) r`);
             const byId = new Map(rows.map((r) => [r.id, r]));
             const lines = ids.map((id, i) => {
-              const e = toEntry(metric, uncertainty, from + i + 1, byId.get(id)!);
+              const e = toEntry(metric, halfWidth, from + i + 1, byId.get(id)!);
               return [e.rank, e.team, round(e.score), e.kind, round(e.uncertainty), e.submissions, e.budget.remaining, e.budget.initial, e.lastSubmissionAt];
             });
             controller.enqueue(encoder.encode(csvLines(lines)));
@@ -163,15 +184,15 @@ export async function leaderboardCsv(viewer: PublicUser | null, slug: string): P
 }
 
 /**
- * The organizers' baselines shown on the board (display units), in the order they were tested: each
+ * The organizers' baselines shown on the board ([0, 1] units), in the order they were tested: each
  * its public score (lib/server/scoring/sandbox.ts setBaseline), or, shown before baselines showed
  * their public score, the noisy holdout value it released then.
  */
-async function listBaselines(competitionId: string, metric: Metric): Promise<{ name: string; score: number; kind: BoardKind }[]> {
+async function listBaselines(competitionId: string): Promise<{ name: string; value: number; kind: BoardKind }[]> {
   const rows = await db.unrankedSubmission.findMany({
     where: { competitionId, kind: "sandbox", baselineName: { not: null } },
     orderBy: { createdAt: "asc" },
     select: { baselineName: true, baselineValue: true, publicValue: true },
   });
-  return rows.map((r) => ({ name: r.baselineName!, score: metric.toDisplay(r.baselineValue!), kind: r.baselineValue === r.publicValue ? "public" : "holdout" }));
+  return rows.map((r) => ({ name: r.baselineName!, value: r.baselineValue!, kind: r.baselineValue === r.publicValue ? "public" : "holdout" }));
 }

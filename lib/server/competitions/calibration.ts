@@ -57,8 +57,7 @@ const TAUS = [0.02, 0.03, 0.05, 0.075, 0.1, 0.15, 0.2, 0.3, 0.4, 0.5, 0.75, 1];
 export async function previewMechanism(user: PublicUser, slug: string, input: unknown): Promise<MechanismPreview> {
   const competition = await requireOrganizer(user, slug);
   const mechanism = mechanismSchema.parse(input);
-  const { plan, summary } = await planOn(competition, mechanism);
-  const setting = { n: summary.n, model: summary.model };
+  const { plan, setting } = await planOn(competition, mechanism);
   const beta = mechanism.beta ?? plan.guarantee.beta;
   const maxQueries = plan.guarantee.maxQueries;
   const split = mechanism.mode === "guarantee" ? mechanism.split : undefined;

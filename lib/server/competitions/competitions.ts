@@ -1,11 +1,11 @@
 import "server-only";
 import { randomBytes } from "node:crypto";
-import { db, isUniqueViolation, lockCompetition, lockName } from "@/lib/server/platform/db";
+import { db, isUniqueViolation, lockName } from "@/lib/server/platform/db";
 import { AppError } from "@/lib/server/platform/errors";
 import type { PublicUser } from "@/lib/server/accounts/users";
 import { accessOf } from "./access";
 import type { ThresholdoutParams } from "@/lib/mechanism/thresholdout";
-import { getMetric, type Metric } from "@/lib/metrics/registry";
+import { getMetric, type Metric, type SplitShape } from "@/lib/metrics/registry";
 import type { MetricParams } from "@/lib/metrics/types";
 import type { CorrelationModelInput, MechanismInput } from "@/lib/validation/calibration";
 import { createCompetitionSchema } from "@/lib/validation/competitions";
@@ -58,14 +58,18 @@ export function correlationOf(c: Pick<CompetitionRow, "correlation">): Correlati
   return (c.correlation as CorrelationModelInput | null) ?? { kind: "independent" };
 }
 
-/** Algorithm 1's parameters for a published competition: σ, T, B₀, m and the answers' decimals as fixed at publishing. */
-export function thresholdoutParams(competition: CompetitionRow, holdoutSize: number): ThresholdoutParams {
+/**
+ * Algorithm 1's parameters for a published competition: σ, T, B₀, m and the answers' decimals as
+ * fixed at publishing, on a holdout of this shape (its size and the metric's Δ, solutions.ts shapesOf).
+ */
+export function thresholdoutParams(competition: CompetitionRow, holdout: SplitShape): ThresholdoutParams {
   return {
     mode: "thresholdout",
     sigma: competition.sigma!,
     threshold: competition.threshold!,
     budget: competition.budget!,
-    holdoutSize,
+    holdoutSize: holdout.rows,
+    sensitivity: holdout.sensitivity,
     maxQueries: competition.maxQueries ?? undefined,
     answerDecimals: competition.answerDecimals ?? undefined,
   };
@@ -216,15 +220,6 @@ export async function createCompetition(user: PublicUser, input: unknown): Promi
     }
     throw error;
   }
-}
-
-/** DELETE …/competitions/{slug} (organizers, drafts only): removes the draft with its solution and data files. */
-export async function deleteDraft(user: PublicUser, slug: string): Promise<void> {
-  const competition = await requireOrganizer(user, slug);
-  await db.$transaction(async (tx) => {
-    if ((await lockCompetition(tx, competition.id)) !== "draft") throw new AppError("conflict", "a published competition cannot be deleted");
-    await tx.competition.delete({ where: { id: competition.id } });
-  });
 }
 
 /**

@@ -1,6 +1,6 @@
 import "server-only";
-import { type CompetitionRow, getVisibleCompetition } from "./competitions";
-import { lockCompetition } from "@/lib/server/platform/db";
+import { type CompetitionRow, getVisibleCompetition, requireOrganizer } from "./competitions";
+import { db, lockCompetition } from "@/lib/server/platform/db";
 import { AppError } from "@/lib/server/platform/errors";
 import type { PublicUser } from "@/lib/server/accounts/users";
 import type { Prisma } from "@/lib/generated/prisma/client";
@@ -20,6 +20,19 @@ export function requireDraft(competition: CompetitionRow, what: string): void {
 /** `requireDraft` under the competition's row lock, so a change cannot land after a publish that ran meanwhile. */
 export async function lockDraft(tx: Prisma.TransactionClient, competitionId: string, what: string): Promise<void> {
   if ((await lockCompetition(tx, competitionId)) !== "draft") throw new AppError("conflict", `${what} cannot change once the competition is published`);
+}
+
+/**
+ * DELETE …/competitions/{slug} (organizers): a draft is deleted with everything it holds (solution,
+ * data files, settings, their log); 409 once published, under the same row lock as publishing.
+ */
+export async function deleteDraft(user: PublicUser, slug: string): Promise<void> {
+  const competition = await requireOrganizer(user, slug);
+  await db.$transaction(async (tx) => {
+    if ((await lockCompetition(tx, competition.id)) !== "draft")
+      throw new AppError("conflict", "only a draft can be deleted: a published competition keeps its teams' submissions; close it instead");
+    await tx.competition.delete({ where: { id: competition.id } });
+  });
 }
 
 // Published: taking entries

@@ -2,9 +2,9 @@ import "server-only";
 import { compute } from "@/lib/server/platform/compute";
 import { AppError } from "@/lib/server/platform/errors";
 import { type CompetitionRow, correlationOf, defaultMaxQueries, mechanismOf, metricOf } from "./competitions";
-import { loadSolution } from "./solutions";
+import { loadSolution, shapesOf } from "./solutions";
 import { DEFAULT_BETA } from "@/lib/calibration/calibrate";
-import { DEFAULT_TEAMS, type Plan } from "@/lib/calibration/planner";
+import { DEFAULT_TEAMS, type Plan, type Setting } from "@/lib/calibration/planner";
 import { db } from "@/lib/server/platform/db";
 import type { CorrelationSummary } from "@/lib/calibration/resolve";
 import type { Solution } from "@/lib/csv/solution";
@@ -43,20 +43,32 @@ export async function getCorrelationSummary(competition: CompetitionRow): Promis
 }
 
 /**
- * The planner's answer for a mechanism input on this competition's holdout, its correlation and its
- * public rows (an honest team's gap, docs/mechanism.md §2.6); the competition-wide figure counts the
- * competition's holdout cap and at least DEFAULT_TEAMS teams (more once more have joined).
+ * The planner's answer for a mechanism input on this competition's holdout, its correlation, its
+ * metric's Δ and concentration size (docs/mechanism.md §4) and its public split (an honest team's
+ * gap, §2.6); the competition-wide figure counts the competition's holdout cap and at least
+ * DEFAULT_TEAMS teams (more once more have joined).
  */
-export async function planOn(competition: CompetitionRow, mechanism: MechanismInput): Promise<{ plan: Plan; summary: CorrelationSummary }> {
+export async function planOn(competition: CompetitionRow, mechanism: MechanismInput): Promise<{ plan: Plan; summary: CorrelationSummary; setting: Setting }> {
   const solution = await loadSolution(competition.id);
   if (!solution) throw new AppError("conflict", "upload the solution first: the mechanism is planned for its holdout rows");
   const correlation = correlationOf(competition);
   const summary = await resolveOn(solution, correlation);
   const teams = competition.status === "draft" ? DEFAULT_TEAMS : Math.max(DEFAULT_TEAMS, await db.team.count({ where: { competitionId: competition.id, mergedIntoId: null } }));
-  const setting = { n: summary.n, model: summary.model, publicRows: solution.split.length - summary.n, holdoutCap: competition.holdoutCap, teams };
+  const shapes = shapesOf(competition, solution);
+  const setting: Setting = {
+    n: summary.n,
+    model: summary.model,
+    sensitivity: shapes.holdout.sensitivity,
+    concentration: shapes.holdout.concentration,
+    publicRows: shapes.public.concentration,
+    holdoutCap: competition.holdoutCap,
+    teams,
+  };
   const withDefaults = { ...mechanism, maxQueries: mechanism.maxQueries ?? competition.maxQueries ?? defaultMaxQueries(competition) };
-  const plan = await once(solution, ["plan", correlation, setting.holdoutCap, teams, withDefaults], () => compute("planMechanism", setting, withDefaults));
-  return { plan, summary };
+  const plan = await once(solution, ["plan", correlation, competition.metric, competition.metricParams, setting.holdoutCap, teams, withDefaults], () =>
+    compute("planMechanism", setting, withDefaults),
+  );
+  return { plan, summary, setting };
 }
 
 /**
@@ -85,7 +97,8 @@ export async function getCurrentPlan(competition: CompetitionRow): Promise<Plan 
 export async function getGuaranteeSummary(competition: CompetitionRow): Promise<GuaranteeSummary | null> {
   const plan = await getCurrentPlan(competition);
   if (!plan) return null;
-  const display = metricOf(competition).toDisplay;
+  const metric = metricOf(competition);
+  const display = (deviation: number) => metric.displayHalfWidth(0, deviation); // at its widest (root metrics)
   const { guarantee, competition: wide } = plan;
   return {
     team: {

@@ -6,38 +6,90 @@ import { db, lockCompetition } from "@/lib/server/platform/db";
 import { AppError } from "@/lib/server/platform/errors";
 import type { PublicUser } from "@/lib/server/accounts/users";
 import { splitIntegrityProblem } from "@/lib/calibration/resolve";
+import type { PublishCheck, PublishChecklist } from "@/lib/responses";
+
+const MODEL_NAMES = { independent: "independent rows", groups: "groups", markov: "a Markov chain", "max-influence": "a max-influence bound" } as const;
 
 /**
- * Publishes a draft: needs a solution whose split keeps correlated rows together (under the groups
- * and Markov models) and mechanism settings whose budget is at least 1; the plan is recomputed from
- * the stored settings so σ, T, B₀ and m match the final solution and the publishing date. Competitors
- * may join from then on; the solution, correlation and mechanism are locked.
+ * Everything publishing needs, each item with what is there or what to do: a deadline in the
+ * future, a solution, a correlation model whose split keeps correlated rows together (under the
+ * groups and Markov models), and mechanism settings whose budget is at least 1, planned as
+ * publishing now would plan them. Publishing refuses with every problem at once.
+ */
+async function inspect(competition: CompetitionRow, now: Date) {
+  const solution = await loadSolution(competition.id);
+  const summary = await getSolutionSummary(competition.id);
+  const mechanism = mechanismOf(competition);
+  const model = correlationOf(competition).kind;
+  const crossing = solution && splitIntegrityProblem(model, solution);
+  const plan = solution && summary && mechanism ? (await planOn({ ...competition, publishedAt: now }, mechanism)).plan : null;
+  const checks: PublishCheck[] = [
+    competition.endsAt > now
+      ? { item: "deadline", ok: true, detail: `closes ${competition.endsAt.toISOString().slice(0, 16).replace("T", " ")} UTC` }
+      : { item: "deadline", ok: false, detail: "the end date has passed; move it to the future before publishing" },
+    solution && summary
+      ? {
+          item: "solution",
+          ok: true,
+          detail: `${summary.rows.toLocaleString("en")} rows: ${summary.public.toLocaleString("en")} public, ${summary.holdout.toLocaleString("en")} holdout`,
+        }
+      : { item: "solution", ok: false, detail: "upload the solution before publishing" },
+    crossing ? { item: "correlation", ok: false, detail: `the split cuts correlated rows: ${crossing}` } : { item: "correlation", ok: true, detail: MODEL_NAMES[model] },
+    !mechanism
+      ? { item: "mechanism", ok: false, detail: "configure the mechanism before publishing" }
+      : !plan
+        ? { item: "mechanism", ok: false, detail: "upload the solution first: the mechanism is planned for its holdout rows" }
+        : plan.budget < 1
+          ? { item: "mechanism", ok: false, detail: "the mechanism's budget is 0: no team could get a holdout answer; loosen the tolerance or use practical mode" }
+          : { item: "mechanism", ok: true, detail: `σ = ${plan.sigma.toPrecision(3)}, T = ${plan.threshold.toPrecision(3)}, budget ${plan.budget}` },
+  ];
+  return { ready: checks.every((c) => c.ok), checks, plan, summary };
+}
+
+/** The checklist of a draft (its manage page, and GET …/publish). */
+export async function publishChecklist(competition: CompetitionRow, now = new Date()): Promise<PublishChecklist> {
+  const { ready, checks } = await inspect(competition, now);
+  return { ready, checks };
+}
+
+/** GET …/publish (organizers): the checklist of a draft; 409 once published. */
+export async function getPublishChecklist(user: PublicUser, slug: string): Promise<PublishChecklist> {
+  const competition = await requireOrganizer(user, slug);
+  if (competition.status !== "draft") throw new AppError("conflict", `the competition is already ${competition.status}`);
+  return publishChecklist(competition);
+}
+
+/**
+ * Publishes a draft once its checklist is complete (publishChecklist; otherwise a 409 naming every
+ * problem); the plan is recomputed from the stored settings so σ, T, B₀ and m match the final
+ * solution and the publishing date. Competitors may join from then on; the solution, correlation and
+ * mechanism are locked.
  */
 export async function publishCompetition(user: PublicUser, slug: string): Promise<CompetitionRow> {
   const competition = await requireOrganizer(user, slug);
   if (competition.status !== "draft") throw new AppError("conflict", `the competition is already ${competition.status}`);
-  if (competition.endsAt <= new Date()) throw new AppError("conflict", "the end date has passed; move it to the future before publishing");
-  const mechanism = mechanismOf(competition);
-  if (!mechanism) throw new AppError("conflict", "configure the mechanism before publishing");
   const now = new Date();
-  const solution = await loadSolution(competition.id);
-  const summary = await getSolutionSummary(competition.id);
-  if (!solution || !summary) throw new AppError("conflict", "upload the solution before publishing");
-  const crossing = splitIntegrityProblem(correlationOf(competition).kind, solution);
-  if (crossing) throw new AppError("conflict", `the split cuts correlated rows: ${crossing}`);
-  const live = { ...competition, publishedAt: now };
-  const { plan } = await planOn(live, mechanism);
-  if (plan.budget < 1) throw new AppError("conflict", "the mechanism's budget is 0: no team could get a holdout answer; loosen the tolerance or use practical mode");
+  const { ready, checks, plan, summary } = await inspect(competition, now);
+  if (!ready || !plan || !summary)
+    throw new AppError(
+      "conflict",
+      checks
+        .filter((c) => !c.ok)
+        .map((c) => c.detail)
+        .join("; "),
+      checks,
+    );
   // Under the row lock: still a draft, and the solution and settings planned on are the stored ones.
   return db.$transaction(async (tx) => {
     if ((await lockCompetition(tx, competition.id)) !== "draft") throw new AppError("conflict", "the competition was published meanwhile");
     const current = await tx.competition.findUniqueOrThrow({
       where: { id: competition.id },
-      select: { mechanism: true, correlation: true, endsAt: true, solution: { select: { sha256: true } } },
+      select: { metric: true, metricParams: true, mechanism: true, correlation: true, endsAt: true, solution: { select: { sha256: true } } },
     });
     const unchanged =
       current.solution?.sha256 === summary.sha256 &&
-      JSON.stringify([current.mechanism, current.correlation, current.endsAt]) === JSON.stringify([competition.mechanism, competition.correlation, competition.endsAt]);
+      JSON.stringify([current.metric, current.metricParams, current.mechanism, current.correlation, current.endsAt]) ===
+        JSON.stringify([competition.metric, competition.metricParams, competition.mechanism, competition.correlation, competition.endsAt]);
     if (!unchanged) throw new AppError("conflict", "the competition's settings changed while it was being published; publish again");
     return tx.competition.update({
       where: { id: competition.id },

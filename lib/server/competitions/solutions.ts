@@ -1,12 +1,14 @@
 import "server-only";
 import { db } from "@/lib/server/platform/db";
 import { AppError } from "@/lib/server/platform/errors";
-import { requireOrganizer, metricOf } from "./competitions";
+import { type CompetitionRow, requireOrganizer, metricOf } from "./competitions";
 import { readCsvUpload } from "@/lib/server/platform/csv-upload";
 import type { PublicUser } from "@/lib/server/accounts/users";
 import { lockDraft, requireDraft } from "./lifecycle";
 import { splitIntegrityProblem } from "@/lib/calibration/resolve";
 import { createSolutionParser, type Solution, SolutionIds } from "@/lib/csv/solution";
+import { MathInputError } from "@/lib/mechanism/errors";
+import { splitShapes, type SplitShape } from "@/lib/metrics/registry";
 
 /** Largest solution file accepted: 10⁶ rows with long ids fit comfortably. */
 export const MAX_SOLUTION_BYTES = 256 * 1024 * 1024;
@@ -26,6 +28,12 @@ export async function uploadSolution(user: PublicUser, slug: string, body: Reada
   if (!body) throw new AppError("unprocessable_entity", "send the solution CSV as the request body (Content-Type: text/csv)");
   const metric = metricOf(competition);
   const { result: solution, sha256 } = await readCsvUpload(body, { what: "the solution file", parser: () => createSolutionParser(metric.input) });
+  try {
+    splitShapes(metric, solution.labels, solution.split);
+  } catch (error) {
+    if (error instanceof MathInputError) throw new AppError("unprocessable_entity", error.message); // the metric cannot be computed on a split
+    throw error;
+  }
   const encoded = encodeSolution(solution);
   const holdout = solution.split.reduce((a, b) => a + b, 0);
   const data = { ...encoded, rows: solution.ids.length, publicRows: solution.ids.length - holdout, holdoutRows: holdout, sha256, uploadedAt: new Date() };
@@ -79,6 +87,23 @@ export async function loadSolution(competitionId: string, options: { published?:
   }
   cache.set(competitionId, { ...decoded, final });
   return decoded.solution;
+}
+
+// Each decoded solution's split shapes, by metric (a draft's metric can change after its upload).
+const shapes = new WeakMap<Solution, Map<string, { public: SplitShape; holdout: SplitShape }>>();
+
+/**
+ * Δ and the concentration size of the solution's public and holdout splits under the competition's
+ * metric (docs/mechanism.md §4): 1/n and n for a mean over n rows. Throws a MathInputError when the
+ * metric cannot be computed on a split (ROC AUC on a split with one class).
+ */
+export function shapesOf(competition: Pick<CompetitionRow, "metric" | "metricParams">, solution: Solution): { public: SplitShape; holdout: SplitShape } {
+  let byMetric = shapes.get(solution);
+  if (!byMetric) shapes.set(solution, (byMetric = new Map()));
+  const key = JSON.stringify([competition.metric, competition.metricParams]);
+  let value = byMetric.get(key);
+  if (!value) byMetric.set(key, (value = splitShapes(metricOf(competition), solution.labels, solution.split)));
+  return value;
 }
 
 type Encoded = {

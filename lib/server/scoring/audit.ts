@@ -1,8 +1,8 @@
 import "server-only";
 import { db } from "@/lib/server/platform/db";
-import { requireOrganizer } from "@/lib/server/competitions/competitions";
+import { requireOrganizer, thresholdoutParams } from "@/lib/server/competitions/competitions";
+import { loadSolution, shapesOf } from "@/lib/server/competitions/solutions";
 import type { PublicUser } from "@/lib/server/accounts/users";
-import { thresholdoutParams } from "@/lib/server/competitions/competitions";
 import { epsPerHoldoutAnswer, privacySpent, type TeamReleases } from "@/lib/mechanism/accounting";
 import { createStreams } from "@/lib/mechanism/rng";
 import { initThresholdout, remeasureHoldout, stepThresholdout } from "@/lib/mechanism/thresholdout";
@@ -18,8 +18,9 @@ export async function auditCompetition(user: PublicUser, slug: string): Promise<
   const competition = await requireOrganizer(user, slug);
   const report: AuditReport = { queries: 0, mismatches: 0, examples: [] };
   if (competition.budget === null) return report;
-  const { secret, solution } = await db.competition.findUniqueOrThrow({ where: { id: competition.id }, select: { secret: true, solution: { select: { holdoutRows: true } } } });
-  const params = thresholdoutParams(competition, solution!.holdoutRows);
+  const { secret } = await db.competition.findUniqueOrThrow({ where: { id: competition.id }, select: { secret: true } });
+  const solution = await loadSolution(competition.id, { published: competition.status !== "draft" });
+  const params = thresholdoutParams(competition, shapesOf(competition, solution!).holdout);
   const mismatch = (submissionId: string, problem: string) => {
     report.mismatches++;
     if (report.examples.length < 10) report.examples.push({ submissionId, problem });
@@ -106,7 +107,7 @@ function sameKind(stored: string, replayed: string, legacy: boolean): boolean {
  */
 export async function holdoutHealth(user: PublicUser, slug: string): Promise<HealthReport> {
   const competition = await requireOrganizer(user, slug);
-  const solution = await db.solution.findUnique({ where: { competitionId: competition.id }, select: { holdoutRows: true } });
+  const solution = competition.sigma === null ? null : await loadSolution(competition.id, { published: competition.status !== "draft" });
   if (!solution || competition.sigma === null) return { perHoldoutAnswer: 0, total: 0, teams: [], exhausted: 0, baselines: 0 };
   // Per stream (a team and the teams it absorbed keep their own streams): its holdout answers, and
   // whether its current threshold epoch is open — a public answer came after its last holdout answer.
@@ -126,13 +127,14 @@ export async function holdoutHealth(user: PublicUser, slug: string): Promise<Hea
     SELECT count(*)::int AS baselines FROM unranked_submissions
     WHERE competition_id = ${competition.id}::uuid AND kind = 'sandbox' AND baseline_score IS NOT NULL AND baseline_score <> public_score`;
   for (let i = 0; i < baselines; i++) releases.set(`baseline ${i}`, { holdoutAnswers: 0, remeasures: 1, openEpochs: 0 });
-  const spent = privacySpent(releases, competition.sigma, solution.holdoutRows);
+  const { sensitivity } = shapesOf(competition, solution).holdout;
+  const spent = privacySpent(releases, competition.sigma, sensitivity);
   const rows = teams.map((t) => {
     const r = releases.get(t.id)!;
     return { name: t.name, ...r, epsDp: spent.perTeam.get(t.id)!, remaining: t.budget_remaining, initial: t.initial_budget, exhausted: t.budget_remaining === 0 };
   });
   return {
-    perHoldoutAnswer: epsPerHoldoutAnswer(competition.sigma, solution.holdoutRows),
+    perHoldoutAnswer: epsPerHoldoutAnswer(competition.sigma, sensitivity),
     total: spent.total,
     teams: rows,
     exhausted: rows.filter((r) => r.exhausted).length,

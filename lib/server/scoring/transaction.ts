@@ -4,6 +4,7 @@ import { presentAnswer } from "./answer";
 import type { ScoredUpload } from "./upload";
 import type { PublicUser } from "@/lib/server/accounts/users";
 import { type CompetitionRow, thresholdoutParams } from "@/lib/server/competitions/competitions";
+import { shapesOf } from "@/lib/server/competitions/solutions";
 import { transaction } from "@/lib/server/platform/db";
 import { AppError } from "@/lib/server/platform/errors";
 import { limitsOf, refuseOverCap, usedTodaySql } from "@/lib/server/teams/daily-cap";
@@ -28,7 +29,7 @@ export async function scoreThroughMechanism(
   now?: Date,
 ): Promise<{ result: SubmissionResult; replayed: boolean }> {
   const { holdoutValue, publicValue, sha256, sketch, kept, data } = scored;
-  const params = thresholdoutParams(competition, data.holdoutRows.length);
+  const params = thresholdoutParams(competition, shapesOf(competition, data.solution).holdout);
 
   return transaction(async (tx) => {
     // The competition's state under a key-share lock that closing waits for, then the team's row

@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import Link from "next/link";
+import Link from "../../../_components/link";
 import { notFound, redirect } from "next/navigation";
 import { getSessionUser } from "@/lib/server/accounts/auth";
 import { listAttachments } from "@/lib/server/competitions/attachments";
@@ -21,6 +21,7 @@ import { AccessSettings } from "../../../_components/manage/access-settings";
 import { Bans } from "../../../_components/manage/bans";
 import { type SandboxLine, SandboxPanel } from "../../../_components/manage/sandbox-panel";
 import { SettingsEditor } from "../../../_components/manage/settings-editor";
+import type { MetricChoice } from "../../../_components/metric-field";
 import { Attachments } from "../../../_components/manage/attachments";
 import { SybilSignals } from "../../../_components/manage/sybil-signals";
 import { CorrelationEditor } from "../../../_components/manage/correlation-editor";
@@ -31,8 +32,13 @@ import { SolutionUpload } from "../../../_components/manage/solution-upload";
 import { type ConsoleLine, SubmissionsConsole } from "../../../_components/manage/submissions-console";
 import { StatusBadge } from "../../../_components/status-badge";
 import { getCorrelationSummary, getCurrentPlan } from "@/lib/server/competitions/plans";
+import { publishChecklist } from "@/lib/server/competitions/publish";
 
-export const metadata: Metadata = { title: "Manage competition" };
+export async function generateMetadata({ params }: { params: Promise<{ slug: string }> }): Promise<Metadata> {
+  const user = await getSessionUser();
+  const competition = user && (await requireOrganizer(user, (await params).slug).catch(() => null));
+  return { title: competition ? `Manage · ${competition.title}` : "Manage competition" };
+}
 
 const n4 = (x: number | null | undefined) => significant(x);
 
@@ -81,7 +87,7 @@ export default async function ManagePage({ params }: { params: Promise<{ slug: s
     if (error instanceof AppError && (error.status === 404 || error.status === 403)) notFound();
     throw error;
   }
-  const [solutionSummary, solution, summary, plan, attachments, organizers, health, registrations, all, changes, sandbox, bans] = await Promise.all([
+  const [solutionSummary, solution, summary, plan, attachments, organizers, health, registrations, all, changes, sandbox, bans, checklist] = await Promise.all([
     getSolutionSummary(competition.id),
     loadSolution(competition.id),
     getCorrelationSummary(competition),
@@ -94,6 +100,7 @@ export default async function ManagePage({ params }: { params: Promise<{ slug: s
     listChanges(competition.id),
     listSandbox(competition),
     listBans(competition.id),
+    competition.status === "draft" ? publishChecklist(competition) : null,
   ]);
   const locked = competition.status !== "draft";
   const stored = (competition.mechanism ?? {}) as Record<string, unknown>;
@@ -112,28 +119,50 @@ export default async function ManagePage({ params }: { params: Promise<{ slug: s
             {competition.title} <StatusBadge status={competition.status} />
           </h1>
           <p className="text-slate-600">
-            {metricTitle(competition.metric)} · closes {formatDate(competition.endsAt)} · {competition.dailySubmissionLimit} submissions per team per day
+            {metricTitle(competition.metric)} ·{" "}
+            {competition.status === "closed" ? `closed ${formatDate(competition.closedAt ?? competition.endsAt)}` : `closes ${formatDate(competition.endsAt)}`} ·{" "}
+            {competition.dailySubmissionLimit} submissions per team per day
           </p>
         </div>
-        <Lifecycle slug={slug} status={competition.status} />
+        {competition.status === "published" && <Lifecycle slug={slug} status={competition.status} checklist={null} />}
       </div>
 
       <nav aria-label="Sections" className="flex flex-wrap gap-3 text-sm">
-        {["settings", "solution", "data", "correlation", "mechanism", "sandbox", "access", "signals", "submissions", "health", "changes", "organizers"].map((s) => (
+        {[
+          ...(checklist ? ["publish"] : []),
+          "settings",
+          "solution",
+          "data",
+          "correlation",
+          "mechanism",
+          "sandbox",
+          "access",
+          "signals",
+          "submissions",
+          "health",
+          "changes",
+          "organizers",
+        ].map((s) => (
           <a key={s} href={`#${s}`} className="rounded-full bg-white px-3 py-1 capitalize ring-1 ring-slate-200 hover:bg-slate-100">
             {s}
           </a>
         ))}
       </nav>
 
+      {checklist && (
+        <Section id="publish" title="Publishing" description="What publishing needs. Once it is all in place, Publish opens the competition to competitors.">
+          <Lifecycle slug={slug} status={competition.status} checklist={checklist} />
+        </Section>
+      )}
+
       <Section
         id="settings"
         title="Settings"
-        description="Wording, deadline, daily cap and late submissions, also after publishing. A change that moves m (the submissions per team the guarantee covers) shows the recomputed plan before it is saved."
+        description="Wording, deadline, daily cap and late submissions, also after publishing; while a draft, the metric, start, team size and decimals too. A change that moves m (the submissions per team the guarantee covers) shows the recomputed plan before it is saved."
       >
         <SettingsEditor
           slug={slug}
-          closed={competition.status === "closed"}
+          status={competition.status}
           current={{
             title: competition.title,
             description: competition.description,
@@ -141,6 +170,10 @@ export default async function ManagePage({ params }: { params: Promise<{ slug: s
             endsAt: competition.endsAt.toISOString(),
             dailySubmissionLimit: competition.dailySubmissionLimit,
             lateSubmissions: competition.lateSubmissions,
+            metric: { name: competition.metric, params: competition.metricParams as MetricChoice["params"] },
+            startsAt: competition.startsAt?.toISOString() ?? null,
+            maxTeamSize: competition.maxTeamSize,
+            displayPrecision: competition.displayPrecision,
           }}
         />
       </Section>
@@ -180,7 +213,7 @@ export default async function ManagePage({ params }: { params: Promise<{ slug: s
             slug={slug}
             initial={initial}
             locked={locked}
-            metric={{ title: metricTitle(competition.metric), displayScale: metricOf(competition).toDisplay(1) }}
+            metric={{ title: metricTitle(competition.metric), display: metricOf(competition).display }}
           />
         ) : (
           <p className="text-sm text-amber-700">Upload the solution first: the mechanism is planned for its holdout rows.</p>

@@ -1,10 +1,11 @@
 // GET /api/v1/competitions/[slug] – public details (drafts: organizers only)
 // PATCH /api/v1/competitions/[slug] – change settings (organizers; after publishing the live ones);
 //   ?preview=true answers what the change would do (changes, recomputed plan) and stores nothing
-// DELETE /api/v1/competitions/[slug] – delete a draft with its solution and data files (organizers)
+// DELETE /api/v1/competitions/[slug] – delete a draft with its solution and data files (organizers; 409 once published)
 import { handleApi, json, readJson } from "@/lib/server/platform/api";
 import { findApiUser, requireApiUser } from "@/lib/server/accounts/auth";
-import { deleteDraft, getVisibleCompetition, toPublicDetails } from "@/lib/server/competitions/competitions";
+import { getVisibleCompetition, toPublicDetails } from "@/lib/server/competitions/competitions";
+import { deleteDraft } from "@/lib/server/competitions/lifecycle";
 import { getGuaranteeSummary } from "@/lib/server/competitions/plans";
 import { previewCompetitionUpdate, updateCompetition } from "@/lib/server/competitions/settings";
 

@@ -3,6 +3,7 @@ import { handleApi, json } from "@/lib/server/platform/api";
 import { findApiUser } from "@/lib/server/accounts/auth";
 import { getLeaderboard, leaderboardCsv } from "@/lib/server/boards/leaderboard";
 import { leaderboardQuerySchema } from "@/lib/validation/competitions";
+import { fileResponse } from "../../../file-response";
 
 export const GET = handleApi(async (request, { params }: { params: Promise<{ slug: string }> }) => {
   const { slug } = await params;
@@ -10,9 +11,11 @@ export const GET = handleApi(async (request, { params }: { params: Promise<{ slu
   const { format, ...query } = leaderboardQuerySchema.parse(Object.fromEntries(new URL(request.url).searchParams));
   const viewer = await findApiUser(request);
   if (format === "csv") {
-    return new Response(await leaderboardCsv(viewer, slug), {
-      headers: { "content-type": "text/csv; charset=utf-8", "content-disposition": `attachment; filename="${slug}-leaderboard.csv"`, "cache-control": "no-store" },
-    });
+    return fileResponse(await leaderboardCsv(viewer, slug), { filename: `${slug}-leaderboard.csv`, contentType: "text/csv; charset=utf-8", cache: "no-store" });
   }
-  return json(await getLeaderboard(viewer, slug, query));
+  // The board is public and always revalidated (no-cache), not no-store: a page whose scripts
+  // received a no-store answer is not kept for Back, and the live board asks every 10 s.
+  const response = json(await getLeaderboard(viewer, slug, query));
+  response.headers.set("cache-control", "no-cache");
+  return response;
 });

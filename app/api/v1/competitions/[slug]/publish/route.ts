@@ -1,10 +1,15 @@
+// GET /api/v1/competitions/[slug]/publish – what publishing needs, item by item (organizers, drafts)
 // POST /api/v1/competitions/[slug]/publish – lock the solution and mechanism, open to competitors
 import { handleApi, json } from "@/lib/server/platform/api";
 import { requireApiUser } from "@/lib/server/accounts/auth";
 import { toPublicDetails } from "@/lib/server/competitions/competitions";
-import { publishCompetition } from "@/lib/server/competitions/publish";
+import { getPublishChecklist, publishCompetition } from "@/lib/server/competitions/publish";
 
-export const POST = handleApi(async (request, { params }: { params: Promise<{ slug: string }> }) => {
+type Context = { params: Promise<{ slug: string }> };
+
+export const GET = handleApi(async (request, { params }: Context) => json(await getPublishChecklist(await requireApiUser(request), (await params).slug)));
+
+export const POST = handleApi(async (request, { params }: Context) => {
   const user = await requireApiUser(request);
   return json(toPublicDetails(await publishCompetition(user, (await params).slug)));
 });

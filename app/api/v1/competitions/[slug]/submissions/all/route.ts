@@ -2,15 +2,14 @@
 import { handleApi, json } from "@/lib/server/platform/api";
 import { requireApiUser } from "@/lib/server/accounts/auth";
 import { consoleCsv, listAllSubmissions } from "@/lib/server/boards/console";
+import { fileResponse } from "../../../../file-response";
 
 export const GET = handleApi(async (request, { params }: { params: Promise<{ slug: string }> }) => {
   const { slug } = await params;
   const query = new URL(request.url).searchParams;
   const result = await listAllSubmissions(await requireApiUser(request), slug, { teamId: query.get("team") ?? undefined });
   if (query.get("format") === "csv") {
-    return new Response(consoleCsv(result.submissions), {
-      headers: { "content-type": "text/csv; charset=utf-8", "content-disposition": `attachment; filename="${slug}-submissions.csv"`, "cache-control": "private, no-store" },
-    });
+    return fileResponse(consoleCsv(result.submissions), { filename: `${slug}-submissions.csv`, contentType: "text/csv; charset=utf-8", cache: "private, no-store" });
   }
   return json({ displayPrecision: result.displayPrecision, submissions: result.submissions });
 });

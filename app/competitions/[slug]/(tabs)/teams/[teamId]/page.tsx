@@ -1,26 +1,37 @@
 import type { Metadata } from "next";
-import Link from "next/link";
+import Link from "../../../../../_components/link";
 import { notFound } from "next/navigation";
+import { cache } from "react";
 import { getSessionUser } from "@/lib/server/accounts/auth";
 import { AppError } from "@/lib/server/platform/errors";
 import { getTeamHistory } from "@/lib/server/boards/team-page";
-import { BudgetBar } from "../../../../_components/budget-bar";
-import { HistoryChart } from "../../../../_components/charts";
-import { decimalsFor, scoreText, significant } from "../../../../_components/format";
-import { Section } from "../../../../_components/section";
+import { BudgetBar } from "../../../../../_components/budget-bar";
+import { HistoryChart } from "../../../../../_components/charts";
+import { decimalsFor, scoreText, significant } from "../../../../../_components/format";
+import { Section } from "../../../../../_components/section";
+import { loadCompetition } from "../../competition";
 
-export const metadata: Metadata = { title: "Team" };
+type Params = Promise<{ slug: string; teamId: string }>;
 
-export default async function TeamPage({ params }: { params: Promise<{ slug: string; teamId: string }> }) {
-  const { slug, teamId } = await params;
-  let data;
+/** The team's history, read once per request (the title and the page share it). */
+const loadTeam = cache(async (slug: string, teamId: string) => {
   try {
-    data = await getTeamHistory(await getSessionUser(), slug, teamId);
+    return await getTeamHistory(await getSessionUser(), slug, teamId);
   } catch (error) {
     if (error instanceof AppError && error.status === 404) notFound();
     throw error;
   }
-  const { team, history, metric, uncertainty } = data;
+});
+
+export async function generateMetadata({ params }: { params: Params }): Promise<Metadata> {
+  const { slug, teamId } = await params;
+  const [{ competition }, { team }] = await Promise.all([loadCompetition(slug), loadTeam(slug, teamId)]);
+  return { title: `${team.name} · ${competition.title}` };
+}
+
+export default async function TeamPage({ params }: { params: Params }) {
+  const { slug, teamId } = await params;
+  const { team, history, metric, uncertainty } = await loadTeam(slug, teamId);
   const holdout = history.filter((h) => h.kind === "holdout").length;
   const shownHalfWidth = team.kind === null || uncertainty === null ? null : uncertainty[team.kind];
   return (
@@ -36,28 +47,28 @@ export default async function TeamPage({ params }: { params: Promise<{ slug: str
         </p>
       )}
       <header className="flex flex-wrap items-end justify-between gap-4">
-        <div>
-          <h1 className="text-2xl font-semibold tracking-tight">{team.name}</h1>
+        <div className="min-w-0">
+          <h2 className="break-words text-xl font-semibold tracking-tight">{team.name}</h2>
           <p className="text-slate-600">{team.members.join(", ")}</p>
         </div>
-        <dl className="flex gap-6 text-sm">
+        <dl className="grid grid-cols-2 gap-x-6 gap-y-3 text-sm sm:flex sm:gap-6">
           <div>
-            <dt className="text-slate-500">Rank</dt>
+            <dt className="text-slate-600">Rank</dt>
             <dd className="text-lg font-semibold">{team.rank ?? "—"}</dd>
           </div>
           <div>
-            <dt className="text-slate-500">Leaderboard score</dt>
+            <dt className="text-slate-600">Leaderboard score</dt>
             <dd className="text-lg font-semibold tabular-nums">
               {scoreText(team.score, shownHalfWidth)}
-              {team.kind === "holdout" && <span className="ml-1 text-sm font-normal text-slate-500">(holdout score)</span>}
+              {team.kind === "holdout" && <span className="ml-1 text-sm font-normal text-slate-600">(holdout score)</span>}
             </dd>
           </div>
           <div>
-            <dt className="text-slate-500">Submissions</dt>
+            <dt className="text-slate-600">Submissions</dt>
             <dd className="text-lg font-semibold">{history.length}</dd>
           </div>
           <div>
-            <dt className="text-slate-500">Budget</dt>
+            <dt className="text-slate-600">Overfitting budget</dt>
             <dd className="pt-1.5">
               <BudgetBar remaining={team.budget.remaining} initial={team.budget.initial} />
             </dd>
@@ -70,7 +81,7 @@ export default async function TeamPage({ params }: { params: Promise<{ slug: str
           on the public rows, checked against the hidden holdout (± {significant(uncertainty?.public ?? null, 2)} sampling error, 95 %); holdout answers carry noise (±{" "}
           {significant(uncertainty?.holdout ?? null, 2)}, 95 %). The leaderboard shows the team&apos;s best public answer, or without one its latest holdout answer.
         </p>
-        <HistoryChart points={history} initialBudget={team.budget.initial} precision={decimalsFor(uncertainty?.public ?? null)} />
+        <HistoryChart points={history} initialBudget={team.budget.initial} precision={decimalsFor(uncertainty?.public ?? null)} boardScore={team.score} />
       </Section>
     </div>
   );

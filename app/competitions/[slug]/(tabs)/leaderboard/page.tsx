@@ -1,38 +1,25 @@
-import type { Metadata } from "next";
-import Link from "next/link";
-import { notFound } from "next/navigation";
-import { getSessionUser } from "@/lib/server/accounts/auth";
+import Link from "../../../../_components/link";
 import { AppError } from "@/lib/server/platform/errors";
 import { getFinalStandings } from "@/lib/server/boards/finals";
 import { getLateBoard } from "@/lib/server/boards/late-board";
 import { getLeaderboard } from "@/lib/server/boards/leaderboard";
-import { LiveLeaderboard } from "../../../_components/view/live-leaderboard";
-import { CELL, DataTable } from "../../../_components/data-table";
-import { Section } from "../../../_components/section";
+import { LiveLeaderboard } from "../../../../_components/view/live-leaderboard";
+import { CELL, DataTable } from "../../../../_components/data-table";
+import { Section } from "../../../../_components/section";
+import { loadCompetition, tabMetadata } from "../competition";
 
-export const metadata: Metadata = { title: "Leaderboard" };
+export const generateMetadata = ({ params }: { params: Promise<{ slug: string }> }) => tabMetadata(params, "Leaderboard");
 
+/** The Leaderboard tab: the final standings and the late board once closed, and the live board (the viewer's team marked). */
 export default async function LeaderboardPage({ params }: { params: Promise<{ slug: string }> }) {
   const { slug } = await params;
-  const viewer = await getSessionUser();
-  let board;
-  try {
-    board = await getLeaderboard(viewer, slug, { pageSize: 50 });
-  } catch (error) {
-    if (error instanceof AppError && error.status === 404) notFound();
-    throw error;
-  }
+  const { viewer, competition, team } = await loadCompetition(slug);
+  const board = await getLeaderboard(viewer, slug, { pageSize: 50 });
   const final = await getFinalStandings(viewer, slug).catch((error) => (error instanceof AppError && error.status === 409 ? null : Promise.reject(error)));
   const late = final ? await getLateBoard(viewer, slug) : null;
   return (
     <div className="space-y-8">
       <div>
-        <p className="text-sm">
-          <Link href={`/competitions/${slug}`} className="text-indigo-700 hover:underline">
-            ← Competition
-          </Link>
-        </p>
-        <h1 className="text-2xl font-semibold tracking-tight">Leaderboard</h1>
         <p className="max-w-3xl text-sm text-slate-600">
           Scores are released through Thresholdout: a team sees its public score while it agrees with the hidden holdout, and a noisy holdout score — spending one unit of its
           overfitting budget — when it does not. So these scores stay honest estimates of performance on new data.
@@ -100,7 +87,7 @@ export default async function LeaderboardPage({ params }: { params: Promise<{ sl
         </Section>
       )}
       <Section id="live" title={final ? "Live leaderboard at the close" : "Live leaderboard"} variant="plain">
-        <LiveLeaderboard slug={slug} initial={board} />
+        <LiveLeaderboard slug={slug} initial={board} live={competition.status === "published"} myTeamId={team?.id ?? null} />
       </Section>
     </div>
   );
