@@ -77,7 +77,7 @@ type Auth = "none" | "optional" | "required" | "basic" | "metrics";
 type Body = z.ZodType | "csv-or-multipart" | "csv" | "multipart";
 
 /** What an answer holds: a JSON body, a CSV file, another file, plain text, or (null) nothing of note. */
-type Reply = z.ZodType | { csv: string } | { file: string } | { text: string };
+type Reply = z.ZodType | { csv: string } | { file: string; mediaType?: string } | { text: string };
 
 export type Operation = {
   summary: string;
@@ -378,7 +378,7 @@ export const OPERATIONS: Record<string, Operation> = {
     summary: "Download a data file (streamed, with Content-Length)",
     who: "team members meeting the access rules, organizers",
     auth: "optional",
-    ok: { 200: { description: "the file", reply: { file: "the file's bytes, with the type it was uploaded with" } } },
+    ok: { 200: { description: "the file", reply: { file: "the file's bytes, with the type it was uploaded with", mediaType: "*/*" } } },
     errors: [401, 403],
   },
   [`DELETE ${slug}/attachments/{id}`]: {
@@ -677,7 +677,10 @@ function jsonSchemaOf(schema: z.ZodType, io: "input" | "output", components: Rec
 
 function content(reply: Reply, components: Record<string, JsonSchema>): Record<string, { schema: JsonSchema }> {
   if ("csv" in reply) return { "text/csv": { schema: { type: "string", description: reply.csv } } };
-  if ("file" in reply) return { "application/octet-stream": { schema: { type: "string", contentMediaType: "application/octet-stream", description: reply.file } } };
+  if ("file" in reply) {
+    const type = reply.mediaType ?? "application/octet-stream";
+    return { [type]: { schema: { type: "string", ...(type === "*/*" ? {} : { contentMediaType: type }), description: reply.file } } };
+  }
   if ("text" in reply) return { "text/plain": { schema: { type: "string", description: reply.text } } };
   return { "application/json": { schema: jsonSchemaOf(reply as z.ZodType, "output", components) } };
 }

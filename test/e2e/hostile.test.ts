@@ -1,4 +1,4 @@
-import { spawn, spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { afterAll, describe, expect, it } from "vitest";
@@ -245,6 +245,18 @@ async function npmStart(env: Record<string, string> = {}) {
   return { url, base: `http://localhost:${port}`, start, output: () => output, stop };
 }
 
+/** A command's exit status and output, the process's event loop running meanwhile; `input` goes to its stdin. */
+function run(command: string, args: string[], options: { env: NodeJS.ProcessEnv; input: string }): Promise<{ status: number | null; stdout: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { env: options.env });
+    let stdout = "";
+    child.stdout.on("data", (d) => (stdout += d));
+    child.on("error", reject);
+    child.on("close", (status) => resolve({ status, stdout }));
+    child.stdin.end(options.input);
+  });
+}
+
 describe("no published credentials outside the demo", () => {
   it("npm start with QUILTBOARD_DEMO=1 on DATABASE_URL seeds the demo, with its data files, and keeps serving", async () => {
     const { base, start, output, stop } = await npmStart({ QUILTBOARD_DEMO: "1" });
@@ -287,10 +299,11 @@ describe("no published credentials outside the demo", () => {
       expect(demo.status).toBe(401);
       expect((await (await fetch(`${base}/api/v1/competitions`)).json()).competitions).toEqual([]);
 
-      const admin = spawnSync(process.execPath, ["--conditions=react-server", "--import", "tsx", "scripts/admin.ts", "create", "root@example.org", "--name", "Root"], {
+      // Run without blocking this process: a spawnSync left the keep-alive connection to the app
+      // unread while the server closed it, and the next request went out on a closed socket.
+      const admin = await run(process.execPath, ["--conditions=react-server", "--import", "tsx", "scripts/admin.ts", "create", "root@example.org", "--name", "Root"], {
         env: { ...process.env, DATABASE_URL: url },
         input: "a strong admin password\n",
-        encoding: "utf8",
       });
       expect(admin.stdout).toContain("created administrator root@example.org");
       expect(admin.status).toBe(0);

@@ -57,8 +57,9 @@ class Contract {
     const response = route.methods[method.toLowerCase()].responses[String(status)];
     if (!response) throw new Error(`${what}: the OpenAPI document lists no ${status} for ${method} ${route.template}`);
     const content = response.content ?? {};
-    if (!content[mediaType]) throw new Error(`${what}: answered as ${mediaType || "nothing"}, the OpenAPI document says ${Object.keys(content).join(" or ") || "no body"}`);
-    if (mediaType !== "application/json") return;
+    if (!content[mediaType] && !(content["*/*"] && mediaType))
+      throw new Error(`${what}: answered as ${mediaType || "nothing"}, the OpenAPI document says ${Object.keys(content).join(" or ") || "no body"}`);
+    if (mediaType !== "application/json" || !content[mediaType]) return;
     const validate = this.validator(content[mediaType].schema);
     if (!validate(answer.body)) {
       const problems = (validate.errors ?? []).map((e) => `${e.instancePath || "(body)"} ${e.message}${e.params ? ` ${JSON.stringify(e.params)}` : ""}`);
