@@ -25,8 +25,6 @@ const ID_LENGTH = 36;
 
 /** The board's order at one version: the team ids from rank 1 down. */
 export class Ranking {
-  private ranks: Map<string, number> | undefined;
-
   constructor(
     readonly version: bigint,
     private readonly order: string,
@@ -43,13 +41,13 @@ export class Ranking {
     return ids;
   }
 
-  /** The team's rank (1-based), or null when it is not on the board. */
+  /**
+   * The team's rank (1-based), or null when it is not on the board. A UUID's hyphens sit at fixed
+   * places, so a match in the joined ids can only start at an id's first character.
+   */
   rankOf(teamId: string): number | null {
-    if (!this.ranks) {
-      this.ranks = new Map();
-      for (let i = 0; i < this.size; i++) this.ranks.set(this.order.slice(i * ID_LENGTH, (i + 1) * ID_LENGTH), i + 1);
-    }
-    return this.ranks.get(teamId) ?? null;
+    const at = teamId.length === ID_LENGTH ? this.order.indexOf(teamId) : -1;
+    return at < 0 || at % ID_LENGTH !== 0 ? null : at / ID_LENGTH + 1;
   }
 }
 
