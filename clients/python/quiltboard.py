@@ -143,7 +143,7 @@ class Client:
         return _answer(answer, replayed=response.headers.get("idempotent-replayed") == "true")
 
     def submissions(self) -> List[Answer]:
-        """The team's submissions, oldest first, each with its answer, note and file name."""
+        """The team's submissions, newest first (late ones before the rest), each with its answer, note and file name."""
         data, _ = self._request("GET", "submissions")
         return [_answer(s) for s in data["submissions"]]
 
@@ -154,15 +154,21 @@ class Client:
         """
         if self._request("GET", "")[0]["status"] == "closed":
             return self._request("GET", "final")[0]["entries"]
-        rows: List[Dict[str, Any]] = []
-        page: Optional[str] = f"/api/v1/competitions/{urllib.parse.quote(self.slug)}/leaderboard?pageSize=1000"
-        while page:
-            data, _ = self._request("GET", page)
-            for e in data["entries"]:
-                budget = e.pop("budget")
-                rows.append({**e, "budget_remaining": budget["remaining"], "budget_initial": budget["initial"]})
-            page = data["next"]
-        return rows
+        # A board that moves between two pages can repeat or skip a team: read it again (at most three times).
+        for _ in range(3):
+            rows: List[Dict[str, Any]] = []
+            page: Optional[str] = f"/api/v1/competitions/{urllib.parse.quote(self.slug)}/leaderboard?pageSize=1000"
+            total = None
+            while page:
+                data, _ = self._request("GET", page)
+                total = data["total"] if total is None else total
+                for e in data["entries"]:
+                    budget = e.pop("budget")
+                    rows.append({**e, "budget_remaining": budget["remaining"], "budget_initial": budget["initial"]})
+                page = data["next"] if data["total"] == total else None
+            if len(rows) == total and len({r["teamId"] for r in rows}) == total:
+                return rows
+        raise QuiltboardError("the leaderboard kept changing while it was read: try again")
 
     def limits(self) -> Limits:
         """Submissions left today, when the count resets, and the team's budget."""
@@ -177,15 +183,22 @@ class Client:
         os.makedirs(target, exist_ok=True)
         paths = []
         for attachment in listing["attachments"]:
-            _, response = self._request("GET", f"attachments/{attachment['id']}", raw=True)
             path = os.path.join(target, os.path.basename(attachment["filename"]))
-            with open(path, "wb") as file:
+            partial = path + ".part"
+            _, response = self._request("GET", f"attachments/{attachment['id']}", raw=True)
+            with response, open(partial, "wb") as file:
+                received = 0
                 while True:
                     chunk = response.read(1 << 20)
                     if not chunk:
                         break
                     file.write(chunk)
-            response.close()
+                    received += len(chunk)
+            # A connection cut short ends the body early without an error: the file is whole only at its length.
+            if received != attachment["size"]:
+                os.remove(partial)
+                raise QuiltboardError(f"the download of {attachment['filename']} was cut short ({received} of {attachment['size']} bytes): try again")
+            os.replace(partial, path)
             paths.append(path)
         return paths
 
@@ -197,14 +210,19 @@ class Client:
             request.add_header("authorization", f"Bearer {self.token}")
         try:
             response = urllib.request.urlopen(request, timeout=self.timeout)
+            if raw:
+                return None, response
+            with response:
+                return json.loads(response.read().decode("utf-8")), response
         except urllib.error.HTTPError as error:
-            raise _refusal(error) from None
+            try:
+                raise _refusal(error) from None
+            finally:
+                error.close()
         except urllib.error.URLError as error:
             raise QuiltboardError(f"cannot reach {self.base} ({error.reason})") from None
-        if raw:
-            return None, response
-        with response:
-            return json.loads(response.read().decode("utf-8")), response
+        except TimeoutError:
+            raise QuiltboardError(f"{self.base} did not answer within {self.timeout:g} s") from None
 
 
 def _answer(data: Dict[str, Any], replayed: bool = False) -> Answer:

@@ -75,6 +75,7 @@ class ClientTest(unittest.TestCase):
     def test_a_refused_file_raises_with_the_server_message_and_line(self):
         with tempfile.NamedTemporaryFile("w", suffix=".csv", delete=False) as file:
             file.write("id,prediction\nnot-an-id,none\n")
+        self.addCleanup(os.remove, file.name)
         with self.assertRaises(QuiltboardError) as refused:
             self.client.submit(file.name)
         self.assertEqual((refused.exception.status, refused.exception.code, refused.exception.line), (422, "unprocessable_entity", 2))
