@@ -11,7 +11,9 @@ is a list of flat dicts, so pandas.DataFrame(rows) makes a table of it.
     print(answer)    # 0.71875  public score, checked against the holdout (nothing spent) · budget 20 of 20
 
 Submitting the same file again (re-running a notebook cell) spends nothing: the file's SHA-256 is
-the request's Idempotency-Key, so the server answers the first submission again.
+the request's Idempotency-Key, so the server answers the first submission again. (After the close,
+late submissions are scored exactly and count against the daily cap each time: the server does not
+replay them.)
 """
 
 from __future__ import annotations
@@ -127,7 +129,7 @@ class Client:
         """Scores a predictions file (id,prediction): a path, or a pandas DataFrame (written without its index).
 
         The file's SHA-256 is the Idempotency-Key: the same file again returns its first answer and
-        spends nothing. Raises QuiltboardError with the server's message (and the line of the first
+        spends nothing (before the close; a late submission is recorded each time). Raises QuiltboardError with the server's message (and the line of the first
         problem in the file) when it is refused.
         """
         if hasattr(path_or_dataframe, "to_csv"):
