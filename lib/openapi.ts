@@ -765,7 +765,12 @@ export function openApiDocument(): JsonSchema {
       schemas: components,
       securitySchemes: {
         bearer: { type: "http", scheme: "bearer", description: "a personal API token (POST /api/v1/tokens or the account page)" },
-        session: { type: "apiKey", in: "cookie", name: "next-auth.session-token", description: "the web session (writes must come from this site); over HTTPS the cookie is __Secure-next-auth.session-token" },
+        session: {
+          type: "apiKey",
+          in: "cookie",
+          name: "next-auth.session-token",
+          description: "the web session (writes must come from this site); over HTTPS the cookie is __Secure-next-auth.session-token",
+        },
         basic: { type: "http", scheme: "basic", description: "email:password, to create a token" },
         metrics: { type: "http", scheme: "bearer", description: "$METRICS_TOKEN" },
       },
