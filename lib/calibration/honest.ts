@@ -100,23 +100,34 @@ export const HONEST_TARGET = 0.1;
 
 export type Recommendation = { sigma: number; threshold: number; expectedCharges: number; gapSd: number };
 
+// The recommended T/s and its expected charges, by m and target (see recommendSettings).
+const recommendedRatios = new Map<string, { ratio: number; expectedCharges: number }>();
+
 /**
  * The settings the planner recommends (docs/mechanism.md §2.6): σ = T/32 and the smallest T with
  * fewer than `target` expected charges of an honest team over m queries (bisection on T/s). At
  * T/σ = 32 the noise alone stays far below one charge; the smallest T for < 0.1 is about 3.9 s
- * (about 3.05 s for < 1).
+ * (about 3.05 s for < 1). The charges depend on T/s and σ/s alone (the gap, the threshold's noise
+ * and the comparison's noise all scale with s), so the ratio is found once per m and target, and a
+ * plan recomputed for another holdout or another team count does not search again.
  */
 export function recommendSettings({ gapSd, queries, target = HONEST_TARGET }: { gapSd: number; queries: number; target?: number }): Recommendation {
   check(gapSd > 0, `the gap's sd must be positive, got ${gapSd}`);
-  const charges = (ratio: number) => expectedCharges({ sigma: (ratio * gapSd) / NOISE_RATIO, threshold: ratio * gapSd, gapSd, queries });
-  let lo = 0.5;
-  let hi = 64;
-  while (charges(hi) > target) hi *= 2;
-  while (hi - lo > 1e-3) {
-    const mid = (lo + hi) / 2;
-    if (charges(mid) > target) lo = mid;
-    else hi = mid;
+  const key = `${queries}:${target}`;
+  let found = recommendedRatios.get(key);
+  if (!found) {
+    const charges = (ratio: number) => expectedCharges({ sigma: ratio / NOISE_RATIO, threshold: ratio, gapSd: 1, queries });
+    let lo = 0.5;
+    let hi = 64;
+    while (charges(hi) > target) hi *= 2;
+    while (hi - lo > 1e-3) {
+      const mid = (lo + hi) / 2;
+      if (charges(mid) > target) lo = mid;
+      else hi = mid;
+    }
+    found = { ratio: hi, expectedCharges: charges(hi) };
+    recommendedRatios.set(key, found);
   }
-  const threshold = hi * gapSd;
-  return { sigma: threshold / NOISE_RATIO, threshold, expectedCharges: charges(hi), gapSd };
+  const threshold = found.ratio * gapSd;
+  return { sigma: threshold / NOISE_RATIO, threshold, expectedCharges: found.expectedCharges, gapSd };
 }

@@ -31,9 +31,16 @@ function once<T>(solution: Solution, key: unknown, make: () => Promise<T>): Prom
 
 /** A correlation model resolved against the solution's columns (fitted, chains read), on a worker thread. */
 export function resolveOn(solution: Solution, model: CorrelationModelInput): Promise<CorrelationSummary> {
-  const n = solution.split.reduce((a, b) => a + b, 0);
   const { split, order, groups, states } = solution;
-  return once(solution, ["correlation", model], () => compute("resolveCorrelation", model, n, { split, order, groups, states }));
+  // The holdout's size is counted inside: a pass over every row is not for each page view.
+  return once(solution, ["correlation", model], () =>
+    compute(
+      "resolveCorrelation",
+      model,
+      split.reduce((a, b) => a + b, 0),
+      { split, order, groups, states },
+    ),
+  );
 }
 
 /** The stored correlation model resolved against the solution (independent when none is set). */
