@@ -65,6 +65,19 @@ const QUOTED = 2;
 const QUOTE_SEEN = 3;
 const BOM = [0xef, 0xbb, 0xbf];
 
+/** Where a lane is: the offset of the next record and its line. */
+export type CsvCursor = { offset: number; line: number };
+
+/**
+ * A parser's own reading of its most common records, tried where a record starts: from
+ * `at.offset` (on line `at.line`) it reads whole records, each with its line break, for as long as
+ * it can, advancing `at` past each; the first record it declines (and the end of the bytes that have
+ * arrived, `end`) stops it, and that record is read the general way and handed to `onRecord`. It must
+ * decline anything it would read differently (a quote, a field count, a byte it does not expect), and
+ * any record longer than `maxRecordBytes`.
+ */
+export type CsvLane = (buf: Uint8Array, end: number, at: CsvCursor) => void;
+
 /**
  * A streaming RFC 4180 reader over bytes. Push the body's chunks as they arrive; each complete
  * record is handed to `onRecord`. Handles quoted fields (with "" escapes and embedded newlines), LF,
@@ -88,10 +101,12 @@ export class CsvReader {
   private afterCR = false;
   private scanLine = 1;
   private first = true;
+  private readonly cursor: CsvCursor = { offset: 0, line: 0 };
 
   constructor(
     private readonly onRecord: (record: CsvRecord) => void,
     private readonly limits: CsvLimits = CSV_LIMITS,
+    private readonly lane: CsvLane | null = null,
   ) {
     this.record = new CsvRecord(limits.maxFields);
   }
@@ -129,11 +144,21 @@ export class CsvReader {
     let i = from;
     let state = this.state;
     const r = this.record;
+    const lane = this.lane;
+    const cursor = this.cursor;
     while (i < n) {
       // Fast path: a whole record of unquoted fields ending in LF, read in one pass. Anything else
       // (a quote, a CR, the end of the chunk, too many fields) falls through to the state machine,
       // which reads the record again from its start.
       if (state === FIELD && r.count === 0 && !this.afterCR) {
+        if (lane !== null) {
+          cursor.offset = i;
+          cursor.line = this.scanLine;
+          lane(buf, n, cursor);
+          i = this.recordStart = cursor.offset;
+          r.line = this.scanLine = cursor.line;
+          if (i === n) break;
+        }
         let j = i;
         let fieldStart = i;
         let count = 0;

@@ -1,10 +1,14 @@
 import type { Metric } from "../metrics/types";
-import { CsvReader, type CsvIssue, type CsvRecord, CsvValidationError } from "./reader";
+import { CSV_LIMITS, type CsvCursor, CsvReader, type CsvIssue, type CsvRecord, CsvValidationError } from "./reader";
 import type { Solution, SolutionIds } from "./solution";
 
 const MAX_ISSUES = 20;
 const SPACE = 32;
 const TAB = 9;
+const COMMA = 44;
+const QUOTE = 34;
+const LF = 10;
+const CR = 13;
 
 /**
  * The solution's ids → rows, looked up by the bytes of a CSV field, so that reading a submission
@@ -14,8 +18,8 @@ const TAB = 9;
  */
 export class IdIndex {
   readonly size: number;
-  private readonly bytes: Uint8Array;
-  private readonly starts: Int32Array;
+  readonly bytes: Uint8Array;
+  readonly starts: Int32Array;
   private readonly table: Int32Array; // row + 1, 0 = empty
   private readonly mask: number;
 
@@ -37,6 +41,17 @@ export class IdIndex {
   /** The row of the id held in `buf[start, end)`, or −1; `hint` is the row expected (e.g. the next). */
   find(buf: Uint8Array, start: number, end: number, hint: number): number {
     if (hint < this.size && this.equals(hint, buf, start, end)) return hint;
+    return this.lookUp(buf, start, end);
+  }
+
+  /** Where row `row`'s id ends if `buf` holds it from `start` (before `end`), else −1. */
+  endOf(row: number, buf: Uint8Array, start: number, end: number): number {
+    const stop = start + this.starts[row + 1] - 1 - this.starts[row];
+    return stop <= end && this.equals(row, buf, start, stop) ? stop : -1;
+  }
+
+  /** The row of the id held in `buf[start, end)` through the hash table, or −1. */
+  lookUp(buf: Uint8Array, start: number, end: number): number {
     let h = fnv1a(buf, start, end) & this.mask;
     for (;;) {
       const r = this.table[h] - 1;
@@ -73,7 +88,11 @@ function fnv1a(buf: Uint8Array, start: number, end: number): number {
 export class ClassIndex {
   private readonly byName: Map<string, number>;
   private readonly byValue: Map<number, number> | null;
-  private readonly encoded: Uint8Array[];
+  /** The names' UTF-8 bytes end to end, name c in `[spellingStarts[c], spellingStarts[c + 1])`. */
+  private readonly spellings: Uint8Array;
+  private readonly spellingStarts: Int32Array;
+  /** Whether `spelledAt` may match: at most 8 names, none empty or with a comma, quote or line break (a CSV field would quote it). */
+  private readonly spellable: boolean;
   /**
    * The classes as messages list them: sorted (numbers by value), at most 10. Never in the
    * solution's order, which is the order of first appearance: its first class is row 0's label.
@@ -82,7 +101,11 @@ export class ClassIndex {
 
   constructor(readonly names: string[]) {
     this.byName = new Map(names.map((c, i) => [c, i]));
-    this.encoded = names.map((c) => new TextEncoder().encode(c));
+    const encoded = names.map((c) => Buffer.from(c, "utf8"));
+    this.spellings = new Uint8Array(Buffer.concat(encoded));
+    this.spellingStarts = Int32Array.from([0, ...encoded.map((e) => e.length)]);
+    for (let c = 0; c < names.length; c++) this.spellingStarts[c + 1] += this.spellingStarts[c];
+    this.spellable = names.length <= 8 && names.every((c) => c !== "" && !/[",\r\n]/.test(c));
     const values = names.map((c) => (c.trim() === "" ? NaN : Number(c)));
     const numeric = values.every(Number.isFinite) && new Set(values).size === values.length;
     this.byValue = numeric ? new Map(values.map((v, i) => [v, i])) : null;
@@ -93,16 +116,34 @@ export class ClassIndex {
   /** The class code of a (trimmed) prediction, or −1 when it is none of the classes. */
   find(record: CsvRecord, field: number, start: number, end: number): number {
     if (this.byValue) return this.byValue.get(readNumber(record, field, start, end)) ?? -1;
-    if (record.escaped[field] || this.encoded.length > 8) return this.byName.get(record.text(field).trim()) ?? -1;
-    const b = record.bytes;
-    for (let c = 0; c < this.encoded.length; c++) {
-      const name = this.encoded[c];
-      if (name.length !== end - start) continue;
+    return this.byName.get(record.text(field).trim()) ?? -1;
+  }
+
+  /**
+   * The class spelled at `buf[start…]` and followed by a line break (LF or CR) before `end`: the
+   * class whose name is exactly those bytes, or −1 (also when the names are not `spellable`). The
+   * solution's labels are trimmed, so these are the bytes a trimmed prediction has; for numeric
+   * classes too: names of distinct values, so the same text is the same value.
+   */
+  spelledAt(buf: Uint8Array, start: number, end: number): number {
+    if (!this.spellable) return -1;
+    const count = this.names.length;
+    const bytes = this.spellings;
+    const starts = this.spellingStarts;
+    for (let c = 0; c < count; c++) {
+      const from = starts[c];
+      const length = starts[c + 1] - from;
+      if (start + length >= end || (buf[start + length] !== LF && buf[start + length] !== CR)) continue;
       let k = 0;
-      while (k < name.length && name[k] === b[start + k]) k++;
-      if (k === name.length) return c;
+      while (k < length && bytes[from + k] === buf[start + k]) k++;
+      if (k === length) return c;
     }
     return -1;
+  }
+
+  /** The length in bytes of class `code`'s name. */
+  spellingLength(code: number): number {
+    return this.spellingStarts[code + 1] - this.spellingStarts[code];
   }
 }
 
@@ -130,7 +171,16 @@ const IDLE_SCRATCH = 4;
  * 1990, "How to read floating point numbers accurately"). Anything else goes through `Number`.
  */
 function readNumber(record: CsvRecord, field: number, start: number, end: number): number {
-  const b = record.bytes;
+  if (!record.escaped[field]) {
+    const value = plainDecimal(record.bytes, start, end);
+    if (!Number.isNaN(value)) return value;
+  }
+  const text = record.text(field).trim();
+  return text === "" ? NaN : Number(text);
+}
+
+/** The plain decimal of at most 15 digits in `b[start, end)` (see readNumber), or NaN when it is anything else. */
+function plainDecimal(b: Uint8Array, start: number, end: number): number {
   let i = start;
   const negative = b[i] === 45; // -
   if (negative || b[i] === 43) i++; // +
@@ -147,12 +197,9 @@ function readNumber(record: CsvRecord, field: number, start: number, end: number
       fraction = 0; // .
     else break;
   }
-  if (i === end && digits > 0 && digits <= 15 && !record.escaped[field]) {
-    const value = fraction > 0 ? mantissa / POWERS_OF_TEN[fraction] : mantissa;
-    return negative ? -value : value;
-  }
-  const text = record.text(field).trim();
-  return text === "" ? NaN : Number(text);
+  if (i !== end || digits === 0 || digits > 15) return NaN;
+  const value = fraction > 0 ? mantissa / POWERS_OF_TEN[fraction] : mantissa;
+  return negative ? -value : value;
 }
 
 const POWERS_OF_TEN = Array.from({ length: 23 }, (_, k) => 10 ** k);
@@ -182,6 +229,7 @@ export function createSubmissionParser(key: SubmissionKey, input: Metric["input"
   let predictionColumn = -1;
   let width = 0;
   let next = 0; // the row expected next: files in the solution's order are read without hashing
+  let inPlace = false; // the header is exactly id,prediction: `lane` may read rows
 
   const problem = (line: number, message: string) => {
     if (issues.length < MAX_ISSUES) issues.push({ line, message });
@@ -197,6 +245,67 @@ export function createSubmissionParser(key: SubmissionKey, input: Metric["input"
     const unknown = names.filter((n) => n !== "id" && n !== "prediction");
     if (unknown.length) problem(record.line, `unknown column${unknown.length > 1 ? "s" : ""} ${unknown.map((u) => quote(u)).join(", ")}: the header must be id,prediction`);
     if (issues.length) throw new CsvValidationError(issues);
+    inPlace = idColumn === 0 && predictionColumn === 1 && width === 2;
+  }
+
+  /**
+   * Nearly every row of a real file, read where it lies (CsvReader's lane), one after the other: an
+   * unquoted id of the solution not seen yet, a comma, a valid prediction without spaces or quotes (a
+   * class spelled as the solution spells it, or a plain decimal), LF or CRLF. The first row that is
+   * anything else is declined and read by `row`, which also names every problem; the unit tests
+   * hold the two to the same answers.
+   */
+  function lane(b: Uint8Array, end: number, at: CsvCursor): void {
+    if (!inPlace) return;
+    const { ids, classes } = key;
+    const idBytes = ids.bytes;
+    const idStarts = ids.starts;
+    let start = at.offset;
+    let line = at.line;
+    let expected = next;
+    for (;;) {
+      let r = expected;
+      let comma = -1;
+      if (r < rows) {
+        const from = idStarts[r];
+        const length = idStarts[r + 1] - 1 - from;
+        if (start + length < end) {
+          let k = 0;
+          while (k < length && idBytes[from + k] === b[start + k]) k++;
+          if (k === length) comma = start + length;
+        }
+      }
+      if (comma < 0 || b[comma] !== COMMA) {
+        for (comma = start; comma < end && b[comma] !== COMMA; comma++) if (b[comma] === QUOTE || b[comma] === LF || b[comma] === CR) break;
+        if (comma === end || b[comma] !== COMMA) break;
+        r = ids.lookUp(b, start, comma);
+        if (r < 0) break;
+      }
+      if (seen[r] !== 0) break;
+      const from = comma + 1;
+      let stop: number;
+      let value: number;
+      if (classes) {
+        value = classes.spelledAt(b, from, end);
+        if (value < 0) break;
+        stop = from + classes.spellingLength(value);
+      } else {
+        stop = from;
+        while (stop < end && b[stop] > CR && b[stop] !== COMMA && b[stop] !== QUOTE && b[stop] !== SPACE) stop++;
+        value = plainDecimal(b, from, stop);
+        if (Number.isNaN(value) || (input === "probability" && (value < 0 || value > 1))) break;
+      }
+      if (stop - start > CSV_LIMITS.maxRecordBytes) break;
+      const after = stop < end && b[stop] === LF ? stop + 1 : stop + 1 < end && b[stop] === CR && b[stop + 1] === LF ? stop + 2 : -1;
+      if (after < 0) break;
+      predictions[r] = value;
+      seen[r] = line++;
+      expected = r + 1;
+      start = after;
+    }
+    at.offset = start;
+    at.line = line;
+    next = expected;
   }
 
   function row(record: CsvRecord) {
@@ -232,11 +341,15 @@ export function createSubmissionParser(key: SubmissionKey, input: Metric["input"
     predictions[r] = value;
   }
 
-  const reader = new CsvReader((record) => {
-    if (width === 0) header(record);
-    else row(record);
-    if (issues.length >= MAX_ISSUES) throw new CsvValidationError(issues);
-  });
+  const reader = new CsvReader(
+    (record) => {
+      if (width === 0) header(record);
+      else row(record);
+      if (issues.length >= MAX_ISSUES) throw new CsvValidationError(issues);
+    },
+    CSV_LIMITS,
+    lane,
+  );
 
   return {
     push(chunk: Uint8Array) {

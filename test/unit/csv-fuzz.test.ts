@@ -93,6 +93,53 @@ describe("CSV reader under fuzzing", () => {
     );
   });
 
+  // The submission parser reads the common row in place (its lane) only under the header
+  // id,prediction; under prediction,id every row goes the general way. So the same rows with their
+  // columns swapped must give the same predictions, or the same problems on the same lines.
+  it("reads rows in place exactly as the general way does: the same predictions or the same problems", () => {
+    const ids = ["r0", "r1", "r2", "r10", "a b", "é"];
+    const keys = [
+      { key: submissionKey({ ids: SolutionIds.fromStrings(ids), classes: ["a", "bb", "c d", "x,y"] }), input: "class" as const },
+      { key: submissionKey({ ids: SolutionIds.fromStrings(ids), classes: ["a", "bb", "c d"] }), input: "class" as const },
+      { key: submissionKey({ ids: SolutionIds.fromStrings(ids), classes: ["0", "1", "2.5"] }), input: "class" as const },
+      { key: submissionKey({ ids: SolutionIds.fromStrings(ids), classes: null }), input: "probability" as const },
+      { key: submissionKey({ ids: SolutionIds.fromStrings(ids), classes: null }), input: "number" as const },
+    ];
+    const id = fc.oneof(fc.constantFrom(...ids), fc.constantFrom("r3", "", " r1", "r1 ", '"r1"', '"a b"', "R1", "r0\t"));
+    const prediction = fc.oneof(
+      fc.constantFrom("a", "bb", "c d", "x,y", '"x,y"', "0", "1", "2.5", "1.0", "0.25", "-0", "+1", ".5", "1."),
+      fc.constantFrom("", " a", "a ", "A", "b", "1e-3", "0x10", "2", "-0.5", "1234567890123456", "0.1234567890123456789", '"0.5"', "\t1", "a\u00a0"),
+      fc.double({ min: -2, max: 2, noNaN: true }).map(String),
+    );
+    const row = fc.record({ id, prediction, eol: fc.constantFrom("\n", "\r\n", "\r"), blank: fc.boolean() });
+    fc.assert(
+      fc.property(fc.array(row, { maxLength: 12 }), fc.array(fc.nat(), { maxLength: 4 }), fc.nat(keys.length - 1), (rows, cuts, k) => {
+        const text = (header: string, line: (r: (typeof rows)[number]) => string) => utf8(`${header}\n${rows.map((r) => `${line(r)}${r.eol}${r.blank ? r.eol : ""}`).join("")}`);
+        const outcome = (bytes: Uint8Array) => {
+          const parser = createSubmissionParser(keys[k].key, keys[k].input);
+          try {
+            let from = 0;
+            for (const cut of [...cuts].sort((a, b) => a - b).map((c) => c % (bytes.length + 1))) {
+              parser.push(bytes.subarray(from, Math.max(from, cut)));
+              from = Math.max(from, cut);
+            }
+            parser.push(bytes.subarray(from));
+            return { predictions: Array.from(parser.end()) };
+          } catch (error) {
+            if (!(error instanceof CsvValidationError)) throw error;
+            return { issues: error.issues };
+          } finally {
+            parser.release();
+          }
+        };
+        const inPlace = outcome(text("id,prediction", (r) => `${r.id},${r.prediction}`));
+        const general = outcome(text("prediction,id", (r) => `${r.prediction},${r.id}`));
+        expect(inPlace).toEqual(general);
+      }),
+      { seed: 20261125, numRuns: 3000 },
+    );
+  });
+
   it("accepts ids with commas, quotes, odd unicode, a BOM and CRLF endings", () => {
     const ids = ["a,b", 'say "hi"', "naïve", "🙂", "ܐ־‏rtl", "zero​width"];
     const solution = "\uFEFFid,label,split\r\n" + ids.map((id, i) => `${encode(id)},${i % 2},${i < 3 ? "public" : "holdout"}`).join("\r\n") + "\r\n";
