@@ -14,6 +14,8 @@ import { publishCompetition } from "@/lib/server/competitions/publish";
 import { closeCompetition } from "@/lib/server/boards/finals";
 import { tag, stream, newUser, rejection, draftCompetition, publishedCompetition } from "@/test/support/factories";
 import { epsPerHoldoutAnswer } from "@/lib/mechanism/accounting";
+import { getSubmissionFile } from "@/lib/server/scoring/files";
+import { syntheticPredictions, syntheticSolution } from "@/test/support/api";
 
 const SOLUTION = demoSolutionCsv();
 const ROWS = SOLUTION.trim()
@@ -74,6 +76,23 @@ describe("scoring through the mechanism", () => {
     });
     expect(row.remeasure).toBeNull();
     expect(team.noisyThreshold).not.toBeNull();
+  });
+
+  it("reads a 2 MB file as it arrives and keeps it byte for byte, as gzip members compressed meanwhile", async () => {
+    const rows = 200_000;
+    const { slug } = await publishedCompetition({ solution: syntheticSolution(rows), mechanism: { mode: "practical", sigma: 0.01, threshold: 0.04, budget: 5 } });
+    const player = await newUser();
+    await createTeam(player, slug, { name: `Big ${tag()}`, acceptRules: true });
+    // Rows in the solution's order, a few out of it, and Windows line endings halfway through.
+    const lines = syntheticPredictions(rows, 3).split("\n");
+    [lines[10], lines[20_000]] = [lines[20_000], lines[10]];
+    const csv = `${lines.slice(0, rows / 2).join("\n")}\r\n${lines.slice(rows / 2).join("\r\n")}\r\n`;
+    const { result } = await submit(player, slug, stream(csv, 64 * 1024), null);
+    const stored = await db.submissionFile.findUniqueOrThrow({ where: { submissionId: result.id }, select: { data: true, size: true } });
+    // Level-1 gzip members start 1f 8b 08 00 00000000 04 03: one per MiB read.
+    expect(Buffer.from(stored.data).toString("hex").split("1f8b08000000000004").length - 1).toBe(Math.ceil(Buffer.byteLength(csv) / 2 ** 20));
+    const file = await getSubmissionFile(player, slug, result.id);
+    expect([file.size, await new Response(file.body).text()]).toEqual([Buffer.byteLength(csv), csv]);
   });
 
   it("the board row keeps the best public answer; a holdout answer shows only while there is none, the latest one", async () => {

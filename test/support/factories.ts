@@ -14,8 +14,18 @@ import { demoSolutionCsv } from "@/prisma/demo-solution";
 /** A short random tag for unique names. */
 export const tag = (): string => randomBytes(5).toString("hex");
 
-/** A request body stream holding `text`, as a route handler hands it to a service. */
-export const stream = (text: string): ReadableStream<Uint8Array> => new Response(text).body!;
+/** A request body stream holding `text`, as a route handler hands it to a service: whole, or in pieces of `pieceBytes` as a socket reads them. */
+export function stream(text: string, pieceBytes?: number): ReadableStream<Uint8Array> {
+  if (!pieceBytes) return new Response(text).body!;
+  const bytes = Buffer.from(text);
+  let offset = 0;
+  return new ReadableStream<Uint8Array>({
+    pull(controller) {
+      if (offset >= bytes.length) return controller.close();
+      controller.enqueue(new Uint8Array(bytes.subarray(offset, (offset += pieceBytes))));
+    },
+  });
+}
 
 /** A new account (not an organizer of anything yet). */
 export function newUser(prefix = "user"): Promise<PublicUser> {

@@ -1,6 +1,7 @@
 import "server-only";
 import { createHash } from "node:crypto";
-import { createGzip } from "node:zlib";
+import { promisify } from "node:util";
+import { gzip } from "node:zlib";
 import { AppError } from "./errors";
 import { CsvValidationError } from "@/lib/csv/reader";
 
@@ -26,17 +27,7 @@ export async function readCsvUpload<T>(
   const { what } = options;
   let parser: { push(chunk: Uint8Array): void; end(): T } | undefined;
   const hash = createHash("sha256");
-  // Level 1: 10 MB in ~56 ms here, under the parse, so it adds no wait (level 6: 169 ms, 9 % smaller).
-  const gzip = options.keep ? createGzip({ level: 1 }) : null;
-  const compressed: Buffer[] = [];
-  const finished =
-    gzip &&
-    new Promise<void>((resolve, reject) =>
-      gzip
-        .on("data", (c: Buffer) => compressed.push(c))
-        .on("end", resolve)
-        .on("error", reject),
-    );
+  const copy = options.keep ? compressor() : null;
   let size = 0;
   const reader = body.getReader();
   let slice = performance.now();
@@ -53,18 +44,55 @@ export async function readCsvUpload<T>(
       }
       parser ??= options.parser();
       hash.update(value);
-      gzip?.write(value);
+      copy?.write(value);
       size += value.byteLength;
       parser.push(value);
     }
     const result = (parser ?? options.parser()).end();
-    gzip?.end();
-    await finished;
-    return { result, sha256: hash.digest("hex"), file: gzip ? { gzip: Buffer.concat(compressed), size } : null };
+    const gzipped = await copy?.end();
+    return { result, sha256: hash.digest("hex"), file: gzipped ? { gzip: gzipped, size } : null };
   } catch (error) {
-    gzip?.destroy();
     await reader.cancel().catch(() => {}); // stop reading a body that is rejected
     if (error instanceof CsvValidationError) throw new AppError("unprocessable_entity", `${what} was rejected: ${error.message}`, error.issues);
     throw error;
   }
+}
+
+const gzipAsync = promisify(gzip);
+
+/** Bytes compressed as one gzip member. */
+const MEMBER_BYTES = 1024 * 1024;
+
+/**
+ * A gzip copy of what is written, made while the parse runs: every MEMBER_BYTES become a gzip member
+ * compressed in one pass on libuv's thread pool, and the members, in order, are the file (RFC 1952
+ * §2.2: a gzip file is a series of members; zlib's gunzip reads them all). A streaming gzip would
+ * advance only when the event loop turns, which a parse of a body that has already arrived rarely
+ * lets it do: it finished after the parse. Level 1: 10 MB in ~30 ms of one core here (level 6 takes
+ * about three times as long for a file 9 % smaller).
+ */
+function compressor() {
+  const members: Promise<Buffer>[] = [];
+  let pending: Uint8Array[] = [];
+  let pendingBytes = 0;
+  const compress = () => {
+    const input = Buffer.concat(pending, pendingBytes);
+    // An output buffer the whole member fits in, so it is made without a turn of the event loop between its pieces.
+    const member = gzipAsync(input, { level: 1, chunkSize: Math.max(64 * 1024, pendingBytes + 1024) });
+    member.catch(() => {}); // awaited by `end`; a rejected upload never gets there
+    members.push(member);
+    pending = [];
+    pendingBytes = 0;
+  };
+  return {
+    write(chunk: Uint8Array) {
+      pending.push(chunk);
+      pendingBytes += chunk.byteLength;
+      if (pendingBytes >= MEMBER_BYTES) compress();
+    },
+    async end(): Promise<Buffer> {
+      if (pendingBytes > 0 || members.length === 0) compress();
+      return Buffer.concat(await Promise.all(members));
+    },
+  };
 }
