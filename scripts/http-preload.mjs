@@ -135,11 +135,24 @@ function keepLength(res) {
 
 // 5. Warming up. The route handlers' code runs in module instances of its own (not
 //    instrumentation's), so the process warms its scoring path by asking itself for GET /api/health
-//    once it listens (lib/server/scoring/warm.ts): the first submission then costs what later ones do.
+//    once it listens (lib/server/scoring/warm.ts), and then sends a submission without credentials
+//    (answered 401 before its body is read): Next.js loads a route's code on its first request. The
+//    first submission then costs about what later ones do.
 function askForHealth(server) {
   const { address, port } = server.address();
   const host = address === "0.0.0.0" || address === "::" ? "127.0.0.1" : address;
-  http.get({ host, port, path: "/api/health" }, (res) => res.resume()).on("error", (error) => log.warn({ err: error.message }, "the first health check failed"));
+  const failed = (error) => log.warn({ err: error.message }, "warming up failed");
+  http
+    .get({ host, port, path: "/api/health" }, (res) => {
+      res.resume();
+      res.on("end", () => {
+        http
+          .request({ host, port, method: "POST", path: "/api/v1/competitions/warm-up/submissions" }, (answer) => answer.resume())
+          .on("error", failed)
+          .end();
+      });
+    })
+    .on("error", failed);
 }
 
 const emit = http.Server.prototype.emit;

@@ -1,11 +1,15 @@
 import "server-only";
 import { scoringData } from "./upload";
-import { COMPETITION_SELECT } from "@/lib/server/competitions/competitions";
+import { COMPETITION_SELECT, metricOf } from "@/lib/server/competitions/competitions";
+import { shapesOf } from "@/lib/server/competitions/solutions";
 import { readCsvUpload } from "@/lib/server/platform/csv-upload";
+import { openUpload } from "@/lib/server/platform/uploads";
 import { db } from "@/lib/server/platform/db";
 import { log } from "@/lib/server/platform/log";
 import { SolutionIds } from "@/lib/csv/solution";
 import { createSubmissionParser, submissionKey } from "@/lib/csv/submission";
+import { evaluateSplit } from "@/lib/metrics/registry";
+import { sketchOf } from "@/lib/metrics/sketch";
 
 /** Rows of each synthetic file, and how many times each is read: enough for V8 to optimise the reader's loops. */
 const WARM_ROWS = 50_000;
@@ -18,9 +22,10 @@ let warming: Promise<void> | undefined;
  * V8 compiles the byte-level CSV reader and the submission parser to optimised code only after
  * they have run hot for a while, and a competition's solution is decoded and indexed on its first
  * submission. So, once per process, synthetic files are read through the very functions an upload
- * goes through (hash, gzip copy, reader, id and class look-ups, in the solution's order and out of
- * it, class and number predictions), and then the solutions of the competitions that take
- * submissions are decoded and indexed, one after the other. Started by the first GET /api/health,
+ * goes through, from a request's body arriving in pieces (the body's limits and upload slot, hash,
+ * gzip copy, reader, id and class look-ups, in the solution's order and out of it, class and number
+ * predictions), and then the solutions of the competitions that take submissions are decoded,
+ * indexed and scored, one after the other. Started by the first GET /api/health,
  * which the app's process asks itself for as soon as it listens (scripts/http-preload.mjs): it has
  * to run in the route handlers' module instances, which Next.js keeps apart from instrumentation's.
  * Nothing it does is needed for correctness; a failure is logged and forgotten.
@@ -54,7 +59,8 @@ async function warmParsers(): Promise<void> {
     for (const f of files) {
       let parser: ReturnType<typeof createSubmissionParser> | undefined;
       try {
-        await readCsvUpload(new Response(f.bytes).body!, { what: "a warm-up file", parser: () => (parser = createSubmissionParser(f.key, f.input)), keep: true });
+        const { file } = openUpload(uploadOf(f.bytes), { maxBytes: f.bytes.length, what: "a warm-up file", userId: "warm-up" });
+        await readCsvUpload(file!, { what: "a warm-up file", parser: () => (parser = createSubmissionParser(f.key, f.input)), keep: true });
       } finally {
         parser?.release();
       }
@@ -62,12 +68,33 @@ async function warmParsers(): Promise<void> {
   }
 }
 
-/** Decodes and indexes the solution of every competition taking submissions (published, or closed with late submissions); the number done. */
+/** A request whose body is `bytes` arriving as from a socket: in pieces of 64 KiB, so records straddle pieces. */
+function uploadOf(bytes: Uint8Array): Request {
+  async function* pieces() {
+    for (let at = 0; at < bytes.length; at += 64 * 1024) yield bytes.subarray(at, at + 64 * 1024);
+  }
+  // Like Next.js's own requests, whose body is the Node request (an async iterable), which undici reads.
+  return new Request("http://localhost/warm-up", { method: "POST", body: pieces() as unknown as BodyInit, duplex: "half" } as RequestInit);
+}
+
+/**
+ * Decodes and indexes the solution of every competition taking submissions (published, or closed
+ * with late submissions), works out its splits' shapes, and scores its labels as if they were a
+ * submission, so that its metric and sketch have run over that many rows; the number done.
+ */
 async function preloadSolutions(): Promise<number> {
   const competitions = await db.competition.findMany({
     where: { OR: [{ status: "published" }, { status: "closed", lateSubmissions: true }], solution: { isNot: null } },
     select: COMPETITION_SELECT,
   });
-  for (const competition of competitions) await scoringData(competition);
+  for (const competition of competitions) {
+    const { solution, holdoutRows, publicRows, sketchRows } = await scoringData(competition);
+    shapesOf(competition, solution);
+    const metric = metricOf(competition);
+    const labels = solution.labels;
+    evaluateSplit(metric, { predictions: labels, labels, rows: holdoutRows });
+    evaluateSplit(metric, { predictions: labels, labels, rows: publicRows });
+    sketchOf(labels, sketchRows);
+  }
   return competitions.length;
 }
