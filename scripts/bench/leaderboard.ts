@@ -1,5 +1,6 @@
 import pg from "pg";
 import type { Figure } from "./mechanism";
+import { percentile } from "./stats";
 import { startHarness } from "../harness";
 import { publishOverApi, syntheticSolution } from "../../test/support/api";
 
@@ -8,11 +9,6 @@ const SUBMISSIONS = 1_000_000;
 const PAGE = 50;
 const VIEWERS = 20;
 const VIEWER_SECONDS = 15;
-
-function percentile(samples: number[], p: number): number {
-  const sorted = [...samples].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
-}
 
 async function fetchOk(url: string): Promise<number> {
   const response = await fetch(url);
