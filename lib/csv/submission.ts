@@ -20,6 +20,8 @@ export class IdIndex {
   readonly size: number;
   readonly bytes: Uint8Array;
   readonly starts: Int32Array;
+  /** No id holds a comma, a quote or a CR: each is a CSV field as it stands, unquoted. */
+  readonly plain: boolean;
   private readonly table: Int32Array; // row + 1, 0 = empty
   private readonly mask: number;
 
@@ -27,6 +29,7 @@ export class IdIndex {
     this.size = ids.length;
     this.bytes = ids.bytes;
     this.starts = ids.starts;
+    this.plain = !this.bytes.includes(COMMA) && !this.bytes.includes(QUOTE) && !this.bytes.includes(CR);
     let slots = 1;
     while (slots < 2 * this.size) slots *= 2;
     this.table = new Int32Array(slots);
@@ -42,12 +45,6 @@ export class IdIndex {
   find(buf: Uint8Array, start: number, end: number, hint: number): number {
     if (hint < this.size && this.equals(hint, buf, start, end)) return hint;
     return this.lookUp(buf, start, end);
-  }
-
-  /** Where row `row`'s id ends if `buf` holds it from `start` (before `end`), else −1. */
-  endOf(row: number, buf: Uint8Array, start: number, end: number): number {
-    const stop = start + this.starts[row + 1] - 1 - this.starts[row];
-    return stop <= end && this.equals(row, buf, start, stop) ? stop : -1;
   }
 
   /** The row of the id held in `buf[start, end)` through the hash table, or −1. */
@@ -91,8 +88,8 @@ export class ClassIndex {
   /** The names' UTF-8 bytes end to end, name c in `[spellingStarts[c], spellingStarts[c + 1])`. */
   private readonly spellings: Uint8Array;
   private readonly spellingStarts: Int32Array;
-  /** Whether `spelledAt` may match: at most 8 names, none empty or with a comma, quote or line break (a CSV field would quote it). */
-  private readonly spellable: boolean;
+  /** At most 8 names, none empty or with a comma, quote or line break: each is a CSV field as it stands, unquoted. */
+  readonly plain: boolean;
   /**
    * The classes as messages list them: sorted (numbers by value), at most 10. Never in the
    * solution's order, which is the order of first appearance: its first class is row 0's label.
@@ -105,7 +102,7 @@ export class ClassIndex {
     this.spellings = new Uint8Array(Buffer.concat(encoded));
     this.spellingStarts = Int32Array.from([0, ...encoded.map((e) => e.length)]);
     for (let c = 0; c < names.length; c++) this.spellingStarts[c + 1] += this.spellingStarts[c];
-    this.spellable = names.length <= 8 && names.every((c) => c !== "" && !/[",\r\n]/.test(c));
+    this.plain = names.length <= 8 && names.every((c) => c !== "" && !/[",\r\n]/.test(c));
     const values = names.map((c) => (c.trim() === "" ? NaN : Number(c)));
     const numeric = values.every(Number.isFinite) && new Set(values).size === values.length;
     this.byValue = numeric ? new Map(values.map((v, i) => [v, i])) : null;
@@ -113,37 +110,29 @@ export class ClassIndex {
     this.listed = `${sorted.slice(0, 10).join(", ")}${sorted.length > 10 ? ", …" : ""}`;
   }
 
-  /** The class code of a (trimmed) prediction, or −1 when it is none of the classes. */
+  /** The class code of a prediction (its bytes `[start, end)` without surrounding spaces and tabs), or −1 when it is none of the classes. */
   find(record: CsvRecord, field: number, start: number, end: number): number {
     if (this.byValue) return this.byValue.get(readNumber(record, field, start, end)) ?? -1;
-    return this.byName.get(record.text(field).trim()) ?? -1;
+    if (record.escaped[field] || this.names.length > 8) return this.byName.get(record.text(field).trim()) ?? -1;
+    return this.spelled(record.bytes, start, end);
   }
 
   /**
-   * The class spelled at `buf[start…]` and followed by a line break (LF or CR) before `end`: the
-   * class whose name is exactly those bytes, or −1 (also when the names are not `spellable`). The
-   * solution's labels are trimmed, so these are the bytes a trimmed prediction has; for numeric
-   * classes too: names of distinct values, so the same text is the same value.
+   * The class whose name is exactly the bytes `buf[start, end)`, or −1. For numeric classes too:
+   * names of distinct values, so the same text is the same value.
    */
-  spelledAt(buf: Uint8Array, start: number, end: number): number {
-    if (!this.spellable) return -1;
-    const count = this.names.length;
+  spelled(buf: Uint8Array, start: number, end: number): number {
     const bytes = this.spellings;
     const starts = this.spellingStarts;
-    for (let c = 0; c < count; c++) {
+    const length = end - start;
+    for (let c = 0; c < this.names.length; c++) {
       const from = starts[c];
-      const length = starts[c + 1] - from;
-      if (start + length >= end || (buf[start + length] !== LF && buf[start + length] !== CR)) continue;
+      if (starts[c + 1] - from !== length) continue;
       let k = 0;
       while (k < length && bytes[from + k] === buf[start + k]) k++;
       if (k === length) return c;
     }
     return -1;
-  }
-
-  /** The length in bytes of class `code`'s name. */
-  spellingLength(code: number): number {
-    return this.spellingStarts[code + 1] - this.spellingStarts[code];
   }
 }
 
@@ -245,7 +234,7 @@ export function createSubmissionParser(key: SubmissionKey, input: Metric["input"
     const unknown = names.filter((n) => n !== "id" && n !== "prediction");
     if (unknown.length) problem(record.line, `unknown column${unknown.length > 1 ? "s" : ""} ${unknown.map((u) => quote(u)).join(", ")}: the header must be id,prediction`);
     if (issues.length) throw new CsvValidationError(issues);
-    inPlace = idColumn === 0 && predictionColumn === 1 && width === 2;
+    inPlace = idColumn === 0 && predictionColumn === 1 && width === 2 && key.ids.plain && (key.classes?.plain ?? true);
   }
 
   /**
@@ -253,7 +242,8 @@ export function createSubmissionParser(key: SubmissionKey, input: Metric["input"
    * unquoted id of the solution not seen yet, a comma, a valid prediction without spaces or quotes (a
    * class spelled as the solution spells it, or a plain decimal), LF or CRLF. The first row that is
    * anything else is declined and read by `row`, which also names every problem; the unit tests
-   * hold the two to the same answers.
+   * hold the two to the same answers. Only for ids and class names that are CSV fields as they stand
+   * (`plain`): an id "a,b" must be quoted in a file, which the lane never reads.
    */
   function lane(b: Uint8Array, end: number, at: CsvCursor): void {
     if (!inPlace) return;
@@ -283,21 +273,13 @@ export function createSubmissionParser(key: SubmissionKey, input: Metric["input"
       }
       if (seen[r] !== 0) break;
       const from = comma + 1;
-      let stop: number;
-      let value: number;
-      if (classes) {
-        value = classes.spelledAt(b, from, end);
-        if (value < 0) break;
-        stop = from + classes.spellingLength(value);
-      } else {
-        stop = from;
-        while (stop < end && b[stop] > CR && b[stop] !== COMMA && b[stop] !== QUOTE && b[stop] !== SPACE) stop++;
-        value = plainDecimal(b, from, stop);
-        if (Number.isNaN(value) || (input === "probability" && (value < 0 || value > 1))) break;
-      }
-      if (stop - start > CSV_LIMITS.maxRecordBytes) break;
-      const after = stop < end && b[stop] === LF ? stop + 1 : stop + 1 < end && b[stop] === CR && b[stop + 1] === LF ? stop + 2 : -1;
+      let stop = from;
+      while (stop < end && b[stop] !== LF && b[stop] !== CR) stop++;
+      if (stop === from || stop - start > CSV_LIMITS.maxRecordBytes) break;
+      const after = stop < end && b[stop] === LF ? stop + 1 : stop + 1 < end && b[stop + 1] === LF ? stop + 2 : -1;
       if (after < 0) break;
+      const value = classes ? classes.spelled(b, from, stop) : plainDecimal(b, from, stop);
+      if (classes ? value < 0 : Number.isNaN(value) || (input === "probability" && (value < 0 || value > 1))) break;
       predictions[r] = value;
       seen[r] = line++;
       expected = r + 1;

@@ -110,6 +110,15 @@ describe("submission parser: exact keys and values", () => {
     expect(() => parse(many, null, "number", "id,prediction\n")).toThrow('500 test ids have no prediction, e.g. "id-000", "id-001", "id-002"');
   });
 
+  it("reads a row in place only as the general way would: ids and classes holding a comma or a quote must be quoted, spaces are only spaces", () => {
+    expect(() => parse(["a,b", "c"], null, "number", "id,prediction\na,b,0.5\nc,1\n")).toThrow("line 2: expected 2 fields, found 3");
+    expect(parse(["a,b", "c"], null, "number", 'id,prediction\n"a,b",0.5\nc,1\n')).toEqual([0.5, 1]);
+    expect(() => parse(['"q', "c"], null, "number", 'id,prediction\n"q,0.5\nc,1\n')).toThrow("line 2: a quoted field is never closed");
+    expect(() => parse(["a"], ["x", "y"], "class", "id,prediction\na,x\u00a0\n")).toThrow('line 2: prediction "x\u00a0" is not one of the classes x, y');
+    expect(() => parse(["a", "b"], ["x", "y"], "class", 'id,prediction\na,"x\n"\nb,y\n')).toThrow('line 2: prediction "x\\n" is not one of the classes x, y');
+    expect(() => parse(["a", "b"], ["x,y", "z"], "class", "id,prediction\na,x,y\nb,z\n")).toThrow("line 2: expected 2 fields, found 3");
+  });
+
   it("finds ids in any order, quoted or not", () => {
     const ids = ["a", 'say "hi"', "c"];
     expect(parse(ids, null, "number", 'id,prediction\nc,3\n"say ""hi""",2\na,1\n')).toEqual([1, 2, 3]);

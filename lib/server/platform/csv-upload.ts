@@ -52,6 +52,7 @@ export async function readCsvUpload<T>(
     const gzipped = await copy?.end();
     return { result, sha256: hash.digest("hex"), file: gzipped ? { gzip: gzipped, size } : null };
   } catch (error) {
+    copy?.abandon();
     await reader.cancel().catch(() => {}); // stop reading a body that is rejected
     if (error instanceof CsvValidationError) throw new AppError("unprocessable_entity", `${what} was rejected: ${error.message}`, error.issues);
     throw error;
@@ -60,8 +61,9 @@ export async function readCsvUpload<T>(
 
 const gzipAsync = promisify(gzip);
 
-/** Bytes compressed as one gzip member. */
+/** Bytes compressed as one gzip member, and how many members of one upload are compressed at once. */
 const MEMBER_BYTES = 1024 * 1024;
+const IN_FLIGHT = 2;
 
 /**
  * A gzip copy of what is written, made while the parse runs: every MEMBER_BYTES become a gzip member
@@ -75,10 +77,14 @@ function compressor() {
   const members: Promise<Buffer>[] = [];
   let pending: Uint8Array[] = [];
   let pendingBytes = 0;
+  let abandoned = false;
   const compress = () => {
     const input = Buffer.concat(pending, pendingBytes);
-    // An output buffer the whole member fits in, so it is made without a turn of the event loop between its pieces.
-    const member = gzipAsync(input, { level: 1, chunkSize: Math.max(64 * 1024, pendingBytes + 1024) });
+    // An output buffer the whole member fits in, so it is made without a turn of the event loop
+    // between its pieces; at most IN_FLIGHT members at once, so that a large body that has already
+    // arrived does not queue a task per MiB ahead of everything else the pool does (password hashes).
+    const chunkSize = Math.max(64 * 1024, pendingBytes + 1024);
+    const member = (members.at(-IN_FLIGHT) ?? Promise.resolve()).then(() => (abandoned ? Buffer.alloc(0) : gzipAsync(input, { level: 1, chunkSize })));
     member.catch(() => {}); // awaited by `end`; a rejected upload never gets there
     members.push(member);
     pending = [];
@@ -93,6 +99,10 @@ function compressor() {
     async end(): Promise<Buffer> {
       if (pendingBytes > 0 || members.length === 0) compress();
       return Buffer.concat(await Promise.all(members));
+    },
+    /** For a rejected upload: the members not started yet are not compressed. */
+    abandon() {
+      abandoned = true;
     },
   };
 }

@@ -28,18 +28,22 @@ let warming: Promise<void> | undefined;
  * indexed and scored, one after the other. Started by the first GET /api/health,
  * which the app's process asks itself for as soon as it listens (scripts/http-preload.mjs): it has
  * to run in the route handlers' module instances, which Next.js keeps apart from instrumentation's.
- * Nothing it does is needed for correctness; a failure is logged and forgotten.
+ * Nothing it does is needed for correctness; a failure is logged and forgotten (a competition that
+ * fails does not keep the others from being preloaded). Each step lets other requests in before
+ * the next: the app is already serving.
  */
 export function warmScoring(): Promise<void> {
   warming ??= (async () => {
     const started = performance.now();
-    await warmParsers();
+    await warmParsers().catch((error: Error) => log.warn({ err: error.message }, "warming the upload path failed"));
     const parsed = performance.now();
     const preloaded = await preloadSolutions();
     log.info({ parsersMs: Math.round(parsed - started), solutions: preloaded, solutionsMs: Math.round(performance.now() - parsed) }, "scoring warmed up");
   })().catch((error: Error) => log.warn({ err: error.message }, "warming the scoring path failed"));
   return warming;
 }
+
+const otherRequests = () => new Promise((resolve) => setImmediate(resolve));
 
 async function warmParsers(): Promise<void> {
   const ids = Array.from({ length: WARM_ROWS }, (_, r) => `warm-${r}`);
@@ -87,14 +91,23 @@ async function preloadSolutions(): Promise<number> {
     where: { OR: [{ status: "published" }, { status: "closed", lateSubmissions: true }], solution: { isNot: null } },
     select: COMPETITION_SELECT,
   });
+  let done = 0;
   for (const competition of competitions) {
-    const { solution, holdoutRows, publicRows, sketchRows } = await scoringData(competition);
-    shapesOf(competition, solution);
-    const metric = metricOf(competition);
-    const labels = solution.labels;
-    evaluateSplit(metric, { predictions: labels, labels, rows: holdoutRows });
-    evaluateSplit(metric, { predictions: labels, labels, rows: publicRows });
-    sketchOf(labels, sketchRows);
+    try {
+      const { solution, holdoutRows, publicRows, sketchRows } = await scoringData(competition);
+      await otherRequests();
+      shapesOf(competition, solution);
+      const metric = metricOf(competition);
+      const labels = solution.labels;
+      for (const rows of [holdoutRows, publicRows]) {
+        await otherRequests();
+        evaluateSplit(metric, { predictions: labels, labels, rows });
+      }
+      sketchOf(labels, sketchRows);
+      done++;
+    } catch (error) {
+      log.warn({ competition: competition.slug, err: (error as Error).message }, "preloading a competition's scoring failed");
+    }
   }
-  return competitions.length;
+  return done;
 }
