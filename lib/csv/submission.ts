@@ -18,8 +18,8 @@ const CR = 13;
  */
 export class IdIndex {
   readonly size: number;
-  readonly bytes: Uint8Array;
-  readonly starts: Int32Array;
+  private readonly bytes: Uint8Array;
+  private readonly starts: Int32Array;
   /** No id holds a comma, a quote or a CR: each is a CSV field as it stands, unquoted. */
   readonly plain: boolean;
   private readonly table: Int32Array; // row + 1, 0 = empty
@@ -45,6 +45,12 @@ export class IdIndex {
   find(buf: Uint8Array, start: number, end: number, hint: number): number {
     if (hint < this.size && this.equals(hint, buf, start, end)) return hint;
     return this.lookUp(buf, start, end);
+  }
+
+  /** Where row `row`'s id ends if `buf` holds it from `start` with a byte after it (before `end`), else −1. */
+  endOf(row: number, buf: Uint8Array, start: number, end: number): number {
+    const stop = start + this.starts[row + 1] - 1 - this.starts[row];
+    return stop < end && this.equals(row, buf, start, stop) ? stop : -1;
   }
 
   /** The row of the id held in `buf[start, end)` through the hash table, or −1. */
@@ -248,23 +254,12 @@ export function createSubmissionParser(key: SubmissionKey, input: Metric["input"
   function lane(b: Uint8Array, end: number, at: CsvCursor): void {
     if (!inPlace) return;
     const { ids, classes } = key;
-    const idBytes = ids.bytes;
-    const idStarts = ids.starts;
     let start = at.offset;
     let line = at.line;
     let expected = next;
     for (;;) {
       let r = expected;
-      let comma = -1;
-      if (r < rows) {
-        const from = idStarts[r];
-        const length = idStarts[r + 1] - 1 - from;
-        if (start + length < end) {
-          let k = 0;
-          while (k < length && idBytes[from + k] === b[start + k]) k++;
-          if (k === length) comma = start + length;
-        }
-      }
+      let comma = r < rows ? ids.endOf(r, b, start, end) : -1;
       if (comma < 0 || b[comma] !== COMMA) {
         for (comma = start; comma < end && b[comma] !== COMMA; comma++) if (b[comma] === QUOTE || b[comma] === LF || b[comma] === CR) break;
         if (comma === end || b[comma] !== COMMA) break;
