@@ -94,6 +94,8 @@ export class ClassIndex {
   /** The names' UTF-8 bytes end to end, name c in `[spellingStarts[c], spellingStarts[c + 1])`. */
   private readonly spellings: Uint8Array;
   private readonly spellingStarts: Int32Array;
+  /** By a name's first byte: the one class whose name starts with it, −2 when several do, −1 when none does. */
+  private readonly byFirstByte = new Int16Array(256).fill(-1);
   /** At most 8 names, none empty or with a comma, quote or line break: each is a CSV field as it stands, unquoted. */
   readonly plain: boolean;
   /**
@@ -107,7 +109,12 @@ export class ClassIndex {
     const encoded = names.map((c) => Buffer.from(c, "utf8"));
     this.spellings = new Uint8Array(Buffer.concat(encoded));
     this.spellingStarts = Int32Array.from([0, ...encoded.map((e) => e.length)]);
-    for (let c = 0; c < names.length; c++) this.spellingStarts[c + 1] += this.spellingStarts[c];
+    for (let c = 0; c < names.length; c++) {
+      this.spellingStarts[c + 1] += this.spellingStarts[c];
+      if (encoded[c].length === 0) continue;
+      const first = encoded[c][0];
+      this.byFirstByte[first] = this.byFirstByte[first] === -1 ? c : -2;
+    }
     this.plain = names.length <= 8 && names.every((c) => c !== "" && !/[",\r\n]/.test(c));
     const values = names.map((c) => (c.trim() === "" ? NaN : Number(c)));
     const numeric = values.every(Number.isFinite) && new Set(values).size === values.length;
@@ -128,17 +135,21 @@ export class ClassIndex {
    * names of distinct values, so the same text is the same value.
    */
   spelled(buf: Uint8Array, start: number, end: number): number {
-    const bytes = this.spellings;
-    const starts = this.spellingStarts;
-    const length = end - start;
-    for (let c = 0; c < this.names.length; c++) {
-      const from = starts[c];
-      if (starts[c + 1] - from !== length) continue;
-      let k = 0;
-      while (k < length && bytes[from + k] === buf[start + k]) k++;
-      if (k === length) return c;
-    }
+    const only = start < end ? this.byFirstByte[buf[start]] : -2;
+    if (only >= 0) return this.is(only, buf, start, end) ? only : -1;
+    if (only === -1) return -1;
+    for (let c = 0; c < this.names.length; c++) if (this.is(c, buf, start, end)) return c;
     return -1;
+  }
+
+  /** Whether class c's name is exactly the bytes `buf[start, end)`. */
+  private is(c: number, buf: Uint8Array, start: number, end: number): boolean {
+    const from = this.spellingStarts[c];
+    const length = end - start;
+    if (this.spellingStarts[c + 1] - from !== length) return false;
+    const bytes = this.spellings;
+    for (let k = 0; k < length; k++) if (bytes[from + k] !== buf[start + k]) return false;
+    return true;
   }
 }
 

@@ -86,6 +86,18 @@ describe("submission parser: exact keys and values", () => {
     expect(() => parse(["a", "b"], ["10", "9", "1"], "class", "id,prediction\na,9\nb,abc\n")).toThrow('prediction "abc" is not one of the classes 1, 9, 10');
   });
 
+  it("finds a class by its exact spelling, also among names that start alike, in place and the general way", () => {
+    const classes = ["yes", "yesterday", "no", "n", "é", "ék"];
+    const ids = ["a", "b", "c", "d", "e", "f"];
+    const rows = ["yesterday", "n", "yes", "ék", "no", "é"];
+    const expected = rows.map((c) => classes.indexOf(c));
+    expect(parse(ids, classes, "class", ["id,prediction", ...rows.map((c, i) => `${ids[i]},${c}`)].join("\n"))).toEqual(expected);
+    expect(parse(ids, classes, "class", ["prediction,id", ...rows.map((c, i) => `${c},${ids[i]}`)].join("\n"))).toEqual(expected);
+    for (const wrong of ["ye", "yesterdays", "N", "nn", "e", "x"]) {
+      expect(() => parse(["a"], classes, "class", `id,prediction\na,${wrong}\n`)).toThrow(`line 2: prediction "${wrong}" is not one of the classes`);
+    }
+  });
+
   it("compares numeric classes as numbers", () => {
     expect(parse(["a", "b", "c"], ["0", "1"], "class", "id,prediction\na,1.0\nb, 0 \nc,1e0\n")).toEqual([1, 0, 1]);
     expect(() => parse(["a"], ["0", "1"], "class", "id,prediction\na,2\n")).toThrow("is not one of the classes");
