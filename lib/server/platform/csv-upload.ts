@@ -23,7 +23,7 @@ const SLICE_MS = 2;
 export async function readCsvUpload<T>(
   body: ReadableStream<Uint8Array>,
   options: { what: string; parser: () => { push(chunk: Uint8Array): void; end(): T }; keep?: boolean },
-): Promise<{ result: T; sha256: string; file: { gzip: Buffer; size: number } | null }> {
+): Promise<{ result: T; sha256: string; file: { gzip: Buffer<ArrayBuffer>; size: number } | null }> {
   const { what } = options;
   let parser: { push(chunk: Uint8Array): void; end(): T } | undefined;
   const hash = createHash("sha256");
@@ -96,7 +96,7 @@ function compressor() {
       pendingBytes += chunk.byteLength;
       if (pendingBytes >= MEMBER_BYTES) compress();
     },
-    async end(): Promise<Buffer> {
+    async end(): Promise<Buffer<ArrayBuffer>> {
       if (pendingBytes > 0 || members.length === 0) compress();
       return Buffer.concat(await Promise.all(members));
     },

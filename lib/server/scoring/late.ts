@@ -45,7 +45,7 @@ export async function recordLate(
         description: file.description,
         filename: file.filename,
         fileSize: scored.kept.size,
-        fileData: new Uint8Array(scored.kept.gzip),
+        fileData: scored.kept.gzip,
       },
       select: { id: true, createdAt: true },
     });

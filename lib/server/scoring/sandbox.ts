@@ -37,7 +37,7 @@ export async function testInSandbox(user: PublicUser, slug: string, body: Readab
       description,
       filename,
       fileSize: scored.kept.size,
-      fileData: new Uint8Array(scored.kept.gzip),
+      fileData: scored.kept.gzip,
     },
     select: SANDBOX_SELECT,
   });

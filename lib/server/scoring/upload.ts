@@ -8,7 +8,14 @@ import { createSubmissionParser, submissionKey, type SubmissionKey } from "@/lib
 import { evaluateSplit, type Metric } from "@/lib/metrics/registry";
 import { sketchOf, sketchRows } from "@/lib/metrics/sketch";
 
-export type ScoredUpload = { holdoutValue: number; publicValue: number; sha256: string; sketch: Int32Array<ArrayBuffer>; kept: { gzip: Buffer; size: number }; data: ScoringData };
+export type ScoredUpload = {
+  holdoutValue: number;
+  publicValue: number;
+  sha256: string;
+  sketch: Int32Array<ArrayBuffer>;
+  kept: { gzip: Buffer<ArrayBuffer>; size: number };
+  data: ScoringData;
+};
 
 /**
  * Reads and validates a predictions file in full against the solution, and computes its exact
