@@ -135,9 +135,10 @@ function keepLength(res) {
 
 // 5. Warming up. The route handlers' code runs in module instances of its own (not
 //    instrumentation's), so the process warms its scoring path by asking itself for GET /api/health
-//    once it listens (lib/server/scoring/warm.ts), and then sends a submission without credentials
-//    (answered 401 before its body is read): Next.js loads a route's code on its first request. The
-//    first submission then costs about what later ones do.
+//    once it listens (lib/server/scoring/warm.ts), and then sends a submission with an API token that
+//    is no one's (answered 401 before its body is read): Next.js loads a route's code on its first
+//    request, and the token's look-up runs once. The first submission then costs about what later
+//    ones do.
 function askForHealth(server) {
   const { address, port } = server.address();
   const host = address === "0.0.0.0" || address === "::" ? "127.0.0.1" : address;
@@ -147,7 +148,9 @@ function askForHealth(server) {
       res.resume();
       res.on("end", () => {
         http
-          .request({ host, port, method: "POST", path: "/api/v1/competitions/warm-up/submissions" }, (answer) => answer.resume())
+          .request({ host, port, method: "POST", path: "/api/v1/competitions/warm-up/submissions", headers: { authorization: `Bearer qb_warm-up-${randomUUID()}` } }, (answer) =>
+            answer.resume(),
+          )
           .on("error", failed)
           .end();
       });

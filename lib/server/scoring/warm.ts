@@ -1,10 +1,13 @@
 import "server-only";
+import { randomUUID } from "node:crypto";
+import { submit } from "./submit";
 import { scoringData } from "./upload";
 import { COMPETITION_SELECT, metricOf } from "@/lib/server/competitions/competitions";
 import { shapesOf } from "@/lib/server/competitions/solutions";
 import { readCsvUpload } from "@/lib/server/platform/csv-upload";
 import { openUpload } from "@/lib/server/platform/uploads";
 import { db } from "@/lib/server/platform/db";
+import { AppError } from "@/lib/server/platform/errors";
 import { log } from "@/lib/server/platform/log";
 import { SolutionIds } from "@/lib/csv/solution";
 import { createSubmissionParser, submissionKey } from "@/lib/csv/submission";
@@ -42,6 +45,9 @@ export function warmScoring(): Promise<void> {
   })().catch((error: Error) => log.warn({ err: error.message }, "warming the scoring path failed"));
   return warming;
 }
+
+/** An account in no team of any competition (its id is made up): what the warm-up submits as. */
+const NO_ONE = { id: randomUUID(), email: "warm-up@quiltboard.invalid", name: "warm-up", role: "user" } as const;
 
 const otherRequests = () => new Promise((resolve) => setImmediate(resolve));
 
@@ -84,7 +90,9 @@ function uploadOf(bytes: Uint8Array): Request {
 /**
  * Decodes and indexes the solution of every competition taking submissions (published, or closed
  * with late submissions), works out its splits' shapes, and scores its labels as if they were a
- * submission, so that its metric and sketch have run over that many rows; the number done.
+ * submission, so that its metric and sketch have run over that many rows; then runs a submission's
+ * checks as an account in no team, which reads the competition and the member row as a submission
+ * does and is refused there (403), before any file or write. The number done.
  */
 async function preloadSolutions(): Promise<number> {
   const competitions = await db.competition.findMany({
@@ -104,6 +112,10 @@ async function preloadSolutions(): Promise<number> {
         evaluateSplit(metric, { predictions: labels, labels, rows });
       }
       sketchOf(labels, sketchRows);
+      await otherRequests();
+      await submit(NO_ONE, competition.slug, null, null).catch((error) => {
+        if (!(error instanceof AppError)) throw error; // refused, as expected
+      });
       done++;
     } catch (error) {
       log.warn({ competition: competition.slug, err: (error as Error).message }, "preloading a competition's scoring failed");
