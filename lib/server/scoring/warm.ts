@@ -23,14 +23,16 @@ let warming: Promise<void> | undefined;
 /**
  * Makes this app instance's first submission cost what its later ones do (README, Performance):
  * V8 compiles the byte-level CSV reader and the submission parser to optimised code only after
- * they have run hot for a while, and a competition's solution is decoded and indexed on its first
- * submission. So, once per process, synthetic files are read through the very functions an upload
- * goes through, from a request's body arriving in pieces (the body's limits and upload slot, hash,
- * gzip copy, reader, id and class look-ups, in the solution's order and out of it, class and number
+ * they have run hot for a while, a competition's solution is decoded and indexed on its first
+ * submission, and a statement's first run in a process costs several times its later ones. So,
+ * once per process, synthetic files are read through the very functions an upload goes through,
+ * from a request's body arriving in pieces (the body's limits and upload slot, hash, gzip copy,
+ * reader, id and class look-ups, in the solution's order and out of it, class and number
  * predictions), and then the solutions of the competitions that take submissions are decoded,
- * indexed and scored, one after the other. Started by the first GET /api/health,
- * which the app's process asks itself for as soon as it listens (scripts/http-preload.mjs): it has
- * to run in the route handlers' module instances, which Next.js keeps apart from instrumentation's.
+ * indexed and scored, and their submission checks run, one after the other. Started by the first
+ * GET /api/health, which the app's process asks itself for as soon as it listens
+ * (scripts/http-preload.mjs): it has to run in the route handlers' module instances, which Next.js
+ * keeps apart from instrumentation's.
  * Nothing it does is needed for correctness; a failure is logged and forgotten (a competition that
  * fails does not keep the others from being preloaded). Each step lets other requests in before
  * the next: the app is already serving.
