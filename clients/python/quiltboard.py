@@ -14,6 +14,11 @@ Submitting the same file again (re-running a notebook cell) spends nothing: the 
 the request's Idempotency-Key, so the server answers the first submission again. (After the close,
 late submissions are scored exactly and count against the daily cap each time: the server does not
 replay them.)
+
+A request the server refuses for a moment (429 or 503 with a Retry-After of at most ``max_wait``
+seconds, 30 by default: the account's uploads in progress, a busy server) is sent again after that
+wait, at most 3 times; a submission is safe to send again, its Idempotency-Key makes it one. A
+longer wait (the daily cap: until midnight UTC) raises at once, with ``retry_after`` set.
 """
 
 from __future__ import annotations
@@ -22,6 +27,7 @@ import hashlib
 import json
 import os
 import re
+import time
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -46,14 +52,16 @@ class QuiltboardError(Exception):
 
     ``message`` is the server's message, ``status`` the HTTP status (0 when the server was not
     reached), ``code`` its error code, ``details`` the problems it listed (a CSV's, each with its
-    ``line``; a JSON body's, each with its ``path``), and ``line`` the line of the first CSV problem.
+    ``line``; a JSON body's, each with its ``path``), ``line`` the line of the first CSV problem, and
+    ``retry_after`` the seconds the server asked to wait before trying again (None when it did not).
     """
 
-    def __init__(self, message: str, status: int = 0, code: Optional[str] = None, details: Any = None):
+    def __init__(self, message: str, status: int = 0, code: Optional[str] = None, details: Any = None, retry_after: Optional[float] = None):
         self.message = message
         self.status = status
         self.code = code
         self.details = details
+        self.retry_after = retry_after
         problems = details if isinstance(details, list) else []
         lines = [p.get("line") for p in problems if isinstance(p, dict) and p.get("line")]
         self.line: Optional[int] = lines[0] if lines else None
@@ -112,10 +120,13 @@ class Client:
 
     ``url`` is the competition's page, e.g. https://quiltboard.example.org/competitions/my-slug;
     ``token`` a personal API token (the account page, or POST /api/v1/tokens), by default the
-    environment's QUILTBOARD_TOKEN.
+    environment's QUILTBOARD_TOKEN. A refusal with a Retry-After of at most ``max_wait`` seconds is
+    sent again after that wait (at most ``RETRIES`` times).
     """
 
-    def __init__(self, url: str, token: Optional[str] = None, timeout: float = 120.0):
+    RETRIES = 3
+
+    def __init__(self, url: str, token: Optional[str] = None, timeout: float = 120.0, max_wait: float = 30.0):
         parsed = urllib.parse.urlsplit(url)
         found = re.match(r"^(.*?)/competitions/([^/]+)/?$", parsed.path)
         if not parsed.scheme or not found:
@@ -124,6 +135,7 @@ class Client:
         self.slug = urllib.parse.unquote(found.group(2))
         self.token = token if token is not None else os.environ.get("QUILTBOARD_TOKEN")
         self.timeout = timeout
+        self.max_wait = max_wait
 
     def submit(self, path_or_dataframe: Union[str, "os.PathLike[str]", Any], description: Optional[str] = None) -> Answer:
         """Scores a predictions file (id,prediction): a path, or a pandas DataFrame (written without its index).
@@ -205,7 +217,23 @@ class Client:
         return paths
 
     def _request(self, method: str, path: str, body: Optional[bytes] = None, headers: Optional[Dict[str, str]] = None, raw: bool = False):
-        """One request to the competition's API (`path` relative to it, or absolute from /api); its JSON and the response."""
+        """A request to the competition's API (`path` relative to it, or absolute from /api); its JSON and the response.
+
+        Sent again after the server's Retry-After when it refuses for a moment (429, 503) and asks
+        to wait at most ``max_wait`` seconds.
+        """
+        retried = 0
+        while True:
+            try:
+                return self._send(method, path, body, headers, raw)
+            except QuiltboardError as refused:
+                wait = refused.retry_after
+                if refused.status not in (429, 503) or wait is None or wait > self.max_wait or retried == self.RETRIES:
+                    raise
+                retried += 1
+                time.sleep(wait)
+
+    def _send(self, method: str, path: str, body: Optional[bytes], headers: Optional[Dict[str, str]], raw: bool):
         url = self.base + (path if path.startswith("/api/") else f"/api/v1/competitions/{urllib.parse.quote(self.slug)}" + (f"/{path}" if path else ""))
         request = urllib.request.Request(url, data=body, method=method, headers={"accept": "application/json", **(headers or {})})
         if self.token:
@@ -250,4 +278,8 @@ def _refusal(error: urllib.error.HTTPError) -> QuiltboardError:
         body = {}
     if error.code == 401:
         return QuiltboardError("the server refused the token (401): create one on your account page and pass it as token=, or set QUILTBOARD_TOKEN", 401, body.get("code"))
-    return QuiltboardError(body.get("message") or f"the server answered {error.code}", error.code, body.get("code"), body.get("details"))
+    try:
+        retry_after: Optional[float] = float(error.headers.get("retry-after", ""))
+    except ValueError:
+        retry_after = None  # absent, or a date (the server sends seconds)
+    return QuiltboardError(body.get("message") or f"the server answered {error.code}", error.code, body.get("code"), body.get("details"), retry_after)

@@ -19,7 +19,7 @@ function pythonTests(env: Record<string, string>): Promise<{ code: number; outpu
 }
 
 describe.skipIf(!PYTHON)("the Python client (clients/python) against the real server", () => {
-  it("submits a file or a DataFrame with its SHA-256 as Idempotency-Key, reads the board, the team's submissions and limits, downloads the data, and raises the server's message with the line", async () => {
+  it("submits a file or a DataFrame with its SHA-256 as Idempotency-Key, sends it again after a short Retry-After, reads the board, the team's submissions and limits, downloads the data, and raises the server's message with the line", async () => {
     const { slug, organizer } = await publishedCompetition({ daily: 20 });
     const text = "hourly readings of 60 households\n";
     const form = new FormData();
@@ -38,10 +38,11 @@ describe.skipIf(!PYTHON)("the Python client (clients/python) against the real se
       QUILTBOARD_TEST_ATTACHMENT_TEXT: text,
       QUILTBOARD_TEST_DAILY: "20",
     });
-    expect(run.output).toMatch(/Ran 8 tests/);
+    expect(run.output).toMatch(/Ran 9 tests/);
     expect([run.code, run.output]).toEqual([0, expect.stringMatching(/\nOK( \(skipped=1\))?\n$/)]);
-    // The file went in once (its second submission was answered from the first), the DataFrame once.
+    // The file went in once (its second submission was answered from the first), the DataFrame once,
+    // and the file sent again after a 429 once (with the two uploads that held the slots).
     const mine = await (await api(`/api/v1/competitions/${slug}/submissions`, { headers: competitor.auth })).json();
-    expect(mine.submissions.map((s: { filename: string }) => s.filename).sort()).toEqual(["dataframe.csv", "gbm.csv"]);
+    expect(mine.submissions.map((s: { filename: string }) => s.filename).sort()).toEqual(["dataframe.csv", "gbm.csv", "retry.csv"]);
   });
 });

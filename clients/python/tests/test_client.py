@@ -8,11 +8,16 @@ QUILTBOARD_TEST_ATTACHMENT_TEXT (its content), QUILTBOARD_TEST_DAILY (the daily 
 """
 
 import csv
+import hashlib
+import http.client
 import io
 import os
 import sys
 import tempfile
+import threading
+import time
 import unittest
+import urllib.parse
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
@@ -100,6 +105,57 @@ class ClientTest(unittest.TestCase):
             self.assertEqual([os.path.basename(p) for p in paths], [os.environ["QUILTBOARD_TEST_ATTACHMENT"]])
             with open(paths[0], encoding="utf-8") as file:
                 self.assertEqual(file.read(), os.environ["QUILTBOARD_TEST_ATTACHMENT_TEXT"])
+
+    def test_an_upload_refused_for_a_moment_is_sent_again_after_the_wait_the_server_asks(self):
+        with open(PREDICTIONS, newline="") as file:
+            rows = list(csv.reader(file))
+        rows[2][1] = "spike" if rows[2][1] == "none" else "none"  # a file of its own
+        path = os.path.join(tempfile.mkdtemp(), "retry.csv")
+        with open(path, "w", newline="") as file:
+            csv.writer(file, lineterminator="\n").writerows(rows)
+        with open(path, "rb") as file:
+            body = file.read()
+
+        # Two uploads of the same file that take 3 s to send hold the account's two upload slots.
+        answers = []
+
+        def slow_upload():
+            parsed = urllib.parse.urlsplit(URL)
+            slug = parsed.path.rstrip("/").split("/")[-1]
+            connection = http.client.HTTPConnection(parsed.hostname, parsed.port, timeout=60)
+            connection.putrequest("POST", f"/api/v1/competitions/{slug}/submissions?filename=retry.csv")
+            for name, value in {
+                "authorization": f"Bearer {os.environ['QUILTBOARD_TOKEN']}",
+                "content-type": "text/csv",
+                "content-length": str(len(body)),
+                "idempotency-key": hashlib.sha256(body).hexdigest(),
+            }.items():
+                connection.putheader(name, value)
+            connection.endheaders()
+            connection.send(body[: len(body) // 2])
+            time.sleep(3)
+            connection.send(body[len(body) // 2 :])
+            answers.append(connection.getresponse().status)
+            connection.close()
+
+        uploads = [threading.Thread(target=slow_upload) for _ in range(2)]
+        for upload in uploads:
+            upload.start()
+        time.sleep(1)
+        # A client that waits at most 1 s is refused at once, with the server's Retry-After.
+        with self.assertRaises(QuiltboardError) as refused:
+            Client(URL, max_wait=1).submit(path)
+        self.assertEqual((refused.exception.status, refused.exception.retry_after), (429, 5))
+        self.assertIn("uploads in progress", str(refused.exception))
+        # The default client waits the 5 s and sends it again: the same submission, nothing more spent.
+        started = time.monotonic()
+        answer = self.client.submit(path)
+        self.assertGreaterEqual(time.monotonic() - started, 5)
+        for upload in uploads:
+            upload.join()
+        self.assertEqual(sorted(answers), [200, 201])
+        self.assertTrue(answer.replayed)
+        self.assertEqual(len([s for s in self.client.submissions() if s.filename == "retry.csv"]), 1)
 
     def test_a_wrong_token_or_address_is_an_error_that_says_so(self):
         with self.assertRaises(QuiltboardError) as refused:
