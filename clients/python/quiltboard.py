@@ -15,16 +15,20 @@ the request's Idempotency-Key, so the server answers the first submission again.
 late submissions are scored exactly and count against the daily cap each time: the server does not
 replay them.)
 
-A request the server refuses for a moment (429 or 503 with a Retry-After of at most ``max_wait``
-seconds, 30 by default: the account's uploads in progress, a busy server) is sent again after that
-wait, at most 3 times; a submission is safe to send again, its Idempotency-Key makes it one. A
-longer wait (the daily cap: until midnight UTC) raises at once, with ``retry_after`` set.
+A request the server refuses for a moment, with a Retry-After of at most ``max_wait`` seconds (30
+by default), is sent again after that wait, at most 3 times: a submission after a 429 (the account's
+uploads in progress; every 429 comes before anything is read or written), any other request after a
+429 or a 503 (a busy server). A submission is not sent again after a 503: one that lost its database
+connection as it was written may have been recorded, and a late one (after the close) would be
+recorded twice. A longer wait raises at once, with ``retry_after`` set: the daily cap's lasts until
+midnight UTC (in its last ``max_wait`` seconds, the client waits for the new day).
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import math
 import os
 import re
 import time
@@ -219,19 +223,20 @@ class Client:
     def _request(self, method: str, path: str, body: Optional[bytes] = None, headers: Optional[Dict[str, str]] = None, raw: bool = False):
         """A request to the competition's API (`path` relative to it, or absolute from /api); its JSON and the response.
 
-        Sent again after the server's Retry-After when it refuses for a moment (429, 503) and asks
-        to wait at most ``max_wait`` seconds.
+        Sent again after the server's Retry-After when it refuses for a moment (a 429; a 503 too
+        unless it is a POST) and asks to wait at most ``max_wait`` seconds.
         """
+        again = (429,) if method == "POST" else (429, 503)
         retried = 0
         while True:
             try:
                 return self._send(method, path, body, headers, raw)
             except QuiltboardError as refused:
                 wait = refused.retry_after
-                if refused.status not in (429, 503) or wait is None or wait > self.max_wait or retried == self.RETRIES:
+                if refused.status not in again or wait is None or not 0 <= wait <= self.max_wait or retried == self.RETRIES:
                     raise
                 retried += 1
-                time.sleep(wait)
+                time.sleep(max(wait, 1.0))
 
     def _send(self, method: str, path: str, body: Optional[bytes], headers: Optional[Dict[str, str]], raw: bool):
         url = self.base + (path if path.startswith("/api/") else f"/api/v1/competitions/{urllib.parse.quote(self.slug)}" + (f"/{path}" if path else ""))
@@ -282,4 +287,6 @@ def _refusal(error: urllib.error.HTTPError) -> QuiltboardError:
         retry_after: Optional[float] = float(error.headers.get("retry-after", ""))
     except ValueError:
         retry_after = None  # absent, or a date (the server sends seconds)
+    if retry_after is not None and not math.isfinite(retry_after):
+        retry_after = None
     return QuiltboardError(body.get("message") or f"the server answered {error.code}", error.code, body.get("code"), body.get("details"), retry_after)

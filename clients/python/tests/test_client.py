@@ -116,7 +116,7 @@ class ClientTest(unittest.TestCase):
         with open(path, "rb") as file:
             body = file.read()
 
-        # Two uploads of the same file that take 3 s to send hold the account's two upload slots.
+        # Two uploads of the same file that take 4 s to send hold the account's two upload slots.
         answers = []
 
         def slow_upload():
@@ -133,7 +133,7 @@ class ClientTest(unittest.TestCase):
                 connection.putheader(name, value)
             connection.endheaders()
             connection.send(body[: len(body) // 2])
-            time.sleep(3)
+            time.sleep(4)
             connection.send(body[len(body) // 2 :])
             answers.append(connection.getresponse().status)
             connection.close()
@@ -141,10 +141,18 @@ class ClientTest(unittest.TestCase):
         uploads = [threading.Thread(target=slow_upload) for _ in range(2)]
         for upload in uploads:
             upload.start()
-        time.sleep(1)
-        # A client that waits at most 1 s is refused at once, with the server's Retry-After.
-        with self.assertRaises(QuiltboardError) as refused:
-            Client(URL, max_wait=1).submit(path)
+        # A client that waits at most 1 s is refused at once with the server's Retry-After, once both
+        # slots are held (until then a broken file gets its 422, read and refused, nothing spent).
+        broken = os.path.join(os.path.dirname(path), "broken.csv")
+        with open(broken, "w") as file:
+            file.write("id,prediction\nnot-an-id,none\n")
+        deadline = time.monotonic() + 3
+        while True:
+            with self.assertRaises(QuiltboardError) as refused:
+                Client(URL, max_wait=1).submit(broken)
+            if refused.exception.status != 422 or time.monotonic() > deadline:
+                break
+            time.sleep(0.1)
         self.assertEqual((refused.exception.status, refused.exception.retry_after), (429, 5))
         self.assertIn("uploads in progress", str(refused.exception))
         # The default client waits the 5 s and sends it again: the same submission, nothing more spent.
