@@ -95,7 +95,7 @@ export class ClassIndex {
   private readonly spellings: Uint8Array;
   private readonly spellingStarts: Int32Array;
   /** By a name's first byte: the one class whose name starts with it, −2 when several do, −1 when none does. */
-  private readonly byFirstByte = new Int16Array(256).fill(-1);
+  private readonly byFirstByte = new Int32Array(256).fill(-1);
   /** At most 8 names, none empty or with a comma, quote or line break: each is a CSV field as it stands, unquoted. */
   readonly plain: boolean;
   /**
