@@ -124,6 +124,8 @@ export const guaranteeSummarySchema = z.object({
     maxQueries: z.number().int(),
     budget: z.number().int(),
     beta: z.number(),
+    /** the promise by holdout checks used (0, 1, 5, B₀): every score a team is shown after that many checks is within `bound` of its true score (docs/mechanism.md §2.8) */
+    byChecks: z.array(z.object({ checks: count, bound: z.number() })),
   }),
   competition: z.object({ holds: z.boolean(), tolerance: z.number().nullable(), cap: z.number().int().nullable(), teams: z.number().int(), answersReleased: count }),
   publicBound: z.number(),
@@ -218,6 +220,7 @@ export const correlationSummarySchema = z
         reversible: z.boolean(),
         spectralGap: z.number().nullable(),
         lambda: z.number(),
+        mixingTime: z.number().nullable(),
         stateNames: z.array(z.string()).nullable(),
         chains: z.number().int(),
         longestChain: z.number().int(),
@@ -268,6 +271,13 @@ export const planSchema = z
       expectedCharges: z.number(),
       recommended: z.object({ sigma: z.number(), threshold: z.number(), expectedCharges: z.number() }),
     }),
+    scores: z
+      .object({
+        concentration: z.object({ size: z.number(), inequality: z.string() }),
+        split: z.object({ deviation: z.number(), threshold: z.number(), comparison: z.number(), answer: z.number() }),
+        byChecks: z.array(z.object({ checks: count, bound: z.number() })),
+      })
+      .nullable(),
   })
   .meta({ id: "Plan" });
 
@@ -303,7 +313,7 @@ export const calibrationAnswerSchema = z.union([
 
 // Organizers' views of the holdout
 
-/** The holdout health (organizers): ε_DP spent per team and in all (lib/mechanism/accounting.ts); `baselines`: baselines shown with a noisy holdout value (before baselines showed their public score), one re-measurement each, counted in the total. */
+/** The holdout health (organizers): ε_DP spent per team and in all (lib/mechanism/accounting.ts). */
 export const healthReportSchema = z.object({
   perHoldoutAnswer: z.number(),
   total: z.number(),
@@ -311,7 +321,6 @@ export const healthReportSchema = z.object({
     z.object({
       name: z.string(),
       holdoutAnswers: count,
-      remeasures: count,
       openEpochs: count,
       epsDp: z.number(),
       remaining: z.number().int(),
@@ -320,7 +329,6 @@ export const healthReportSchema = z.object({
     }),
   ),
   exhausted: count,
-  baselines: count,
 });
 export type HealthReport = z.infer<typeof healthReportSchema>;
 
@@ -353,9 +361,13 @@ export type ResultKind = z.infer<typeof resultKindSchema>;
  * An answer as its team sees it, in display units: `score` is what the mechanism released (null for
  * ⊥), `publicScore` the submission's exact public score, which the team always sees (it is a
  * function of the public rows alone: docs/mechanism.md §2.2); when the answer is not a public one it
- * is "public score, not checked".
+ * is "public score, not checked". `bound` is the half-width of `score`'s interval that the mechanism
+ * proves: with probability at least 95 %, every score the team is shown lies within its bound of its
+ * true score (docs/mechanism.md §2.8). Null when no score was released, for a late answer (the
+ * guarantee covers the live competition only) and where no proof covers the competition's metric and
+ * correlation model.
  */
-export const answerSchema = z.object({ kind: resultKindSchema, score: z.number().nullable(), publicScore: z.number() });
+export const answerSchema = z.object({ kind: resultKindSchema, score: z.number().nullable(), publicScore: z.number(), bound: z.number().nullable() });
 export type Answer = z.infer<typeof answerSchema>;
 
 const budgetSchema = z.object({ remaining: z.number().int(), initial: z.number().int() });
@@ -450,7 +462,9 @@ export const leaderboardEntrySchema = z.object({
   /** the shown score (docs/mechanism.md §2.6): the team's best public answer, else its latest holdout answer, display units */
   score: z.number().nullable(),
   kind: boardKindSchema.nullable(),
-  /** half-width of the score's 95 % interval (a public score's sampling error, a holdout answer's noise), display units */
+  /** the half-width the mechanism proves for the score (display units, docs/mechanism.md §2.8): with probability ≥ 95 % every score the team is shown lies within its bound of its true score; null where no proof covers the competition */
+  bound: z.number().nullable(),
+  /** the score's 95 % sampling error (a public score's on the public rows, a holdout answer's noise), display units: not a promise */
   uncertainty: z.number().nullable(),
   submissions: count,
   budget: budgetSchema,
@@ -475,7 +489,8 @@ export const leaderboardSchema = z
     next: z.string().nullable(),
     entries: z.array(leaderboardEntrySchema),
     /** the organizers' baselines: unranked rows, each its public score (lib/server/scoring/sandbox.ts) */
-    baselines: z.array(z.object({ name: z.string(), score: z.number(), kind: boardKindSchema, uncertainty: z.number().nullable() })),
+    /** a baseline is not a query of the mechanism: its `bound` is null */
+    baselines: z.array(z.object({ name: z.string(), score: z.number(), kind: boardKindSchema, bound: z.null(), uncertainty: z.number().nullable() })),
   })
   .meta({ id: "Leaderboard" });
 export type Leaderboard = z.infer<typeof leaderboardSchema>;
@@ -510,14 +525,16 @@ export const teamHistorySchema = z.object({
     rank: z.number().int().nullable(),
     score: z.number().nullable(),
     kind: boardKindSchema.nullable(),
+    /** the shown score's bound, as on the leaderboard */
+    bound: z.number().nullable(),
     disqualified: disqualifiedSchema,
   }),
   metric: metricSummarySchema,
   displayPrecision: z.number().int(),
   /** the 95 % half-widths of a public answer (its sampling error) and of a holdout answer (its noise), display units */
   uncertainty: scoreUncertaintySchema.nullable(),
-  /** every query in time order: the released answer (null when the budget was spent) and the budget after */
-  history: z.array(z.object({ at: instant, kind: storedKindSchema, score: z.number().nullable(), budget: z.number().int() })),
+  /** every query in time order: the released answer (null when the budget was spent), its bound (docs/mechanism.md §2.8) and the budget after */
+  history: z.array(z.object({ at: instant, kind: storedKindSchema, score: z.number().nullable(), bound: z.number().nullable(), budget: z.number().int() })),
 });
 export type TeamHistory = z.infer<typeof teamHistorySchema>;
 

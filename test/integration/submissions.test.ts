@@ -1,4 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { boundSettingFor, scoreInterval } from "@/lib/calibration/score-bounds";
+import { answerDecimalsFor } from "@/lib/mechanism/thresholdout";
 import { auditCompetition, holdoutHealth } from "@/lib/server/scoring/audit";
 import { setMechanism } from "@/lib/server/competitions/calibration";
 import { createCompetition, getVisibleCompetition, toPublicDetails } from "@/lib/server/competitions/competitions";
@@ -71,10 +73,11 @@ describe("scoring through the mechanism", () => {
       bestValue: row.answer,
       bestKind: row.kind,
       bestAt: row.createdAt,
-      remeasures: 0,
+      bestPosition: 1,
+      bestPrior: 0,
       budgetRemaining: result.budget.remaining,
     });
-    expect(row.remeasure).toBeNull();
+    expect(row.position).toBe(1);
     expect(team.noisyThreshold).not.toBeNull();
   });
 
@@ -218,7 +221,25 @@ describe("scoring through the mechanism", () => {
       csv((r) => 0.4 + 0.2 * r.label),
       null,
     );
-    expect(perfect.result.answer).toEqual({ kind: "public", score: 1, publicScore: 1 });
+    // Its bound counts ROC AUC's N = n₊n₋/n = 67·133/200 holdout rows through McDiarmid's inequality
+    // (not a mean: no Chernoff–KL form; docs/mechanism.md §2.5, §2.8), at the first query with no holdout answer before it.
+    const { maxQueries } = await db.competition.findUniqueOrThrow({ where: { slug }, select: { maxQueries: true } });
+    const bounds = boundSettingFor(
+      {
+        concentration: { size: (67 * 133) / 200, kl: false },
+        maxQueries: maxQueries!,
+        decimals: answerDecimalsFor(0.001),
+        capped: false,
+        sigma: 0.001,
+        threshold: 0.04,
+        sensitivity: 1 / 67,
+        beta: 0.05,
+      },
+      3,
+    );
+    const at = (value: number, index: number) => scoreInterval(bounds, { kind: "public", value, index, prior: 0, budget: 3 });
+    expect(perfect.result.answer).toEqual({ kind: "public", score: 1, publicScore: 1, bound: 1 - at(1, 1).lower });
+    expect(perfect.result.answer.bound).toBeGreaterThan(0.3);
     // Constant predictions tie every pair: exactly ½.
     expect(
       (
@@ -229,7 +250,7 @@ describe("scoring through the mechanism", () => {
           null,
         )
       ).result.answer,
-    ).toEqual({ kind: "public", score: 0.5, publicScore: 0.5 });
+    ).toEqual({ kind: "public", score: 0.5, publicScore: 0.5, bound: Math.max(at(0.5, 2).upper - 0.5, 0.5 - at(0.5, 2).lower) });
     // Right on the public rows, reversed on the holdout: public 1, holdout 0, so the holdout answers (with noise).
     const leak = await submit(
       player,
@@ -324,7 +345,7 @@ describe("scoring through the mechanism", () => {
     // The epoch is open when a public answer came after the last holdout answer.
     const lastHoldout = Math.max(0, ...rows.filter((r) => r.kind === "holdout").map((r) => r.queryIndex));
     const openEpochs = rows.some((r) => r.kind === "public" && r.queryIndex > lastHoldout) ? 1 : 0;
-    expect(health.teams[0]).toMatchObject({ holdoutAnswers: holdout, remeasures: 0, openEpochs, remaining: 6 - holdout });
+    expect(health.teams[0]).toMatchObject({ holdoutAnswers: holdout, openEpochs, remaining: 6 - holdout });
     // 9 units per holdout answer, 8 for an open threshold epoch (accounting.ts).
     expect(health.total).toBeCloseTo(((9 * holdout + 8 * openEpochs) / 9) * health.perHoldoutAnswer, 12);
   });
@@ -341,10 +362,10 @@ describe("scoring through the mechanism", () => {
     expect(audit.mismatches).toBe(1);
     expect(audit.examples[0].submissionId).toBe(victim.id);
     await db.submission.update({ where: { id: victim.id }, data: { answer: victim.answer } });
-    // A re-measurement stored by a board before the public-first one is replayed too.
+    // The position a query was answered at is replayed too: it decides the limit m.
     const last = await db.submission.findFirstOrThrow({ where: { competitionId: c.id, queryIndex: 4 } });
-    await db.submission.update({ where: { id: last.id }, data: { remeasure: 0.5 } });
-    expect((await auditCompetition(c.owner, c.slug)).examples).toEqual([{ submissionId: last.id, problem: "stored re-measurement 0.5 differs from its replay" }]);
+    await db.submission.update({ where: { id: last.id }, data: { position: 4 + 10_000_000 } });
+    expect((await auditCompetition(c.owner, c.slug)).examples).toEqual([{ submissionId: last.id, problem: expect.stringMatching(/^stored \w+ .* replay gives limit null/) }]);
   });
 
   it("keeps the time of the team's best through later answers, whatever the server's time zone", async () => {

@@ -64,14 +64,12 @@ export function correlationOf(c: Pick<CompetitionRow, "correlation">): Correlati
  */
 export function thresholdoutParams(competition: CompetitionRow, holdout: SplitShape): ThresholdoutParams {
   return {
-    mode: "thresholdout",
     sigma: competition.sigma!,
     threshold: competition.threshold!,
     budget: competition.budget!,
-    holdoutSize: holdout.rows,
     sensitivity: holdout.sensitivity,
-    maxQueries: competition.maxQueries ?? undefined,
-    answerDecimals: competition.answerDecimals ?? undefined,
+    maxQueries: competition.maxQueries!,
+    answerDecimals: competition.answerDecimals!,
   };
 }
 

@@ -5,14 +5,15 @@ import { loadSolution, shapesOf } from "@/lib/server/competitions/solutions";
 import type { PublicUser } from "@/lib/server/accounts/users";
 import { epsPerHoldoutAnswer, privacySpent, type TeamReleases } from "@/lib/mechanism/accounting";
 import { createStreams } from "@/lib/mechanism/rng";
-import { initThresholdout, remeasureHoldout, stepThresholdout } from "@/lib/mechanism/thresholdout";
+import { initThresholdout, stepThresholdout } from "@/lib/mechanism/thresholdout";
 import type { AuditReport, HealthReport } from "@/lib/responses";
 
 /**
  * Replays every answer from the stored secret (docs/mechanism.md §5): for each team's stream, query
- * by query, Algorithm 1 is stepped again on the stored raw scores with the budget the team had, and
- * the kind, the released value, the budget after and any re-measured leaderboard value must match
- * exactly; query indices must run 1, 2, 3, … with none reused or skipped.
+ * by query, Algorithm 1 is stepped again on the stored raw scores with the budget the team had and
+ * the queries it had absorbed from merged teams (its stored position minus its index), and the kind,
+ * the released value and the budget after must match exactly; query indices must run 1, 2, 3, …
+ * with none reused or skipped.
  */
 export async function auditCompetition(user: PublicUser, slug: string): Promise<AuditReport> {
   const competition = await requireOrganizer(user, slug);
@@ -32,11 +33,11 @@ export async function auditCompetition(user: PublicUser, slug: string): Promise<
       id: string;
       streamTeamId: string;
       queryIndex: number;
+      position: number;
       kind: string;
       answer: number | null;
       budgetBefore: number;
       budgetAfter: number;
-      remeasure: number | null;
       publicValue: number;
       holdoutValue: number;
     }[] = await db.submission.findMany({
@@ -50,11 +51,11 @@ export async function auditCompetition(user: PublicUser, slug: string): Promise<
         id: true,
         streamTeamId: true,
         queryIndex: true,
+        position: true,
         kind: true,
         answer: true,
         budgetBefore: true,
         budgetAfter: true,
-        remeasure: true,
         publicValue: true,
         holdoutValue: true,
       },
@@ -70,15 +71,13 @@ export async function auditCompetition(user: PublicUser, slug: string): Promise<
       stream.next = s.queryIndex + 1;
       const step = stepThresholdout(
         params,
-        { budget: s.budgetBefore, noisyThreshold: stream.threshold, queries: s.queryIndex - 1 },
+        { budget: s.budgetBefore, noisyThreshold: stream.threshold, queries: s.queryIndex - 1, absorbed: s.position - s.queryIndex },
         { holdoutValue: s.holdoutValue, publicValue: s.publicValue },
         stream.streams,
       );
       stream.threshold = step.state.noisyThreshold;
-      if (!sameKind(s.kind, step.answer.kind, params.answerDecimals === undefined) || step.answer.value !== s.answer || step.state.budget !== s.budgetAfter) {
+      if (!sameKind(s.kind, step.answer.kind) || step.answer.value !== s.answer || step.state.budget !== s.budgetAfter) {
         mismatch(s.id, `stored ${s.kind} ${s.answer} (budget ${s.budgetAfter}), replay gives ${step.answer.kind} ${step.answer.value} (budget ${step.state.budget})`);
-      } else if (s.remeasure !== null && remeasureHoldout(params, s.queryIndex, s.holdoutValue, stream.streams) !== s.remeasure) {
-        mismatch(s.id, `stored re-measurement ${s.remeasure} differs from its replay`);
       }
     }
     const last = batch[batch.length - 1];
@@ -90,43 +89,36 @@ export async function auditCompetition(user: PublicUser, slug: string): Promise<
 /**
  * Whether a stored kind is the one replayed. "capped" is the ⊥ a team with budget left gets once the
  * competition's cap is reached: the answer replayed with the budget the team had then (0) is
- * "exhausted". Competitions published before answers were rounded (no answerDecimals) stored the ⊥
- * past m as "exhausted", today's "limit".
+ * "exhausted".
  */
-function sameKind(stored: string, replayed: string, legacy: boolean): boolean {
-  return stored === replayed || (stored === "capped" && replayed === "exhausted") || (legacy && stored === "exhausted" && replayed === "limit");
+function sameKind(stored: string, replayed: string): boolean {
+  return stored === replayed || (stored === "capped" && replayed === "exhausted");
 }
 
 /**
  * The holdout's health (docs/mechanism.md §2.6, "count every release"): the DP privacy each team has
- * spent (accounting.ts: its holdout answers, the open threshold epoch of each of its streams — an
- * absorbed team's too — and re-measured scores of a board before the public-first board), the total
- * over teams (basic composition: every team queries the same holdout; a baseline shown with a noisy
- * holdout value before baselines showed their public score counts one re-measurement), and the
- * teams that exhausted their budget.
+ * spent (accounting.ts: its holdout answers and the open threshold epoch of each of its streams, an
+ * absorbed team's too), the total over teams (basic composition: every team queries the same
+ * holdout), and the teams that exhausted their budget.
  */
 export async function holdoutHealth(user: PublicUser, slug: string): Promise<HealthReport> {
   const competition = await requireOrganizer(user, slug);
   const solution = competition.sigma === null ? null : await loadSolution(competition.id, { published: competition.status !== "draft" });
-  if (!solution || competition.sigma === null) return { perHoldoutAnswer: 0, total: 0, teams: [], exhausted: 0, baselines: 0 };
+  if (!solution || competition.sigma === null) return { perHoldoutAnswer: 0, total: 0, teams: [], exhausted: 0 };
   // Per stream (a team and the teams it absorbed keep their own streams): its holdout answers, and
   // whether its current threshold epoch is open — a public answer came after its last holdout answer.
   const teams = await db.$queryRaw<
-    { id: string; name: string; initial_budget: number; budget_remaining: number; remeasures: number; holdout_answers: number; open_epochs: number }[]
+    { id: string; name: string; initial_budget: number; budget_remaining: number; holdout_answers: number; open_epochs: number }[]
   >`
     WITH streams AS (
       SELECT s.team_id, s.stream_team_id, count(*) FILTER (WHERE s.kind = 'holdout')::int AS holdout_answers,
              COALESCE(max(s.query_index) FILTER (WHERE s.kind = 'public'), 0) > COALESCE(max(s.query_index) FILTER (WHERE s.kind = 'holdout'), 0) AS open
       FROM submissions s WHERE s.competition_id = ${competition.id}::uuid GROUP BY s.team_id, s.stream_team_id)
-    SELECT t.id, t.name, t.initial_budget, t.budget_remaining, t.remeasures,
+    SELECT t.id, t.name, t.initial_budget, t.budget_remaining,
            COALESCE(sum(st.holdout_answers), 0)::int AS holdout_answers, count(*) FILTER (WHERE st.open)::int AS open_epochs
     FROM teams t LEFT JOIN streams st ON st.team_id = t.id
     WHERE t.competition_id = ${competition.id}::uuid AND t.merged_into_id IS NULL GROUP BY t.id ORDER BY t.name`;
-  const releases = new Map<string, TeamReleases>(teams.map((t) => [t.id, { holdoutAnswers: t.holdout_answers, remeasures: t.remeasures, openEpochs: t.open_epochs }]));
-  const [{ baselines }] = await db.$queryRaw<{ baselines: number }[]>`
-    SELECT count(*)::int AS baselines FROM unranked_submissions
-    WHERE competition_id = ${competition.id}::uuid AND kind = 'sandbox' AND baseline_score IS NOT NULL AND baseline_score <> public_score`;
-  for (let i = 0; i < baselines; i++) releases.set(`baseline ${i}`, { holdoutAnswers: 0, remeasures: 1, openEpochs: 0 });
+  const releases = new Map<string, TeamReleases>(teams.map((t) => [t.id, { holdoutAnswers: t.holdout_answers, openEpochs: t.open_epochs }]));
   const { sensitivity } = shapesOf(competition, solution).holdout;
   const spent = privacySpent(releases, competition.sigma, sensitivity);
   const rows = teams.map((t) => {
@@ -138,6 +130,5 @@ export async function holdoutHealth(user: PublicUser, slug: string): Promise<Hea
     total: spent.total,
     teams: rows,
     exhausted: rows.filter((r) => r.exhausted).length,
-    baselines,
   };
 }

@@ -3,6 +3,8 @@ import { presentAnswer } from "./answer";
 import type { PublicUser } from "@/lib/server/accounts/users";
 import { finalSubmissionIds } from "@/lib/server/boards/finals";
 import { getVisibleCompetition, metricOf } from "@/lib/server/competitions/competitions";
+import { displayBound, getScoreBounds } from "@/lib/server/competitions/plans";
+import { transcriptPlaces } from "@/lib/calibration/score-bounds";
 import { db, lockTeam } from "@/lib/server/platform/db";
 import { AppError } from "@/lib/server/platform/errors";
 import type { MySubmission } from "@/lib/responses";
@@ -14,7 +16,8 @@ const MAX_FINAL = 2;
 
 /**
  * The caller's team's submissions, newest first (late ones, after the close, first): the answers and
- * the team's own public scores, never holdout values (docs/mechanism.md §2.2).
+ * the team's own public scores, never holdout values (docs/mechanism.md §2.2), each released score
+ * with its bound, from its place in the team's transcript (§2.8).
  */
 export async function listMySubmissions(user: PublicUser, slug: string): Promise<{ submissions: MySubmission[]; finalIds: string[] }> {
   const competition = await getVisibleCompetition(user, slug);
@@ -26,7 +29,7 @@ export async function listMySubmissions(user: PublicUser, slug: string): Promise
   if (!member) return { submissions: [], finalIds: [] };
   const rows = await db.submission.findMany({
     where: { teamId: member.teamId },
-    orderBy: { createdAt: "desc" },
+    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
     select: {
       id: true,
       createdAt: true,
@@ -40,11 +43,13 @@ export async function listMySubmissions(user: PublicUser, slug: string): Promise
       user: { select: { name: true } },
     },
   });
-  const submissions = rows.map((s) => ({
+  const bounds = await getScoreBounds(competition);
+  const places = transcriptPlaces(rows.map((s) => s.kind).reverse()).reverse();
+  const submissions = rows.map((s, k) => ({
     id: s.id,
     createdAt: s.createdAt.toISOString(),
     by: s.user.name,
-    answer: presentAnswer(metric, s.kind, s.answer, s.publicValue),
+    answer: presentAnswer(metric, s.kind, s.answer, s.publicValue, displayBound(bounds, metric, { kind: s.kind, value: s.answer, ...places[k], budget: member.team.initialBudget })),
     budget: { remaining: s.budgetAfter, initial: member.team.initialBudget },
     selected: s.selected,
     description: s.description,
