@@ -59,6 +59,7 @@ import {
   invitationSchema,
   inviteOrganizerSchema,
   leaderboardQuerySchema,
+  publishRequestSchema,
   registrationDecisionSchema,
   updateCompetitionSchema,
 } from "./validation/competitions";
@@ -298,16 +299,19 @@ export const OPERATIONS: Record<string, Operation> = {
     errors: [403, 409],
   },
   [`GET ${slug}/publish`]: {
-    summary: "What publishing needs, item by item (deadline, solution, correlation, mechanism), each with what is there or what to do",
+    summary:
+      "What publishing needs, item by item (deadline, solution, correlation, mechanism), each with what is there or what to do, and what the organizer must acknowledge (no guarantee, a model that ignores declared groups or states)",
     who: "organizers, drafts",
     auth: "required",
     ok: { 200: { description: "the checklist", reply: publishChecklistSchema } },
     errors: [403, 409],
   },
   [`POST ${slug}/publish`]: {
-    summary: "Publish: fixes σ, T, B₀ and m; a 409 names every unfinished item of the checklist (its details)",
+    summary:
+      "Publish: fixes σ, T, B₀ and m; a 409 names every unfinished item of the checklist (its details), or, code acknowledgment_required, the acknowledgments GET …/publish lists that the body's `acknowledge` lacks (their codes in details)",
     who: "organizers",
     auth: "required",
+    body: publishRequestSchema,
     ok: { 200: { description: "the competition", reply: competitionDetailsSchema } },
     errors: [403, 409],
   },

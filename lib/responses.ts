@@ -8,7 +8,7 @@
 // types are defined beside their code (lib/calibration, lib/experiments), and test/unit/openapi.test.ts
 // holds each schema here to describe exactly the same values.
 import { z } from "zod";
-import { accessSchema } from "./validation/competitions";
+import { accessSchema, acknowledgmentCodeSchema } from "./validation/competitions";
 import { correlationModelSchema } from "./validation/calibration";
 
 /** An instant, as the API writes every one: ISO 8601 in UTC, e.g. 2026-11-24T10:00:00.000Z. */
@@ -33,6 +33,7 @@ export const errorBodySchema = z
         "not_found",
         "request_timeout",
         "conflict",
+        "acknowledgment_required",
         "payload_too_large",
         "unprocessable_entity",
         "rate_limited",
@@ -45,6 +46,7 @@ export const errorBodySchema = z
           z.array(z.union([z.object({ line: z.number().int(), message: z.string() }), z.object({ path: z.string(), message: z.string() })])),
           z.object({ retryAfter: z.number().int() }),
           z.array(publishCheckSchema),
+          z.array(acknowledgmentCodeSchema),
         ])
         .optional(),
     }),
@@ -168,8 +170,15 @@ export const solutionUploadedSchema = z.object({ rows: count, public: count, hol
 export const attachmentSchema = z.object({ id: z.uuid(), filename: z.string(), contentType: z.string(), size: count, createdAt: instant });
 export type AttachmentSummary = z.infer<typeof attachmentSchema>;
 
-/** GET …/publish (organizers, drafts): everything publishing needs; `ready` when all of it is in place. */
-export const publishChecklistSchema = z.object({ ready: z.boolean(), checks: z.array(publishCheckSchema) });
+/**
+ * GET …/publish (organizers, drafts): everything publishing needs (`ready` when all of it is in
+ * place), and what the organizer must acknowledge in POST …/publish's `acknowledge`, each in words.
+ */
+export const publishChecklistSchema = z.object({
+  ready: z.boolean(),
+  checks: z.array(publishCheckSchema),
+  acknowledgments: z.array(z.object({ code: acknowledgmentCodeSchema, message: z.string() })),
+});
 export type PublishChecklist = z.infer<typeof publishChecklistSchema>;
 
 /** GET …/bans: one banned user (organizers). */
@@ -278,6 +287,7 @@ export const planSchema = z
         byChecks: z.array(z.object({ checks: count, bound: z.number() })),
       })
       .nullable(),
+    remedies: z.array(z.object({ change: z.enum(["holdout", "submissions", "budget", "settings", "cap", "model", "metric"]), to: z.number().nullable(), text: z.string() })),
   })
   .meta({ id: "Plan" });
 

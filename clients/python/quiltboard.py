@@ -78,15 +78,19 @@ class Answer:
     """One submission's answer, as the team sees it (scores in the metric's units).
 
     ``score`` is what the mechanism released (None when nothing was checked: the kinds exhausted,
-    limit, capped); ``public_score`` is the submission's exact public score, which a team always
-    sees ("public score, not checked" when ``kind`` is not "public"). ``replayed`` says the server
-    answered an earlier submission of the same file again (nothing was spent).
+    limit, capped); ``bound`` the half-width the platform proves for it (with probability at least
+    95 %, every score the team is shown lies within its bound of its true score; None when nothing
+    was checked, for a late answer, or where no proof covers the competition); ``public_score`` is
+    the submission's exact public score, which a team always sees ("public score, not checked" when
+    ``kind`` is not "public"). ``replayed`` says the server answered an earlier submission of the
+    same file again (nothing was spent).
     """
 
     id: str
     created_at: str
     kind: str
     score: Optional[float]
+    bound: Optional[float]
     public_score: float
     budget_remaining: int
     budget_initial: int
@@ -95,7 +99,7 @@ class Answer:
     filename: Optional[str] = None
 
     def __str__(self) -> str:
-        score = "—" if self.score is None else f"{self.score:g}"
+        score = "—" if self.score is None else f"{self.score:g}" + ("" if self.bound is None else f" ± {self.bound:.2g}")
         unchecked = "" if self.kind == "public" else f" (public score {self.public_score:g}, not checked)"
         again = " · the same file again: its first answer" if self.replayed else ""
         return f"{score}  {KINDS.get(self.kind, self.kind)}{unchecked} · budget {self.budget_remaining} of {self.budget_initial}{again}"
@@ -166,7 +170,7 @@ class Client:
         return [_answer(s) for s in data["submissions"]]
 
     def leaderboard(self) -> List[Dict[str, Any]]:
-        """The whole live leaderboard, one flat dict per team (rank, team, score, kind, uncertainty, …).
+        """The whole live leaderboard, one flat dict per team (rank, team, score, kind, bound, uncertainty, …).
 
         Follows the API's pages. Once the competition has closed, the final standings instead.
         """
@@ -267,6 +271,7 @@ def _answer(data: Dict[str, Any], replayed: bool = False) -> Answer:
         created_at=data["createdAt"],
         kind=answer["kind"],
         score=answer["score"],
+        bound=answer["bound"],
         public_score=answer["publicScore"],
         budget_remaining=budget["remaining"],
         budget_initial=budget["initial"],

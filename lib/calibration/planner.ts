@@ -4,7 +4,7 @@ import { answerDecimalsFor } from "../mechanism/thresholdout";
 import { descriptionLengthBound } from "./description-length";
 import { expectedCharges, honestGapSd, recommendSettings } from "./honest";
 import { type BetaSplit, boundSettingFor, promiseByChecks } from "./score-bounds";
-import { concentrationOf, isCovered } from "./concentration";
+import { concentrationOf, COVERED_MODELS, isCovered } from "./concentration";
 import { type ByMethod, calibrateEpsBdp, effectiveSize } from "./models";
 import { concentrationFor, deltaOf, maxBudget, requiredN, type Setting as Theorem2Setting, theorem2Parameters } from "./theorem2";
 
@@ -114,7 +114,16 @@ export type Plan = {
   honest: Honest;
   /** null where no inequality covers the metric and model, or the budget is 0 */
   scores: ScoresPromise | null;
+  /** when a guarantee does not hold (for a team, or for everyone): changes that would make it hold, each in words */
+  remedies: Remedy[];
 };
+
+/**
+ * A change that would make a guarantee hold (docs/mechanism.md §2.4): the holdout's size, the scored
+ * submissions per team m, the budget B₀, the settings, the cap H on holdout answers over all teams (for
+ * the competition-wide figure), the correlation model or the metric. `to` is the number that works (null for a choice).
+ */
+export type Remedy = { change: "holdout" | "submissions" | "budget" | "settings" | "cap" | "model" | "metric"; to: number | null; text: string };
 
 /**
  * A tolerance of half a [0, 1] metric's range or more says nothing a team could use: the planner
@@ -210,6 +219,16 @@ export function planPractical(setting: Setting, input: PracticalInput & { beta: 
   return describe(setting, { sigma, threshold, budget }, { beta, maxQueries, split: split > 0 && split < 1 ? split : null });
 }
 
+/**
+ * Recommended mode (docs/mechanism.md §2.6): σ and T the planner recommends for this holdout (fewer
+ * than 0.1 expected charges of an honest team over m queries, two significant figures) with the
+ * organizer's B₀, planned as practical mode on them.
+ */
+export function planRecommended(setting: Setting, input: { budget: number; beta: number; maxQueries: number }): Plan {
+  const { sigma, threshold } = recommendSettings({ gapSd: gapSdOf(setting), queries: input.maxQueries });
+  return planPractical(setting, { ...input, sigma, threshold });
+}
+
 /** Theorem 2 at these settings: its tolerance τ = A/2 + T when it holds (docs/mechanism.md §2.4). */
 function theorem2At(setting: Setting, p: PracticalInput, beta: number, maxQueries: number, split: number | null) {
   if (split === null || !concentrationFor(setting)) return { holds: false, tolerance: null, requiredN: null };
@@ -274,10 +293,12 @@ function describe(setting: Setting, p: PracticalInput, options: { beta: number; 
   const recommended = recommendSettings({ gapSd, queries: maxQueries });
   const explanation =
     proof === null
-      ? `No formal guarantee${problem ? `: ${problem}` : p.budget < 1 ? ": the budget is 0, so no team could be checked on the holdout" : ` at these settings: the best bound is ±${fmt(count?.tolerance ?? NaN)}`}. ${requested !== undefined ? "Raise the tolerance, lower the number of submissions, or use a larger holdout." : "Use the recommended settings, or a larger holdout."}`
+      ? `No formal guarantee${problem ? `: ${problem}` : p.budget < 1 ? ": the budget is 0, so no team could be checked on the holdout" : ` at these settings: the best bound is ±${fmt(count?.tolerance ?? NaN)}`}.`
       : `For a team acting on its own answers: with probability at least ${fmt(1 - beta)}, every score it is shown is within ±${fmt(tolerance!)} of its true score, for up to ${maxQueries} submissions and ${p.budget} holdout checks (${proof === "bdp" ? "Theorem 2, through Bayesian differential privacy" : "the description-length count"}).`;
   const epsDp = epsDpForBudget(p.budget, p.sigma, deltaOf(setting));
   const concentration = concentrationFor(setting);
+  const wide = competitionWide(setting, p, beta, maxQueries, charges);
+  const remedies = proof === null || !wide.holds ? remediesFor(setting, p, { beta, maxQueries, recommended, teamHolds: proof !== null, wide }) : [];
   const bounds =
     concentration && p.budget >= 1
       ? boundSettingFor(
@@ -324,13 +345,98 @@ function describe(setting: Setting, p: PracticalInput, options: { beta: number; 
       },
       explanation,
     },
-    competition: competitionWide(setting, p, beta, maxQueries, charges),
+    competition: wide,
     honest: { gapSd, expectedCharges: charges, recommended: { sigma: recommended.sigma, threshold: recommended.threshold, expectedCharges: recommended.expectedCharges } },
     scores: bounds && {
       concentration: { size: concentration!.size, inequality: concentration!.inequality },
       split: bounds.split,
       byChecks: promiseByChecks(bounds, p.budget),
     },
+    remedies,
+  };
+}
+
+/** The holdout sizes remediesFor tries, as multiples of today's. */
+const GROWTH = [1.5, 2, 3, 5, 10, 20, 50, 100];
+
+/**
+ * What would make the guarantees hold (docs/mechanism.md §2.4), each figure computed by the count
+ * at a tolerance below MEANINGFUL_TOLERANCE: for a team, the model or the metric where no inequality
+ * covers the pair, the recommended settings, a smaller B₀, fewer scored submissions, a larger holdout
+ * (the same proportions, the same settings), a mean instead of ROC AUC where ROC AUC counts far fewer
+ * rows; for everyone, a cap H on holdout answers over all teams.
+ */
+function remediesFor(
+  setting: Setting,
+  p: PracticalInput,
+  options: { beta: number; maxQueries: number; recommended: { sigma: number; threshold: number }; teamHolds: boolean; wide: CompetitionWide },
+): Remedy[] {
+  const { beta, maxQueries, recommended, teamHolds, wide } = options;
+  const within = MEANINGFUL_TOLERANCE * (1 - 1e-9);
+  const remedies: Remedy[] = [];
+  const covered = concentrationOf(setting);
+  if (!isCovered(covered)) return [{ change: "model", to: null, text: `Model the holdout rows as ${COVERED_MODELS}: each gives a concentration inequality.` }];
+  const holds = (s: Setting, q: PracticalInput, m = maxQueries) => (countForTeam(s, q, beta, m)?.tolerance ?? Infinity) < within;
+  if (!teamHolds) {
+    const isRecommended = p.sigma === recommended.sigma && p.threshold === recommended.threshold;
+    if (!isRecommended && holds(setting, { ...recommended, budget: p.budget }))
+      remedies.push({
+        change: "settings",
+        to: null,
+        text: `Use the recommended settings (noise σ = ${fmt(recommended.sigma)}, threshold T = ${fmt(recommended.threshold)}): they give a guarantee at this budget.`,
+      });
+    const budget = largestCountBudget(setting, p, { beta, maxQueries }, within);
+    if (budget >= 1 && budget < p.budget) remedies.push({ change: "budget", to: budget, text: `Give each team at most ${budget} holdout checks (B₀ = ${budget}).` });
+    let m = 0;
+    for (let lo = 1, hi = maxQueries - 1; lo <= hi;) {
+      const mid = Math.floor((lo + hi) / 2);
+      if (holds(setting, p, mid)) [m, lo] = [mid, mid + 1];
+      else hi = mid - 1;
+    }
+    if (m >= Math.max(1, p.budget))
+      remedies.push({ change: "submissions", to: m, text: `Allow at most ${m} scored submissions per team (a lower daily cap or a shorter competition).` });
+    const grown = GROWTH.find((k) => holds(scaled(setting, k), p));
+    if (grown !== undefined) {
+      const rows = Math.ceil((setting.n * grown) / 1000) * 1000;
+      remedies.push({
+        change: "holdout",
+        to: rows,
+        text: `A holdout of about ${rows.toLocaleString("en")} rows (${setting.n.toLocaleString("en")} now), split in the same proportions.`,
+      });
+    }
+    if (
+      setting.additive === false &&
+      (setting.concentration ?? setting.n) < setting.n / 2 &&
+      holds({ ...setting, concentration: setting.n, sensitivity: 1 / setting.n, additive: true }, p)
+    ) {
+      remedies.push({
+        change: "metric",
+        to: null,
+        text: `A metric that is a mean of per-row values (accuracy, the Brier score, log-loss) counts all ${setting.n.toLocaleString("en")} holdout rows, where ROC AUC counts ${fmt(setting.concentration!)}.`,
+      });
+    }
+  }
+  if (!wide.holds) {
+    const cap = [...wide.curve].reverse().find((point) => point.tolerance < within);
+    if (cap)
+      remedies.push({
+        change: "cap",
+        to: cap.cap,
+        text: `For a promise that covers everyone, cap holdout answers over all teams at ${cap.cap} (honest teams are expected to spend about ${fmt(wide.honestCharges)}).`,
+      });
+  }
+  return remedies;
+}
+
+/** The setting with a holdout k times as large in the same proportions (k times the rows and groups or chains of today's sizes: every size k times, Δ 1/k times). */
+function scaled(setting: Setting, k: number): Setting {
+  const times = (x: number | undefined) => (x === undefined ? undefined : x * k);
+  return {
+    ...setting,
+    n: Math.round(setting.n * k),
+    concentration: times(setting.concentration),
+    publicRows: times(setting.publicRows),
+    sensitivity: setting.sensitivity && setting.sensitivity / k,
   };
 }
 

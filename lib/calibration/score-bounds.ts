@@ -80,18 +80,28 @@ export function bernoulliKl(q: number, p: number): number {
 }
 
 /**
- * The p on `side` of q with N·kl(q‖p) = L (bisection to 1e-12), or the end of [0, 1] when even it is
- * within L: the Chernoff–KL interval's end for an observed mean q.
+ * The p on `side` of q with N·kl(q‖p) = L, or the end of [0, 1] when even it is within L: the
+ * Chernoff–KL interval's end for an observed mean q. N·kl(q‖·) is convex, so Newton's method started
+ * outside the root (Pinsker: kl(q‖p) ≥ 2(p − q)², so p = q ± √(L/(2N)) is outside) stays outside and
+ * converges; a step that would leave the bracket bisects instead. The answer is never inside the
+ * interval's true end (a wider interval, never a narrower one).
  */
 function klEnd(q: number, size: number, nats: number, side: "lower" | "upper"): number {
   const end = side === "upper" ? 1 : 0;
   if (size * bernoulliKl(q, end) <= nats) return end;
+  const sign = side === "upper" ? 1 : -1;
+  const excess = (p: number) => size * bernoulliKl(q, p) - nats;
   let inside = q;
-  let outside = end;
-  while (Math.abs(outside - inside) > 1e-12) {
-    const mid = (inside + outside) / 2;
-    if (size * bernoulliKl(q, mid) <= nats) inside = mid;
-    else outside = mid;
+  let outside = Math.min(1, Math.max(0, q + sign * Math.sqrt(nats / (2 * size))));
+  for (let step = 0; step < 100; step++) {
+    const over = excess(outside);
+    if (over <= 1e-12 * nats) break;
+    // d/dp N·kl(q‖p) = N(p − q)/(p(1 − p))
+    let next = outside - over / ((size * (outside - q)) / (outside * (1 - outside)));
+    if (!Number.isFinite(next) || (next - inside) * sign <= 0 || (outside - next) * sign <= 0) next = (inside + outside) / 2;
+    if (excess(next) > 0) outside = next;
+    else inside = next;
+    if (Math.abs(outside - inside) <= 1e-15) break;
   }
   return outside;
 }
@@ -119,14 +129,31 @@ export function releaseSlack(setting: ScoreBoundSetting, score: Pick<ShownScore,
  */
 export function scoreInterval(setting: ScoreBoundSetting, score: ShownScore): { lower: number; upper: number } {
   check(score.value >= 0 && score.value <= 1, `a score must be in [0, 1], got ${score.value}`);
-  const nats = Math.log(2 / (setting.beta * setting.split.deviation)) + prefixNats(setting, score);
-  const slack = releaseSlack(setting, score);
+  const { nats, slack } = placeOf(setting, score);
   const low = Math.max(0, score.value - slack);
   const high = Math.min(1, score.value + slack);
   const { size, kl } = setting.concentration;
   if (kl) return { lower: klEnd(low, size, nats, "lower"), upper: klEnd(high, size, nats, "upper") };
   const deviation = Math.sqrt(nats / (2 * size));
   return { lower: Math.max(0, low - deviation), upper: Math.min(1, high + deviation) };
+}
+
+// A board shows many scores at few places (position, holdout answers before it, budget): each place's
+// nats and release slack are computed once per setting (a competition's, kept by its server).
+const places = new WeakMap<ScoreBoundSetting, Map<string, { nats: number; slack: number }>>();
+
+/** ln(2/δ(i, f)) and the release slack of a score's place and kind. */
+function placeOf(setting: ScoreBoundSetting, score: Omit<ShownScore, "value">): { nats: number; slack: number } {
+  let known = places.get(setting);
+  if (!known) places.set(setting, (known = new Map()));
+  const key = `${score.kind}:${score.index}:${score.prior}:${score.budget}`;
+  let place = known.get(key);
+  if (!place) {
+    place = { nats: Math.log(2 / (setting.beta * setting.split.deviation)) + prefixNats(setting, score), slack: releaseSlack(setting, score) };
+    if (known.size >= 100_000) known.clear();
+    known.set(key, place);
+  }
+  return place;
 }
 
 /**

@@ -32,6 +32,8 @@ type Bundle = {
   data?: string[];
   /** publish once everything is in place */
   publish?: boolean;
+  /** what publishing asks to acknowledge (GET …/publish: no_guarantee, model_ignores_groups, model_ignores_states), said in version control */
+  acknowledge?: string[];
 };
 
 const REQUIRED = ["slug", "title", "metric", "endsAt", "solution", "mechanism"] as const;
@@ -118,7 +120,7 @@ export async function pushBundle(client: Client, dir: string, out: (line: string
     say(`data file: ${path.basename(name)}`);
   }
   if (bundle.publish && status === "draft") {
-    await client.request("POST", `${base}/publish`);
+    await client.request("POST", `${base}/publish`, { json: { acknowledge: bundle.acknowledge ?? [] } });
     say(`published ${bundle.slug}`);
   }
   return steps;

@@ -66,7 +66,12 @@ function readArgs(argv: string[]): { command: string | undefined; rest: string[]
   return { command, rest, options: parsed.values as Options };
 }
 
-type Answer = { id: string; createdAt: string; answer: { kind: string; score: number | null; publicScore: number }; budget: { remaining: number; initial: number } };
+type Answer = {
+  id: string;
+  createdAt: string;
+  answer: { kind: string; score: number | null; publicScore: number; bound: number | null };
+  budget: { remaining: number; initial: number };
+};
 type Limits = { dailyLimit: number; usedToday: number; remainingToday: number; resetsAt: string };
 
 const KIND: Record<string, string> = {
@@ -164,6 +169,8 @@ export async function run(argv: string[], out: (line: string) => void): Promise<
   /** Scores as the pages show them: at the competition's display precision. */
   const precision = async () => (await client.request<{ displayPrecision: number }>("GET", base())).displayPrecision;
   const score = (x: number | null, p: number) => (x === null ? "—" : x.toFixed(p));
+  /** A score's bound, the ± the mechanism proves for it (docs/mechanism.md §2.8), to two significant digits. */
+  const plusMinus = (bound: number | null) => (bound === null ? "" : `± ${Number(bound.toPrecision(2))}`);
   switch (command) {
     case "submit": {
       need(1, "SLUG -f FILE [-m TEXT]");
@@ -176,9 +183,10 @@ export async function run(argv: string[], out: (line: string) => void): Promise<
       const team = await client.request<{ limits: Limits }>("GET", `${base()}/team`).catch(() => null);
       if (json) return out(JSON.stringify({ ...result, limits: team?.limits ?? null }));
       // The team always sees its public score: as the answer when nothing was checked, beside a holdout answer otherwise.
-      const { kind, score: answer, publicScore } = result.answer;
+      const { kind, score: answer, publicScore, bound } = result.answer;
       const p = await precision();
-      out(`${score(answer ?? publicScore, p)}  ${KIND[kind] ?? kind}${kind === "holdout" ? `; public score ${score(publicScore, p)}` : ""}`);
+      const shown = [score(answer ?? publicScore, p), plusMinus(bound)].filter(Boolean).join(" ");
+      out(`${shown}  ${KIND[kind] ?? kind}${kind === "holdout" ? `; public score ${score(publicScore, p)}` : ""}`);
       out(`budget ${result.budget.remaining} of ${result.budget.initial} left${team ? `; ${limitsLine(team.limits)}` : ""}`);
       return;
     }
@@ -196,13 +204,14 @@ export async function run(argv: string[], out: (line: string) => void): Promise<
         s.id.slice(0, 8),
         s.answer.kind,
         score(s.answer.score, p),
+        plusMinus(s.answer.bound),
         score(s.answer.publicScore, p),
         `${s.budget.remaining}/${s.budget.initial}`,
         data.final.includes(s.id) ? "final" : "",
         s.filename ?? "",
         s.description ?? "",
       ]);
-      return out(table([["time (UTC)", "id", "kind", "answer", "public", "budget", "", "file", "note"], ...rows]));
+      return out(table([["time (UTC)", "id", "kind", "answer", "±", "public", "budget", "", "file", "note"], ...rows]));
     }
     case "leaderboard": {
       need(1, "SLUG");
@@ -223,7 +232,7 @@ export async function run(argv: string[], out: (line: string) => void): Promise<
           team: string;
           score: number | null;
           kind: string | null;
-          uncertainty: number | null;
+          bound: number | null;
           submissions: number;
           budget: { remaining: number; initial: number };
         }[];
@@ -241,7 +250,7 @@ export async function run(argv: string[], out: (line: string) => void): Promise<
             e.rank,
             e.team,
             score(e.score, p),
-            e.uncertainty === null ? "" : Number(e.uncertainty.toPrecision(2)),
+            e.bound === null ? "" : Number(e.bound.toPrecision(2)),
             e.kind ?? "",
             e.submissions,
             `${e.budget.remaining}/${e.budget.initial}`,

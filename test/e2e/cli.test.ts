@@ -98,7 +98,7 @@ describe("the quiltboard command", () => {
     expect(submitted.code).toBe(0);
     const [answer, budget] = submitted.stdout.trim().split("\n");
     expect(answer).toMatch(
-      /^0\.\d{5} {2}(public score, checked against the holdout \(nothing spent\)|checked on the holdout: one unit spent \(a noisy holdout score\); public score 0\.\d{5})$/,
+      /^0\.\d{5} ± 0\.\d+ {2}(public score, checked against the holdout \(nothing spent\)|checked on the holdout: one unit spent \(a noisy holdout score\); public score 0\.\d{5})$/,
     );
     expect(budget).toMatch(/^budget (19|20) of 20 left; 4 of 5 submissions left today \(resets \d{4}-\d\d-\d\d 00:00 UTC\)$/);
 

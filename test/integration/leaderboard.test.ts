@@ -13,7 +13,7 @@ import { createTeam } from "@/lib/server/teams/teams";
 import { lastMailTo, mailCount } from "@/test/fixtures/mail";
 import { publishCompetition } from "@/lib/server/competitions/publish";
 import { closeCompetition, closeDueCompetitions } from "@/lib/server/boards/finals";
-import { tag, stream, newUser, publishedCompetition } from "@/test/support/factories";
+import { ACKNOWLEDGE_ALL, tag, stream, newUser, publishedCompetition } from "@/test/support/factories";
 
 // 8 public rows and 8 holdout rows, labelled yes and no in turn; a prediction string gets row i
 // right when its char is "1".
@@ -163,7 +163,7 @@ describe("the automatic close", () => {
     await createCompetition(owner, { slug, title: "Ending", metric: { name: "accuracy" }, endsAt: endsAt.toISOString(), dailySubmissionLimit: 50 });
     await uploadSolution(owner, slug, stream(SOLUTION));
     await setMechanism(owner, slug, { mode: "practical", sigma: 1e-6, threshold: 0.9, budget: 3 });
-    await publishCompetition(owner, slug);
+    await publishCompetition(owner, slug, ACKNOWLEDGE_ALL);
     const member = await team(slug, "Closers");
     await submit(member, slug, stream(predict("1111110011111100")), null);
     await new Promise((r) => setTimeout(r, endsAt.getTime() - Date.now() + 100));

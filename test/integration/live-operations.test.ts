@@ -18,7 +18,7 @@ import { createTeam, getMyTeam, leaveTeam } from "@/lib/server/teams/teams";
 import { demoPredictionsCsv, demoSolutionCsv } from "@/prisma/demo-solution";
 import { publishCompetition } from "@/lib/server/competitions/publish";
 import { closeCompetition } from "@/lib/server/boards/finals";
-import { tag, stream, newUser, rejection, PRACTICAL, publishedCompetition } from "@/test/support/factories";
+import { ACKNOWLEDGE_ALL, tag, stream, newUser, rejection, PRACTICAL, publishedCompetition } from "@/test/support/factories";
 
 const SOLUTION = demoSolutionCsv();
 const DAY = 86_400_000;
@@ -174,7 +174,7 @@ describe("sandbox and baselines", () => {
     expect((await listSandbox(await requireOrganizer(owner, slug))).map((t) => t.id)).toEqual([test.id]);
     expect((await setBaseline(owner, slug, test.id, { name: "Majority" })).baseline).toEqual({ name: "Majority", score: stored.publicValue }); // a draft may show one too
     await setMechanism(owner, slug, PRACTICAL);
-    await publishCompetition(owner, slug);
+    await publishCompetition(owner, slug, ACKNOWLEDGE_ALL);
     const outsider = await newUser();
     expect((await rejection(testInSandbox(outsider, slug, stream(demoPredictionsCsv({ skill: 0.8, seed: "6" })), {}))).status).toBe(403);
     const shown = await setBaseline(owner, slug, test.id, { name: "Majority" });

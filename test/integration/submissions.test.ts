@@ -14,7 +14,7 @@ import { createTeam, getMyTeam, joinTeam, leaveTeam, setDisqualified } from "@/l
 import { demoPredictionsCsv, demoSolutionCsv } from "@/prisma/demo-solution";
 import { publishCompetition } from "@/lib/server/competitions/publish";
 import { closeCompetition } from "@/lib/server/boards/finals";
-import { tag, stream, newUser, rejection, draftCompetition, publishedCompetition } from "@/test/support/factories";
+import { ACKNOWLEDGE_ALL, tag, stream, newUser, rejection, draftCompetition, publishedCompetition } from "@/test/support/factories";
 import { epsPerHoldoutAnswer } from "@/lib/mechanism/accounting";
 import { getSubmissionFile } from "@/lib/server/scoring/files";
 import { syntheticPredictions, syntheticSolution } from "@/test/support/api";
@@ -193,7 +193,7 @@ describe("scoring through the mechanism", () => {
     await createCompetition(owner, { slug, title: "Probabilities", metric: { name: "brier" }, endsAt: new Date(Date.now() + 86_400_000).toISOString() });
     await uploadSolution(owner, slug, stream("id,label,split\na,1,public\nb,0,holdout\n"));
     await setMechanism(owner, slug, { mode: "practical", sigma: 0.01, threshold: 0.04, budget: 3 });
-    await publishCompetition(owner, slug);
+    await publishCompetition(owner, slug, ACKNOWLEDGE_ALL);
     const player = await newUser();
     await createTeam(player, slug, { name: "Probable", acceptRules: true });
     const error = await rejection(submit(player, slug, stream("id,prediction\na,0.3\nb,1.2\n"), null));
@@ -210,7 +210,7 @@ describe("scoring through the mechanism", () => {
     await uploadSolution(owner, slug, stream(["id,label,split", ...rows.map((r) => `${r.id},${r.label},${r.split}`)].join("\n")));
     // σ = 0.001: the check's noise is below 0.04 − 0 = T with probability 1 − e^{−15}, so the kinds below are certain.
     await setMechanism(owner, slug, { mode: "practical", sigma: 0.001, threshold: 0.04, budget: 3 });
-    await publishCompetition(owner, slug);
+    await publishCompetition(owner, slug, ACKNOWLEDGE_ALL);
     const player = await newUser();
     await createTeam(player, slug, { name: "Ranked", acceptRules: true });
     const csv = (score: (r: (typeof rows)[number], i: number) => number) => stream(["id,prediction", ...rows.map((r, i) => `${r.id},${score(r, i)}`)].join("\n"));

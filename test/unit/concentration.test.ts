@@ -4,7 +4,9 @@ import { checkTransitionMatrix, describeChain, mixingTime } from "@/lib/calibrat
 import { concentrationOf, isCovered } from "@/lib/calibration/concentration";
 import { deviationBound, lnPrefixTranscripts } from "@/lib/calibration/description-length";
 import type { CorrelationModel } from "@/lib/calibration/models";
-import { planPractical } from "@/lib/calibration/planner";
+import { planPractical, type Plan } from "@/lib/calibration/planner";
+import { answerCalibration } from "@/lib/calibration/calibrate";
+import { calibrationRequestSchema } from "@/lib/validation/calibration";
 import { answerDecimalsFor } from "@/lib/mechanism/thresholdout";
 
 const sticky = (p: number): CorrelationModel => ({
@@ -114,5 +116,17 @@ describe("which inequality covers each metric and model (docs/mechanism.md §2.5
     expect(plan.guarantee.byProof.descriptionLength!.deviation).toBeCloseTo(paulin, 12);
     expect(paulin / additive).toBeCloseTo(2, 12);
     expect(paulin).toBeGreaterThan(0.25);
+  });
+
+  it("POST /api/v1/calibrate plans ROC AUC on a chain with Paulin's inequality when told the metric and its positive rows", () => {
+    const question = calibrationRequestSchema.parse({
+      n,
+      model: sticky(0.9),
+      metric: { name: "roc-auc", positives: 20_000 },
+      mechanism: { mode: "practical", sigma: 0.002, threshold: 0.064, budget: 5, maxQueries: 300 },
+    });
+    const plan = answerCalibration(question) as Plan;
+    expect(plan.scores!.concentration).toEqual({ size: expect.closeTo(16_000 / 36, 9), inequality: expect.stringContaining("Paulin 2015") });
+    expect(() => calibrationRequestSchema.parse({ ...question, metric: { name: "roc-auc", positives: n } })).toThrow("fewer than n");
   });
 });

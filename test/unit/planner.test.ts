@@ -143,7 +143,8 @@ describe("plans", () => {
     expect(plan.honest.expectedCharges).toBeGreaterThan(16.5);
     expect(plan.honest.gapSd).toBeCloseTo(Math.sqrt(0.25 / 10_000 + 0.25 / 10_000), 15);
     expect(plan.honest.recommended.expectedCharges).toBeLessThan(0.1);
-    expect(plan.honest.recommended.sigma).toBeCloseTo(plan.honest.recommended.threshold / 32, 15);
+    expect(plan.honest.recommended.threshold / plan.honest.recommended.sigma).toBeGreaterThanOrEqual(32);
+    expect(plan.honest.recommended.threshold / plan.honest.recommended.sigma).toBeLessThan(33);
   });
 
   it("a Markov chain stated to start away from its stationary distribution counts Paulin's n/(9·t_mix), not Fan, Jiang & Sun's n(1 − λ)/(1 + λ)", () => {

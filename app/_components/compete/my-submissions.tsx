@@ -4,26 +4,18 @@ import { useRouter } from "next/navigation";
 import { startTransition, useOptimistic, useState } from "react";
 import { callApi } from "../api-client";
 import { CELL, DataTable, hiddenBelow } from "../data-table";
-import type { MySubmission, ScoreUncertainty } from "@/lib/responses";
+import type { MySubmission } from "@/lib/responses";
 import { scoreText } from "../format";
 import { ANSWER_KIND } from "./answer-text";
 
 const TIME = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" });
 
-/** The team's submissions with their answers and the final selection (up to 2; default: best). */
-export function MySubmissions({
-  slug,
-  submissions,
-  finalIds,
-  uncertainty,
-  locked,
-}: {
-  slug: string;
-  submissions: MySubmission[];
-  finalIds: string[];
-  uncertainty: ScoreUncertainty | null;
-  locked: boolean;
-}) {
+/**
+ * The team's submissions with their answers and the final selection (up to 2; default: best). A
+ * checked score shows with its ± (the bound the mechanism proves, docs/mechanism.md §2.8) and to the
+ * decimals it supports; a public score that was not checked shows without one.
+ */
+export function MySubmissions({ slug, submissions, finalIds, locked }: { slug: string; submissions: MySubmission[]; finalIds: string[]; locked: boolean }) {
   const router = useRouter();
   const [error, setError] = useState<string>();
   const [shown, setShown] = useOptimistic(submissions, (rows, change: { id: string; selected: boolean }) =>
@@ -84,12 +76,14 @@ export function MySubmissions({
               )}
             </td>
             <td className={`${CELL.list} ${hiddenBelow("sm")}`}>{s.by}</td>
-            <td className={`${CELL.list} text-right font-mono tabular-nums whitespace-nowrap`}>{scoreText(s.answer.publicScore, uncertainty?.public ?? null)}</td>
+            <td className={`${CELL.list} text-right font-mono tabular-nums whitespace-nowrap`}>
+              {s.answer.kind === "public" ? scoreText(s.answer.publicScore, s.answer.bound) : scoreText(s.answer.publicScore, null)}
+            </td>
             <td className={`${CELL.list}`}>
               {ANSWER_KIND[s.answer.kind]}
               {s.answer.kind !== "public" && s.answer.score !== null && (
                 <span className="block font-mono tabular-nums" data-testid="holdout-score">
-                  {scoreText(s.answer.score, s.answer.kind === "late" ? null : (uncertainty?.holdout ?? null))}
+                  {scoreText(s.answer.score, s.answer.bound)}
                 </span>
               )}
             </td>

@@ -7,7 +7,7 @@ import { accessOf } from "./access";
 import type { ThresholdoutParams } from "@/lib/mechanism/thresholdout";
 import { getMetric, type Metric, type SplitShape } from "@/lib/metrics/registry";
 import type { MetricParams } from "@/lib/metrics/types";
-import type { CorrelationModelInput, MechanismInput } from "@/lib/validation/calibration";
+import { type CorrelationModelInput, DEFAULT_BUDGET, type MechanismInput } from "@/lib/validation/calibration";
 import { createCompetitionSchema } from "@/lib/validation/competitions";
 import { Prisma } from "@/lib/generated/prisma/client";
 import type { CompetitionDetails, CompetitionListItem } from "@/lib/responses";
@@ -205,6 +205,8 @@ export async function createCompetition(user: PublicUser, input: unknown): Promi
           holdoutCap: data.holdoutCap,
           access: data.access ?? {},
           lateSubmissions: data.lateSubmissions,
+          // The settings honest teams are best served by, planned once the solution is there (docs/mechanism.md §2.6).
+          mechanism: { mode: "recommended", budget: DEFAULT_BUDGET },
           createdById: user.id,
           secret: randomBytes(32),
           organizers: { create: { userId: user.id } },

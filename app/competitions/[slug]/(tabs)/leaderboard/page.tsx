@@ -64,7 +64,10 @@ export default async function LeaderboardPage({ params }: { params: Promise<{ sl
       )}
       {late && (late.lateSubmissions || late.entries.length > 0) && (
         <Section id="late" title="Late submissions" variant="plain">
-          <p className="text-sm text-slate-600">After the close, each team&apos;s best late submission scored exactly on the holdout. They never change the final standings.</p>
+          <p className="text-sm text-slate-600">
+            After the close, each team&apos;s best late submission scored exactly on the holdout. They never change the final standings, and the live competition&apos;s promises
+            (the ± on the live board) do not cover them: the holdout no longer protects exact scores read after the close.
+          </p>
           {late.entries.length === 0 ? (
             <p className="text-sm text-slate-500">No late submissions yet.</p>
           ) : (
