@@ -80,6 +80,8 @@ export const competitionListItemSchema = z.object({
   status: z.enum(["draft", "published", "closed"]),
   metric: z.string(),
   endsAt: instant,
+  /** when it closed (null while open): the deadline may have been edited after the close */
+  closedAt: instant.nullable(),
   teams: count,
 });
 export type CompetitionListItem = z.infer<typeof competitionListItemSchema>;
@@ -386,8 +388,18 @@ const budgetSchema = z.object({ remaining: z.number().int(), initial: z.number()
 export const submissionResultSchema = z.object({ id: z.uuid(), createdAt: instant, answer: answerSchema, budget: budgetSchema }).meta({ id: "SubmissionResult" });
 export type SubmissionResult = z.infer<typeof submissionResultSchema>;
 
-/** GET …/submissions: one of the caller's team's submissions (answers only, never raw scores). */
-export const mySubmissionSchema = submissionResultSchema.extend({ by: z.string(), selected: z.boolean(), description: z.string().nullable(), filename: z.string().nullable() });
+/**
+ * GET …/submissions: one of the caller's team's submissions: answers only, never raw scores while the
+ * competition runs; once it has closed, each submission's `privateScore` (its exact holdout score,
+ * display units), absent before.
+ */
+export const mySubmissionSchema = submissionResultSchema.extend({
+  by: z.string(),
+  selected: z.boolean(),
+  description: z.string().nullable(),
+  filename: z.string().nullable(),
+  privateScore: z.number().optional(),
+});
 export type MySubmission = z.infer<typeof mySubmissionSchema>;
 
 /** A sandbox test as organizers see it: exact scores in display units, and its baseline name when shown. */
@@ -532,7 +544,10 @@ export const teamHistorySchema = z.object({
     name: z.string(),
     members: z.array(z.string()),
     budget: budgetSchema,
+    /** its rank on the live board (at the close, once closed) */
     rank: z.number().int().nullable(),
+    /** its rank in the final standings once the competition has closed (null before, and for a team without a final score) */
+    finalRank: z.number().int().nullable(),
     score: z.number().nullable(),
     kind: boardKindSchema.nullable(),
     /** the shown score's bound, as on the leaderboard */

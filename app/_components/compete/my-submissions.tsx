@@ -22,6 +22,8 @@ export function MySubmissions({ slug, submissions, finalIds, locked }: { slug: s
     rows.map((s) => (s.id === change.id ? { ...s, selected: change.selected } : s)),
   );
   const explicit = shown.some((s) => s.selected);
+  // Once the competition has closed, each submission's private (holdout) score, as Kaggle shows it.
+  const revealed = shown.some((s) => s.privateScore !== undefined);
 
   function toggle(id: string, selected: boolean) {
     startTransition(async () => {
@@ -40,6 +42,11 @@ export function MySubmissions({ slug, submissions, finalIds, locked }: { slug: s
           {error}
         </p>
       )}
+      {revealed && (
+        <p className="text-sm text-slate-600">
+          The competition has closed: each submission&apos;s private score is its exact score on the hidden holdout rows, which decides the final standings.
+        </p>
+      )}
       <p className="text-sm text-slate-600">
         {explicit
           ? "Your selected submissions count for the final standings."
@@ -51,6 +58,7 @@ export function MySubmissions({ slug, submissions, finalIds, locked }: { slug: s
           { label: "Submitted (UTC)" },
           { label: "By", from: "sm" },
           { label: "Your public score", numeric: true },
+          ...(revealed ? [{ label: "Private score", numeric: true }] : []),
           { label: "Answer" },
           { label: "Holdout checks left", numeric: true, from: "md" },
           { label: "Final" },
@@ -79,6 +87,11 @@ export function MySubmissions({ slug, submissions, finalIds, locked }: { slug: s
             <td className={`${CELL.list} text-right font-mono tabular-nums whitespace-nowrap`}>
               {s.answer.kind === "public" ? scoreText(s.answer.publicScore, s.answer.bound) : scoreText(s.answer.publicScore, null)}
             </td>
+            {revealed && (
+              <td className={`${CELL.list} text-right font-mono tabular-nums whitespace-nowrap`} data-testid="private-score">
+                {s.privateScore === undefined ? "—" : scoreText(s.privateScore, null)}
+              </td>
+            )}
             <td className={`${CELL.list}`}>
               {ANSWER_KIND[s.answer.kind]}
               {s.answer.kind !== "public" && s.answer.score !== null && (

@@ -50,20 +50,22 @@ export function HowItWorks({
             : "No proof covers this competition's metric under its model of how the holdout rows are related, so scores carry no ±: read them as Kaggle's, which can be overfit."}
         </p>
         {team.byChecks.length > 0 && (
-          <DataTable
-            caption="The ± of every score a team is shown, by the holdout checks it has used"
-            showCaption
-            columns={[{ label: "Holdout checks used" }, { label: "Every later score within", numeric: true }]}
-          >
-            {team.byChecks.map((row) => (
-              <tr key={row.checks} data-testid="promise-row">
-                <td className={CELL.list}>{row.checks === team.budget ? `${row.checks} (all)` : row.checks}</td>
-                <td className={`${CELL.list} text-right font-mono tabular-nums`}>
-                  ± {n3(row.bound)} ({units})
-                </td>
-              </tr>
-            ))}
-          </DataTable>
+          <div className="rounded-md bg-white px-3 py-2">
+            <DataTable
+              caption="The ± of every score a team is shown, by the holdout checks it has used"
+              showCaption
+              columns={[{ label: "Holdout checks used" }, { label: "Every later score within", numeric: true }]}
+            >
+              {team.byChecks.map((row) => (
+                <tr key={row.checks} data-testid="promise-row">
+                  <td className={CELL.list}>{row.checks === team.budget ? `${row.checks} (all)` : row.checks}</td>
+                  <td className={`${CELL.list} text-right font-mono tabular-nums`}>
+                    ± {n3(row.bound)} ({units})
+                  </td>
+                </tr>
+              ))}
+            </DataTable>
+          </div>
         )}
         <ul className="list-disc space-y-1 pl-5">
           <li>

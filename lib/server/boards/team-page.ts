@@ -12,7 +12,11 @@ import { Prisma } from "@/lib/generated/prisma/client";
 import type { BoardKind } from "@/lib/mechanism/board";
 import type { TeamHistory } from "@/lib/responses";
 
-/** A team's public page: members, its place on the live board, and its answers (each with its bound, docs/mechanism.md §2.8) and budget over time. */
+/**
+ * A team's public page: members, its place on the live board (and in the final standings once the
+ * competition has closed), and its answers (each with its bound, docs/mechanism.md §2.8) and budget
+ * over time.
+ */
 export async function getTeamHistory(viewer: PublicUser | null, slug: string, teamId: string): Promise<TeamHistory> {
   const competition = await getVisibleCompetition(viewer, slug);
   const metric = metricOf(competition);
@@ -25,6 +29,7 @@ export async function getTeamHistory(viewer: PublicUser | null, slug: string, te
       budgetRemaining: true,
       initialBudget: true,
       mergedIntoId: true,
+      finalRank: true,
       disqualifiedAt: true,
       disqualifyReason: true,
       members: { select: { user: { select: { name: true } } } },
@@ -61,6 +66,7 @@ export async function getTeamHistory(viewer: PublicUser | null, slug: string, te
       members: team.members.map((m) => m.user.name),
       budget: { remaining: team.budgetRemaining, initial: team.initialBudget },
       rank: entry?.rank ?? null,
+      finalRank: competition.status === "closed" ? team.finalRank : null,
       score: entry?.score ?? null,
       kind: entry?.kind ?? null,
       bound: entry?.bound ?? null,

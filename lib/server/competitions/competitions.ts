@@ -115,10 +115,12 @@ export async function listCompetitions(viewer: PublicUser | null): Promise<Compe
   const rows = await db.competition.findMany({
     where: { OR: [{ status: { in: ["published", "closed"] } }, drafts] },
     orderBy: { endsAt: "asc" },
-    select: { slug: true, title: true, status: true, metric: true, endsAt: true, _count: { select: { teams: { where: { mergedIntoId: null } } } } },
+    select: { slug: true, title: true, status: true, metric: true, endsAt: true, closedAt: true, _count: { select: { teams: { where: { mergedIntoId: null } } } } },
   });
   const order = { published: 0, draft: 1, closed: 2 } as const;
-  return rows.sort((a, b) => order[a.status] - order[b.status]).map(({ _count, ...c }) => ({ ...c, endsAt: c.endsAt.toISOString(), teams: _count.teams }));
+  return rows
+    .sort((a, b) => order[a.status] - order[b.status])
+    .map(({ _count, ...c }) => ({ ...c, endsAt: c.endsAt.toISOString(), closedAt: c.closedAt?.toISOString() ?? null, teams: _count.teams }));
 }
 
 /**

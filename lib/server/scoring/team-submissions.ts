@@ -27,6 +27,9 @@ export async function listMySubmissions(user: PublicUser, slug: string): Promise
     select: { teamId: true, team: { select: { initialBudget: true } } },
   });
   if (!member) return { submissions: [], finalIds: [] };
+  // Each submission's private (holdout) score is the team's once the competition has closed, as on
+  // Kaggle; before, it is never read for a competitor (docs/mechanism.md §2.2).
+  const closed = competition.status === "closed";
   const rows = await db.submission.findMany({
     where: { teamId: member.teamId },
     orderBy: [{ createdAt: "desc" }, { id: "desc" }],
@@ -36,6 +39,7 @@ export async function listMySubmissions(user: PublicUser, slug: string): Promise
       kind: true,
       answer: true,
       publicValue: true,
+      holdoutValue: closed,
       budgetAfter: true,
       selected: true,
       description: true,
@@ -50,6 +54,7 @@ export async function listMySubmissions(user: PublicUser, slug: string): Promise
     createdAt: s.createdAt.toISOString(),
     by: s.user.name,
     answer: presentAnswer(metric, s.kind, s.answer, s.publicValue, displayBound(bounds, metric, { kind: s.kind, value: s.answer, ...places[k], budget: member.team.initialBudget })),
+    ...(closed ? { privateScore: metric.toDisplay(s.holdoutValue!) } : {}),
     budget: { remaining: s.budgetAfter, initial: member.team.initialBudget },
     selected: s.selected,
     description: s.description,
@@ -66,6 +71,7 @@ export async function listMySubmissions(user: PublicUser, slug: string): Promise
     createdAt: s.createdAt.toISOString(),
     by: s.user.name,
     answer: presentAnswer(metric, "late", s.holdoutValue, s.publicValue),
+    privateScore: metric.toDisplay(s.holdoutValue),
     budget,
     selected: false,
     description: s.description,

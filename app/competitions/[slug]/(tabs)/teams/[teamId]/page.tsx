@@ -51,10 +51,20 @@ export default async function TeamPage({ params }: { params: Params }) {
           <p className="text-slate-600">{team.members.join(", ")}</p>
         </div>
         <dl className="grid grid-cols-2 gap-x-6 gap-y-3 text-sm sm:flex sm:gap-6">
-          <div>
-            <dt className="text-slate-600">Rank</dt>
-            <dd className="text-lg font-semibold">{team.rank ?? "—"}</dd>
-          </div>
+          {team.finalRank !== null ? (
+            <div>
+              <dt className="text-slate-600">Final rank</dt>
+              <dd className="text-lg font-semibold" data-testid="final-rank">
+                {team.finalRank}
+                {team.rank !== null && <span className="ml-1 text-sm font-normal text-slate-600">(live {team.rank})</span>}
+              </dd>
+            </div>
+          ) : (
+            <div>
+              <dt className="text-slate-600">Rank</dt>
+              <dd className="text-lg font-semibold">{team.rank ?? "—"}</dd>
+            </div>
+          )}
           <div>
             <dt className="text-slate-600">Leaderboard score</dt>
             <dd className="text-lg font-semibold tabular-nums">
