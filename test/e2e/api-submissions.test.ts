@@ -109,9 +109,14 @@ describe("submissions over HTTP (docs/api.md)", () => {
     expect(await state(slug, auth)).toEqual(afterOne);
 
     await api(`/api/v1/competitions/${slug}/close`, { method: "POST", headers: organizer });
+    const closedState = await state(slug, auth);
     const closed = await postCsv(APP_URL, slug, good("g"), auth);
     expect(closed.status).toBe(409);
-    expect(await state(slug, auth)).toEqual(afterOne);
+    expect(await state(slug, auth)).toEqual(closedState);
+    // What the close added, and nothing else: each submission's private score (docs/api.md).
+    for (const submission of closedState.submissions) expect(submission.privateScore).toEqual(expect.any(Number));
+    const withoutPrivate = (submission: Record<string, unknown>) => Object.fromEntries(Object.entries(submission).filter(([key]) => key !== "privateScore"));
+    expect({ ...closedState, submissions: closedState.submissions.map(withoutPrivate) }).toEqual(afterOne);
   });
 
   it("refuses submissions before the start with 409", async () => {

@@ -38,7 +38,7 @@ describe.skipIf(!CHROMIUM_PATH)("a viewer in a real browser", () => {
     expect(await rows.first().locator("td").first().textContent()).toBe("1");
     // Every score carries the bound the mechanism proves for it (docs/mechanism.md §2.8) and shows the
     // decimals it supports; a holdout answer is marked.
-    for (const text of await rows.allTextContents()) expect(text).toMatch(/^\d+.+[01](\.\d+)?± [01](\.\d+)?(holdout)?\d/);
+    for (const text of await rows.allTextContents()) expect(text).toMatch(/^≈?\d+.+[01](\.\d+)?± [01](\.\d+)?(holdout)?\d/);
     expect(await page.getByText("best public score, checked against the hidden holdout").count()).toBeGreaterThan(0);
     await look(page, "leaderboard");
 

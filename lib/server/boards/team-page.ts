@@ -66,7 +66,7 @@ export async function getTeamHistory(viewer: PublicUser | null, slug: string, te
       members: team.members.map((m) => m.user.name),
       budget: { remaining: team.budgetRemaining, initial: team.initialBudget },
       rank: entry?.rank ?? null,
-      finalRank: competition.status === "closed" ? team.finalRank : null,
+      finalRank: await finalPlace(competition, team),
       score: entry?.score ?? null,
       kind: entry?.kind ?? null,
       bound: entry?.bound ?? null,
@@ -83,4 +83,14 @@ export async function getTeamHistory(viewer: PublicUser | null, slug: string, te
       budget: s.budgetAfter,
     })),
   };
+}
+
+/**
+ * The team's place in the final standings as they read now (finals.ts getFinalStandings: a team
+ * disqualified after the close leaves them, and the ones below move up); null before the close and
+ * for a team without a final score or disqualified.
+ */
+async function finalPlace(competition: { id: string; status: string }, team: { finalRank: number | null; disqualifiedAt: Date | null }): Promise<number | null> {
+  if (competition.status !== "closed" || team.finalRank === null || team.disqualifiedAt !== null) return null;
+  return 1 + (await db.team.count({ where: { competitionId: competition.id, finalRank: { lt: team.finalRank }, disqualifiedAt: null } }));
 }
