@@ -582,7 +582,7 @@ export const OPERATIONS: Record<string, Operation> = {
       200: {
         description: "a page of the board",
         reply: leaderboardSchema,
-        alternatives: [{ csv: "every entry: rank, team, score, kind, uncertainty, submissions, budget, last submission" }],
+        alternatives: [{ csv: "every entry: rank, team, score, kind, bound, uncertainty, submissions, budget, last submission" }],
       },
     },
   },
@@ -599,10 +599,18 @@ export const OPERATIONS: Record<string, Operation> = {
     ok: { 200: { description: "the team's page", reply: teamHistorySchema } },
   },
   [`GET ${slug}/final`]: {
-    summary: "The final standings, once closed, with the shake-up",
+    summary:
+      "The final standings, once closed: each exact final score with its bound (valid under the whole competition's adaptivity), the teams it is tied with, the shake-up; or as CSV",
     who: "anyone",
     auth: "optional",
-    ok: { 200: { description: "the final standings", reply: finalStandingsSchema } },
+    query: z.object({ format: z.enum(["csv"]).optional() }),
+    ok: {
+      200: {
+        description: "the final standings",
+        reply: finalStandingsSchema,
+        alternatives: [{ csv: "every entry: rank, team, score, bound, tied_with (team names), live_rank, shake_up" }],
+      },
+    },
     errors: [409],
   },
   "POST /api/v1/calibrate": {

@@ -526,12 +526,26 @@ export const lateBoardSchema = z.object({
 });
 export type LateBoard = z.infer<typeof lateBoardSchema>;
 
-/** GET …/final: the final standings, with each team's live rank and the shake-up. */
+/**
+ * GET …/final: the final standings, each team's exact final score with the bound that holds under the
+ * whole competition's adaptivity (docs/mechanism.md §2.9; null where no proof covers the metric and
+ * model), the teams it is tied with (their intervals overlap: no proof tells the order apart), its
+ * live rank and the shake-up.
+ */
 export const finalStandingsSchema = z.object({
   metric: metricSummarySchema,
   displayPrecision: z.number().int(),
   entries: z.array(
-    z.object({ rank: z.number().int(), team: z.string(), teamId: z.uuid(), score: z.number(), liveRank: z.number().int().nullable(), shakeUp: z.number().int().nullable() }),
+    z.object({
+      rank: z.number().int(),
+      team: z.string(),
+      teamId: z.uuid(),
+      score: z.number(),
+      bound: z.number().nullable(),
+      tiedWith: z.array(z.uuid()),
+      liveRank: z.number().int().nullable(),
+      shakeUp: z.number().int().nullable(),
+    }),
   ),
 });
 export type FinalStandings = z.infer<typeof finalStandingsSchema>;

@@ -130,9 +130,16 @@ export function releaseSlack(setting: ScoreBoundSetting, score: Pick<ShownScore,
 export function scoreInterval(setting: ScoreBoundSetting, score: ShownScore): { lower: number; upper: number } {
   check(score.value >= 0 && score.value <= 1, `a score must be in [0, 1], got ${score.value}`);
   const { nats, slack } = placeOf(setting, score);
-  const low = Math.max(0, score.value - slack);
-  const high = Math.min(1, score.value + slack);
-  const { size, kl } = setting.concentration;
+  return truthInterval(setting.concentration, { low: Math.max(0, score.value - slack), high: Math.min(1, score.value + slack) }, nats);
+}
+
+/**
+ * Where the truth Q(P) of a query can be when its holdout value Q(X) lies in [low, high], at
+ * ln(2/δ) = `nats` (§2.5's inequality for a fixed query): the Chernoff–KL interval where it holds,
+ * Hoeffding's otherwise, each end clamped to [0, 1].
+ */
+export function truthInterval(concentration: Pick<Concentration, "size" | "kl">, { low, high }: { low: number; high: number }, nats: number): { lower: number; upper: number } {
+  const { size, kl } = concentration;
   if (kl) return { lower: klEnd(low, size, nats, "lower"), upper: klEnd(high, size, nats, "upper") };
   const deviation = Math.sqrt(nats / (2 * size));
   return { lower: Math.max(0, low - deviation), upper: Math.min(1, high + deviation) };

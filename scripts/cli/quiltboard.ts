@@ -218,9 +218,18 @@ export async function run(argv: string[], out: (line: string) => void): Promise<
       const details = await client.request<{ status: string; displayPrecision: number }>("GET", base());
       const p = details.displayPrecision;
       if (details.status === "closed") {
-        const final = await client.request<{ entries: { rank: number; team: string; score: number; liveRank: number | null }[] }>("GET", `${base()}/final`);
+        const final = await client.request<{ entries: { rank: number; team: string; score: number; bound: number | null; tiedWith: string[]; liveRank: number | null }[] }>(
+          "GET",
+          `${base()}/final`,
+        );
         if (json) return out(JSON.stringify(final));
-        return out(table([["#", "team", "final score", "live rank"], ...final.entries.map((e) => [e.rank, e.team, score(e.score, p), e.liveRank ?? "—"])]));
+        // ≈: tied with another team, their intervals overlap (no proof tells their order apart)
+        return out(
+          table([
+            ["#", "team", "final score", "±", "live rank"],
+            ...final.entries.map((e) => [`${e.tiedWith.length ? "≈" : ""}${e.rank}`, e.team, score(e.score, p), plusMinus(e.bound), e.liveRank ?? "—"]),
+          ]),
+        );
       }
       const page = options.page ?? "1";
       const board = await client.request<{

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { closeCompetition, getFinalStandings } from "@/lib/server/boards/finals";
+import { finalInterval, tiedWith } from "@/lib/calibration/finals";
+import { closeCompetition, finalStandingsCsv, getFinalStandings } from "@/lib/server/boards/finals";
 import { getTeamHistory } from "@/lib/server/boards/team-page";
 import { listCompetitions } from "@/lib/server/competitions/competitions";
 import { db } from "@/lib/server/platform/db";
@@ -39,8 +40,21 @@ describe("the close", () => {
     expect(card.closedAt).toBe(closedAt!.toISOString());
     expect(endsAt.getTime() - closedAt!.getTime()).toBeGreaterThan(39 * 86_400_000);
 
-    // Each team's page says its place in the final standings; a team disqualified after the close leaves them and the ones below move up.
     const final = await getFinalStandings(null, slug);
+    // Each final score carries the bound of the competition-wide count at its teams and holdout answers (demo solution: 1,536 holdout rows, independent rows in the factory), and ties follow the intervals.
+    const { holdoutAnswers, answerDecimals, maxQueries } = await db.competition.findUniqueOrThrow({
+      where: { id },
+      select: { holdoutAnswers: true, answerDecimals: true, maxQueries: true },
+    });
+    const input = { concentration: { size: 1536, kl: true }, teams: 3, maxQueries: maxQueries!, holdoutAnswers, decimals: answerDecimals!, beta: 0.05 };
+    const intervals = final.entries.map((e) => ({ id: e.teamId, ...finalInterval(input, e.score) }));
+    for (const [k, e] of final.entries.entries()) expect(e.bound).toBe(Math.max(intervals[k].upper - e.score, e.score - intervals[k].lower));
+    expect(Object.fromEntries(final.entries.map((e) => [e.teamId, e.tiedWith]))).toEqual(Object.fromEntries(tiedWith(intervals)));
+    const csv = (await finalStandingsCsv(null, slug)).split("\r\n");
+    expect(csv[0]).toBe("rank,team,score,bound,tied_with,live_rank,shake_up");
+    expect(csv).toHaveLength(final.entries.length + 2); // the header, a line per team, the last line break
+
+    // Each team's page says its place in the final standings; a team disqualified after the close leaves them and the ones below move up.
     for (const entry of final.entries) expect((await getTeamHistory(null, slug, entry.teamId)).team.finalRank).toBe(entry.rank);
     const first = final.entries[0];
     await setDisqualified(owner, slug, first.teamId, { reason: "a shared account" });

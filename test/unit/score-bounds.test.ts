@@ -5,6 +5,7 @@ import { honestGapSd, recommendSettings } from "@/lib/calibration/honest";
 import { planPractical, teamsShare } from "@/lib/calibration/planner";
 import { bernoulliKl, boundSettingFor, prefixNats, promiseByChecks, scoreInterval, type ScoreBoundSetting, transcriptPlaces, worstHalfWidth } from "@/lib/calibration/score-bounds";
 import { answerDecimalsFor } from "@/lib/mechanism/thresholdout";
+import { finalInterval, finalNats, tiedWith } from "@/lib/calibration/finals";
 
 /** The bounds of an accuracy competition with n rows in each split at the recommended settings, m = 300, B₀ = 20. */
 function recommendedAt(n: number, capped = false): ScoreBoundSetting {
@@ -141,5 +142,34 @@ describe("figures the transcript's own count misses (docs/mechanism.md §2.7)", 
       expect(plan.competition.teams).toBe(teams);
       expect(plan.competition.tolerance).toBeCloseTo(expected, 12);
     }
+  });
+});
+
+describe("the final standings' bounds and ties (docs/mechanism.md §2.9)", () => {
+  const input = { concentration: { size: 100_000, kl: false }, teams: 1000, maxQueries: 300, holdoutAnswers: 40, decimals: 4, beta: 0.05 };
+
+  it("count the whole competition's queries at its teams and holdout answers, each with its share of β", () => {
+    const share = (k: number) => 6 / (Math.PI ** 2 * k ** 2);
+    const lnCount = lnPrefixTranscripts({ queries: 300_000, holdoutAnswers: 40, values: 10_001 });
+    expect(finalNats(input)).toBeCloseTo(lnCount + Math.log(2 / (0.05 * share(1000) * share(41))), 10);
+    // Hoeffding's form (a non-KL setting): the final value ± √(nats / (2N))
+    const { lower, upper } = finalInterval(input, 0.8);
+    expect(upper - 0.8).toBeCloseTo(Math.sqrt(finalNats(input) / 200_000), 12);
+    expect(0.8 - lower).toBeCloseTo(upper - 0.8, 12);
+    // A thousand honest teams spending 40 holdout answers: about ±0.06 at 10⁵ rows.
+    expect(upper - 0.8).toBeGreaterThan(0.05);
+    expect(upper - 0.8).toBeLessThan(0.07);
+    // More teams, more holdout answers: wider.
+    expect(finalInterval({ ...input, holdoutAnswers: 400 }, 0.8).upper).toBeGreaterThan(upper);
+  });
+
+  it("ties the teams whose intervals overlap", () => {
+    const ties = tiedWith([
+      { id: "a", lower: 0.7, upper: 0.8 },
+      { id: "b", lower: 0.75, upper: 0.85 },
+      { id: "c", lower: 0.81, upper: 0.9 },
+      { id: "d", lower: 0.5, upper: 0.6 },
+    ]);
+    expect(Object.fromEntries(ties)).toEqual({ a: ["b"], b: ["a", "c"], c: ["b"], d: [] });
   });
 });
