@@ -21,6 +21,8 @@ import {
   doneSchema,
   errorBodySchema,
   finalStandingsSchema,
+  revealSchema,
+  TRANSCRIPT_COLUMNS,
   guaranteeSummarySchema,
   healthReportSchema,
   lateBoardSchema,
@@ -405,6 +407,33 @@ export const OPERATIONS: Record<string, Operation> = {
     auth: "required",
     ok: { 200: { description: "answers replayed and mismatches", reply: auditReportSchema } },
     errors: [403],
+  },
+  // A close anyone can verify
+  [`POST ${slug}/reveal`]: {
+    summary: "Reveal the solution as uploaded, the mechanism's secret and every answer (once closed; the default is to keep them private)",
+    who: "organizers, once closed",
+    auth: "required",
+    ok: { 200: { description: "the competition, with revealedAt", reply: competitionDetailsSchema } },
+    errors: [403, 409],
+  },
+  [`GET ${slug}/reveal`]: {
+    summary:
+      "What a verifier needs: the commitment, the secret and the settings it hashes, the mechanism's parameters, and where the solution and the transcript are (404 before the reveal)",
+    who: "anyone, once revealed",
+    auth: "optional",
+    ok: { 200: { description: "the reveal", reply: revealSchema } },
+  },
+  [`GET ${slug}/reveal/solution`]: {
+    summary: "The solution file, byte for byte as the organizers uploaded it: its SHA-256 is the commitment's `solution`",
+    who: "anyone, once revealed",
+    auth: "optional",
+    ok: { 200: { description: "the solution file", reply: { csv: "the solution as uploaded: id,label,split and any order, group, state columns" } } },
+  },
+  [`GET ${slug}/reveal/transcript`]: {
+    summary: "Every answer in order of stream and query index, with its values, kind, answer and budget",
+    who: "anyone, once revealed",
+    auth: "optional",
+    ok: { 200: { description: "the transcript", reply: { csv: TRANSCRIPT_COLUMNS.join(",") } } },
   },
   // Taking part
   [`POST ${slug}/teams`]: {

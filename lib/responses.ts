@@ -106,6 +106,14 @@ export const competitionDetailsSchema = z
     mechanism: z.object({ sigma: z.number().nullable(), threshold: z.number().nullable(), budget: z.number().int(), maxQueries: z.number().int().nullable() }).nullable(),
     /** holdout answers released over all teams, and the organizers' cap on them */
     holdout: z.object({ answersReleased: count, cap: z.number().int().nullable() }),
+    /**
+     * what publishing fixed (docs/mechanism.md §2.10), lower-case hex: SHA-256 of the solution file's
+     * exact bytes, and of the mechanism's secret followed by the settings its answers are drawn with;
+     * null for a draft
+     */
+    commitment: z.object({ solution: z.string(), secret: z.string(), publishedAt: instant }).nullable(),
+    /** when the organizers revealed the solution, the secret and every answer (GET …/reveal), null until then */
+    revealedAt: instant.nullable(),
     access: accessSchema,
     lateSubmissions: z.boolean(),
   })
@@ -343,6 +351,41 @@ export const healthReportSchema = z.object({
   exhausted: count,
 });
 export type HealthReport = z.infer<typeof healthReportSchema>;
+
+/**
+ * GET …/reveal (anyone, once the organizers revealed a closed competition: docs/mechanism.md §2.10):
+ * the commitment; the secret (hex) and the settings text its commitment hashes; the mechanism's
+ * parameters the answers were drawn with; where to fetch the solution as uploaded and the transcript.
+ */
+export const revealSchema = z
+  .object({
+    commitment: z.object({ solution: z.string(), secret: z.string(), publishedAt: instant }),
+    revealedAt: instant,
+    secret: z.string(),
+    settings: z.string(),
+    mechanism: z.object({ sigma: z.number(), threshold: z.number(), answerDecimals: z.number().int(), maxQueries: z.number().int(), sensitivity: z.number() }),
+    solution: z.object({ url: z.string(), sha256: z.string(), size: count }),
+    transcript: z.object({ url: z.string(), queries: count }),
+  })
+  .meta({ id: "Reveal" });
+export type Reveal = z.infer<typeof revealSchema>;
+
+/** GET …/reveal/transcript's columns: every query in order of stream and index, the values in [0, 1] units exactly as stored. */
+export const TRANSCRIPT_COLUMNS = [
+  "submission_id",
+  "team_id",
+  "team",
+  "stream",
+  "query_index",
+  "position",
+  "created_at",
+  "kind",
+  "public_value",
+  "holdout_value",
+  "answer",
+  "budget_before",
+  "budget_after",
+] as const;
 
 /** GET …/audit (organizers): every answer replayed from the stored secret; examples of mismatches. */
 export const auditReportSchema = z.object({ queries: count, mismatches: count, examples: z.array(z.object({ submissionId: z.uuid(), problem: z.string() })) });

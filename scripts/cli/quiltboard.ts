@@ -8,6 +8,7 @@ import { createReadStream, existsSync, mkdirSync, statSync, writeFileSync } from
 import path from "node:path";
 import { Readable } from "node:stream";
 import { parseArgs } from "node:util";
+import { verificationLines, verifyCompetition } from "./verify";
 import { Client, CliError, loadConfig, saveConfig } from "./client";
 import { readLine } from "../terminal";
 import { pushBundle } from "./bundle";
@@ -26,6 +27,7 @@ const USAGE = `usage: quiltboard [competitions] <command> [options]
   competitions submissions SLUG               your team's submissions
   competitions leaderboard SLUG [--page N]    the live leaderboard, 100 teams a page (the final standings once closed)
   competitions limits SLUG                    submissions left today and when the count resets
+  competitions verify SLUG                    check a revealed competition: its commitment and every answer, replayed
   login [--url URL] [--email EMAIL]           store an API token for this machine (password from the terminal or stdin)
   push DIR                                    create or update a competition from a bundle (organizers; also: create DIR)
 
@@ -272,6 +274,14 @@ export async function run(argv: string[], out: (line: string) => void): Promise<
       const team = await client.request<{ name: string; limits: Limits; budget: { remaining: number; initial: number } }>("GET", `${base()}/team`);
       if (json) return out(JSON.stringify({ ...team.limits, budget: team.budget }));
       return out(`${limitsLine(team.limits)}; budget ${team.budget.remaining} of ${team.budget.initial} left (team ${team.name})`);
+    }
+    case "verify": {
+      need(1, "SLUG");
+      const verification = await verifyCompetition(client, slug);
+      if (json) out(JSON.stringify(verification));
+      else out(verificationLines(verification).join("\n"));
+      if (!verification.solution || !verification.secret || verification.answers.mismatches > 0) throw new CliError("the competition does not verify", 1);
+      return;
     }
     case "files": {
       need(1, "SLUG");

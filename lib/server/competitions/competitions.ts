@@ -5,6 +5,7 @@ import { AppError } from "@/lib/server/platform/errors";
 import type { PublicUser } from "@/lib/server/accounts/users";
 import { accessOf } from "./access";
 import type { ThresholdoutParams } from "@/lib/mechanism/thresholdout";
+import { secretCommitment, settingsText } from "@/lib/mechanism/commitment";
 import { getMetric, type Metric, type SplitShape } from "@/lib/metrics/registry";
 import type { MetricParams } from "@/lib/metrics/types";
 import { type CorrelationModelInput, DEFAULT_BUDGET, type MechanismInput } from "@/lib/validation/calibration";
@@ -41,6 +42,10 @@ export const COMPETITION_SELECT = {
   publishedAt: true,
   closedAt: true,
   createdAt: true,
+  solutionCommitment: true,
+  secretCommitment: true,
+  committedSettings: true,
+  revealedAt: true,
 } as const satisfies Prisma.CompetitionSelect;
 
 export type CompetitionRow = Prisma.CompetitionGetPayload<{ select: typeof COMPETITION_SELECT }>;
@@ -73,6 +78,25 @@ export function thresholdoutParams(competition: CompetitionRow, holdout: SplitSh
   };
 }
 
+/**
+ * The commitment to the mechanism's secret with the settings its answers are drawn with
+ * (lib/mechanism/commitment.ts): the settings text and its hash with this secret, for σ, T and the
+ * answers' decimals as planned.
+ */
+export function commitSecret(
+  competition: Pick<CompetitionRow, "metric" | "metricParams" | "correlation">,
+  planned: { sigma: number; threshold: number; answerDecimals: number },
+  secret: Uint8Array,
+): { secretCommitment: string; committedSettings: string } {
+  const text = settingsText({
+    metric: competition.metric,
+    metricParams: competition.metricParams as Record<string, number>,
+    correlation: competition.correlation ?? { kind: "independent" },
+    ...planned,
+  });
+  return { committedSettings: text, secretCommitment: secretCommitment(secret, text) };
+}
+
 /** The mechanism settings as the organizer set them, or null before they are set. */
 export function mechanismOf(c: Pick<CompetitionRow, "mechanism">): MechanismInput | null {
   return c.mechanism as MechanismInput | null;
@@ -99,6 +123,12 @@ export function toPublicDetails(c: CompetitionRow): CompetitionDetails {
     mechanism: c.status === "draft" || c.budget === null ? null : { sigma: c.sigma, threshold: c.threshold, budget: c.budget, maxQueries: c.maxQueries },
     // Holdout answers released over all teams, and the organizer's cap on them (docs/mechanism.md §2.6).
     holdout: { answersReleased: c.holdoutAnswers, cap: c.holdoutCap },
+    // What publishing fixed (docs/mechanism.md §2.10), and when the organizers revealed it.
+    commitment:
+      c.status === "draft" || c.solutionCommitment === null || c.secretCommitment === null
+        ? null
+        : { solution: c.solutionCommitment, secret: c.secretCommitment, publishedAt: c.publishedAt!.toISOString() },
+    revealedAt: c.revealedAt?.toISOString() ?? null,
     access: accessOf(c),
     lateSubmissions: c.lateSubmissions,
   };

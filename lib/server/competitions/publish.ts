@@ -1,8 +1,9 @@
 import "server-only";
-import { COMPETITION_SELECT, type CompetitionRow, correlationOf, mechanismOf, requireOrganizer } from "./competitions";
+import { COMPETITION_SELECT, commitSecret, type CompetitionRow, correlationOf, mechanismOf, requireOrganizer } from "./competitions";
 import { planOn } from "./plans";
 import { getSolutionSummary, loadSolution } from "./solutions";
 import { db, lockCompetition } from "@/lib/server/platform/db";
+import { appLink, message, sendMail } from "@/lib/server/platform/mail";
 import { AppError } from "@/lib/server/platform/errors";
 import type { PublicUser } from "@/lib/server/accounts/users";
 import { ignoredDeclarations, splitIntegrityProblem } from "@/lib/calibration/resolve";
@@ -118,11 +119,11 @@ export async function publishCompetition(user: PublicUser, slug: string, input: 
       missing.map((a) => a.code),
     );
   // Under the row lock: still a draft, and the solution and settings planned on are the stored ones.
-  return db.$transaction(async (tx) => {
+  const published = await db.$transaction(async (tx) => {
     if ((await lockCompetition(tx, competition.id)) !== "draft") throw new AppError("conflict", "the competition was published meanwhile");
     const current = await tx.competition.findUniqueOrThrow({
       where: { id: competition.id },
-      select: { metric: true, metricParams: true, mechanism: true, correlation: true, endsAt: true, solution: { select: { sha256: true } } },
+      select: { metric: true, metricParams: true, mechanism: true, correlation: true, endsAt: true, secret: true, solution: { select: { sha256: true } } },
     });
     const unchanged =
       current.solution?.sha256 === summary.sha256 &&
@@ -139,8 +140,33 @@ export async function publishCompetition(user: PublicUser, slug: string, input: 
         budget: plan.budget,
         maxQueries: plan.guarantee.maxQueries,
         answerDecimals: plan.answerDecimals,
+        // The commitment (docs/mechanism.md §2.10): the solution's bytes as uploaded, and the secret with the settings the answers will be drawn with.
+        solutionCommitment: summary.sha256,
+        ...commitSecret(competition, plan, current.secret),
       },
       select: COMPETITION_SELECT,
     });
   });
+  await announcePublished(published);
+  return published;
+}
+
+/** Mails every organizer the commitment publishing fixed, to keep beside the competition's record. */
+async function announcePublished(competition: CompetitionRow): Promise<void> {
+  const organizers = await db.competitionOrganizer.findMany({ where: { competitionId: competition.id }, select: { user: { select: { email: true, name: true } } } });
+  for (const { user } of organizers) {
+    await sendMail(
+      message({
+        to: user.email,
+        subject: `${competition.title} is published`,
+        name: user.name,
+        paragraphs: [
+          `${competition.title} is open to competitors. Publishing fixed its solution and its mechanism: anyone can check them against these SHA-256 commitments once you reveal them after the close.`,
+          `Solution file: ${competition.solutionCommitment}`,
+          `Mechanism's secret with its settings: ${competition.secretCommitment}`,
+        ],
+        action: { label: "See the competition", url: appLink(`/competitions/${competition.slug}`) },
+      }),
+    );
+  }
 }

@@ -29,7 +29,8 @@ export async function uploadSolution(user: PublicUser, slug: string, body: Reada
   requireDraft(competition, "the solution");
   if (!body) throw new AppError("unprocessable_entity", "send the solution CSV as the request body (Content-Type: text/csv)");
   const metric = metricOf(competition);
-  const { result: solution, sha256 } = await readCsvUpload(body, { what: "the solution file", parser: () => createSolutionParser(metric.input) });
+  // The file is kept as uploaded: the reveal after the close serves it, and its SHA-256 is what publishing commits to (docs/mechanism.md §2.10).
+  const { result: solution, sha256, file } = await readCsvUpload(body, { what: "the solution file", parser: () => createSolutionParser(metric.input), keep: true });
   try {
     splitShapes(metric, solution.labels, solution.split);
   } catch (error) {
@@ -38,7 +39,16 @@ export async function uploadSolution(user: PublicUser, slug: string, body: Reada
   }
   const encoded = encodeSolution(solution);
   const holdout = solution.split.reduce((a, b) => a + b, 0);
-  const data = { ...encoded, rows: solution.ids.length, publicRows: solution.ids.length - holdout, holdoutRows: holdout, sha256, uploadedAt: new Date() };
+  const data = {
+    ...encoded,
+    rows: solution.ids.length,
+    publicRows: solution.ids.length - holdout,
+    holdoutRows: holdout,
+    sha256,
+    file: file!.gzip,
+    fileSize: file!.size,
+    uploadedAt: new Date(),
+  };
   // A solution that declares groups or states is modelled by them (resolve.ts declaredModel) unless the
   // organizer chose a model this file can still resolve.
   const chosen = correlationOf(competition);
@@ -81,7 +91,7 @@ export async function loadSolution(competitionId: string, options: { published?:
   const key = `${competitionId}:${head.sha256}`;
   let pending = decoding.get(key);
   if (!pending) {
-    pending = db.solution.findUnique({ where: { competitionId } }).then((row) => row && { sha256: row.sha256, solution: decodeSolution(row) });
+    pending = db.solution.findUnique({ where: { competitionId }, omit: { file: true } }).then((row) => row && { sha256: row.sha256, solution: decodeSolution(row) });
     decoding.set(key, pending);
     void pending.finally(() => decoding.delete(key)).catch(() => {});
   }

@@ -1,4 +1,6 @@
 import "server-only";
+import { Readable } from "node:stream";
+import { createGunzip } from "node:zlib";
 import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
 import { type CompetitionStatus, Prisma, PrismaClient } from "@/lib/generated/prisma/client";
@@ -128,6 +130,21 @@ export function streamSlices(size: number, slice: (offset: number, length: numbe
     },
     { highWaterMark: 0 },
   );
+}
+
+/**
+ * A kept file, unpacked as the reader takes it: `stored` selects the compressed bytes as `blob` (one
+ * row). The compressed bytes are read a slice at a time (streamSlices) and unpacked on the way, so a
+ * slow download of a file that unpacks to far more than it takes holds a slice and zlib's window,
+ * not the file.
+ */
+export async function streamStoredFile(stored: Prisma.Sql): Promise<ReadableStream<Uint8Array>> {
+  const [{ compressed }] = await db.$queryRaw<{ compressed: number }[]>`SELECT octet_length(blob)::int AS compressed FROM (${stored}) stored`;
+  const packed = streamSlices(compressed, async (offset, length) => {
+    const [row] = await db.$queryRaw<{ slice: Uint8Array }[]>`SELECT substring(blob FROM ${offset + 1}::int FOR ${length}::int) AS slice FROM (${stored}) stored`;
+    return row.slice;
+  });
+  return Readable.toWeb(Readable.fromWeb(packed as import("node:stream/web").ReadableStream<Uint8Array>).pipe(createGunzip())) as ReadableStream<Uint8Array>;
 }
 
 /**

@@ -4,43 +4,22 @@ import { requireOrganizer, thresholdoutParams } from "@/lib/server/competitions/
 import { loadSolution, shapesOf } from "@/lib/server/competitions/solutions";
 import type { PublicUser } from "@/lib/server/accounts/users";
 import { epsPerHoldoutAnswer, privacySpent, type TeamReleases } from "@/lib/mechanism/accounting";
-import { createStreams } from "@/lib/mechanism/rng";
-import { initThresholdout, stepThresholdout } from "@/lib/mechanism/thresholdout";
+import { createReplay, type ReplayedQuery } from "@/lib/mechanism/replay";
 import type { AuditReport, HealthReport } from "@/lib/responses";
 
 /**
- * Replays every answer from the stored secret (docs/mechanism.md §5): for each team's stream, query
- * by query, Algorithm 1 is stepped again on the stored raw scores with the budget the team had and
- * the queries it had absorbed from merged teams (its stored position minus its index), and the kind,
- * the released value and the budget after must match exactly; query indices must run 1, 2, 3, …
- * with none reused or skipped.
+ * Replays every answer from the stored secret (docs/mechanism.md §5; lib/mechanism/replay.ts), the
+ * submissions read in pages in order of stream and query index.
  */
 export async function auditCompetition(user: PublicUser, slug: string): Promise<AuditReport> {
   const competition = await requireOrganizer(user, slug);
-  const report: AuditReport = { queries: 0, mismatches: 0, examples: [] };
-  if (competition.budget === null) return report;
+  if (competition.budget === null) return { queries: 0, mismatches: 0, examples: [] };
   const { secret } = await db.competition.findUniqueOrThrow({ where: { id: competition.id }, select: { secret: true } });
   const solution = await loadSolution(competition.id, { published: competition.status !== "draft" });
-  const params = thresholdoutParams(competition, shapesOf(competition, solution!).holdout);
-  const mismatch = (submissionId: string, problem: string) => {
-    report.mismatches++;
-    if (report.examples.length < 10) report.examples.push({ submissionId, problem });
-  };
+  const replay = createReplay(thresholdoutParams(competition, shapesOf(competition, solution!).holdout), secret);
   let cursor: { streamTeamId: string; queryIndex: number } | null = null;
-  let stream: { team: string; threshold: number; next: number; streams: ReturnType<typeof createStreams> } | null = null;
   for (;;) {
-    const batch: {
-      id: string;
-      streamTeamId: string;
-      queryIndex: number;
-      position: number;
-      kind: string;
-      answer: number | null;
-      budgetBefore: number;
-      budgetAfter: number;
-      publicValue: number;
-      holdoutValue: number;
-    }[] = await db.submission.findMany({
+    const batch: ReplayedQuery[] = await db.submission.findMany({
       where: {
         competitionId: competition.id,
         ...(cursor ? { OR: [{ streamTeamId: { gt: cursor.streamTeamId } }, { streamTeamId: cursor.streamTeamId, queryIndex: { gt: cursor.queryIndex } }] } : {}),
@@ -61,38 +40,11 @@ export async function auditCompetition(user: PublicUser, slug: string): Promise<
       },
     });
     if (batch.length === 0) break;
-    for (const s of batch) {
-      if (!stream || stream.team !== s.streamTeamId) {
-        const streams = createStreams(secret, s.streamTeamId);
-        stream = { team: s.streamTeamId, streams, threshold: initThresholdout(params, streams).noisyThreshold, next: 1 };
-      }
-      report.queries++;
-      if (s.queryIndex !== stream.next) mismatch(s.id, `query index ${s.queryIndex}, expected ${stream.next}`);
-      stream.next = s.queryIndex + 1;
-      const step = stepThresholdout(
-        params,
-        { budget: s.budgetBefore, noisyThreshold: stream.threshold, queries: s.queryIndex - 1, absorbed: s.position - s.queryIndex },
-        { holdoutValue: s.holdoutValue, publicValue: s.publicValue },
-        stream.streams,
-      );
-      stream.threshold = step.state.noisyThreshold;
-      if (!sameKind(s.kind, step.answer.kind) || step.answer.value !== s.answer || step.state.budget !== s.budgetAfter) {
-        mismatch(s.id, `stored ${s.kind} ${s.answer} (budget ${s.budgetAfter}), replay gives ${step.answer.kind} ${step.answer.value} (budget ${step.state.budget})`);
-      }
-    }
+    for (const s of batch) replay.add(s);
     const last = batch[batch.length - 1];
     cursor = { streamTeamId: last.streamTeamId, queryIndex: last.queryIndex };
   }
-  return report;
-}
-
-/**
- * Whether a stored kind is the one replayed. "capped" is the ⊥ a team with budget left gets once the
- * competition's cap is reached: the answer replayed with the budget the team had then (0) is
- * "exhausted".
- */
-function sameKind(stored: string, replayed: string): boolean {
-  return stored === replayed || (stored === "capped" && replayed === "exhausted");
+  return replay.report;
 }
 
 /**
@@ -107,9 +59,7 @@ export async function holdoutHealth(user: PublicUser, slug: string): Promise<Hea
   if (!solution || competition.sigma === null) return { perHoldoutAnswer: 0, total: 0, teams: [], exhausted: 0 };
   // Per stream (a team and the teams it absorbed keep their own streams): its holdout answers, and
   // whether its current threshold epoch is open — a public answer came after its last holdout answer.
-  const teams = await db.$queryRaw<
-    { id: string; name: string; initial_budget: number; budget_remaining: number; holdout_answers: number; open_epochs: number }[]
-  >`
+  const teams = await db.$queryRaw<{ id: string; name: string; initial_budget: number; budget_remaining: number; holdout_answers: number; open_epochs: number }[]>`
     WITH streams AS (
       SELECT s.team_id, s.stream_team_id, count(*) FILTER (WHERE s.kind = 'holdout')::int AS holdout_answers,
              COALESCE(max(s.query_index) FILTER (WHERE s.kind = 'public'), 0) > COALESCE(max(s.query_index) FILTER (WHERE s.kind = 'holdout'), 0) AS open
