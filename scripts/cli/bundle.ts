@@ -2,7 +2,7 @@
 // competition.json) naming the settings, the pages (Markdown files or inline text), the solution,
 // the correlation model, the mechanism and the data files; push creates the competition or brings
 // it up to date through the REST API, the same calls the manage page makes.
-import { existsSync, readFileSync, realpathSync } from "node:fs";
+import { existsSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { parse } from "yaml";
 import { type Client, CliError } from "./client";
@@ -120,8 +120,12 @@ export async function pushBundle(client: Client, dir: string, out: (line: string
     say(`data file: ${path.basename(name)}`);
   }
   if (bundle.publish && status === "draft") {
-    await client.request("POST", `${base}/publish`, { json: { acknowledge: bundle.acknowledge ?? [] } });
-    say(`published ${bundle.slug}`);
+    const published = await client.request<{ commitment: { solution: string; secret: string; publishedAt: string } }>("POST", `${base}/publish`, {
+      json: { acknowledge: bundle.acknowledge ?? [] },
+    });
+    // The bundle's record of what publishing fixed (docs/mechanism.md §2.10), to keep in version control beside it.
+    writeFileSync(path.join(dir, "commitment.json"), JSON.stringify({ slug: bundle.slug, ...published.commitment }, null, 2) + "\n");
+    say(`published ${bundle.slug}; its commitment is in commitment.json`);
   }
   return steps;
 }

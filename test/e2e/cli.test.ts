@@ -71,8 +71,11 @@ describe("the quiltboard command", () => {
     expect(lines[2]).toBe("correlation: markov");
     // the recommended σ and T for this holdout (docs/bundle-example: mode recommended), no formal guarantee, acknowledged by the bundle
     expect(lines[3]).toMatch(/^mechanism: σ = 0\.\d+, T = 0\.\d+, budget 20\. No formal guarantee/);
-    expect(lines.slice(4)).toEqual(["data file: sample_submission.csv", `published ${slug}`]);
+    expect(lines.slice(4)).toEqual(["data file: sample_submission.csv", `published ${slug}; its commitment is in commitment.json`]);
+    // The bundle keeps the commitment publishing fixed (docs/mechanism.md §2.10).
+    const record = JSON.parse(readFileSync(path.join(bundle, "commitment.json"), "utf8"));
     const details = await (await api(`/api/v1/competitions/${slug}`)).json();
+    expect(record).toEqual({ slug, ...details.commitment });
     expect(details).toMatchObject({ title: "Household Power Spikes 2027", status: "published", lateSubmissions: true, mechanism: { budget: 20 } });
     expect(details.rules).toBe(readFileSync("docs/bundle-example/rules.md", "utf8"));
 
