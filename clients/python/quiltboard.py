@@ -100,6 +100,8 @@ class Answer:
     replayed: bool = False
     description: Optional[str] = None
     filename: Optional[str] = None
+    #: the submission's exact holdout score, once the competition has closed (None before)
+    private_score: Optional[float] = None
 
     def __str__(self) -> str:
         score = "—" if self.score is None else f"{self.score:g}" + ("" if self.bound is None else f" ± {self.bound:.2g}")
@@ -452,6 +454,7 @@ def _answer(data: Dict[str, Any], replayed: bool = False) -> Answer:
         replayed=replayed,
         description=data.get("description"),
         filename=data.get("filename"),
+        private_score=data.get("privateScore"),
     )
 
 

@@ -194,13 +194,15 @@ export async function run(argv: string[], out: (line: string) => void): Promise<
     }
     case "submissions": {
       need(1, "SLUG");
-      const data = await client.request<{ submissions: (Answer & { by: string; description: string | null; filename: string | null; selected: boolean })[]; final: string[] }>(
-        "GET",
-        `${base()}/submissions`,
-      );
+      const data = await client.request<{
+        submissions: (Answer & { by: string; description: string | null; filename: string | null; selected: boolean; privateScore?: number })[];
+        final: string[];
+      }>("GET", `${base()}/submissions`);
       if (json) return out(JSON.stringify(data));
       if (data.submissions.length === 0) return out("no submissions yet");
       const p = await precision();
+      // Once the competition has closed, each submission's private (holdout) score too.
+      const closed = data.submissions.some((s) => s.privateScore !== undefined);
       const rows = data.submissions.map((s) => [
         s.createdAt.slice(0, 19).replace("T", " "),
         s.id.slice(0, 8),
@@ -208,12 +210,13 @@ export async function run(argv: string[], out: (line: string) => void): Promise<
         score(s.answer.score, p),
         plusMinus(s.answer.bound),
         score(s.answer.publicScore, p),
+        ...(closed ? [score(s.privateScore ?? null, p)] : []),
         `${s.budget.remaining}/${s.budget.initial}`,
         data.final.includes(s.id) ? "final" : "",
         s.filename ?? "",
         s.description ?? "",
       ]);
-      return out(table([["time (UTC)", "id", "kind", "answer", "±", "public", "budget", "", "file", "note"], ...rows]));
+      return out(table([["time (UTC)", "id", "kind", "answer", "±", "public", ...(closed ? ["private"] : []), "budget", "", "file", "note"], ...rows]));
     }
     case "leaderboard": {
       need(1, "SLUG");
