@@ -18,18 +18,12 @@ async function newDraft() {
   return { owner, slug, competition };
 }
 
-// The demo's households (a group and a state column) without the state column, and without either.
-const withoutStates = (csv: string) =>
+// The demo's solution (id,label,split,order,group,state) cut to its first k columns: without the state column (5), without either (3).
+const firstColumns = (csv: string, k: number) =>
   csv
     .trim()
     .split("\n")
-    .map((line) => line.split(",").slice(0, 5).join(","))
-    .join("\n");
-const plain = (csv: string) =>
-  csv
-    .trim()
-    .split("\n")
-    .map((line) => line.split(",").slice(0, 3).join(","))
+    .map((line) => line.split(",").slice(0, k).join(","))
     .join("\n");
 
 describe("defaults that tell the truth", () => {
@@ -43,9 +37,9 @@ describe("defaults that tell the truth", () => {
     await uploadSolution(owner, slug, stream(demoSolutionCsv()));
     expect((await requireOrganizer(owner, slug)).correlation).toEqual({ kind: "markov", fit: { alpha: 1 } });
     // A file without a state column cannot be fitted: the model follows the new file.
-    await uploadSolution(owner, slug, stream(withoutStates(demoSolutionCsv())));
+    await uploadSolution(owner, slug, stream(firstColumns(demoSolutionCsv(), 5)));
     expect((await requireOrganizer(owner, slug)).correlation).toEqual({ kind: "groups" });
-    await uploadSolution(owner, slug, stream(plain(demoSolutionCsv())));
+    await uploadSolution(owner, slug, stream(firstColumns(demoSolutionCsv(), 3)));
     expect((await requireOrganizer(owner, slug)).correlation).toBeNull();
     // A model the organizer chose stays while the file can still resolve it.
     await setCorrelation(owner, slug, { model: { kind: "independent" } });
