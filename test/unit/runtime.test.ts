@@ -1,4 +1,6 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -68,19 +70,84 @@ describe("the pinned Node everywhere", () => {
   });
 });
 
-describe("ensurePinnedNode", () => {
-  it("reuses the runtime kept in .runtime/ without fetching or saying anything", async () => {
-    const root = mkdtempSync(path.join(tmpdir(), "quiltboard-runtime-"));
-    try {
-      const bin = path.join(root, RUNTIME_DIR, `node-v${PINNED.version}-${process.platform}-${process.arch}`, "bin");
-      mkdirSync(bin, { recursive: true });
-      writeFileSync(path.join(bin, "node"), "");
-      const said: string[] = [];
-      const node = await ensurePinnedNode({ root, why: "test", log: (line) => said.push(line) });
-      expect(node).toBe(path.join(bin, "node"));
-      expect(said).toEqual([]);
-    } finally {
+/**
+ * A root whose PATH starts with a stand-in for `npm pack`: it copies `tarball` where it is asked to
+ * and prints what npm prints, so the fetch runs without the network. The tarball holds a
+ * `package/bin/node` that answers `answer` to --version. Returns the pinned entry that matches it.
+ */
+function fakeRegistry(answer: string): { root: string; pinned: typeof PINNED; restore: () => void } {
+  const root = mkdtempSync(path.join(tmpdir(), "quiltboard-runtime-"));
+  const pkg = path.join(root, "build", "package");
+  mkdirSync(path.join(pkg, "bin"), { recursive: true });
+  writeFileSync(path.join(pkg, "bin", "node"), `#!/bin/sh\necho ${answer}\n`, { mode: 0o755 });
+  writeFileSync(path.join(pkg, "LICENSE"), "MIT\n");
+  const tarball = path.join(root, "build", "node.tgz");
+  execFileSync("tar", ["-czf", tarball, "-C", path.join(root, "build"), "package"]);
+  const bin = path.join(root, "fake-bin");
+  mkdirSync(bin);
+  // npm pack <spec> --pack-destination <dir> --json
+  writeFileSync(path.join(bin, "npm"), `#!/bin/sh\ncp "${tarball}" "$4/node.tgz"\necho '[{"filename":"node.tgz"}]'\n`, { mode: 0o755 });
+  const integrity = `sha512-${createHash("sha512").update(readFileSync(tarball)).digest("base64")}`;
+  const PATH = process.env.PATH;
+  process.env.PATH = `${bin}${path.delimiter}${PATH}`;
+  return {
+    root,
+    pinned: { version: PINNED.version, integrity: { [`${process.platform}-${process.arch}`]: integrity } },
+    restore: () => {
+      process.env.PATH = PATH;
       rmSync(root, { recursive: true, force: true });
+    },
+  };
+}
+
+describe("ensurePinnedNode", () => {
+  const runtime = (root: string) => path.join(root, RUNTIME_DIR, `node-v${PINNED.version}-${process.platform}-${process.arch}`);
+  const leftovers = (root: string) => readdirSync(path.join(root, RUNTIME_DIR));
+
+  it("fetches, checks and unpacks the pinned Node, saying what it does, then reuses it", async () => {
+    const { root, pinned, restore } = fakeRegistry(`v${PINNED.version}`);
+    try {
+      const said: string[] = [];
+      const node = await ensurePinnedNode({ root, why: "Node v20.20.2 is older", log: (line) => said.push(line), pinned });
+      expect(node).toBe(path.join(runtime(root), "bin", "node"));
+      expect(execFileSync(node, ["--version"], { encoding: "utf8" }).trim()).toBe(`v${PINNED.version}`);
+      expect(said[0]).toMatch(new RegExp(`^Node v20\\.20\\.2 is older: fetching Node ${PINNED.version} from the npm registry \\(node-${process.platform}-${process.arch}@`));
+      expect(said.at(-1)).toMatch(/is ready \(SHA-512 as pinned\)/);
+      expect(leftovers(root)).toEqual([path.basename(runtime(root))]); // the download's directory is gone
+      const again: string[] = [];
+      expect(await ensurePinnedNode({ root, why: "again", log: (line) => again.push(line), pinned })).toBe(node);
+      expect(again).toEqual([]);
+    } finally {
+      restore();
     }
+  });
+
+  it("refuses a tarball whose SHA-512 is not the pinned one, and keeps nothing of it", async () => {
+    const { root, pinned, restore } = fakeRegistry(`v${PINNED.version}`);
+    try {
+      const other = { ...pinned, integrity: { [`${process.platform}-${process.arch}`]: `sha512-${Buffer.alloc(64).toString("base64")}` } };
+      await expect(ensurePinnedNode({ root, why: "test", log: () => {}, pinned: other })).rejects.toThrow(
+        /has SHA-512 sha512-\S+, not the pinned sha512-A{10}\S*: it was not used/,
+      );
+      expect(leftovers(root)).toEqual([]);
+    } finally {
+      restore();
+    }
+  });
+
+  it("refuses a Node that does not answer with the pinned version, and keeps nothing of it", async () => {
+    const { root, pinned, restore } = fakeRegistry("v20.0.0");
+    try {
+      await expect(ensurePinnedNode({ root, why: "test", log: () => {}, pinned })).rejects.toThrow(/does not run here \(it answered "v20\.0\.0\\n"\)/);
+      expect(leftovers(root)).toEqual([]);
+    } finally {
+      restore();
+    }
+  });
+
+  it("tells the user to install Node 24 on a platform it has no pinned tarball for", async () => {
+    await expect(ensurePinnedNode({ root: tmpdir(), why: "Node v20.20.2 is older", log: () => {}, pinned: { version: PINNED.version, integrity: {} } })).rejects.toThrow(
+      `Node v20.20.2 is older, and the npm registry has no Node ${PINNED.version} for ${process.platform}-${process.arch} that this project knows: install Node ${PINNED.version}`,
+    );
   });
 });
