@@ -64,7 +64,7 @@ try {
       ? "  No administrator yet: create one with  npm run admin -- create you@example.org"
       : "  No demo data (set QUILTBOARD_DEMO=1 to create it on an empty database).";
   console.log(`
-  Quiltboard is running at ${app.url}
+  Quiltboard is running at ${app.url} (Node ${process.version})
   ${mail ? `Mail it sends (sign-up links, password resets) is caught at ${mail.webUrl} (kept in .data/mail)` : `Mail goes through ${new URL(smtp).host}`}
 
 ${accounts}

@@ -54,6 +54,8 @@ function vitest(project: string, env: Record<string, string> = {}): boolean {
   return ok;
 }
 
+// The Node every step and the app run on (scripts/bootstrap.mjs chose it; each child is process.execPath).
+log(`Node ${process.version} (${process.execPath})`);
 rmSync(REPORTS, { recursive: true, force: true });
 mkdirSync(REPORTS, { recursive: true });
 

@@ -1,3 +1,4 @@
+import { gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { boundSettingFor, scoreInterval } from "@/lib/calibration/score-bounds";
 import { answerDecimalsFor } from "@/lib/mechanism/thresholdout";
@@ -18,6 +19,30 @@ import { ACKNOWLEDGE_ALL, tag, stream, newUser, rejection, draftCompetition, pub
 import { epsPerHoldoutAnswer } from "@/lib/mechanism/accounting";
 import { getSubmissionFile } from "@/lib/server/scoring/files";
 import { syntheticPredictions, syntheticSolution } from "@/test/support/api";
+
+/** The frames of a zstd file (RFC 8878 §3.1.1), each with the content size its header records and whether it carries a checksum. */
+function zstdFrames(data: Buffer): { contentSize: number | null; checksum: boolean }[] {
+  const frames: { contentSize: number | null; checksum: boolean }[] = [];
+  let at = 0;
+  while (at < data.length) {
+    if (data.readUInt32LE(at) !== 0xfd2fb528) throw new Error(`no zstd frame at byte ${at}`);
+    const descriptor = data[at + 4];
+    const single = (descriptor >> 5) & 1;
+    const sizeBytes = [single, 2, 4, 8][descriptor >> 6];
+    at += 5 + (single ? 0 : 1) + [0, 1, 2, 4][descriptor & 3]; // the window and dictionary fields
+    const contentSize = sizeBytes === 0 ? null : sizeBytes === 8 ? Number(data.readBigUInt64LE(at)) : data.readUIntLE(at, sizeBytes) + (sizeBytes === 2 ? 256 : 0);
+    at += sizeBytes;
+    for (let last = false; !last;) {
+      const header = data.readUIntLE(at, 3); // last block (1 bit), type (2 bits), size (21 bits)
+      last = (header & 1) === 1;
+      at += 3 + (((header >> 1) & 3) === 1 ? 1 : header >>> 3); // an RLE block holds one byte
+    }
+    const checksum = ((descriptor >> 2) & 1) === 1;
+    at += checksum ? 4 : 0;
+    frames.push({ contentSize, checksum });
+  }
+  return frames;
+}
 
 const SOLUTION = demoSolutionCsv();
 const ROWS = SOLUTION.trim()
@@ -81,7 +106,7 @@ describe("scoring through the mechanism", () => {
     expect(team.noisyThreshold).not.toBeNull();
   });
 
-  it("reads a 2 MB file as it arrives and keeps it byte for byte, as gzip members compressed meanwhile", async () => {
+  it("reads a 2 MB file as it arrives and keeps it byte for byte, as zstd frames compressed meanwhile", async () => {
     const rows = 200_000;
     const { slug } = await publishedCompetition({ solution: syntheticSolution(rows), mechanism: { mode: "practical", sigma: 0.01, threshold: 0.04, budget: 5 } });
     const player = await newUser();
@@ -92,10 +117,26 @@ describe("scoring through the mechanism", () => {
     const csv = `${lines.slice(0, rows / 2).join("\n")}\r\n${lines.slice(rows / 2).join("\r\n")}\r\n`;
     const { result } = await submit(player, slug, stream(csv, 64 * 1024), null);
     const stored = await db.submissionFile.findUniqueOrThrow({ where: { submissionId: result.id }, select: { data: true, size: true } });
-    // Level-1 gzip members start 1f 8b 08 00 00000000 04 03: one per MiB read.
-    expect(Buffer.from(stored.data).toString("hex").split("1f8b08000000000004").length - 1).toBe(Math.ceil(Buffer.byteLength(csv) / 2 ** 20));
+    // One frame per MiB read, each recording its size and a checksum of its content.
+    const bytes = Buffer.byteLength(csv);
+    const sizes = Array.from({ length: Math.ceil(bytes / 2 ** 20) }, (_, i) => Math.min(2 ** 20, bytes - i * 2 ** 20));
+    expect(zstdFrames(Buffer.from(stored.data))).toEqual(sizes.map((contentSize) => ({ contentSize, checksum: true })));
     const file = await getSubmissionFile(player, slug, result.id);
-    expect([file.size, await new Response(file.body).text()]).toEqual([Buffer.byteLength(csv), csv]);
+    expect([file.size, await new Response(file.body).text()]).toEqual([bytes, csv]);
+  });
+
+  it("still serves byte for byte a file kept as gzip members, as every file was before zstd", async () => {
+    const { slug } = await publishedCompetition({ solution: syntheticSolution(200_000), mechanism: { mode: "practical", sigma: 0.01, threshold: 0.04, budget: 5 } });
+    const player = await newUser();
+    await createTeam(player, slug, { name: `Old ${tag()}`, acceptRules: true });
+    const csv = `${syntheticPredictions(200_000, 4)}\n`;
+    const { result } = await submit(player, slug, stream(csv, 64 * 1024), null);
+    // The copy as the code before kept it: a level-1 gzip member per MiB (RFC 1952 §2.2).
+    const raw = Buffer.from(csv);
+    const members = Array.from({ length: Math.ceil(raw.length / 2 ** 20) }, (_, i) => gzipSync(raw.subarray(i * 2 ** 20, (i + 1) * 2 ** 20), { level: 1 }));
+    await db.submissionFile.update({ where: { submissionId: result.id }, data: { data: Buffer.concat(members) } });
+    const file = await getSubmissionFile(player, slug, result.id);
+    expect([file.size, await new Response(file.body).text()]).toEqual([raw.length, csv]);
   });
 
   it("the board row keeps the best public answer; a holdout answer shows only while there is none, the latest one", async () => {

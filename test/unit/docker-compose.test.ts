@@ -32,10 +32,10 @@ describe("the Dockerfile", () => {
   it("builds in one stage and runs the standalone entry as an unprivileged user in another", () => {
     expect(stages).toHaveLength(2);
     const [build, runtime] = stages;
-    expect(build).toMatch(/^node:20\S* AS build/);
+    expect(build).toMatch(/^node:\d+\S* AS build/); // the pinned Node: test/unit/runtime.test.ts
     expect(build).toContain("RUN npm ci");
     expect(build).toContain("RUN npm run build");
-    expect(runtime).toMatch(/^node:20\S* AS runtime/);
+    expect(runtime).toMatch(/^node:\d+\S* AS runtime/);
     expect(runtime).toContain("COPY --from=build --chown=node:node /src/.next/standalone ./");
     expect(runtime).toMatch(/^USER node$/m);
     expect(runtime).toMatch(/^CMD \["node", "entry\.mjs"\]$/m);

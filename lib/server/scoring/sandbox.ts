@@ -37,7 +37,7 @@ export async function testInSandbox(user: PublicUser, slug: string, body: Readab
       description,
       filename,
       fileSize: scored.kept.size,
-      fileData: scored.kept.gzip,
+      fileData: scored.kept.compressed,
     },
     select: SANDBOX_SELECT,
   });

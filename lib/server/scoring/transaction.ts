@@ -124,7 +124,7 @@ export async function scoreThroughMechanism(scoring: MechanismScoring): Promise<
             ${step.state.queries}, ${position}, ${kind}::"AnswerKind", ${value}, ${before.budget}, ${step.state.budget}, ${publicValue}, ${holdoutValue},
             ${new Uint8Array(sketch.buffer)}, ${description}, ${filename})
           RETURNING id),
-        file AS (INSERT INTO submission_files (submission_id, size, data) SELECT id, ${kept.size}, ${kept.gzip} FROM created),
+        file AS (INSERT INTO submission_files (submission_id, size, data) SELECT id, ${kept.size}, ${kept.compressed} FROM created),
         competition AS (UPDATE competitions SET holdout_answers = holdout_answers + ${spent} WHERE id = ${competition.id}::uuid AND ${spent}::int > 0)
         UPDATE teams SET budget_remaining = ${team.budgetRemaining - spent}, noisy_threshold = ${step.state.noisyThreshold}, query_count = ${step.state.queries},
           holdout_answers = holdout_answers + ${kind === "holdout" ? 1 : 0}, submission_count = submission_count + 1, last_submission_at = ${stamp(at)}::timestamp,
