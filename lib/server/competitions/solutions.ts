@@ -45,7 +45,7 @@ export async function uploadSolution(user: PublicUser, slug: string, body: Reada
     publicRows: solution.ids.length - holdout,
     holdoutRows: holdout,
     sha256,
-    file: file!.gzip,
+    file: file!.compressed,
     fileSize: file!.size,
     uploadedAt: new Date(),
   };
