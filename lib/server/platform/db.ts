@@ -57,7 +57,7 @@ export type Transaction = {
  * transaction that every submission runs. Prisma's interactive transaction cost 1.5 ms of CPU for
  * two statements where this costs 0.3 ms; and the pool pipelines (sends statements without waiting
  * for the answer to the one before), so BEGIN goes out with the first reads and the writes with the
- * COMMIT: two round trips in all when the work reads once and writes once (README, Reliability).
+ * COMMIT: two round trips in all when the work reads once and writes once (docs/performance.md, "Many submissions at once").
  * Rolled back when `work` throws or a statement fails; a statement still waiting after 30 s (a lock,
  * the database) fails it. Columns come back as node-postgres reads them: read a `timestamp` column
  * `AT TIME ZONE 'UTC'` to get its instant whatever the process's zone. With `snapshot`, a read-only

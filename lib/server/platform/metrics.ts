@@ -13,7 +13,7 @@ function once<T extends client.Metric>(name: string, make: () => T): T {
   return (client.register.getSingleMetric(name) as T | undefined) ?? make();
 }
 
-/** Answers given, by kind (public, holdout, exhausted, late). */
+/** Answers given, by kind (public, holdout, exhausted, limit, capped, late: lib/responses.ts resultKindSchema). */
 export const submissionsTotal = once(
   "quiltboard_submissions_total",
   () => new client.Counter({ name: "quiltboard_submissions_total", help: "Submissions answered, by answer kind", labelNames: ["kind"] }),
