@@ -2,7 +2,7 @@ import "server-only";
 import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
 import { type CompetitionStatus, Prisma, PrismaClient } from "@/lib/generated/prisma/client";
-import { env } from "./env";
+import { DEVELOPMENT, required } from "./env";
 import { log } from "./log";
 
 // One client per module instance, created on first use so that `next build` can load server
@@ -16,14 +16,14 @@ function connect(): { client: PrismaClient; pool: pg.Pool } {
     instance = globalForDb.quiltboardDb;
     if (!instance) {
       // pipeline: a client sends a statement without waiting for the answer to the one before (`transaction`).
-      const pool = new pg.Pool({ connectionString: env().DATABASE_URL, pipeline: true });
+      const pool = new pg.Pool({ connectionString: required("DATABASE_URL"), pipeline: true });
       // An idle connection the server closes (a restart, a dropped database) is an error event on
       // the pool; unhandled, it would end the process. The pool replaces the connection on next use.
       pool.on("error", (error) => log.warn({ err: error.message }, "an idle database connection was closed"));
       instance = { client: new PrismaClient({ adapter: new PrismaPg(pool) }), pool };
     }
   }
-  if (process.env.NODE_ENV === "development") globalForDb.quiltboardDb = instance;
+  if (DEVELOPMENT) globalForDb.quiltboardDb = instance;
   return instance;
 }
 

@@ -2,6 +2,7 @@ import "server-only";
 import { timingSafeEqual } from "node:crypto";
 import client from "prom-client";
 import { poolStats } from "./db";
+import { env } from "./env";
 import { AppError } from "./errors";
 
 // Prometheus metrics (GET /api/metrics). One registry per process: prom-client's default one, which
@@ -49,7 +50,7 @@ once(
  * METRICS_TOKEN the endpoint is off (404): metrics tell outsiders how busy a competition is.
  */
 export async function metricsFor(authorization: string | null): Promise<{ body: string; contentType: string }> {
-  const token = process.env.METRICS_TOKEN;
+  const token = env().METRICS_TOKEN;
   if (!token) throw new AppError("not_found", "metrics are off: set METRICS_TOKEN to turn them on");
   const given = Buffer.from(authorization?.replace(/^Bearer\s+/i, "") ?? "");
   const expected = Buffer.from(token);
