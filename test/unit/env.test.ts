@@ -1,9 +1,14 @@
+import path from "node:path";
+import { ESLint } from "eslint";
 import { describe, expect, it } from "vitest";
 import { CONFIGURATION, ConfigurationError, environmentProblems, parseEnvironment, type VariableName } from "@/lib/server/platform/env";
 import { LIMIT_VARIABLES } from "@/lib/server/platform/rate-limit";
 
 // The configuration's schema (lib/server/platform/env.ts): each variable's type, limits and
-// default, one message per malformed variable.
+// default, one message per malformed variable; and the lint rule that keeps process.env out of
+// lib/ and app/.
+
+const ROOT = path.resolve(import.meta.dirname, "../..");
 
 describe("the configuration's schema", () => {
   it("gives every variable its default when nothing is set, NEXTAUTH_URL following PORT", () => {
@@ -97,5 +102,18 @@ describe("the configuration's schema", () => {
   it("has each abuse limit of lib/server/platform/rate-limit.ts, and no variable no limit reads", () => {
     const schema = CONFIGURATION.map((v) => v.name).filter((name) => name.startsWith("QUILTBOARD_LIMIT_"));
     expect([...LIMIT_VARIABLES].sort()).toEqual([...schema].sort());
+  });
+});
+
+describe("the lint rule", () => {
+  const eslint = new ESLint({ cwd: ROOT });
+  const problems = async (file: string, code: string) => (await eslint.lintText(code, { filePath: path.join(ROOT, file) }))[0].messages.map((m) => m.ruleId);
+
+  it("refuses process.env in lib/ and app/, but for the schema itself; scripts/ and test/ read their own", async () => {
+    const code = 'import { env as raw } from "node:process";\nexport const a = process.env.PORT;\nconst { env } = process;\nexport const b = [env, raw];\n';
+    expect(await problems("lib/server/boards/example.ts", code)).toEqual(["no-restricted-syntax", "no-restricted-properties", "no-restricted-properties"]);
+    expect(await problems("app/example/page.tsx", code)).toEqual(["no-restricted-syntax", "no-restricted-properties", "no-restricted-properties"]);
+    expect(await problems("lib/server/platform/env.ts", code)).toEqual([]);
+    expect(await problems("scripts/example.ts", code)).toEqual([]);
   });
 });
