@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { ESLint } from "eslint";
 import { describe, expect, it } from "vitest";
@@ -5,10 +6,11 @@ import { CONFIGURATION, ConfigurationError, environmentProblems, parseEnvironmen
 import { LIMIT_VARIABLES } from "@/lib/server/platform/rate-limit";
 
 // The configuration's schema (lib/server/platform/env.ts): each variable's type, limits and
-// default, one message per malformed variable; and the lint rule that keeps process.env out of
-// lib/ and app/.
+// default, one message per malformed variable; the README's configuration table and SECURITY.md's
+// abuse limits held to it; and the lint rule that keeps process.env out of lib/ and app/.
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
+const read = (file: string) => readFileSync(path.join(ROOT, file), "utf8");
 
 describe("the configuration's schema", () => {
   it("gives every variable its default when nothing is set, NEXTAUTH_URL following PORT", () => {
@@ -102,6 +104,66 @@ describe("the configuration's schema", () => {
   it("has each abuse limit of lib/server/platform/rate-limit.ts, and no variable no limit reads", () => {
     const schema = CONFIGURATION.map((v) => v.name).filter((name) => name.startsWith("QUILTBOARD_LIMIT_"));
     expect([...LIMIT_VARIABLES].sort()).toEqual([...schema].sort());
+  });
+});
+
+/** The cells of a Markdown table's rows (the header and the divider skipped), `\|` kept as a pipe. */
+function tableRows(table: string): string[][] {
+  return table
+    .trim()
+    .split("\n")
+    .slice(2)
+    .map((row) =>
+      row
+        .replace(/^\||\|$/g, "")
+        .split(/(?<!\\)\|/)
+        .map((cell) => cell.trim().replaceAll("\\|", "|")),
+    );
+}
+
+/** The tables of `section` (a heading's text) in `markdown`, in order. */
+function tablesOf(markdown: string, section: string): string[] {
+  const start = markdown.indexOf(`\n## ${section}\n`);
+  expect(start, `a section "${section}"`).toBeGreaterThanOrEqual(0);
+  const end = markdown.indexOf("\n## ", start + 1);
+  return [...markdown.slice(start, end < 0 ? undefined : end).matchAll(/(?:^\|.*\n)+/gm)].map((m) => m[0]);
+}
+
+/** "20 per hour", "10 per 10 minutes" as a count and a window in seconds. */
+function perWindow(text: string): { limit: number; windowSeconds: number } {
+  const match = /^([\d,]+) per (\d+ )?(second|minute|hour|day)s?$/.exec(text);
+  expect(match, `"${text}" reads as "N per [M] unit"`).not.toBeNull();
+  const unit = { second: 1, minute: 60, hour: 3600, day: 86_400 }[match![3] as "second"];
+  return { limit: Number(match![1].replaceAll(",", "")), windowSeconds: Number(match![2] ?? 1) * unit };
+}
+
+describe("the README's configuration table", () => {
+  const [app, tooling] = tablesOf(read("README.md"), "Configuration").map(tableRows);
+  const rows = new Map(app.map(([name, fallback]) => [name.replaceAll("`", ""), fallback]));
+
+  it("lists every variable of the schema, and no other, with the same default", () => {
+    const limits = CONFIGURATION.filter((v) => v.name.startsWith("QUILTBOARD_LIMIT_"));
+    const expected = new Map(CONFIGURATION.filter((v) => !limits.includes(v)).map((v) => [v.name as string, v.default]));
+    // The abuse limits are one row, QUILTBOARD_LIMIT_<NAME>, whose default is SECURITY.md's table (below).
+    expected.set("QUILTBOARD_LIMIT_<NAME>", limits[0].default);
+    expect(new Map([...rows].sort())).toEqual(new Map([...expected].sort()));
+  });
+
+  it("has each abuse limit in SECURITY.md, with the schema's default", () => {
+    const [table] = tablesOf(read("SECURITY.md"), "Abuse limits");
+    const documented = Object.fromEntries(tableRows(table).map(([name, fallback]) => [`QUILTBOARD_LIMIT_${name.replaceAll("`", "")}`, perWindow(fallback)]));
+    const defaults = parseEnvironment({});
+    const schema = Object.fromEntries(CONFIGURATION.filter((v) => v.name.startsWith("QUILTBOARD_LIMIT_")).map((v) => [v.name, defaults[v.name]]));
+    expect(documented).toEqual(schema);
+  });
+
+  it("lists the two commands' own variables apart, each read by scripts/ and none in the schema", () => {
+    const scripts = ["scripts/start.ts", "scripts/test.ts"].map(read).join("\n");
+    for (const [cell] of tooling) {
+      const name = cell.replaceAll("`", "");
+      expect(CONFIGURATION.map((v) => v.name as string)).not.toContain(name);
+      expect(scripts).toContain(`process.env.${name}`);
+    }
   });
 });
 
