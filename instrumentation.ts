@@ -5,12 +5,8 @@
 // Quiltboard's background work starts: the automatic close at each competition's end.
 export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
-  const { environmentProblems } = await import("./lib/server/platform/env");
-  const problems = environmentProblems(process.env, ["DATABASE_URL", "NEXTAUTH_SECRET"]);
-  if (problems.length) {
-    console.error(problems.join("\n"));
-    process.exit(2);
-  }
+  const { exitIfMisconfigured } = await import("./lib/server/platform/env");
+  exitIfMisconfigured(["DATABASE_URL", "NEXTAUTH_SECRET"]);
   const { startScheduler } = await import("./lib/server/boards/scheduler");
   startScheduler();
 }

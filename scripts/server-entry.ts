@@ -10,16 +10,12 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { runAdminCommand } from "./admin-command";
 import { migrate } from "./db/migrate";
-import { environmentProblems, parseEnvironment } from "@/lib/server/platform/env";
+import { exitIfMisconfigured, parseEnvironment } from "@/lib/server/platform/env";
 
 const here = path.dirname(process.argv[1]);
 const migrations = path.join(here, "prisma", "migrations");
 const [command, ...rest] = process.argv.slice(2);
-const problems = environmentProblems(process.env, command === undefined ? ["DATABASE_URL", "NEXTAUTH_SECRET"] : ["DATABASE_URL"]);
-if (problems.length) {
-  console.error(problems.join("\n"));
-  process.exit(2);
-}
+exitIfMisconfigured(command === undefined ? ["DATABASE_URL", "NEXTAUTH_SECRET"] : ["DATABASE_URL"]);
 const { DATABASE_URL: databaseUrl = "", QUILTBOARD_DEMO: demo } = parseEnvironment(process.env);
 
 if (command === "admin") {

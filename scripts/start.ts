@@ -5,15 +5,11 @@ import { DATA_DIR, ensureBuilt, nextAuthSecret, startApp } from "./app";
 import { startAppDatabase } from "./db/database";
 import { migrate } from "./db/migrate";
 import { type MailCatcher, startMailCatcher } from "./mail";
-import { environmentProblems, parseEnvironment } from "@/lib/server/platform/env";
+import { exitIfMisconfigured, parseEnvironment } from "@/lib/server/platform/env";
 
 const log = (line: string) => console.log(`[quiltboard] ${line}`);
 // The app's configuration is checked before anything starts (the app's entry checks it again).
-const problems = environmentProblems(process.env);
-if (problems.length) {
-  console.error(problems.map((p) => `[quiltboard] ${p}`).join("\n"));
-  process.exit(2);
-}
+exitIfMisconfigured([], "[quiltboard] ");
 const port = parseEnvironment(process.env).PORT;
 // npm start's own: the port of the local mail catcher's inbox page.
 const mailUiPort = process.env.MAIL_UI_PORT?.trim() ? Number(process.env.MAIL_UI_PORT) : port + 1;

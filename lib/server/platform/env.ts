@@ -168,6 +168,18 @@ export function environmentProblems(source: Record<string, string | undefined>, 
   return problems;
 }
 
+/**
+ * At a start (the entry, `npm start`, the server's register()): each problem with the environment
+ * on stderr, one a line after `prefix`, and the process ends with exit code 2; nothing when there
+ * is none.
+ */
+export function exitIfMisconfigured(required: (keyof typeof REQUIRED)[], prefix = ""): void {
+  const problems = environmentProblems(process.env, required);
+  if (!problems.length) return;
+  console.error(problems.map((problem) => `${prefix}${problem}`).join("\n"));
+  process.exit(2);
+}
+
 /** `source` parsed, or a ConfigurationError listing every problem. */
 export function parseEnvironment(source: Record<string, string | undefined>): Env {
   const problems = environmentProblems(source);
