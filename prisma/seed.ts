@@ -18,6 +18,7 @@ import { createTeam } from "@/lib/server/teams/teams";
 import { demoDataFiles, demoPredictionsCsv, demoSolutionCsv, HOURS, TRAIN_HOUSEHOLDS } from "./demo-solution";
 import { addAttachment } from "@/lib/server/competitions/attachments";
 import { publishCompetition } from "@/lib/server/competitions/publish";
+import { parseEnvironment } from "@/lib/server/platform/env";
 
 export const DEMO_ACCOUNTS = [
   { email: "admin@quiltboard.test", name: "Ada Admin", password: "quiltboard-admin", role: "admin" as const },
@@ -68,11 +69,7 @@ const RULES = `1. One account per person; teams of up to 4.
  * PostgreSQL, docker-compose) or NODE_ENV=production no demo accounts are created.
  */
 export function demoRequested(env: Record<string, string | undefined>): boolean {
-  const flag = env.QUILTBOARD_DEMO;
-  if (flag !== undefined && flag !== "" && flag !== "0" && flag !== "1") throw new Error(`QUILTBOARD_DEMO must be 1 or 0, found "${flag}"`);
-  if (flag === "1") return true;
-  if (flag === "0") return false;
-  return !env.DATABASE_URL && env.NODE_ENV !== "production";
+  return parseEnvironment(env).QUILTBOARD_DEMO ?? (!env.DATABASE_URL?.trim() && env.NODE_ENV !== "production");
 }
 
 /** True when the database has no users yet (first start). */

@@ -4,7 +4,7 @@ import { createGunzip, createZstdDecompress } from "node:zlib";
 import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
 import { type CompetitionStatus, Prisma, PrismaClient } from "@/lib/generated/prisma/client";
-import { env } from "./env";
+import { DEVELOPMENT, required } from "./env";
 import { log } from "./log";
 
 // One client per module instance, created on first use so that `next build` can load server
@@ -18,14 +18,14 @@ function connect(): { client: PrismaClient; pool: pg.Pool } {
     instance = globalForDb.quiltboardDb;
     if (!instance) {
       // pipeline: a client sends a statement without waiting for the answer to the one before (`transaction`).
-      const pool = new pg.Pool({ connectionString: env().DATABASE_URL, pipeline: true });
+      const pool = new pg.Pool({ connectionString: required("DATABASE_URL"), pipeline: true });
       // An idle connection the server closes (a restart, a dropped database) is an error event on
       // the pool; unhandled, it would end the process. The pool replaces the connection on next use.
       pool.on("error", (error) => log.warn({ err: error.message }, "an idle database connection was closed"));
       instance = { client: new PrismaClient({ adapter: new PrismaPg(pool) }), pool };
     }
   }
-  if (process.env.NODE_ENV === "development") globalForDb.quiltboardDb = instance;
+  if (DEVELOPMENT) globalForDb.quiltboardDb = instance;
   return instance;
 }
 
@@ -59,7 +59,7 @@ export type Transaction = {
  * transaction that every submission runs. Prisma's interactive transaction cost 1.5 ms of CPU for
  * two statements where this costs 0.3 ms; and the pool pipelines (sends statements without waiting
  * for the answer to the one before), so BEGIN goes out with the first reads and the writes with the
- * COMMIT: two round trips in all when the work reads once and writes once (README, Reliability).
+ * COMMIT: two round trips in all when the work reads once and writes once (docs/performance.md, "Many submissions at once").
  * Rolled back when `work` throws or a statement fails; a statement still waiting after 30 s (a lock,
  * the database) fails it. Columns come back as node-postgres reads them: read a `timestamp` column
  * `AT TIME ZONE 'UTC'` to get its instant whatever the process's zone. With `snapshot`, a read-only

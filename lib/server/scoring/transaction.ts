@@ -44,7 +44,7 @@ export async function scoreThroughMechanism(scoring: MechanismScoring): Promise<
     // The competition's state under a key-share lock that closing waits for, then the team's row
     // lock (as `lockTeam`) with the row itself: all three reads go out with BEGIN, and the writes
     // with the COMMIT, so from the lock to the commit this section, serial per team, waits for one
-    // answer and one commit (README, Reliability). The order matters: closing locks the competition
+    // answer and one commit (docs/performance.md, "Many submissions at once"). The order matters: closing locks the competition
     // and then writes every team's row, so a scoring that held its team's row while waiting for the
     // competition deadlocked with it. With a competition-wide cap on holdout answers, scorings of
     // all teams take turns on the competition row so that they cannot pass the cap together;
