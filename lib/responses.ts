@@ -177,7 +177,7 @@ export type ChangeLogEntry = z.infer<typeof changeLogEntrySchema>;
 export const solutionUploadedSchema = z.object({ rows: count, public: count, holdout: count, sha256: z.string(), warnings: z.array(z.string()) });
 
 /** A data file of a competition. */
-export const attachmentSchema = z.object({ id: z.uuid(), filename: z.string(), contentType: z.string(), size: count, createdAt: instant });
+export const attachmentSchema = z.object({ id: z.uuid(), filename: z.string(), contentType: z.string(), size: count, sha256: z.string(), createdAt: instant });
 export type AttachmentSummary = z.infer<typeof attachmentSchema>;
 
 /**

@@ -1,4 +1,5 @@
 import "server-only";
+import { createHash } from "node:crypto";
 import { requireAccess } from "./access";
 import { db, lockName, streamSlices } from "@/lib/server/platform/db";
 import { AppError } from "@/lib/server/platform/errors";
@@ -18,9 +19,12 @@ export const MAX_ATTACHMENT_BYTES = 50 * 1024 * 1024;
 export const MAX_ATTACHMENTS = 20;
 export const MAX_ATTACHMENTS_TOTAL_BYTES = 200 * 1024 * 1024;
 
-const SUMMARY = { id: true, filename: true, contentType: true, size: true, createdAt: true } as const;
+const SUMMARY = { id: true, filename: true, contentType: true, size: true, sha256: true, createdAt: true } as const;
 
-const summary = (a: { id: string; filename: string; contentType: string; size: number; createdAt: Date }): AttachmentSummary => ({ ...a, createdAt: a.createdAt.toISOString() });
+const summary = (a: { id: string; filename: string; contentType: string; size: number; sha256: string; createdAt: Date }): AttachmentSummary => ({
+  ...a,
+  createdAt: a.createdAt.toISOString(),
+});
 
 const MiB = (bytes: number) => `${bytes / 1024 / 1024} MiB`;
 
@@ -54,7 +58,7 @@ export async function addAttachment(user: PublicUser, slug: string, body: Readab
   const { name, contentType } = await details();
   const filename = safeFilename(name ?? "");
   if (!filename) throw new AppError("unprocessable_entity", "the file needs a name");
-  const data = { contentType: contentType || "application/octet-stream", size: bytes.byteLength, data: bytes };
+  const data = { contentType: contentType || "application/octet-stream", size: bytes.byteLength, sha256: createHash("sha256").update(bytes).digest("hex"), data: bytes };
   const stored = await db.$transaction(async (tx) => {
     await lockName(tx, `attachments:${competition.id}`);
     refuseOverStorage(await storedBesides(tx, competition.id, filename), bytes.byteLength);
