@@ -1,9 +1,11 @@
 """Quiltboard's REST API from Python (docs/api.md): submit predictions, read the leaderboard, your
 team's submissions and limits, and download a competition's data files.
 
-Standard library only: copy this file next to your notebook, or put clients/python on sys.path.
-pandas is optional: submit() takes a DataFrame as well as a file, and every list this client returns
-is a list of flat dicts, so pandas.DataFrame(rows) makes a table of it.
+Standard library only. A running Quiltboard serves it as a package, ``pip install
+https://HOST/quiltboard-python.tar.gz`` (its build needs nothing from PyPI); or copy this file next
+to your notebook. pandas is optional: submit() takes a DataFrame as well as a file (its index too,
+when it is named ``id``), and every list this client returns is a list of flat dicts with
+snake_case keys and times as datetimes, so pandas.DataFrame(rows) makes a table of it.
 
     from quiltboard import Client
     client = Client("https://quiltboard.example.org/competitions/household-power-spikes", token="qb_...")
@@ -39,9 +41,13 @@ import urllib.error
 import urllib.parse
 import urllib.request
 from dataclasses import dataclass
-from typing import Any, Dict, List, Optional, Union
+from datetime import datetime
+from typing import Any, Dict, Iterable, List, Optional, Union
 
 __all__ = ["Client", "Answer", "Limits", "Verification", "QuiltboardError", "KINDS"]
+
+#: The package's version: the app's, in the package it serves (scripts/python-package.ts).
+__version__ = "0.0.0.dev0"
 
 #: What each kind of answer means (docs/api.md, POST …/submissions).
 KINDS = {
@@ -90,7 +96,7 @@ class Answer:
     """
 
     id: str
-    created_at: str
+    created_at: datetime
     kind: str
     score: Optional[float]
     bound: Optional[float]
@@ -117,13 +123,13 @@ class Limits:
     daily_limit: int
     used_today: int
     remaining_today: int
-    resets_at: str
+    resets_at: datetime
     budget_remaining: int
     budget_initial: int
 
     def __str__(self) -> str:
         return (
-            f"{self.remaining_today} of {self.daily_limit} submissions left today (resets {self.resets_at[:16].replace('T', ' ')} UTC); "
+            f"{self.remaining_today} of {self.daily_limit} submissions left today (resets {self.resets_at:%Y-%m-%d %H:%M} UTC); "
             f"budget {self.budget_remaining} of {self.budget_initial}"
         )
 
@@ -131,7 +137,8 @@ class Limits:
 class Client:
     """A competitor's connection to one competition.
 
-    ``url`` is the competition's page, e.g. https://quiltboard.example.org/competitions/my-slug;
+    ``url`` is the competition's page, e.g. https://quiltboard.example.org/competitions/my-slug (or
+    the server's address alone, for competitions() only);
     ``token`` a personal API token (the account page, or POST /api/v1/tokens), by default the
     environment's QUILTBOARD_TOKEN. A refusal with a Retry-After of at most ``max_wait`` seconds is
     sent again after that wait (at most ``RETRIES`` times).
@@ -142,10 +149,10 @@ class Client:
     def __init__(self, url: str, token: Optional[str] = None, timeout: float = 120.0, max_wait: float = 30.0):
         parsed = urllib.parse.urlsplit(url)
         found = re.match(r"^(.*?)/competitions/([^/]+)/?$", parsed.path)
-        if not parsed.scheme or not found:
+        if not parsed.scheme or not (found or parsed.path in ("", "/")):
             raise ValueError(f"{url!r} is not a competition's address: expected https://host/competitions/SLUG")
-        self.base = urllib.parse.urlunsplit((parsed.scheme, parsed.netloc, found.group(1), "", ""))
-        self.slug = urllib.parse.unquote(found.group(2))
+        self.base = urllib.parse.urlunsplit((parsed.scheme, parsed.netloc, found.group(1) if found else "", "", ""))
+        self.slug: Optional[str] = urllib.parse.unquote(found.group(2)) if found else None
         self.token = token if token is not None else os.environ.get("QUILTBOARD_TOKEN")
         self.timeout = timeout
         self.max_wait = max_wait
@@ -158,7 +165,11 @@ class Client:
         problem in the file) when it is refused.
         """
         if hasattr(path_or_dataframe, "to_csv"):
-            body = path_or_dataframe.to_csv(index=False).encode("utf-8")
+            frame = path_or_dataframe
+            # A frame indexed by id (df.set_index("id")) sends its index as the id column.
+            if getattr(getattr(frame, "index", None), "name", None) == "id" and "id" not in list(getattr(frame, "columns", [])):
+                frame = frame.reset_index()
+            body = frame.to_csv(index=False).encode("utf-8")
             filename = "dataframe.csv"
         else:
             with open(path_or_dataframe, "rb") as file:
@@ -174,59 +185,118 @@ class Client:
         data, _ = self._request("GET", "submissions")
         return [_answer(s) for s in data["submissions"]]
 
+    def competitions(self) -> List[Dict[str, Any]]:
+        """The competitions the token's account can see, one flat dict each (slug, title, status, metric, ends_at, teams, …)."""
+        data, _ = self._request("GET", "/api/v1/competitions")
+        return _rows(data["competitions"])
+
+    def files(self) -> List[Dict[str, Any]]:
+        """The competition's data files: id, filename, content_type, size, sha256, created_at."""
+        data, _ = self._request("GET", "attachments")
+        return _rows(data["attachments"])
+
     def leaderboard(self) -> List[Dict[str, Any]]:
-        """The whole live leaderboard, one flat dict per team (rank, team, score, kind, bound, uncertainty, …).
+        """The whole live leaderboard, one flat dict per team (rank, team, team_id, score, kind, bound, uncertainty, …).
 
         Follows the API's pages. Once the competition has closed, the final standings instead.
         """
         if self._request("GET", "")[0]["status"] == "closed":
-            return self._request("GET", "final")[0]["entries"]
+            return _rows(self._request("GET", "final")[0]["entries"])
         # A board that moves between two pages can repeat or skip a team: read it again (at most three times).
         for _ in range(3):
             rows: List[Dict[str, Any]] = []
-            page: Optional[str] = f"/api/v1/competitions/{urllib.parse.quote(self.slug)}/leaderboard?pageSize=1000"
+            page: Optional[str] = f"/api/v1/competitions/{urllib.parse.quote(self._competition())}/leaderboard?pageSize=1000"
             total = None
             while page:
                 data, _ = self._request("GET", page)
                 total = data["total"] if total is None else total
-                for e in data["entries"]:
+                for e in _rows(data["entries"]):
                     budget = e.pop("budget")
                     rows.append({**e, "budget_remaining": budget["remaining"], "budget_initial": budget["initial"]})
                 page = data["next"] if data["total"] == total else None
-            if len(rows) == total and len({r["teamId"] for r in rows}) == total:
+            if len(rows) == total and len({r["team_id"] for r in rows}) == total:
                 return rows
         raise QuiltboardError("the leaderboard kept changing while it was read: try again")
+
+    def leaderboard_csv(self, path: Optional[str] = None) -> str:
+        """The whole leaderboard as the API's CSV (the final standings' once closed); written to ``path`` too when given.
+
+        pandas.read_csv(io.StringIO(client.leaderboard_csv())) makes a table of it.
+        """
+        closed = self._request("GET", "")[0]["status"] == "closed"
+        text = self._bytes("final?format=csv" if closed else "leaderboard?format=csv").decode("utf-8")
+        if path is not None:
+            with open(path, "w", encoding="utf-8", newline="") as file:
+                file.write(text)
+        return text
+
+    def select_final(self, ids: Iterable[Union[str, "Answer"]]) -> List[str]:
+        """Makes these submissions (at most 2: Answers, ids, or ids' first characters as printed) the team's final selection; its ids.
+
+        The submissions selected before and not named are unselected first. The server refuses more than 2 (409).
+        """
+        mine, _ = self._request("GET", "submissions")
+        wanted = []
+        for given in ids:
+            prefix = (given.id if isinstance(given, Answer) else str(given)).lower()
+            matching = [s["id"] for s in mine["submissions"] if s["id"].startswith(prefix)]
+            if len(matching) != 1:
+                raise QuiltboardError(f"{prefix} is the start of {len(matching)} of your submissions' ids: give more of it" if matching else f"none of your team's submissions has an id starting with {prefix}")
+            wanted.append(matching[0])
+        # What the team selected itself (without a selection, the final standings take its board submission).
+        selected = [s["id"] for s in mine["submissions"] if s.get("selected")]
+        for id in selected:
+            if id not in wanted:
+                self._request("PUT", f"submissions/{id}/final", body=b'{"selected":false}', headers={"content-type": "application/json"})
+        for id in wanted:
+            if id not in selected:
+                self._request("PUT", f"submissions/{id}/final", body=b'{"selected":true}', headers={"content-type": "application/json"})
+        return self._request("GET", "submissions")[0]["final"]
 
     def limits(self) -> Limits:
         """Submissions left today, when the count resets, and the team's budget."""
         team, _ = self._request("GET", "team")
         l, b = team["limits"], team["budget"]
-        return Limits(l["dailyLimit"], l["usedToday"], l["remainingToday"], l["resetsAt"], b["remaining"], b["initial"])
+        return Limits(l["dailyLimit"], l["usedToday"], l["remainingToday"], _when(l["resetsAt"]), b["remaining"], b["initial"])
 
-    def download(self, directory: Optional[str] = None) -> List[str]:
-        """Downloads the competition's data files into ``directory`` (default ./SLUG); their paths."""
-        target = directory if directory is not None else self.slug
-        listing, _ = self._request("GET", "attachments")
+    def download(self, directory: Optional[str] = None, file: Optional[str] = None, force: bool = False) -> List[str]:
+        """Downloads the competition's data files (or the one called ``file``) into ``directory`` (default ./SLUG); their paths.
+
+        A file already there with the SHA-256 the server lists is not fetched again (``force=True``
+        fetches it anyway); a file that arrives with another SHA-256 is not kept and raises.
+        """
+        target = directory if directory is not None else self._competition()
+        attachments = self.files()
+        if file is not None:
+            attachments = [a for a in attachments if a["filename"] == file]
+            if not attachments:
+                raise QuiltboardError(f"no data file called {file}; files() lists them")
         os.makedirs(target, exist_ok=True)
         paths = []
-        for attachment in listing["attachments"]:
+        for attachment in attachments:
             path = os.path.join(target, os.path.basename(attachment["filename"]))
+            paths.append(path)
+            if not force and os.path.isfile(path) and _sha256_of(path) == attachment["sha256"]:
+                continue
             partial = path + ".part"
             _, response = self._request("GET", f"attachments/{attachment['id']}", raw=True)
-            with response, open(partial, "wb") as file:
+            digest = hashlib.sha256()
+            with response, open(partial, "wb") as out:
                 received = 0
                 while True:
                     chunk = response.read(1 << 20)
                     if not chunk:
                         break
-                    file.write(chunk)
+                    out.write(chunk)
+                    digest.update(chunk)
                     received += len(chunk)
-            # A connection cut short ends the body early without an error: the file is whole only at its length.
-            if received != attachment["size"]:
+            # A connection cut short ends the body early without an error: the file is whole only with its hash.
+            if digest.hexdigest() != attachment["sha256"]:
                 os.remove(partial)
-                raise QuiltboardError(f"the download of {attachment['filename']} was cut short ({received} of {attachment['size']} bytes): try again")
+                raise QuiltboardError(
+                    f"the download of {attachment['filename']} arrived with another SHA-256 than the server lists ({received} of {attachment['size']} bytes): try again"
+                )
             os.replace(partial, path)
-            paths.append(path)
         return paths
 
     def verify(self) -> "Verification":
@@ -251,6 +321,11 @@ class Client:
             queries=replay.queries,
             differences=replay.differences,
         )
+
+    def _competition(self) -> str:
+        if self.slug is None:
+            raise ValueError("this client was made with the server's address: Client('https://host/competitions/SLUG') for a competition's requests")
+        return self.slug
 
     def _bytes(self, path: str) -> bytes:
         """A file of the API, whole."""
@@ -277,7 +352,7 @@ class Client:
                 time.sleep(max(wait, 1.0))
 
     def _send(self, method: str, path: str, body: Optional[bytes], headers: Optional[Dict[str, str]], raw: bool):
-        url = self.base + (path if path.startswith("/api/") else f"/api/v1/competitions/{urllib.parse.quote(self.slug)}" + (f"/{path}" if path else ""))
+        url = self.base + (path if path.startswith("/api/") else f"/api/v1/competitions/{urllib.parse.quote(self._competition())}" + (f"/{path}" if path else ""))
         request = urllib.request.Request(url, data=body, method=method, headers={"accept": "application/json", **(headers or {})})
         if self.token:
             request.add_header("authorization", f"Bearer {self.token}")
@@ -440,11 +515,38 @@ class _Replay:
         return "public", min(1.0, max(0.0, public)), budget
 
 
+def _snake(name: str) -> str:
+    """The API's camelCase key in snake_case: lastSubmissionAt → last_submission_at."""
+    return re.sub(r"(?<=[a-z0-9])([A-Z])", r"_\1", name).lower()
+
+
+def _when(text: str) -> datetime:
+    """An ISO 8601 time of the API (UTC, "Z") as an aware datetime."""
+    return datetime.fromisoformat(text.replace("Z", "+00:00"))
+
+
+def _rows(value: Any) -> Any:
+    """The API's JSON with snake_case keys and its times (keys ending in At) as datetimes."""
+    if isinstance(value, list):
+        return [_rows(v) for v in value]
+    if isinstance(value, dict):
+        return {_snake(k): _when(v) if k.endswith("At") and isinstance(v, str) else _rows(v) for k, v in value.items()}
+    return value
+
+
+def _sha256_of(path: str) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as file:
+        for chunk in iter(lambda: file.read(1 << 20), b""):
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
 def _answer(data: Dict[str, Any], replayed: bool = False) -> Answer:
     answer, budget = data["answer"], data["budget"]
     return Answer(
         id=data["id"],
-        created_at=data["createdAt"],
+        created_at=_when(data["createdAt"]),
         kind=answer["kind"],
         score=answer["score"],
         bound=answer["bound"],
