@@ -42,9 +42,10 @@ import urllib.parse
 import urllib.request
 from dataclasses import dataclass
 from datetime import datetime
+from decimal import ROUND_HALF_UP, Decimal
 from typing import Any, Dict, Iterable, List, Optional, Union
 
-__all__ = ["Client", "Answer", "Limits", "Verification", "QuiltboardError", "KINDS"]
+__all__ = ["Client", "Answer", "Limits", "Verification", "QuiltboardError", "KINDS", "score_text"]
 
 #: The package's version: the app's, in the package it serves (scripts/python-package.ts).
 __version__ = "0.0.0.dev0"
@@ -58,6 +59,23 @@ KINDS = {
     "capped": "not checked: the competition's cap on holdout checks is reached",
     "late": "late submission: the exact holdout score, off the final standings",
 }
+
+
+def score_text(score: Optional[float], bound: Optional[float], decimals: int) -> str:
+    """A score as every surface shows it (docs/clients.md, "How scores are shown"): "0.723 ± 0.010", "0.72345", or "—".
+
+    ``decimals`` is what the API gives with the score (those its ± supports, else the competition's
+    display precision); halves are rounded as the web's JavaScript rounds them (away from zero, on
+    the exact binary value), so that every surface writes the same digits.
+    """
+    if score is None:
+        return "—"
+    return _fixed(score, decimals) + ("" if bound is None else f" ± {_fixed(bound, decimals)}")
+
+
+def _fixed(x: float, decimals: int) -> str:
+    """JavaScript's x.toFixed(decimals): the exact binary value rounded half away from zero."""
+    return str(Decimal(x).quantize(Decimal(1).scaleb(-decimals), rounding=ROUND_HALF_UP))
 
 
 class QuiltboardError(Exception):
@@ -91,8 +109,9 @@ class Answer:
     95 %, every score the team is shown lies within its bound of its true score; None when nothing
     was checked, for a late answer, or where no proof covers the competition); ``public_score`` is
     the submission's exact public score, which a team always sees ("public score, not checked" when
-    ``kind`` is not "public"). ``replayed`` says the server answered an earlier submission of the
-    same file again (nothing was spent).
+    ``kind`` is not "public"). ``decimals`` is what its numbers are shown to (those its bound
+    supports; str() and ``text`` show them so). ``replayed`` says the server answered an earlier
+    submission of the same file again (nothing was spent).
     """
 
     id: str
@@ -103,17 +122,22 @@ class Answer:
     public_score: float
     budget_remaining: int
     budget_initial: int
+    decimals: int
     replayed: bool = False
     description: Optional[str] = None
     filename: Optional[str] = None
     #: the submission's exact holdout score, once the competition has closed (None before)
     private_score: Optional[float] = None
 
+    @property
+    def text(self) -> str:
+        """The answer as the pages show it: "0.723 ± 0.010" ("—" when nothing was checked)."""
+        return score_text(self.score, self.bound, self.decimals)
+
     def __str__(self) -> str:
-        score = "—" if self.score is None else f"{self.score:g}" + ("" if self.bound is None else f" ± {self.bound:.2g}")
-        unchecked = "" if self.kind == "public" else f" (public score {self.public_score:g}, not checked)"
+        unchecked = "" if self.kind == "public" else f" (public score {_fixed(self.public_score, self.decimals)}, not checked)"
         again = " · the same file again: its first answer" if self.replayed else ""
-        return f"{score}  {KINDS.get(self.kind, self.kind)}{unchecked} · budget {self.budget_remaining} of {self.budget_initial}{again}"
+        return f"{self.text}  {KINDS.get(self.kind, self.kind)}{unchecked} · budget {self.budget_remaining} of {self.budget_initial}{again}"
 
 
 @dataclass(frozen=True)
@@ -196,7 +220,9 @@ class Client:
         return _rows(data["attachments"])
 
     def leaderboard(self) -> List[Dict[str, Any]]:
-        """The whole live leaderboard, one flat dict per team (rank, team, team_id, score, kind, bound, uncertainty, …).
+        """The whole live leaderboard, one flat dict per team (rank, team, team_id, score, kind, bound, uncertainty, decimals, …).
+
+        score_text(row["score"], row["bound"], row["decimals"]) writes a row's score as the pages do.
 
         Follows the API's pages. Once the competition has closed, the final standings instead.
         """
@@ -553,6 +579,7 @@ def _answer(data: Dict[str, Any], replayed: bool = False) -> Answer:
         public_score=answer["publicScore"],
         budget_remaining=budget["remaining"],
         budget_initial=budget["initial"],
+        decimals=answer["decimals"],
         replayed=replayed,
         description=data.get("description"),
         filename=data.get("filename"),

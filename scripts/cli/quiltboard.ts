@@ -14,6 +14,7 @@ import { verificationLines, verifyCompetition } from "./verify";
 import { Client, CliError, CONFIG_KEYS, configFile, loadConfig, saveConfig, type Config, type ConfigKey } from "./client";
 import { csvCell } from "../../lib/csv/writer";
 import { isUuid } from "../../lib/validation/ids";
+import { scoreText } from "../../lib/metrics/display";
 import { readLine } from "../terminal";
 import { pushBundle } from "./bundle";
 
@@ -94,7 +95,7 @@ const ON_A_COMPETITION = new Set(["submit", "submissions", "leaderboard", "limit
 type Answer = {
   id: string;
   createdAt: string;
-  answer: { kind: string; score: number | null; publicScore: number; bound: number | null };
+  answer: { kind: string; score: number | null; publicScore: number; bound: number | null; decimals: number };
   budget: { remaining: number; initial: number };
 };
 type Limits = { dailyLimit: number; usedToday: number; remainingToday: number; resetsAt: string };
@@ -126,10 +127,9 @@ function table(rows: (string | number)[][]): string {
     .join("\n");
 }
 
-/** Rows as CSV (-v/--csv, as Kaggle's): a number as written, text quoted when needed and defused as a spreadsheet formula. */
+/** Rows as CSV (-v/--csv, as Kaggle's): text quoted when needed and defused as a spreadsheet formula (lib/csv/writer.ts). */
 function csv(rows: (string | number | null)[][]): string {
-  const cell = (c: string | number | null) => (typeof c === "string" && /^-?\d+(\.\d+)?$/.test(c) ? c : csvCell(c));
-  return rows.map((r) => r.map(cell).join(",")).join("\n");
+  return rows.map((r) => r.map(csvCell).join(",")).join("\n");
 }
 
 /** A file's SHA-256 (hex), read as a stream. */
@@ -257,11 +257,11 @@ export async function run(argv: string[], out: (line: string) => void, warn: (li
     new CliError(`usage: quiltboard ${command} SLUG${what ? ` ${what}` : ""}${slug === undefined ? " (or name a default: quiltboard config set -n competition -v SLUG)" : ""}`, 2);
   if (slug === undefined) throw usage(command === "submit" ? "-f FILE [-m TEXT]" : "");
   const base = `/api/v1/competitions/${encodeURIComponent(slug)}`;
-  /** Scores as the pages show them: at the competition's display precision. */
-  const precision = async () => (await client.request<{ displayPrecision: number }>("GET", base)).displayPrecision;
-  const score = (x: number | null, p: number) => (x === null ? "—" : x.toFixed(p));
-  /** A score's bound, the ± the mechanism proves for it (docs/mechanism.md §2.8), to two significant digits. */
-  const plusMinus = (bound: number | null) => (bound === null ? "" : `± ${Number(bound.toPrecision(2))}`);
+  // Scores as every surface shows them (lib/metrics/display.ts): to the decimals the API gives with
+  // each, those its ± supports (the bound the mechanism proves for it, docs/mechanism.md §2.8).
+  const score = (x: number | null, decimals: number) => (x === null ? "—" : x.toFixed(decimals));
+  const plusMinus = (bound: number | null, decimals: number) => (bound === null ? "" : `± ${bound.toFixed(decimals)}`);
+  const boundCell = (bound: number | null, decimals: number) => (bound === null ? null : bound.toFixed(decimals));
   type MySubmission = Answer & { by: string; description: string | null; filename: string | null; selected: boolean; privateScore?: number };
   const mySubmissions = () => client.request<{ submissions: MySubmission[]; final: string[] }>("GET", `${base}/submissions`);
   /** A submission's id as `submissions` prints it (its first characters) or whole. */
@@ -293,10 +293,8 @@ export async function run(argv: string[], out: (line: string) => void, warn: (li
       const team = await client.request<{ limits: Limits }>("GET", `${base}/team`).catch(() => null);
       if (json) return out(JSON.stringify({ ...result, replayed, limits: team?.limits ?? null }));
       // The team always sees its public score: as the answer when nothing was checked, beside a holdout answer otherwise.
-      const { kind, score: answer, publicScore, bound } = result.answer;
-      const p = await precision();
-      const shown = [score(answer ?? publicScore, p), plusMinus(bound)].filter(Boolean).join(" ");
-      out(`${shown}  ${KIND[kind] ?? kind}${kind === "holdout" ? `; public score ${score(publicScore, p)}` : ""}`);
+      const { kind, score: answer, publicScore, bound, decimals } = result.answer;
+      out(`${scoreText(answer ?? publicScore, bound, decimals)}  ${KIND[kind] ?? kind}${kind === "holdout" ? `; public score ${score(publicScore, decimals)}` : ""}`);
       if (replayed) out(`the same file as submission ${result.id.slice(0, 8)} (${result.createdAt.slice(0, 19).replace("T", " ")} UTC): its answer again, nothing spent`);
       out(`budget ${result.budget.remaining} of ${result.budget.initial} left${team ? `; ${limitsLine(team.limits)}` : ""}`);
       return;
@@ -304,7 +302,6 @@ export async function run(argv: string[], out: (line: string) => void, warn: (li
     case "submissions": {
       const data = await mySubmissions();
       if (json) return out(JSON.stringify(data));
-      const p = await precision();
       // Once the competition has closed, each submission's private (holdout) score too.
       const closed = data.submissions.some((s) => s.privateScore !== undefined);
       if (asCsv) {
@@ -326,10 +323,10 @@ export async function run(argv: string[], out: (line: string) => void, warn: (li
           s.id,
           s.createdAt,
           s.answer.kind,
-          s.answer.score === null ? null : score(s.answer.score, p),
-          s.answer.bound === null ? null : String(Number(s.answer.bound.toPrecision(2))),
-          score(s.answer.publicScore, p),
-          ...(closed ? [s.privateScore === undefined ? null : score(s.privateScore, p)] : []),
+          s.answer.score === null ? null : score(s.answer.score, s.answer.decimals),
+          boundCell(s.answer.bound, s.answer.decimals),
+          score(s.answer.publicScore, s.answer.decimals),
+          ...(closed ? [s.privateScore === undefined ? null : score(s.privateScore, s.answer.decimals)] : []),
           s.budget.remaining,
           s.budget.initial,
           data.final.includes(s.id) ? "true" : "false",
@@ -343,10 +340,10 @@ export async function run(argv: string[], out: (line: string) => void, warn: (li
         s.createdAt.slice(0, 19).replace("T", " "),
         s.id.slice(0, 8),
         s.answer.kind,
-        score(s.answer.score, p),
-        plusMinus(s.answer.bound),
-        score(s.answer.publicScore, p),
-        ...(closed ? [score(s.privateScore ?? null, p)] : []),
+        score(s.answer.score, s.answer.decimals),
+        plusMinus(s.answer.bound, s.answer.decimals),
+        score(s.answer.publicScore, s.answer.decimals),
+        ...(closed ? [score(s.privateScore ?? null, s.answer.decimals)] : []),
         `${s.budget.remaining}/${s.budget.initial}`,
         data.final.includes(s.id) ? "final" : "",
         s.filename ?? "",
@@ -355,8 +352,7 @@ export async function run(argv: string[], out: (line: string) => void, warn: (li
       return out(table([["time (UTC)", "id", "kind", "answer", "±", "public", ...(closed ? ["private"] : []), "budget", "", "file", "note"], ...rows]));
     }
     case "leaderboard": {
-      const details = await client.request<{ status: string; displayPrecision: number }>("GET", base);
-      const p = details.displayPrecision;
+      const details = await client.request<{ status: string }>("GET", base);
       const closed = details.status === "closed";
       // Kaggle's --download: the whole board as a CSV file (the final standings' once closed); --show (the default) prints it.
       if (options.download) {
@@ -370,23 +366,30 @@ export async function run(argv: string[], out: (line: string) => void, warn: (li
         if (!options.show) return;
       }
       if (closed) {
-        const final = await client.request<{ entries: { rank: number; team: string; score: number; bound: number | null; tiedWith: string[]; liveRank: number | null }[] }>(
-          "GET",
-          `${base}/final`,
-        );
+        const final = await client.request<{
+          entries: { rank: number; team: string; teamId: string; score: number; bound: number | null; decimals: number; tiedWith: string[]; liveRank: number | null }[];
+        }>("GET", `${base}/final`);
         if (json) return out(JSON.stringify(final));
+        const names = new Map(final.entries.map((e) => [e.teamId, e.team]));
         if (asCsv)
           return out(
             csv([
               ["rank", "team", "score", "bound", "tied_with", "live_rank"],
-              ...final.entries.map((e) => [e.rank, e.team, score(e.score, p), e.bound === null ? null : String(Number(e.bound.toPrecision(2))), e.tiedWith.join("; "), e.liveRank]),
+              ...final.entries.map((e) => [
+                e.rank,
+                e.team,
+                score(e.score, e.decimals),
+                boundCell(e.bound, e.decimals),
+                e.tiedWith.map((id) => names.get(id) ?? id).join("; "),
+                e.liveRank,
+              ]),
             ]),
           );
         // ≈: tied with another team, their intervals overlap (no proof tells their order apart)
         return out(
           table([
             ["#", "team", "final score", "±", "live rank"],
-            ...final.entries.map((e) => [`${e.tiedWith.length ? "≈" : ""}${e.rank}`, e.team, score(e.score, p), plusMinus(e.bound), e.liveRank ?? "—"]),
+            ...final.entries.map((e) => [`${e.tiedWith.length ? "≈" : ""}${e.rank}`, e.team, score(e.score, e.decimals), plusMinus(e.bound, e.decimals), e.liveRank ?? "—"]),
           ]),
         );
       }
@@ -401,6 +404,7 @@ export async function run(argv: string[], out: (line: string) => void, warn: (li
           score: number | null;
           kind: string | null;
           bound: number | null;
+          decimals: number;
           submissions: number;
           budget: { remaining: number; initial: number };
         }[];
@@ -413,8 +417,8 @@ export async function run(argv: string[], out: (line: string) => void, warn: (li
             ...board.entries.map((e) => [
               e.rank,
               e.team,
-              e.score === null ? null : score(e.score, p),
-              e.bound === null ? null : String(Number(e.bound.toPrecision(2))),
+              e.score === null ? null : score(e.score, e.decimals),
+              boundCell(e.bound, e.decimals),
               e.kind,
               e.submissions,
               e.budget.remaining,
@@ -433,8 +437,8 @@ export async function run(argv: string[], out: (line: string) => void, warn: (li
           ...board.entries.map((e) => [
             e.rank,
             e.team,
-            score(e.score, p),
-            e.bound === null ? "" : Number(e.bound.toPrecision(2)),
+            score(e.score, e.decimals),
+            boundCell(e.bound, e.decimals) ?? "",
             e.kind ?? "",
             e.submissions,
             `${e.budget.remaining}/${e.budget.initial}`,

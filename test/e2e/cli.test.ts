@@ -97,12 +97,12 @@ describe("the quiltboard command", () => {
     const work = mkdtempSync(path.join(tmpdir(), "quiltboard-work-"));
     const predictions = path.join(work, "gbm.csv");
     writeFileSync(predictions, demoPredictionsCsv({ skill: 0.72, seed: "cli" }));
-    // Kaggle's form of the command; the score at the competition's display precision (5 decimals).
+    // Kaggle's form of the command; the score and its ± to the same decimals, those the ± supports (test/e2e/score-display.test.ts).
     const submitted = await quiltboard(["competitions", "submit", slug, "-f", predictions, "-m", "gradient boosting, 200 trees"], asCompetitor);
     expect(submitted.code).toBe(0);
     const [answer, budget] = submitted.stdout.trim().split("\n");
     expect(answer).toMatch(
-      /^0\.\d{5} ± 0\.\d+ {2}(public score, checked against the holdout \(nothing spent\)|checked on the holdout: one unit spent \(a noisy holdout score\); public score 0\.\d{5})$/,
+      /^0\.(\d+) ± 0\.\d+ {2}(public score, checked against the holdout \(nothing spent\)|checked on the holdout: one unit spent \(a noisy holdout score\); public score 0\.\d+)$/,
     );
     expect(budget).toMatch(/^budget (19|20) of 20 left; 4 of 5 submissions left today \(resets \d{4}-\d\d-\d\d 00:00 UTC\)$/);
 
@@ -135,7 +135,7 @@ describe("the quiltboard command", () => {
     const mine = (await quiltboard(["submissions", slug], asCompetitor)).stdout;
     expect(mine).toContain("gradient boosting, 200 trees");
     expect(mine.trim().split("\n")).toHaveLength(3); // the header and two submissions
-    expect((await quiltboard(["leaderboard", slug], asCompetitor)).stdout).toMatch(/^#\s+team\s+score.*\n1\s+Terminal Team\s+0\.\d{5}\s/);
+    expect((await quiltboard(["leaderboard", slug], asCompetitor)).stdout).toMatch(/^#\s+team\s+score.*\n1\s+Terminal Team\s+0\.\d+\s/);
     expect((await quiltboard(["c", "list"], asCompetitor)).stdout).toMatch(
       new RegExp(`\n${slug} +Household Power Spikes, second edition +published +accuracy +2027-03-31 23:59 +1\n`),
     );

@@ -119,7 +119,7 @@ class ClientTest(unittest.TestCase):
         self.assertEqual([r["rank"] for r in rows], list(range(1, len(rows) + 1)))
         ours = next(r for r in rows if r["team"] == os.environ["QUILTBOARD_TEST_TEAM"])
         self.assertEqual(
-            set(ours), {"rank", "team", "team_id", "score", "kind", "bound", "uncertainty", "submissions", "last_submission_at", "budget_remaining", "budget_initial"}
+            set(ours), {"rank", "team", "team_id", "score", "kind", "bound", "uncertainty", "decimals", "submissions", "last_submission_at", "budget_remaining", "budget_initial"}
         )
         self.assertIsInstance(ours["last_submission_at"], datetime.datetime)
 

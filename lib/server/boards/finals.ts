@@ -1,4 +1,5 @@
 import "server-only";
+import { scoreDecimals } from "@/lib/metrics/display";
 import { liveOrder, ON_BOARD } from "./ranking";
 import { COMPETITION_SELECT, type CompetitionRow, getVisibleCompetition, metricOf, requireOrganizer } from "@/lib/server/competitions/competitions";
 import type { PublicUser } from "@/lib/server/accounts/users";
@@ -157,12 +158,20 @@ export async function getFinalStandings(viewer: PublicUser | null, slug: string)
 
 /** GET …/final?format=csv: the final standings as CSV, the tied teams by name. */
 export async function finalStandingsCsv(viewer: PublicUser | null, slug: string): Promise<string> {
-  const { entries, displayPrecision } = await getFinalStandings(viewer, slug);
+  const { entries } = await getFinalStandings(viewer, slug);
   const name = new Map(entries.map((e) => [e.teamId, e.team]));
-  const round = (x: number | null) => (x === null ? null : Number(x.toFixed(displayPrecision)));
+  // Each number as the pages show it: to the decimals its bound supports (lib/metrics/display.ts).
   return csvLines([
     ["rank", "team", "score", "bound", "tied_with", "live_rank", "shake_up"],
-    ...entries.map((e) => [e.rank, e.team, round(e.score), round(e.bound), e.tiedWith.map((id) => name.get(id)).join("; "), e.liveRank, e.shakeUp]),
+    ...entries.map((e) => [
+      e.rank,
+      e.team,
+      e.score.toFixed(e.decimals),
+      e.bound === null ? null : e.bound.toFixed(e.decimals),
+      e.tiedWith.map((id) => name.get(id)).join("; "),
+      e.liveRank,
+      e.shakeUp,
+    ]),
   ]);
 }
 
@@ -197,12 +206,14 @@ async function finalEntries(competition: CompetitionRow): Promise<FinalStandings
   return teams.map((t, i) => {
     const { value, lower, upper } = intervals[i];
     const shown = metric.toDisplay(value);
+    const bound = input ? Math.max(metric.toDisplay(upper) - shown, shown - metric.toDisplay(lower)) : null;
     return {
       rank: i + 1,
       team: t.name,
       teamId: t.id,
       score: shown,
-      bound: input ? Math.max(metric.toDisplay(upper) - shown, shown - metric.toDisplay(lower)) : null,
+      bound,
+      decimals: scoreDecimals(bound, competition.displayPrecision),
       tiedWith: ties.get(t.id) ?? [],
       liveRank: t.liveRank,
       shakeUp: t.liveRank === null ? null : t.liveRank - (i + 1),
