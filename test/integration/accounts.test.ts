@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import pg from "pg";
 import { describe, expect, it } from "vitest";
 import { ZodError } from "zod";
 import { db } from "@/lib/server/platform/db";
@@ -21,7 +22,7 @@ describe("accounts", () => {
   it("signs in with the right password only, whatever the case of the email", async () => {
     const address = email();
     const user = await createUser({ email: address, password: PASSWORD, name: "Ben" });
-    expect(await authenticate(address.toUpperCase(), PASSWORD, "test-client")).toEqual(user);
+    expect(await authenticate(address.toUpperCase(), PASSWORD, "test-client")).toEqual({ user, sessionVersion: 0 });
     expect(await authenticate(address, "wrong password!", "test-client")).toBeNull();
     expect(await authenticate(email(), PASSWORD, "test-client")).toBeNull();
   });
@@ -41,7 +42,7 @@ describe("accounts", () => {
 describe("API tokens", () => {
   it("are stored hashed, found by value, and dead once revoked", async () => {
     const user = await createUser({ email: email(), password: PASSWORD, name: "Dee" });
-    const created = await createToken(user.id, { name: "laptop" }, "test-client");
+    const created = await createToken({ user, sessionVersion: 0 }, { name: "laptop" }, "test-client");
     expect(created.token).toMatch(/^qb_[A-Za-z0-9_-]{43}$/);
     const row = await db.apiToken.findUniqueOrThrow({ where: { id: created.id } });
     expect(row.tokenHash).not.toContain(created.token.slice(3));
@@ -56,8 +57,39 @@ describe("API tokens", () => {
   it("cannot be revoked by another user", async () => {
     const owner = await createUser({ email: email(), password: PASSWORD, name: "Eve" });
     const other = await createUser({ email: email(), password: PASSWORD, name: "Fay" });
-    const { id, token } = await createToken(owner.id, { name: "ci" }, "test-client");
+    const { id, token } = await createToken({ user: owner, sessionVersion: 0 }, { name: "ci" }, "test-client");
     await expect(revokeToken(other.id, id)).rejects.toThrow("no such active token");
     expect(await findUserByToken(token)).toEqual(owner);
+  });
+
+  // Issue 39, Medium 4: a token is made for the session version read with the password check;
+  // a reset (or change) that commits first leaves nothing written, and one in flight is waited for.
+  it("are refused to a caller whose password was reset since its check, and wait for a reset in flight", async () => {
+    const user = await createUser({ email: email(), password: PASSWORD, name: "Gil" });
+    const signedIn = await authenticate(user.email, PASSWORD, "test-client");
+    expect(signedIn).toEqual({ user, sessionVersion: 0 });
+    await db.user.update({ where: { id: user.id }, data: { sessionVersion: { increment: 1 } } });
+    const late = await createToken(signedIn!, { name: "late" }, "test-client").catch((e) => e);
+    expect([late.status, late.message]).toEqual([401, "your password was changed meanwhile, which signs everything out: sign in with the new one"]);
+    expect(await listTokens(user.id)).toEqual([]);
+
+    // A reset holding the account's row, not yet committed: the token waits for it, then is refused.
+    const current = (await authenticate(user.email, PASSWORD, "test-client"))!;
+    const reset = new pg.Client({ connectionString: process.env.DATABASE_URL });
+    await reset.connect();
+    try {
+      await reset.query("BEGIN");
+      await reset.query("UPDATE users SET session_version = session_version + 1 WHERE id = $1", [user.id]);
+      let settled = false;
+      const waiting = createToken(current, { name: "in flight" }, "test-client").finally(() => (settled = true));
+      waiting.catch(() => {});
+      await new Promise((r) => setTimeout(r, 300));
+      expect(settled).toBe(false);
+      await reset.query("COMMIT");
+      expect((await waiting.catch((e) => e)).status).toBe(401);
+    } finally {
+      await reset.end();
+    }
+    expect(await listTokens(user.id)).toEqual([]);
   });
 });
