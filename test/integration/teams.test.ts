@@ -131,6 +131,19 @@ describe("merges need the absorbed team's consent", () => {
     expect((await rejection(requestMerge(clean.user, c.slug, { inviteCode: banned.team.inviteCode }))).message).toBe(
       "a member of team Banned is banned from this competition; the team cannot merge",
     );
+
+    // A team formed by someone who organized the competition before organizing left its mark (the
+    // migration gave them their mark back) cannot carry them into another team, either way.
+    const former = await player(c.slug, "Former");
+    await db.competitionOrganizer.create({ data: { competitionId: c.id, userId: former.user.id, removedAt: new Date() } });
+    for (const [asker, asked] of [
+      [clean, former],
+      [former, clean],
+    ]) {
+      expect((await rejection(requestMerge(asker.user, c.slug, { inviteCode: asked.team.inviteCode }))).message).toBe(
+        "a member of team Former organizes or organized this competition and saw its raw scores; the team cannot merge",
+      );
+    }
   });
 
   it("merged budget is B₀ minus what both spent, the absorbed team's open threshold epoch counting as one unit; more than B₀ is refused", async () => {

@@ -41,6 +41,7 @@ export const COMPETITION_SELECT = {
   publishedAt: true,
   closedAt: true,
   createdAt: true,
+  createdById: true,
 } as const satisfies Prisma.CompetitionSelect;
 
 export type CompetitionRow = Prisma.CompetitionGetPayload<{ select: typeof COMPETITION_SELECT }>;
@@ -113,7 +114,7 @@ export function toPublicDetails(c: CompetitionRow): CompetitionDetails {
  */
 export async function listCompetitions(viewer: PublicUser | null): Promise<CompetitionListItem[]> {
   const drafts: Prisma.CompetitionWhereInput =
-    viewer?.role === "admin" ? { status: "draft" } : viewer ? { status: "draft", organizers: { some: { userId: viewer.id } } } : { id: { in: [] } };
+    viewer?.role === "admin" ? { status: "draft" } : viewer ? { status: "draft", organizers: { some: { userId: viewer.id, removedAt: null } } } : { id: { in: [] } };
   const rows = await db.competition.findMany({
     where: { OR: [{ status: { in: ["published", "closed"] } }, drafts] },
     orderBy: { endsAt: "asc" },
@@ -132,11 +133,11 @@ export function lockParticipant(tx: Prisma.TransactionClient, competitionId: str
   return lockName(tx, `participant:${competitionId}:${userId}`);
 }
 
-/** Whether the user organizes the competition (admins organize every one). */
+/** Whether the user organizes the competition now (admins organize every one). */
 export async function isOrganizer(user: PublicUser | null, competitionId: string): Promise<boolean> {
   if (!user) return false;
   if (user.role === "admin") return true;
-  return (await db.competitionOrganizer.count({ where: { competitionId, userId: user.id } })) > 0;
+  return (await db.competitionOrganizer.count({ where: { competitionId, userId: user.id, removedAt: null } })) > 0;
 }
 
 /**

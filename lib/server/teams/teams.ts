@@ -6,6 +6,7 @@ import { db, isUniqueViolation, lockTeam, shareCompetition } from "@/lib/server/
 import { AppError } from "@/lib/server/platform/errors";
 import { appLink, message, sendMail } from "@/lib/server/platform/mail";
 import { getVisibleCompetition, lockParticipant, requireOrganizer } from "@/lib/server/competitions/competitions";
+import { refuseOrganizer } from "@/lib/server/competitions/organizers";
 import type { PublicUser } from "@/lib/server/accounts/users";
 import { requireOpenCompetition } from "@/lib/server/competitions/lifecycle";
 import { isUuid } from "@/lib/validation/ids";
@@ -16,12 +17,6 @@ import type { TeamView } from "@/lib/responses";
 /** A new invite code: 72 random bits. */
 export function newInviteCode(): string {
   return randomBytes(9).toString("base64url");
-}
-
-/** Organizers see raw scores, so they may not compete in their own competition. */
-async function refuseOrganizer(tx: Prisma.TransactionClient, user: PublicUser, competitionId: string): Promise<void> {
-  const organizes = user.role === "admin" || (await tx.competitionOrganizer.count({ where: { competitionId, userId: user.id } })) > 0;
-  if (organizes) throw new AppError("forbidden", "organizers and admins see raw scores, so they cannot compete in this competition");
 }
 
 /** The user's team in the competition, or null. */
