@@ -537,14 +537,14 @@ export const OPERATIONS: Record<string, Operation> = {
     auth: "required",
     body: disqualifySchema,
     ok: { 200: { description: "the team", reply: disqualificationSchema } },
-    errors: [403],
+    errors: [403, 409],
   },
   [`DELETE ${slug}/teams/{teamId}/disqualify`]: {
     summary: "Reinstate a disqualified team",
     who: "organizers",
     auth: "required",
     ok: { 200: { description: "the team", reply: disqualificationSchema } },
-    errors: [403],
+    errors: [403, 409],
   },
   [`POST ${slug}/bans`]: {
     summary: "Ban a user who takes part from the competition",

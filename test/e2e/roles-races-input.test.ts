@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { demoPredictionsCsv } from "@/prisma/demo-solution";
 import { lastMailTo, linkIn } from "@/test/fixtures/mail";
 import { api, APP_URL, newApiUser, postCsv, publishedCompetition } from "./helpers";
-import { raceResetAgainst } from "@/test/support/races";
+import { raceDisqualifyAgainstMerge, raceResetAgainst } from "@/test/support/races";
 
 // Issue 39's roles, races and input, through the real server (docs/red-team.md, "Roles, races and
 // input"); `npm run bench -- hostile` counts the same races and measures the same gaps.
@@ -44,5 +44,16 @@ describe("a password reset cannot be outraced (issue 39, Medium 4)", () => {
     for (let i = 0; i < 10; i++) results.push({ delay: 5 * i, ...(await raceResetAgainst(APP_URL, "session", 5 * i)) });
     expect(results.map((r) => r.reset)).toEqual(Array(10).fill(200));
     expect(results.filter((r) => r.survived)).toEqual([]);
+  });
+});
+
+describe("a disqualification racing a merge's acceptance (issue 39, Low)", () => {
+  it("either lands on the team the members are in, or is refused: never a 200 that leaves them playing", { timeout: 180_000 }, async () => {
+    const { slug, organizer } = await publishedCompetition({ daily: 100 });
+    const results = [];
+    for (let i = 0; i < 6; i++) results.push({ delay: 2 * i, ...(await raceDisqualifyAgainstMerge(APP_URL, slug, organizer, 2 * i)) });
+    expect(results.filter((r) => r.lost)).toEqual([]);
+    // Each race has one winner: the merge (the disqualification then names the team it went into) or the disqualification (the merge is refused).
+    for (const r of results) expect([r.disqualify, r.accept].sort(), JSON.stringify(r)).toEqual([200, 409]);
   });
 });

@@ -5,7 +5,7 @@ import { db } from "@/lib/server/platform/db";
 import { auditCompetition } from "@/lib/server/scoring/audit";
 import { submit } from "@/lib/server/scoring/submit";
 import { acceptMerge, cancelMerge, declineMerge, requestMerge } from "@/lib/server/teams/merges";
-import { createTeam, getMyTeam, joinTeam, setDisqualified } from "@/lib/server/teams/teams";
+import { createTeam, getMyTeam, joinTeam, leaveTeam, setDisqualified } from "@/lib/server/teams/teams";
 import type { PublicUser } from "@/lib/server/accounts/users";
 import { demoPredictionsCsv } from "@/prisma/demo-solution";
 import { lastMailTo, mailCount } from "@/test/fixtures/mail";
@@ -239,5 +239,17 @@ describe("a disqualified team is told", () => {
     expect((await getMyTeam(user, c.slug))!.disqualified).toBeNull();
     expect(await mailCount(user.email, 2)).toBe(2);
     expect((await lastMailTo(user.email, /reinstated/)).text).toContain("can submit again");
+  });
+
+  // Issue 39, Low: a team disqualified before its first submission could be left (and, emptied,
+  // deleted), and its members start afresh in a new team.
+  it("keeps its members: none may leave it, submitted or not", async () => {
+    const c = await liveCompetition();
+    const { user, team } = await player(c.slug, "Caught early");
+    await setDisqualified(c.owner, c.slug, team.id, { reason: "a second account" });
+    const left = await rejection(leaveTeam(user, c.slug));
+    expect([left.status, left.message]).toEqual([409, 'your team was disqualified by the organizers ("a second account"); its members cannot leave it']);
+    expect((await getMyTeam(user, c.slug))!.disqualified).toMatchObject({ reason: "a second account" });
+    expect((await rejection(createTeam(user, c.slug, { name: "A fresh start", acceptRules: true }))).message).toBe("you are already in a team in this competition");
   });
 });
