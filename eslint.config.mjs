@@ -39,6 +39,13 @@ export default defineConfig([
       ],
     },
   },
+  // Request input is parsed by lib/validation's schemas, whose strings are lib/validation/text.ts's
+  // text(): a NUL in any field is a 422 naming it, never a 500 from the database.
+  {
+    files: ["lib/validation/**"],
+    ignores: ["lib/validation/text.ts"],
+    rules: { "no-restricted-properties": ["error", { object: "z", property: "string", message: "use text() from lib/validation/text.ts (it refuses NUL)" }] },
+  },
   // Links go through app/_components/link.tsx (no prefetching: every page is dynamic).
   {
     files: ["app/**"],

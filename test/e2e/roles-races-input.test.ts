@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { demoPredictionsCsv } from "@/prisma/demo-solution";
 import { lastMailTo, linkIn } from "@/test/fixtures/mail";
-import { api, APP_URL, newApiUser, postCsv, publishedCompetition } from "./helpers";
+import { api, APP_URL, newApiUser, postCsv, publishedCompetition, putCsv } from "./helpers";
+import { basic } from "@/test/support/api";
 import { raceDisqualifyAgainstMerge, raceResetAgainst } from "@/test/support/races";
 
 // Issue 39's roles, races and input, through the real server (docs/red-team.md, "Roles, races and
@@ -55,5 +56,110 @@ describe("a disqualification racing a merge's acceptance (issue 39, Low)", () =>
     expect(results.filter((r) => r.lost)).toEqual([]);
     // Each race has one winner: the merge (the disqualification then names the team it went into) or the disqualification (the merge is refused).
     for (const r of results) expect([r.disqualify, r.accept].sort(), JSON.stringify(r)).toEqual([200, 409]);
+  });
+});
+
+describe("hostile input is a 422 that names the field, never a 500 (issue 39, Low)", () => {
+  // Each was a 500 with a stack trace in the log: PostgreSQL's text holds no NUL (U+0000), and a
+  // date past year 9999 is no date it stores.
+  const NUL = "\u0000";
+  const details = async (response: Response) => ({
+    status: response.status,
+    fields: [...new Set(((await response.json()).error?.details ?? []).map((d: { path: string }) => d.path))],
+  });
+
+  it("in JSON bodies, path segments and query strings, signed in or not", async () => {
+    const owner = await newApiUser("input");
+    const { slug } = await publishedCompetition({ organizer: owner.auth });
+    const draft = `draft-${Date.now().toString(36)}`;
+    await owner.call("/api/v1/competitions", { json: { slug: draft, title: "Draft", metric: { name: "accuracy" }, endsAt: "2031-01-01T00:00:00Z" } });
+    const player = await newApiUser("input-player");
+    const created = (body: Record<string, unknown>) => ({
+      slug: `c-${Date.now().toString(36)}`,
+      title: "A title",
+      metric: { name: "accuracy" },
+      endsAt: "2031-01-01T00:00:00Z",
+      ...body,
+    });
+    const probes: [string, () => Promise<Response>, string][] = [
+      ["anonymous sign-up, name", () => api("/api/v1/users", { body: { email: `nul-${Date.now()}@example.com`, password: "a long enough password", name: `Ann${NUL}` } }), "name"],
+      [
+        "anonymous sign-up, password",
+        () => api("/api/v1/users", { body: { email: `nul-${Date.now()}@example.com`, password: `a long enough${NUL}password`, name: "Ann" } }),
+        "password",
+      ],
+      ["password reset, email", () => api("/api/v1/password-reset", { body: { email: `x${NUL}@example.com` } }), "email"],
+      ["token name", () => api("/api/v1/tokens", { body: { name: `laptop${NUL}` }, headers: basic(owner.email, owner.password) }), "name"],
+      ["competition title", () => api("/api/v1/competitions", { body: created({ title: `Title${NUL}` }), headers: owner.auth }), "title"],
+      ["competition end past year 9999", () => api("/api/v1/competitions", { body: created({ endsAt: "+010000-01-01T00:00:00.000Z" }), headers: owner.auth }), "endsAt"],
+      ["competition end as a number past 9999", () => api("/api/v1/competitions", { body: created({ endsAt: 253402300800000 }), headers: owner.auth }), "endsAt"],
+      [
+        "competition start before year 1",
+        () => api(`/api/v1/competitions/${draft}`, { method: "PATCH", body: { startsAt: "-000001-01-01T00:00:00.000Z" }, headers: owner.auth }),
+        "startsAt",
+      ],
+      ["rules", () => api(`/api/v1/competitions/${slug}`, { method: "PATCH", body: { rules: `Be nice${NUL}` }, headers: owner.auth }), "rules"],
+      ["team name", () => api(`/api/v1/competitions/${slug}/teams`, { body: { name: `Team${NUL}`, acceptRules: true }, headers: player.auth }), "name"],
+      ["ban reason", () => api(`/api/v1/competitions/${slug}/bans`, { body: { email: player.email, reason: `no${NUL}reason` }, headers: owner.auth }), "reason"],
+      ["slug in the path", () => api(`/api/v1/competitions/bad%00slug`), "slug"],
+      ["slug in the path, signed in", () => api(`/api/v1/competitions/bad%00slug/leaderboard`, { headers: player.auth }), "slug"],
+      ["leaderboard search", () => api(`/api/v1/competitions/${slug}/leaderboard?q=a%00b`), "q"],
+    ];
+    const answers = [];
+    for (const [name, send] of probes) answers.push({ name, ...(await details(await send())) });
+    expect(answers).toEqual(probes.map(([name, , field]) => ({ name, status: 422, fields: [field] })));
+  });
+
+  it("in a submission's note, as a query or a multipart field, spending nothing", async () => {
+    const { slug } = await publishedCompetition();
+    const player = await newApiUser("note");
+    await player.call(`/api/v1/competitions/${slug}/teams`, { json: { name: "Notes", acceptRules: true } });
+    const csv = demoPredictionsCsv({ skill: 0.7, seed: "note" });
+    const query = await fetch(`${APP_URL}/api/v1/competitions/${slug}/submissions?description=a%00b`, {
+      method: "POST",
+      headers: { ...player.auth, "content-type": "text/csv" },
+      body: csv,
+    });
+    expect(await details(query)).toEqual({ status: 422, fields: ["description"] });
+    const form = new FormData();
+    form.append("file", new Blob([csv], { type: "text/csv" }), "predictions.csv");
+    form.append("description", `a${NUL}b`);
+    const multipart = await fetch(`${APP_URL}/api/v1/competitions/${slug}/submissions`, { method: "POST", headers: player.auth, body: form });
+    expect(await details(multipart)).toEqual({ status: 422, fields: ["description"] });
+    expect((await player.call(`/api/v1/competitions/${slug}/submissions`)).submissions).toEqual([]);
+  });
+
+  it("in a solution's labels and group names, naming the line", async () => {
+    const owner = await newApiUser("solution");
+    const draft = `nul-${Date.now().toString(36)}`;
+    await owner.call("/api/v1/competitions", { json: { slug: draft, title: "Draft", metric: { name: "accuracy" }, endsAt: "2031-01-01T00:00:00Z" } });
+    for (const [file, line] of [
+      [`id,label,split\na,x,public\nb,y${NUL},holdout\n`, 3],
+      [`id,label,split,group\na,x,public,g1\nb,y,holdout,g${NUL}2\n`, 3],
+    ] as const) {
+      const answer = await putCsv(`/api/v1/competitions/${draft}/solution`, file, owner.auth);
+      const body = await answer.json();
+      expect([answer.status, body.error.details.map((d: { line: number }) => d.line)], JSON.stringify(body)).toEqual([422, [line]]);
+    }
+  });
+
+  it("in credentials and pages: a wrong sign-in and a missing page, not a 500", async () => {
+    const basicNul = await api("/api/v1/tokens", { body: { name: "x" }, headers: basic(`a${NUL}@example.com`, "any password") });
+    expect([basicNul.status, (await basicNul.json()).error.message]).toEqual([401, "wrong email or password"]);
+    const csrf = await fetch(`${APP_URL}/api/auth/csrf`);
+    const cookie = csrf.headers
+      .getSetCookie()
+      .map((c) => c.split(";")[0])
+      .join("; ");
+    const signIn = await fetch(`${APP_URL}/api/auth/callback/credentials`, {
+      method: "POST",
+      redirect: "manual",
+      headers: { "content-type": "application/x-www-form-urlencoded", cookie },
+      body: new URLSearchParams({ csrfToken: (await csrf.json()).csrfToken, email: `a${NUL}@example.com`, password: "any password", json: "true" }),
+    });
+    expect(signIn.status).toBeLessThan(500);
+    expect(signIn.headers.getSetCookie().some((c) => c.includes("session-token"))).toBe(false);
+    const page = await fetch(`${APP_URL}/competitions/bad%00slug`);
+    expect(page.status).toBe(404);
   });
 });

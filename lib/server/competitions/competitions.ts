@@ -9,6 +9,7 @@ import { getMetric, type Metric, type SplitShape } from "@/lib/metrics/registry"
 import type { MetricParams } from "@/lib/metrics/types";
 import type { CorrelationModelInput, MechanismInput } from "@/lib/validation/calibration";
 import { createCompetitionSchema } from "@/lib/validation/competitions";
+import { hasNul } from "@/lib/validation/text";
 import { Prisma } from "@/lib/generated/prisma/client";
 import type { CompetitionDetails, CompetitionListItem } from "@/lib/responses";
 
@@ -145,7 +146,7 @@ export async function isOrganizer(user: PublicUser | null, competitionId: string
  * existence is not revealed) and 403 once it is public.
  */
 export async function requireOrganizer(user: PublicUser, slug: string): Promise<CompetitionRow> {
-  const competition = await db.competition.findUnique({ where: { slug }, select: COMPETITION_SELECT });
+  const competition = await competitionBySlug(slug);
   if (!competition) throw notFound(slug);
   if (!(await isOrganizer(user, competition.id))) {
     if (competition.status === "draft") throw notFound(slug);
@@ -160,10 +161,16 @@ export async function requireOrganizer(user: PublicUser, slug: string): Promise<
  * only where the answer changes something: this runs on every submission.
  */
 export async function getVisibleCompetition(viewer: PublicUser | null, slug: string): Promise<CompetitionRow> {
-  const competition = await db.competition.findUnique({ where: { slug }, select: COMPETITION_SELECT });
+  const competition = await competitionBySlug(slug);
   if (!competition) throw notFound(slug);
   if (competition.status === "draft" && !(await isOrganizer(viewer, competition.id))) throw notFound(slug);
   return competition;
+}
+
+/** The competition called `slug`, or null; a slug with a NUL (a page's `/competitions/a%00b`) names none, and is not looked for. */
+function competitionBySlug(slug: string): Promise<CompetitionRow | null> {
+  if (hasNul(slug)) return Promise.resolve(null);
+  return db.competition.findUnique({ where: { slug }, select: COMPETITION_SELECT });
 }
 
 function notFound(slug: string): AppError {
