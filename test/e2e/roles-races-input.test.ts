@@ -3,7 +3,7 @@ import { demoPredictionsCsv } from "@/prisma/demo-solution";
 import { lastMailTo, linkIn } from "@/test/fixtures/mail";
 import { api, APP_URL, newApiUser, postCsv, publishedCompetition, putCsv } from "./helpers";
 import { basic } from "@/test/support/api";
-import { raceDisqualifyAgainstMerge, raceResetAgainst } from "@/test/support/races";
+import { mannWhitney, raceDisqualifyAgainstMerge, raceResetAgainst, resetTimings } from "@/test/support/races";
 
 // Issue 39's roles, races and input, through the real server (docs/red-team.md, "Roles, races and
 // input"); `npm run bench -- hostile` counts the same races and measures the same gaps.
@@ -56,6 +56,18 @@ describe("a disqualification racing a merge's acceptance (issue 39, Low)", () =>
     expect(results.filter((r) => r.lost)).toEqual([]);
     // Each race has one winner: the merge (the disqualification then names the team it went into) or the disqualification (the merge is refused).
     for (const r of results) expect([r.disqualify, r.accept].sort(), JSON.stringify(r)).toEqual([200, 409]);
+  });
+});
+
+describe("password-reset timing tells nothing (issue 39, Low)", () => {
+  // The red team measured 191 ms for an address with an account and 29 ms for one without. Both
+  // are now answered before any lookup or mail. Under one distribution for both, the two-sided
+  // Mann–Whitney test rejects with probability 0.001 (the test's false alarm rate); a 160 ms gap
+  // over 16 values a side is rejected with p < 1e-5.
+  it("answers as fast for an address with an account as for one without", { timeout: 120_000 }, async () => {
+    const { existing, unknown } = await resetTimings(APP_URL, 16);
+    const { z, p } = mannWhitney(existing, unknown);
+    expect(p, `z = ${z.toFixed(2)}; with an account ${existing.map(Math.round).join(", ")} ms; without ${unknown.map(Math.round).join(", ")} ms`).toBeGreaterThan(0.001);
   });
 });
 
