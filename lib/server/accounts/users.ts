@@ -68,9 +68,11 @@ async function checkPassword(email: string, password: string, client: string) {
   await consumeRateLimit("signIn", subject);
   // Every account's address passed signUpSchema: one that would not (too long, a NUL) is a wrong one, not a query.
   const user = emailSchema.safeParse(email).success ? await db.user.findUnique({ where: { email }, select: { ...PUBLIC, passwordHash: true, sessionVersion: true } }) : null;
-  const ok = await verifyPassword(password, user?.passwordHash ?? (await dummyPasswordHash()));
+  const { ok, rehash } = await verifyPassword(password, user?.passwordHash ?? (await dummyPasswordHash()));
   if (!user || !ok) return null;
   await refundRateLimit("signIn", subject);
+  // A hash with older parameters is replaced by one with today's, unless the password changed meanwhile.
+  if (rehash) await db.user.updateMany({ where: { id: user.id, passwordHash: user.passwordHash }, data: { passwordHash: rehash } });
   return user;
 }
 
