@@ -1,9 +1,7 @@
 import { z } from "zod";
 import { text } from "./text";
 
-/** An account's address, as it is stored: trimmed, lower case. */
-export const emailSchema = text().trim().toLowerCase().email({ message: "enter a valid email address" }).max(254);
-const email = emailSchema;
+const email = text().trim().toLowerCase().email({ message: "enter a valid email address" }).max(254);
 /** The shortest password accepted (the sign-up and password forms say it before anyone types). */
 export const PASSWORD_MIN_LENGTH = 10;
 

@@ -4,7 +4,8 @@ import { AppError } from "@/lib/server/platform/errors";
 import { dummyPasswordHash, hashPassword, verifyPassword } from "./passwords";
 import { consumeRateLimit, refundRateLimit } from "@/lib/server/platform/rate-limit";
 import { sendVerification } from "./email-links";
-import { emailChangeSchema, emailSchema, passwordChangeSchema, signUpSchema } from "@/lib/validation/accounts";
+import { emailChangeSchema, passwordChangeSchema, signUpSchema } from "@/lib/validation/accounts";
+import { hasNul } from "@/lib/validation/text";
 import type { Me, User } from "@/lib/responses";
 
 /** An account as every service takes its caller (the API's `User`). */
@@ -66,8 +67,9 @@ export async function authenticate(email: string, password: string, client: stri
 async function checkPassword(email: string, password: string, client: string) {
   const subject = `${email} ${client}`;
   await consumeRateLimit("signIn", subject);
-  // Every account's address passed signUpSchema: one that would not (too long, a NUL) is a wrong one, not a query.
-  const user = emailSchema.safeParse(email).success ? await db.user.findUnique({ where: { email }, select: { ...PUBLIC, passwordHash: true, sessionVersion: true } }) : null;
+  // No address is longer (signUpSchema) or holds a NUL (no text does): such an address is a wrong one, not a query.
+  const possible = email.length <= 254 && !hasNul(email);
+  const user = possible ? await db.user.findUnique({ where: { email }, select: { ...PUBLIC, passwordHash: true, sessionVersion: true } }) : null;
   const { ok, rehash } = await verifyPassword(password, user?.passwordHash ?? (await dummyPasswordHash()));
   if (!user || !ok) return null;
   await refundRateLimit("signIn", subject);
