@@ -337,8 +337,6 @@ async function rowOrderGap(base: string): Promise<Figure> {
   const n = 1_000_000;
   const [header, ...rows] = syntheticSolution(n).split("\n");
   const secret = seededShuffle(rows, 4242);
-  // The files first: seconds of work between two requests outlast the server's keep-alive, and
-  // the next request would go out on a connection the server has closed.
   const [predictionHeader, ...predictions] = syntheticPredictions(n, 5).split("\n");
   const byId = new Map(predictions.map((line) => [line.slice(0, line.indexOf(",")), line]));
   const inOrder = (ids: string[]) => {
@@ -354,6 +352,9 @@ async function rowOrderGap(base: string): Promise<Figure> {
     reversed: inOrder([...sorted].reverse()),
     "another shuffle": inOrder(seededShuffle(sorted, 77)),
   };
+  // Building the files blocked the event loop for longer than the server keeps an idle connection:
+  // let the client see those connections closed, or its next request goes out on one of them.
+  await new Promise((r) => setTimeout(r, 200));
   const { slug } = await publishOverApi(base, { settings: { dailySubmissionLimit: 1000 }, solution: [header, ...secret].join("\n") });
   const player = await newCompetitor(base, slug);
   const post = (csv: string) => fetch(`${base}/api/v1/competitions/${slug}/submissions`, { method: "POST", headers: { ...player.auth, "content-type": "text/csv" }, body: csv });
