@@ -1,12 +1,19 @@
 import "server-only";
+import { after } from "next/server";
 import { log } from "./log";
 
 /**
- * Starts `task` once the current request's own work is done, and does not wait for it: for work
- * whose duration must not show in the answer's time (a password reset's lookup and mail would tell
- * which addresses have accounts). A failure is logged with `what` (never the task's data); the
- * process runs the task while it serves other requests.
+ * Runs `task` once the current request's answer has gone out, without holding it: for work whose
+ * duration must not show in the answer's time (a password reset's lookup and mail would tell which
+ * addresses have accounts). Next.js's `after` starts it when the answer is finished, so it does not
+ * compete with the answer either; outside a request (tests, scripts) it starts at once. A failure is
+ * logged with `what` (never the task's data).
  */
 export function runAfterAnswer(what: string, task: () => Promise<void>): void {
-  setImmediate(() => void task().catch((error: unknown) => log.error({ what, err: error instanceof Error ? error.message : String(error) }, "background work failed")));
+  const run = () => task().catch((error: unknown) => log.error({ what, err: error instanceof Error ? error.message : String(error) }, "background work failed"));
+  try {
+    after(run);
+  } catch {
+    void run(); // no request to wait for
+  }
 }
