@@ -21,7 +21,8 @@ const CR = 13;
  * it takes, depends on how the submission's order stands to that public order and nothing else.
  * Indexed by the solution's rows, a file in the solution's order parsed many times faster than
  * the same file shuffled, and a rejected file (which spends nothing) could be timed to learn the
- * order the organizer's file was in (say, public rows first). `rowOf` maps positions to rows.
+ * order the organizer's file was in (say, public rows first). `rowOf` maps positions to rows (null
+ * when the solution's file lists its ids in shortlex order already: each position is its row).
  */
 export class IdIndex {
   readonly size: number;
@@ -29,8 +30,8 @@ export class IdIndex {
   private readonly ids: SolutionIds;
   private readonly bytes: Uint8Array;
   private readonly starts: Int32Array;
-  /** The solution's row of each position. */
-  readonly rowOf: Int32Array;
+  /** The solution's row of each position; null when they are the same. */
+  readonly rowOf: Int32Array | null;
   /** No id holds a comma, a quote or a CR: each is a CSV field as it stands, unquoted. */
   readonly plain: boolean;
   private readonly table: Int32Array; // position + 1, 0 = empty
@@ -39,9 +40,8 @@ export class IdIndex {
   constructor(solutionIds: SolutionIds) {
     this.size = solutionIds.length;
     // A solution whose file lists its ids in shortlex order already (r0, r1, …) keeps them as they are.
-    const inOrder = inShortlexOrder(solutionIds);
-    this.rowOf = inOrder ? Int32Array.from({ length: this.size }, (_, r) => r) : shortlexOrder(solutionIds);
-    this.ids = inOrder ? solutionIds : reordered(solutionIds, this.rowOf);
+    this.rowOf = inShortlexOrder(solutionIds) ? null : shortlexOrder(solutionIds);
+    this.ids = this.rowOf ? reordered(solutionIds, this.rowOf) : solutionIds;
     this.bytes = this.ids.bytes;
     this.starts = this.ids.starts;
     this.plain = !this.bytes.includes(COMMA) && !this.bytes.includes(QUOTE) && !this.bytes.includes(CR);
@@ -287,7 +287,7 @@ export class ClassIndex {
 }
 
 /** Per-row working arrays of one parse: the line each row was seen on, and the predictions. */
-type Scratch = { seen: Int32Array; predictions: Int32Array | Float64Array };
+type Scratch = { seen: Int32Array; predictions: Int32Array | Float64Array; byRow: Int32Array | Float64Array | null };
 
 /**
  * What a submission is checked against: the solution's ids and, for class metrics, its classes.
@@ -362,9 +362,10 @@ function quote(text: string): string {
 export function createSubmissionParser(key: SubmissionKey, input: Metric["input"]) {
   const rows = key.ids.size;
   const issues: CsvIssue[] = [];
-  const scratch = key.idle.pop() ?? { seen: new Int32Array(rows), predictions: input === "class" ? new Int32Array(rows) : new Float64Array(rows) };
+  const values = () => (input === "class" ? new Int32Array(rows) : new Float64Array(rows));
+  const scratch = key.idle.pop() ?? { seen: new Int32Array(rows), predictions: values(), byRow: null };
   const seen = scratch.seen; // by position: the line of its prediction, 0 = none yet
-  const predictions = scratch.predictions; // by position, until `end` puts them in row order
+  const predictions = scratch.predictions; // by position (`end` answers them by row)
   let released = false;
   let idColumn = -1;
   let predictionColumn = -1;
@@ -465,24 +466,16 @@ export function createSubmissionParser(key: SubmissionKey, input: Metric["input"
   }
 
   /**
-   * Moves each position's prediction to its solution row (predictions[rowOf[p]] = the prediction of
-   * p), in place along the permutation's cycles, `seen` marking what has moved: the same work for
-   * every file of this solution, whatever its order.
+   * The predictions by solution row: each position's moved to its row (byRow[rowOf[p]] =
+   * predictions[p]: sequential reads, one write each), the same work for every file of this
+   * solution, whatever its order; the predictions themselves when positions are rows.
    */
-  function toRowOrder(): void {
+  function byRow(): Int32Array | Float64Array {
     const { rowOf } = key.ids;
-    for (let start = 0; start < rows; start++) {
-      if (seen[start] === 0) continue;
-      seen[start] = 0;
-      let carried = predictions[start];
-      for (let p = rowOf[start]; p !== start; p = rowOf[p]) {
-        const displaced = predictions[p];
-        predictions[p] = carried;
-        seen[p] = 0;
-        carried = displaced;
-      }
-      predictions[start] = carried;
-    }
+    if (!rowOf) return predictions;
+    const out = (scratch.byRow ??= values());
+    for (let p = 0; p < rows; p++) out[rowOf[p]] = predictions[p];
+    return out;
   }
 
   const reader = new CsvReader(
@@ -518,8 +511,7 @@ export function createSubmissionParser(key: SubmissionKey, input: Metric["input"
         if (count) problem(0, `${count} test id${count > 1 ? "s have" : " has"} no prediction, e.g. ${examples.join(", ")}`);
       }
       if (issues.length) throw new CsvValidationError(issues);
-      toRowOrder();
-      return predictions;
+      return byRow();
     },
     /** Hands the working arrays back for the next parse; the predictions are not to be read after. */
     release() {
