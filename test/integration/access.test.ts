@@ -64,7 +64,8 @@ describe("competition access rules", () => {
   it('admits an address at an allowed domain only once it is verified, with or without "verified only"', async () => {
     const { owner, slug } = await live();
     await updateCompetition(owner, slug, { access: { allowedEmailDomains: ["uni.edu"] } });
-    const claimed = await user("uni.edu");
+    const client = `domains-${tag()}`; // its own sign-up limit: the integration tests share the database
+    const claimed = await user("uni.edu", client);
     const refused = await rejection(createTeam(claimed, slug, { name: "Claimed", acceptRules: true }));
     expect([refused.status, refused.code, refused.message]).toEqual([
       403,
@@ -75,7 +76,7 @@ describe("competition access rules", () => {
     expect((await createTeam(claimed, slug, { name: "Claimed", acceptRules: true })).name).toBe("Claimed");
     // Without a domain rule, an unverified address is as welcome as before.
     await updateCompetition(owner, slug, { access: {} });
-    expect((await createTeam(await user("gmail.com"), slug, { name: "Anyone", acceptRules: true })).name).toBe("Anyone");
+    expect((await createTeam(await user("gmail.com", client), slug, { name: "Anyone", acceptRules: true })).name).toBe("Anyone");
   });
 
   it("lets only organizers and team members who meet the rules download the data files", async () => {
