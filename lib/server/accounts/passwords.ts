@@ -1,6 +1,6 @@
 import "server-only";
 import { randomBytes, scrypt, timingSafeEqual } from "node:crypto";
-import { limitFromEnv } from "@/lib/server/platform/env";
+import { env } from "@/lib/server/platform/env";
 
 // scrypt (Percival 2009; RFC 7914), memory-hard: N = 2^17, r = 8, p = 1, the cost today's guidance
 // asks of scrypt (issue 40): 128·N·r = 128 MiB and about four times the CPU of the N = 2^15 it
@@ -18,12 +18,11 @@ const MAXMEM = 128 * N * R + 64 * 1024;
  * one of libuv's four threads, which files, compression and DNS share, for a quarter of a second.
  * Sign-ins beyond it wait their turn, so a burst of them costs time, not memory.
  */
-const AT_ONCE = limitFromEnv("QUILTBOARD_PASSWORD_HASHES", 2);
 let running = 0;
 const waiting: (() => void)[] = [];
 
 async function inTurn<T>(work: () => Promise<T>): Promise<T> {
-  if (running < AT_ONCE) running++;
+  if (running < env().QUILTBOARD_PASSWORD_HASHES) running++;
   else await new Promise<void>((resolve) => waiting.push(resolve));
   try {
     return await work();

@@ -1,11 +1,12 @@
 import "server-only";
 import { db } from "@/lib/server/platform/db";
 import { AppError } from "@/lib/server/platform/errors";
-import { type CompetitionRow, requireOrganizer, metricOf } from "./competitions";
+import { type CompetitionRow, correlationOf, requireOrganizer, metricOf } from "./competitions";
 import { readCsvUpload } from "@/lib/server/platform/csv-upload";
 import type { PublicUser } from "@/lib/server/accounts/users";
 import { lockDraft, requireDraft } from "./lifecycle";
-import { splitIntegrityProblem } from "@/lib/calibration/resolve";
+import { declaredModel, fitsSolution, splitIntegrityProblem } from "@/lib/calibration/resolve";
+import { Prisma } from "@/lib/generated/prisma/client";
 import { createSolutionParser, type Solution, SolutionIds } from "@/lib/csv/solution";
 import { MathInputError } from "@/lib/mechanism/errors";
 import { splitShapes, type SplitShape } from "@/lib/metrics/registry";
@@ -20,14 +21,16 @@ export type SolutionSummary = { rows: number; public: number; holdout: number; s
  * column blobs, replacing the previous one (drafts only). Rejected files change nothing; the error
  * lists the problems with their lines (422), 413 past MAX_SOLUTION_BYTES. `warnings` says at once
  * when groups have rows in both splits (such a solution cannot be published under the groups or
- * Markov model).
+ * Markov model). The correlation model follows what the file declares (a state column: a fitted
+ * chain; a group column: groups) unless the organizer chose one it can still resolve.
  */
 export async function uploadSolution(user: PublicUser, slug: string, body: ReadableStream<Uint8Array> | null): Promise<SolutionSummary & { warnings: string[] }> {
   const competition = await requireOrganizer(user, slug);
   requireDraft(competition, "the solution");
   if (!body) throw new AppError("unprocessable_entity", "send the solution CSV as the request body (Content-Type: text/csv)");
   const metric = metricOf(competition);
-  const { result: solution, sha256 } = await readCsvUpload(body, { what: "the solution file", parser: () => createSolutionParser(metric.input) });
+  // The file is kept as uploaded: the reveal after the close serves it, and its SHA-256 is what publishing commits to (docs/mechanism.md §2.10).
+  const { result: solution, sha256, file } = await readCsvUpload(body, { what: "the solution file", parser: () => createSolutionParser(metric.input), keep: true });
   try {
     splitShapes(metric, solution.labels, solution.split);
   } catch (error) {
@@ -36,10 +39,24 @@ export async function uploadSolution(user: PublicUser, slug: string, body: Reada
   }
   const encoded = encodeSolution(solution);
   const holdout = solution.split.reduce((a, b) => a + b, 0);
-  const data = { ...encoded, rows: solution.ids.length, publicRows: solution.ids.length - holdout, holdoutRows: holdout, sha256, uploadedAt: new Date() };
+  const data = {
+    ...encoded,
+    rows: solution.ids.length,
+    publicRows: solution.ids.length - holdout,
+    holdoutRows: holdout,
+    sha256,
+    file: file!.compressed,
+    fileSize: file!.size,
+    uploadedAt: new Date(),
+  };
+  // A solution that declares groups or states is modelled by them (resolve.ts declaredModel) unless the
+  // organizer chose a model this file can still resolve.
+  const chosen = correlationOf(competition);
+  const model = competition.correlation !== null && fitsSolution(chosen, solution) ? competition.correlation : declaredModel(solution);
   await db.$transaction(async (tx) => {
     await lockDraft(tx, competition.id, "the solution");
     await tx.solution.upsert({ where: { competitionId: competition.id }, create: { competitionId: competition.id, ...data }, update: data });
+    await tx.competition.update({ where: { id: competition.id }, data: { correlation: model ?? Prisma.DbNull } });
   });
   const crossing = splitIntegrityProblem("groups", solution);
   const warnings = crossing ? [`${crossing.charAt(0).toUpperCase()}${crossing.slice(1)} Under the groups or Markov model this solution cannot be published.`] : [];
@@ -74,7 +91,7 @@ export async function loadSolution(competitionId: string, options: { published?:
   const key = `${competitionId}:${head.sha256}`;
   let pending = decoding.get(key);
   if (!pending) {
-    pending = db.solution.findUnique({ where: { competitionId } }).then((row) => row && { sha256: row.sha256, solution: decodeSolution(row) });
+    pending = db.solution.findUnique({ where: { competitionId }, omit: { file: true } }).then((row) => row && { sha256: row.sha256, solution: decodeSolution(row) });
     decoding.set(key, pending);
     void pending.finally(() => decoding.delete(key)).catch(() => {});
   }

@@ -1,6 +1,6 @@
 import "server-only";
 import { NextResponse } from "next/server";
-import { limitFromEnv } from "./env";
+import { env } from "./env";
 import { AppError, toErrorResponse } from "./errors";
 import { hasNul, NUL_MESSAGE } from "@/lib/validation/text";
 
@@ -50,13 +50,12 @@ async function refuseNulInPath(context: unknown): Promise<void> {
  * QUILTBOARD_BODY_MIN_RATE changes the rate (bytes per second).
  */
 const BODY_GRACE_SECONDS = 20;
-const BODY_MIN_RATE = limitFromEnv("QUILTBOARD_BODY_MIN_RATE", 500);
 
 /**
  * The request's body as a stream that reads nothing until it is read from (so a request refused
  * before its body is wanted costs no more than its headers), fails with 413 as soon as more than
  * `maxBytes` have been read, whatever Content-Length declared (a chunked body declares nothing),
- * with 408 when the body arrives too slowly (BODY_MIN_RATE), and with 400 when the client closes
+ * with 408 when the body arrives too slowly (QUILTBOARD_BODY_MIN_RATE), and with 400 when the client closes
  * the connection before the end (an error of the client's, not the server's). A declared length
  * over the limit is refused before anything is read.
  * @param what how the message names the body, e.g. "the submission"
@@ -65,6 +64,7 @@ export function limitedBody(request: Request, maxBytes: number, what: string): R
   const tooLarge = () => new AppError("payload_too_large", `${what} is larger than ${maxBytes >= 1024 * 1024 ? `${maxBytes / 1024 / 1024} MiB` : `${maxBytes} bytes`}`);
   if (Number(request.headers.get("content-length") ?? 0) > maxBytes) throw tooLarge();
   if (!request.body) return null;
+  const minRate = env().QUILTBOARD_BODY_MIN_RATE;
   const source = request.body.getReader();
   let read = 0;
   let started: number | undefined;
@@ -72,7 +72,7 @@ export function limitedBody(request: Request, maxBytes: number, what: string): R
     {
       async pull(controller) {
         started ??= Date.now();
-        const allowedMs = started + (BODY_GRACE_SECONDS + read / BODY_MIN_RATE) * 1000 - Date.now();
+        const allowedMs = started + (BODY_GRACE_SECONDS + read / minRate) * 1000 - Date.now();
         let timer: NodeJS.Timeout | undefined;
         const late = new Promise<"late">((resolve) => (timer = setTimeout(() => resolve("late"), Math.max(0, allowedMs))));
         let next: ReadableStreamReadResult<Uint8Array> | "late";
@@ -86,7 +86,7 @@ export function limitedBody(request: Request, maxBytes: number, what: string): R
         if (next === "late") {
           void source.cancel().catch(() => {});
           const seconds = Math.round((Date.now() - started) / 1000);
-          throw new AppError("request_timeout", `${what} arrived too slowly (${read} bytes in ${seconds} s; at least ${BODY_MIN_RATE} bytes a second are needed)`);
+          throw new AppError("request_timeout", `${what} arrived too slowly (${read} bytes in ${seconds} s; at least ${minRate} bytes a second are needed)`);
         }
         if (next.done) {
           readToEnd.add(request);

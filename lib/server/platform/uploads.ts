@@ -3,7 +3,7 @@ import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import Busboy from "busboy";
 import { limitedBody } from "./api";
-import { limitFromEnv } from "./env";
+import { env } from "./env";
 import { AppError } from "./errors";
 
 /**
@@ -42,8 +42,6 @@ export async function fileDetails(details: FileDetails): Promise<{ name?: string
  * without being read (at most WAITING of them, each up to WAIT_SECONDS; then 503 with
  * Retry-After); one beyond the account's is refused at once (429 with Retry-After).
  */
-const SLOTS = limitFromEnv("QUILTBOARD_UPLOADS", 4);
-const PER_USER = limitFromEnv("QUILTBOARD_UPLOADS_PER_USER", 2);
 const WAITING = 256;
 const WAIT_SECONDS = 30;
 
@@ -54,7 +52,7 @@ const perUser = new Map<string, number>();
 /** Takes an upload slot for `userId`, waiting for one if all are taken; the function that gives it back (once). */
 async function claimSlot(userId: string): Promise<() => void> {
   const mine = perUser.get(userId) ?? 0;
-  if (mine >= PER_USER) {
+  if (mine >= env().QUILTBOARD_UPLOADS_PER_USER) {
     throw new AppError("rate_limited", `you already have ${mine} uploads in progress, the most one account may send at once; try again in 5 s, when one has finished`, {
       retryAfter: 5,
     });
@@ -62,7 +60,7 @@ async function claimSlot(userId: string): Promise<() => void> {
   perUser.set(userId, mine + 1);
   const leave = () => (perUser.get(userId) === 1 ? perUser.delete(userId) : perUser.set(userId, perUser.get(userId)! - 1));
   try {
-    if (running < SLOTS) running++;
+    if (running < env().QUILTBOARD_UPLOADS) running++;
     else await waitForSlot();
   } catch (error) {
     leave();
@@ -81,7 +79,7 @@ async function claimSlot(userId: string): Promise<() => void> {
 }
 
 function waitForSlot(): Promise<void> {
-  const busy = () => new AppError("unavailable", `the server is reading as many uploads as it can (${SLOTS} at once); try again in a few seconds`);
+  const busy = () => new AppError("unavailable", `the server is reading as many uploads as it can (${env().QUILTBOARD_UPLOADS} at once); try again in a few seconds`);
   if (waiting.length >= WAITING) return Promise.reject(busy());
   return new Promise((resolve, reject) => {
     const entry = {
