@@ -4,7 +4,7 @@ import { addAttachment } from "@/lib/server/competitions/attachments";
 import { createCompetition, getVisibleCompetition, requireOrganizer, isOrganizer } from "@/lib/server/competitions/competitions";
 import { acceptInvitation, describeInvitation, inviteOrganizer, listOrganizers, removeOrganizer, withdrawInvitation } from "@/lib/server/competitions/organizers";
 import { createTeam, joinTeam } from "@/lib/server/teams/teams";
-import { lastMailTo, linkIn } from "@/test/fixtures/mail";
+import { lastMailTo, linkIn, mailCount } from "@/test/fixtures/mail";
 import { db } from "@/lib/server/platform/db";
 import { AppError } from "@/lib/server/platform/errors";
 import { loadSolution, uploadSolution } from "@/lib/server/competitions/solutions";
@@ -295,9 +295,14 @@ async function invitationToken(email: string): Promise<string> {
   return linkIn(await lastMailTo(email, /invited to organize/), "/organizer-invitation?token=").searchParams.get("token")!;
 }
 
-/** `owner` invites `helper`, who accepts the mailed link. */
+/**
+ * `owner` invites `helper`, who accepts the mailed link: the new one, once the catcher holds it (an
+ * older invitation of theirs, already accepted, would be the newest until then).
+ */
 async function addOrganizer(owner: PublicUser, slug: string, helper: PublicUser): Promise<void> {
+  const sent = await mailCount(helper.email, 0, /invited to organize/);
   await inviteOrganizer(owner, slug, { email: helper.email });
+  await mailCount(helper.email, sent + 1, /invited to organize/);
   await acceptInvitation(helper, { token: await invitationToken(helper.email) });
 }
 
