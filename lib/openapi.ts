@@ -104,7 +104,7 @@ const ERRORS: Record<number, string> = {
   408: "the body arrived too slowly",
   409: "the state does not allow it; the message names the rule",
   413: "the body is larger than allowed",
-  422: "invalid input: `details` lists each problem with its field or its CSV line",
+  422: "invalid input: `details` lists each problem with its field (of the body, the query or the path) or its CSV line",
   429: "too many requests, or no submission left today; Retry-After says when to come back",
   503: "the database is unavailable, the calculation queue is full, or the server reads as many uploads as it can; nothing was changed, Retry-After says when to try again",
 };
@@ -570,14 +570,14 @@ export const OPERATIONS: Record<string, Operation> = {
     auth: "required",
     body: disqualifySchema,
     ok: { 200: { description: "the team", reply: disqualificationSchema } },
-    errors: [403],
+    errors: [403, 409],
   },
   [`DELETE ${slug}/teams/{teamId}/disqualify`]: {
     summary: "Reinstate a disqualified team",
     who: "organizers",
     auth: "required",
     ok: { 200: { description: "the team", reply: disqualificationSchema } },
-    errors: [403],
+    errors: [403, 409],
   },
   [`POST ${slug}/bans`]: {
     summary: "Ban a user who takes part from the competition",
@@ -678,7 +678,7 @@ export function errorStatuses(key: string, operation: Operation): number[] {
   const statuses = new Set([...(operation.errors ?? []), 503]);
   if (operation.auth === "required" || operation.auth === "basic" || operation.auth === "metrics") statuses.add(401);
   if (operation.auth === "required" && !key.startsWith("GET ")) statuses.add(403); // a write with the web session from another site
-  if (path.includes("{")) statuses.add(404);
+  if (path.includes("{")) [404, 422].forEach((s) => statuses.add(s)); // 422: a path parameter holding a NUL
   if (operation.query) statuses.add(422);
   if (operation.body) [400, 408, 413, 422].forEach((s) => statuses.add(s));
   return [...statuses].sort((a, b) => a - b);

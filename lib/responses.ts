@@ -195,10 +195,11 @@ export type PublishChecklist = z.infer<typeof publishChecklistSchema>;
 export const banSchema = z.object({ userId: z.uuid(), name: z.string(), email: z.string(), reason: z.string(), createdAt: instant });
 export type BanView = z.infer<typeof banSchema>;
 
-/** GET …/organizers (organizers): who organizes, and the invitations not accepted yet. */
+/** GET …/organizers (organizers): who organizes (the creator first), the invitations not accepted yet, and whether the caller may remove co-organizers (the creator and admins). */
 export const organizersSchema = z.object({
-  organizers: z.array(z.object({ userId: z.uuid(), name: z.string(), email: z.string() })),
+  organizers: z.array(z.object({ userId: z.uuid(), name: z.string(), email: z.string(), creator: z.boolean() })),
   invitations: z.array(z.object({ id: z.uuid(), email: z.string(), invitedBy: z.string(), expiresAt: instant })),
+  mayRemove: z.boolean(),
 });
 export type OrganizersView = z.infer<typeof organizersSchema>;
 

@@ -85,12 +85,13 @@ class Codes {
  * A streaming parser and validator for solution files. Feed it text with `push`, then `end` returns
  * the columns or throws a CsvValidationError listing up to 20 problems, each with its line: missing
  * or unknown columns, empty or duplicate ids, a split that is not public/holdout, a label that is
- * not a number (number metrics) or not 0/1 (probability metrics), a non-numeric order, an empty split,
- * more than MAX_SOLUTION_ROWS rows.
+ * not a number (number metrics) or not 0/1 (probability metrics), a non-numeric order, a field
+ * holding NUL, an empty split, more than MAX_SOLUTION_ROWS rows.
  */
 export function createSolutionParser(labelKind: LabelKind) {
   const issues: CsvIssue[] = [];
   let columns: Record<string, number> | null = null;
+  let names: string[] = [];
   let width = 0;
   const ids: string[] = [];
   const seen = new Map<string, number>();
@@ -108,7 +109,7 @@ export function createSolutionParser(labelKind: LabelKind) {
   };
 
   function header(fields: string[], line: number) {
-    const names = fields.map((f) => f.trim().toLowerCase());
+    names = fields.map((f) => f.trim().toLowerCase());
     const missing = REQUIRED.filter((c) => !names.includes(c));
     if (missing.length) problem(line, `missing column${missing.length > 1 ? "s" : ""} ${missing.join(", ")}: the header must include id,label,split`);
     const unknown = names.filter((n) => !(REQUIRED as readonly string[]).includes(n) && !(OPTIONAL as readonly string[]).includes(n));
@@ -125,6 +126,9 @@ export function createSolutionParser(labelKind: LabelKind) {
     if (ids.length === MAX_SOLUTION_ROWS)
       throw new CsvValidationError([{ line, message: `more than ${MAX_SOLUTION_ROWS.toLocaleString("en")} rows: a solution may have at most that many` }]);
     if (fields.length !== width) return problem(line, `expected ${width} fields, found ${fields.length}`);
+    // Labels, group and state names are stored as text, which holds no NUL (a UTF-16 or binary file has them).
+    const nul = fields.findIndex((f) => f.includes("\u0000"));
+    if (nul >= 0) return problem(line, `the ${names[nul]} holds the NUL character (U+0000), which no text may hold: is the file saved as UTF-8 text?`);
     const id = fields[c.id];
     if (id === "") return problem(line, "empty id");
     if (/[\r\n]/.test(id)) return problem(line, "an id cannot contain a line break");

@@ -205,7 +205,7 @@ describe("submission files and notes", () => {
     tooLong.set("description", "x".repeat(501));
     const refused = await fetch(`${APP_URL}/api/v1/competitions/${slug}/submissions`, { method: "POST", headers: auth, body: tooLong });
     expect(refused.status).toBe(422);
-    expect((await refused.json()).error.message).toBe("the description is limited to 500 characters");
+    expect((await refused.json()).error.message).toBe("description: the description is limited to 500 characters");
     expect(await state(slug, auth)).toEqual(before);
   });
 });

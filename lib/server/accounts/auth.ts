@@ -8,7 +8,7 @@ import { env, required } from "@/lib/server/platform/env";
 import { AppError } from "@/lib/server/platform/errors";
 import { clientAddress } from "@/lib/server/platform/rate-limit";
 import { findUserByToken } from "./tokens";
-import { authenticate, getSessionAccount, type PublicUser, sessionVersionOf } from "./users";
+import { authenticate, getSessionAccount, type PublicUser, type SignedIn } from "./users";
 
 const SESSION_SECONDS = 30 * 24 * 60 * 60;
 
@@ -22,16 +22,20 @@ export const authOptions: NextAuthOptions = {
       credentials: { email: { label: "Email", type: "email" }, password: { label: "Password", type: "password" } },
       async authorize(credentials, request) {
         if (!credentials?.email || !credentials.password) return null;
-        return authenticate(credentials.email, credentials.password, clientAddress({ headers: request.headers ?? {} }));
+        const signedIn = await authenticate(credentials.email, credentials.password, clientAddress({ headers: request.headers ?? {} }));
+        return signedIn && { ...signedIn.user, sv: signedIn.sessionVersion };
       },
     }),
   ],
   callbacks: {
-    async jwt({ token, user }) {
+    // The session carries the version read with the password hash it was checked against: a reset
+    // that commits after that read leaves this session dead from its first request.
+    jwt({ token, user }) {
       if (user) {
-        token.sub = user.id;
-        token.role = (user as PublicUser).role;
-        token.sv = await sessionVersionOf(user.id);
+        const signedIn = user as PublicUser & { sv: number };
+        token.sub = signedIn.id;
+        token.role = signedIn.role;
+        token.sv = signedIn.sv;
       }
       return token;
     },
@@ -47,27 +51,36 @@ export const authOptions: NextAuthOptions = {
 };
 
 /**
- * The signed-in user of this request's session, checked against the database, or null; a session
- * from before a password reset (which raises the account's session version) is signed out.
+ * The signed-in user of this request's session with the session version it carries, checked
+ * against the database, or null; a session from before a password reset or change (which raises
+ * the account's session version) is signed out.
  */
-export async function getSessionUser(): Promise<PublicUser | null> {
+export async function getSession(): Promise<SignedIn | null> {
   const session = await getServerSession(authOptions);
-  return session?.user?.id ? getSessionAccount(session.user.id, session.user.sv ?? 0) : null;
+  if (!session?.user?.id) return null;
+  const sessionVersion = session.user.sv ?? 0;
+  const user = await getSessionAccount(session.user.id, sessionVersion);
+  return user && { user, sessionVersion };
+}
+
+/** The signed-in user of this request's session (getSession), or null. */
+export async function getSessionUser(): Promise<PublicUser | null> {
+  return (await getSession())?.user ?? null;
 }
 
 /**
  * After a password change (which raises the account's session version, signing every session out):
- * the session that made the change gets a new cookie with the new version, so it stays signed in.
+ * the session that made the change gets a new cookie with the version the change wrote, so it stays signed in.
  * A caller with an API token and no session of this account has nothing to renew. Called by route
  * handlers, where next/headers' cookies() sets the answer's cookie; the cookie is next-auth's own
  * (its name, its JWT encoding, its attributes).
  */
-export async function renewSession(user: PublicUser): Promise<void> {
+export async function renewSession({ user, sessionVersion }: SignedIn): Promise<void> {
   const session = await getServerSession(authOptions);
   if (session?.user?.id !== user.id) return;
   const secure = env().NEXTAUTH_URL.startsWith("https://");
   const token = await encode({
-    token: { sub: user.id, name: user.name, email: user.email, role: user.role, sv: await sessionVersionOf(user.id) },
+    token: { sub: user.id, name: user.name, email: user.email, role: user.role, sv: sessionVersion },
     secret: required("NEXTAUTH_SECRET"),
     maxAge: SESSION_SECONDS,
   });
@@ -123,7 +136,7 @@ export async function requireApiUser(request: Request): Promise<PublicUser> {
 }
 
 /** HTTP Basic `email:password` (docs/api.md, POST /api/v1/tokens); 401 on any mismatch. */
-export async function requireBasicUser(request: Request): Promise<PublicUser> {
+export async function requireBasicUser(request: Request): Promise<SignedIn> {
   const header = request.headers.get("authorization") ?? "";
   const match = /^Basic\s+([A-Za-z0-9+/=]+)$/i.exec(header);
   if (!match) throw new AppError("unauthorized", "send HTTP Basic credentials (email:password)");

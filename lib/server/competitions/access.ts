@@ -34,20 +34,25 @@ export function bannedError(reason: string): AppError {
 }
 
 /**
- * Throws the 403 of the first rule `user` does not meet (a ban, `email_unverified`,
- * `domain_not_allowed`, `approval_required`); checked when creating or joining a team and for the
- * competition's data files.
+ * Throws the 403 of the first rule `user` does not meet (a ban, `domain_not_allowed`,
+ * `email_unverified`, `approval_required`); checked when creating or joining a team and for the
+ * competition's data files. An allowed-domain rule admits verified addresses only, whether or not
+ * "verified only" is set: anyone can type an address at any domain, so only a proven one says
+ * where its owner studies or works (docs/api.md, `access`).
  */
 export async function requireAccess(user: PublicUser, competition: Pick<CompetitionRow, "id" | "access">): Promise<void> {
   await requireNotBanned(user.id, competition.id);
   const access = accessOf(competition);
-  if (access.requireVerifiedEmail) {
-    const { emailVerifiedAt } = await db.user.findUniqueOrThrow({ where: { id: user.id }, select: { emailVerifiedAt: true } });
-    if (!emailVerifiedAt)
-      throw new AppError("email_unverified", "this competition admits verified addresses only: open the link we mailed you (or send it again from your account page)");
+  const domains = access.allowedEmailDomains;
+  if (!domainAllowed(user.email, domains)) {
+    throw new AppError("domain_not_allowed", `this competition admits addresses at ${domains.join(", ")} only`);
   }
-  if (!domainAllowed(user.email, access.allowedEmailDomains)) {
-    throw new AppError("domain_not_allowed", `this competition admits addresses at ${access.allowedEmailDomains.join(", ")} only`);
+  if (access.requireVerifiedEmail || domains.length > 0) {
+    const { emailVerifiedAt } = await db.user.findUniqueOrThrow({ where: { id: user.id }, select: { emailVerifiedAt: true } });
+    if (!emailVerifiedAt) {
+      const rule = access.requireVerifiedEmail ? "verified addresses only" : `addresses at ${domains.join(", ")} once they are verified`;
+      throw new AppError("email_unverified", `this competition admits ${rule}: open the link we mailed you (or send it again from your account page)`);
+    }
   }
   if (access.approval) {
     const registration = await db.registration.findUnique({ where: { competitionId_userId: { competitionId: competition.id, userId: user.id } }, select: { status: true } });

@@ -151,9 +151,12 @@ export async function publishCompetition(user: PublicUser, slug: string, input: 
   return published;
 }
 
-/** Mails every organizer the commitment publishing fixed, to keep beside the competition's record. */
+/** Mails every current organizer (not the removed ones) the commitment publishing fixed, to keep beside the competition's record. */
 async function announcePublished(competition: CompetitionRow): Promise<void> {
-  const organizers = await db.competitionOrganizer.findMany({ where: { competitionId: competition.id }, select: { user: { select: { email: true, name: true } } } });
+  const organizers = await db.competitionOrganizer.findMany({
+    where: { competitionId: competition.id, removedAt: null },
+    select: { user: { select: { email: true, name: true } } },
+  });
   for (const { user } of organizers) {
     await sendMail(
       message({

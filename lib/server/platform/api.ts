@@ -2,6 +2,7 @@ import "server-only";
 import { NextResponse } from "next/server";
 import { env } from "./env";
 import { AppError, toErrorResponse } from "./errors";
+import { hasNul, NUL_MESSAGE } from "@/lib/validation/text";
 
 /** Largest JSON body the API reads (larger gets 413 before it is parsed). */
 const MAX_JSON_BYTES = 1024 * 1024;
@@ -18,6 +19,7 @@ const readToEnd = new WeakSet<Request>();
 export function handleApi<C>(handler: (request: Request, context: C) => Promise<Response>) {
   return async (request: Request, context: C): Promise<Response> => {
     try {
+      await refuseNulInPath(context);
       return await handler(request, context);
     } catch (error) {
       const { status, body } = toErrorResponse(error);
@@ -27,6 +29,18 @@ export function handleApi<C>(handler: (request: Request, context: C) => Promise<
       return NextResponse.json(body, { status, headers });
     }
   };
+}
+
+/**
+ * 422 naming the first path parameter that holds a NUL (`/competitions/a%00b`): no row has one,
+ * and the database refuses to look for it. The other places text comes from (JSON bodies, query
+ * strings, form fields) are parsed by lib/validation's schemas, whose strings refuse it too.
+ */
+async function refuseNulInPath(context: unknown): Promise<void> {
+  const params: Record<string, string | string[]> = (await (context as { params?: Promise<Record<string, string | string[]>> } | undefined)?.params) ?? {};
+  for (const [name, value] of Object.entries(params)) {
+    if ([value].flat().some(hasNul)) throw new AppError("unprocessable_entity", `${name}: ${NUL_MESSAGE}`, [{ path: name, message: NUL_MESSAGE }]);
+  }
 }
 
 /**

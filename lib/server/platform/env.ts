@@ -103,6 +103,7 @@ const VARIABLES = {
   QUILTBOARD_CLOSE_SECONDS: whole("a whole number of seconds", 30, 1, 3600),
   QUILTBOARD_UPLOADS: whole("a whole number of uploads", 4, 1, 1024),
   QUILTBOARD_UPLOADS_PER_USER: whole("a whole number of uploads", 2, 1, 1024),
+  QUILTBOARD_PASSWORD_HASHES: whole("a whole number of hashes", 2, 1, 64),
   QUILTBOARD_BODY_MIN_RATE: whole("a whole number of bytes a second", 500, 1, 100_000_000),
   SMTP_URL: url(["smtp:", "smtps:"], "smtps://user:password@smtp.example.com:465", "`npm start`'s local mail catcher"),
   MAIL_FROM: {

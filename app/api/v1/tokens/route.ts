@@ -5,6 +5,6 @@ import { clientAddress } from "@/lib/server/platform/rate-limit";
 import { createToken } from "@/lib/server/accounts/tokens";
 
 export const POST = handleApi(async (request) => {
-  const user = await requireBasicUser(request);
-  return json(await createToken(user.id, await readJson(request), clientAddress(request)), 201);
+  const caller = await requireBasicUser(request);
+  return json(await createToken(caller, await readJson(request), clientAddress(request)), 201);
 });

@@ -6,7 +6,6 @@ import { clientAddress } from "@/lib/server/platform/rate-limit";
 
 export const PUT = handleApi(async (request) => {
   const user = await requireApiUser(request);
-  await changePassword(user, await readJson(request), clientAddress(request));
-  await renewSession(user);
+  await renewSession(await changePassword(user, await readJson(request), clientAddress(request)));
   return json({ changed: true });
 });

@@ -8,8 +8,8 @@ import { inviteOrganizer, listOrganizers } from "@/lib/server/competitions/organ
 type Context = { params: Promise<{ slug: string }> };
 
 export const GET = handleApi(async (request, { params }: Context) => {
-  const competition = await requireOrganizer(await requireApiUser(request), (await params).slug);
-  return json(await listOrganizers(competition.id));
+  const user = await requireApiUser(request);
+  return json(await listOrganizers(await requireOrganizer(user, (await params).slug), user));
 });
 
 export const POST = handleApi(async (request, { params }: Context) => {
