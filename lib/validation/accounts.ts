@@ -1,4 +1,5 @@
 import { z } from "zod";
+import "./messages";
 
 const email = z.string().trim().toLowerCase().email({ message: "enter a valid email address" }).max(254);
 /** The shortest password accepted (the sign-up and password forms say it before anyone types). */

@@ -109,8 +109,33 @@ export async function readJson(request: Request): Promise<unknown> {
   try {
     return JSON.parse(text);
   } catch (error) {
-    throw new AppError("bad_request", `request body is not valid JSON: ${(error as Error).message}`);
+    throw new AppError("bad_request", `the request body cannot be read as JSON: ${jsonProblem(text, (error as Error).message)}`);
   }
+}
+
+/** JSON.parse's complaint (V8's words) in the app's, with the line and column where it has one. */
+const JSON_PROBLEMS: [RegExp, (match: RegExpMatchArray) => string][] = [
+  [/^Expected property name or '}'/, () => "expected a field name in double quotes, or }"],
+  [/^Expected double-quoted property name/, () => "expected a field name in double quotes (no comma before } or ])"],
+  [/^Expected ',' or '}' after property value/, () => "expected , or } after a value"],
+  [/^Expected ',' or ']' after array element/, () => "expected , or ] after an item of a list"],
+  [/^Expected ':' after property name/, () => "expected : after a field name"],
+  [/^Unterminated string/, () => "a text value is not closed with a double quote"],
+  [/^Bad control character/, () => "a control character (a line break or a tab) inside a text value: write it as \\n or \\t"],
+  [/^Bad (escaped character|Unicode escape)/, () => "an unknown escape after a backslash inside a text value"],
+  [/^Unexpected non-whitespace character after JSON/, () => "something follows the JSON value"],
+  [/^Unexpected end of JSON input/, () => "the body ends before the JSON value does"],
+  [/^(Exponent part is missing|No number after minus sign|Unterminated fractional number)/, () => "a number is incomplete"],
+  [/^Unexpected token '(.+?)'/, (m) => `unexpected ${JSON.stringify(m[1])}: a value is a number, text in double quotes, true, false, null, an object or a list`],
+];
+
+function jsonProblem(text: string, message: string): string {
+  const entry = JSON_PROBLEMS.map(([pattern, words]) => [message.match(pattern), words] as const).find(([match]) => match);
+  const words = entry ? entry[1](entry[0]!) : "not valid JSON";
+  const position = /at position (\d+)/.exec(message);
+  if (!position) return words;
+  const before = text.slice(0, Number(position[1])).split("\n");
+  return `${words} (line ${before.length}, column ${before.at(-1)!.length + 1})`;
 }
 
 export function json(body: unknown, status = 200): Response {
