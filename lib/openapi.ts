@@ -122,6 +122,7 @@ const ERRORS: Record<number, string> = {
   408: "the body arrived too slowly",
   409: "the state does not allow it; the message names the rule",
   413: "the body is larger than allowed",
+  415: "the body's Content-Type is not one this endpoint reads (the message says which: application/json, text/csv or multipart/form-data)",
   422: "invalid input: `details` lists each problem with its field or its CSV line",
   429: "too many requests, or no submission left today; Retry-After says when to come back",
   503: "the database is unavailable, the calculation queue is full, or the server reads as many uploads as it can; nothing was changed, Retry-After says when to try again",
@@ -704,7 +705,7 @@ export function errorStatuses(key: string, operation: Operation): number[] {
   if (operation.auth === "required" && !key.startsWith("GET ")) statuses.add(403); // a write with the web session from another site
   if (path.includes("{")) statuses.add(404);
   if (operation.query) statuses.add(422);
-  if (operation.body) [400, 408, 413, 422].forEach((s) => statuses.add(s));
+  if (operation.body) [400, 408, 413, 415, 422].forEach((s) => statuses.add(s));
   return [...statuses].sort((a, b) => a - b);
 }
 

@@ -154,6 +154,21 @@ describe("the OpenAPI document", () => {
     expect(Object.keys(OPERATIONS).sort()).toEqual([...inDocument].sort());
   });
 
+  it("has every route file answer the methods it lacks (405 with Allow, through otherMethods) and OPTIONS", () => {
+    const visit = (dir: string): string[] =>
+      readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? visit(path.join(dir, e.name)) : e.name === "route.ts" ? [path.join(dir, e.name)] : []));
+    const files = visit("app/api").filter((f) => !f.includes("[...") && !f.includes(`${path.sep}auth${path.sep}`));
+    expect(files.length).toBeGreaterThan(50);
+    for (const file of files) {
+      const source = readFileSync(file, "utf8");
+      const own = [...source.matchAll(/export const (GET|POST|PUT|PATCH|DELETE)\b/g)].map((m) => m[1]);
+      const others = /export const \{ ([A-Z, ]+) \} = otherMethods\(\{ ([A-Z, ]+) \}\);/.exec(source);
+      expect(others, file).not.toBeNull();
+      expect(others![2].split(", "), file).toEqual(own);
+      expect(others![1].split(", "), file).toEqual([...METHODS.filter((m) => !own.includes(m)), "OPTIONS"]);
+    }
+  });
+
   it("reads docs/api.md's ways of listing several endpoints in one row", () => {
     const table = [
       "| `GET …/attachments`, `POST` (multipart `file`), `GET`/`DELETE …/attachments/{id}` | anyone | |",

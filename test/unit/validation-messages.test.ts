@@ -6,13 +6,10 @@ import { toErrorResponse } from "@/lib/server/platform/errors";
 import { mechanismSchema } from "@/lib/validation/calibration";
 import { createCompetitionSchema } from "@/lib/validation/competitions";
 import { signUpSchema } from "@/lib/validation/accounts";
+import { STOCK_PHRASES } from "@/test/support/messages";
 
 // Every validation message in the app's words (lib/validation/messages.ts): the field, what it
 // expects in words, what it got; never zod's or V8's stock phrases.
-
-/** zod's and V8's own phrases (zod 4's English locale, JSON.parse's errors, a TypeError's). */
-export const STOCK_PHRASES =
-  /Invalid input|Invalid option|Invalid discriminator|Invalid (string|number|key|value|element|email|UUID|URL|ISO)|Too (big|small)|Unrecognized key|expected \w+, received|received (undefined|string|number|boolean|object|array|null)\b|must match pattern|Unexpected token|Unexpected end of JSON|in JSON at position|is not valid JSON|property name or|after property value|after array element|Bad control character|Unterminated string|Cannot read propert|is not a function|is not iterable/;
 
 function messagesOf(schema: z.ZodType, body: unknown): { message: string; details: { path: string; message: string }[] } | null {
   const result = schema.safeParse(body);

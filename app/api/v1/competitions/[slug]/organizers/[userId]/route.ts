@@ -1,5 +1,5 @@
 // DELETE /api/v1/competitions/[slug]/organizers/[userId] – remove a co-organizer, never the last (organizers)
-import { handleApi, json } from "@/lib/server/platform/api";
+import { handleApi, json, otherMethods } from "@/lib/server/platform/api";
 import { requireApiUser } from "@/lib/server/accounts/auth";
 import { requireOrganizer } from "@/lib/server/competitions/competitions";
 import { removeOrganizer } from "@/lib/server/competitions/organizers";
@@ -9,3 +9,5 @@ export const DELETE = handleApi(async (request, { params }: { params: Promise<{ 
   await removeOrganizer(await requireOrganizer(await requireApiUser(request), slug), userId);
   return json({ deleted: true });
 });
+
+export const { GET, POST, PUT, PATCH, OPTIONS } = otherMethods({ DELETE });
