@@ -1,4 +1,5 @@
 import { z } from "zod";
+import "./messages";
 import { text } from "./text";
 
 const email = text().trim().toLowerCase().email({ message: "enter a valid email address" }).max(254);

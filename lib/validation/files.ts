@@ -1,4 +1,5 @@
 import { z } from "zod";
+import "./messages";
 import { text } from "./text";
 
 /** A safe file name: no path, no control characters or quotes, at most 120 characters; null when nothing is left. */

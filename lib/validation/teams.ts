@@ -1,4 +1,5 @@
 import { z } from "zod";
+import "./messages";
 import { text } from "./text";
 
 export const createTeamSchema = z

@@ -134,7 +134,7 @@ export function send(path: string, headers: Record<string, string>, chunks: Iter
       if (!answer || answered) return;
       answered = true;
       socket.destroy();
-      checkAnswer(url, "POST", answer.status, answer.headers["content-type"] ?? null, answer.body).then(() => resolve({ ...answer, sent }), reject);
+      checkAnswer(url, "POST", answer.status, answer.headers["content-type"] ?? null, answer.body, answer.headers.allow).then(() => resolve({ ...answer, sent }), reject);
     };
     socket.on("data", (d: Buffer) => {
       received = Buffer.concat([received, d]);

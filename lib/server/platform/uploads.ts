@@ -2,7 +2,7 @@ import "server-only";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import Busboy from "busboy";
-import { limitedBody } from "./api";
+import { limitedBody, requireMediaType } from "./api";
 import { env } from "./env";
 import { AppError } from "./errors";
 
@@ -157,6 +157,7 @@ export function openUpload(request: Request, options: { maxBytes: number; what: 
   const query = new URL(request.url).searchParams;
   const contentType = request.headers.get("content-type");
   const fromQuery: UploadDetails = { name: query.get("filename"), contentType, description: query.get("description") };
+  requireMediaType(request, ["csv", "multipart"]);
   if (!contentType?.toLowerCase().startsWith("multipart/form-data")) {
     const body = limitedBody(request, options.maxBytes, what);
     return { file: body && gated(body, userId), details: () => Promise.resolve(fromQuery) };

@@ -1,5 +1,5 @@
 // DELETE /api/v1/competitions/[slug]/organizers/[userId] – remove a co-organizer (the creator; never the creator)
-import { handleApi, json } from "@/lib/server/platform/api";
+import { handleApi, json, otherMethods } from "@/lib/server/platform/api";
 import { requireApiUser } from "@/lib/server/accounts/auth";
 import { requireOrganizer } from "@/lib/server/competitions/competitions";
 import { removeOrganizer } from "@/lib/server/competitions/organizers";
@@ -10,3 +10,5 @@ export const DELETE = handleApi(async (request, { params }: { params: Promise<{ 
   await removeOrganizer(user, await requireOrganizer(user, slug), userId);
   return json({ deleted: true });
 });
+
+export const { GET, POST, PUT, PATCH, OPTIONS } = otherMethods({ DELETE });
