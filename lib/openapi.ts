@@ -52,6 +52,7 @@ import {
   passwordResetRequestSchema,
   signUpSchema,
   tokenNameSchema,
+  unsubscribeSchema,
 } from "./validation/accounts";
 import { calibrationRequestSchema, correlationRequestSchema, mechanismSchema } from "./validation/calibration";
 import {
@@ -164,6 +165,13 @@ export const OPERATIONS: Record<string, Operation> = {
     auth: "none",
     body: emailVerificationSchema,
     ok: { 200: { description: "the address is verified", reply: z.object({ email: z.string(), verified: z.literal(true) }) } },
+  },
+  "POST /api/v1/unsubscribe": {
+    summary: "A notification mail's one-click unsubscribe (RFC 8058): no more mail of that kind",
+    who: "anyone with the link",
+    auth: "none",
+    query: unsubscribeSchema,
+    ok: { 200: { description: "unsubscribed", reply: z.object({ kind: unsubscribeSchema.shape.kind, label: z.string(), unsubscribed: z.literal(true) }) } },
   },
   "POST /api/v1/password-reset": {
     summary: "Mail a link to choose a new password (the same answer whatever the address)",
