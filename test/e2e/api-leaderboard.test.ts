@@ -47,7 +47,9 @@ describe("leaderboard API (docs/api.md)", () => {
     expect((await api(`/api/v1/competitions/${slug}/final`)).status).toBe(409);
     await api(`/api/v1/competitions/${slug}/close`, { method: "POST", headers: organizer });
     const final = await (await api(`/api/v1/competitions/${slug}/final`)).json();
-    expect(final.entries).toEqual([{ rank: 1, team: "=cmd|' /C calc'!A0", teamId: board.entries[0].teamId, score: expect.any(Number), liveRank: 1, shakeUp: 0 }]);
+    expect(final.entries).toEqual([
+      { rank: 1, team: "=cmd|' /C calc'!A0", teamId: board.entries[0].teamId, score: expect.any(Number), bound: expect.any(Number), tiedWith: [], liveRank: 1, shakeUp: 0 },
+    ]);
     for (const body of [board, team, final]) expect(JSON.stringify(body)).not.toMatch(/holdoutScore|publicScore|noisyThreshold|secret|streamTeamId/);
     expect((await api(`/api/v1/competitions/${slug}/teams/not-a-team`)).status).toBe(404);
   });

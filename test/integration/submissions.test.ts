@@ -78,18 +78,20 @@ async function snapshot(competitionId: string) {
 
 describe("scoring through the mechanism", () => {
   it("answers with the public score when it agrees with the holdout, and stores raw scores for organizers", async () => {
-    const c = await liveCompetition();
+    // With T = 0.5 and σ = 0.01 the two scores (about 0.8 each) could only be told apart by noise of
+    // 0.45 or more: Laplace noise of scale 4σ or less gets there with probability below 10⁻⁵.
+    const c = await liveCompetition({ threshold: 0.5 });
     const player = await newUser();
     await createTeam(player, c.slug, { name: "Agreeable", acceptRules: true });
     const { result } = await submit(player, c.slug, stream(predictions(0.8)), null);
-    expect(result.budget).toEqual({ remaining: expect.any(Number), initial: 5 });
-    expect(["public", "holdout"]).toContain(result.answer.kind);
+    expect(result.budget).toEqual({ remaining: 5, initial: 5 });
+    expect(result.answer.kind).toBe("public");
     const row = await db.submission.findUniqueOrThrow({ where: { id: result.id } });
     expect(row.queryIndex).toBe(1);
     expect(Math.abs(row.publicValue - 0.8)).toBeLessThan(0.05);
-    // The team always sees its own exact public score (docs/mechanism.md §2.2), whatever the answer.
+    // The team always sees its own exact public score (docs/mechanism.md §2.2), and the answer is it.
     expect(result.answer.publicScore).toBe(row.publicValue);
-    if (result.answer.kind === "public") expect(Math.abs(result.answer.score! - row.publicValue)).toBeLessThan(2 ** -20);
+    expect(Math.abs(result.answer.score! - row.publicValue)).toBeLessThan(2 ** -20);
     const team = await db.team.findFirstOrThrow({ where: { competitionId: c.id } });
     // The board shows the released answer itself (public first), with no re-measurement.
     expect(team).toMatchObject({
@@ -233,13 +235,18 @@ describe("scoring through the mechanism", () => {
     const slug = `prob-${tag()}`;
     await createCompetition(owner, { slug, title: "Probabilities", metric: { name: "brier" }, endsAt: new Date(Date.now() + 86_400_000).toISOString() });
     await uploadSolution(owner, slug, stream("id,label,split\na,1,public\nb,0,holdout\n"));
-    await setMechanism(owner, slug, { mode: "practical", sigma: 0.01, threshold: 0.04, budget: 3 });
+    await setMechanism(owner, slug, { mode: "practical", sigma: 0.01, threshold: 0.5, budget: 3 });
     await publishCompetition(owner, slug, ACKNOWLEDGE_ALL);
     const player = await newUser();
     await createTeam(player, slug, { name: "Probable", acceptRules: true });
     const error = await rejection(submit(player, slug, stream("id,prediction\na,0.3\nb,1.2\n"), null));
     expect(error.details).toEqual([{ line: 3, message: 'prediction must be a probability in [0, 1], found "1.2"' }]);
-    expect((await submit(player, slug, stream("id,prediction\na,0.9\nb,0.1\n"), null)).result.answer.kind).toMatch(/public|holdout/);
+    // Nothing was spent by the refusal; the valid file's Brier score is 0.01 on both rows, so the public
+    // answer is released (T = 0.5: noise of 0.5 has probability below 10⁻⁵), on the mechanism's grid
+    // (thresholdout.ts snapToGrid; 2⁻¹⁰ here): the value 1 − 0.01 is 1014/1024.
+    const { answer, budget } = (await submit(player, slug, stream("id,prediction\na,0.9\nb,0.1\n"), null)).result;
+    expect([answer.kind, budget.remaining]).toEqual(["public", 3]);
+    expect(answer.score).toBe(10 / 1024);
   });
 
   it("ROC AUC: a one-class split is refused at upload; Δ = 1/min(n₊, n₋) prices each holdout answer; ranks, not means, score", async () => {

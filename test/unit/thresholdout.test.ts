@@ -3,14 +3,7 @@ import { describe, expect, it } from "vitest";
 import { epsDpForBudget, epsPerHoldoutAnswer, privacySpent } from "@/lib/mechanism/accounting";
 import { discreteLaplaceCdf, gridFor, snapToGrid } from "@/lib/mechanism/noise";
 import { createStreams } from "@/lib/mechanism/rng";
-import {
-  answerHalfWidth,
-  initThresholdout,
-  stepThresholdout,
-  type ThresholdoutParams,
-  type ThresholdoutQuery,
-  type ThresholdoutState,
-} from "@/lib/mechanism/thresholdout";
+import { answerHalfWidth, initThresholdout, stepThresholdout, type ThresholdoutParams, type ThresholdoutQuery, type ThresholdoutState } from "@/lib/mechanism/thresholdout";
 
 const SECRET = Uint8Array.from({ length: 32 }, (_, i) => i * 7 + 1);
 // 1,000 holdout rows (Δ = 1/1000), no limit within these tests, answers to 8 decimals (finer than any noise here).

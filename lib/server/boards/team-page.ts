@@ -56,7 +56,12 @@ export async function getTeamHistory(viewer: PublicUser | null, slug: string, te
   const [row] = board.rows;
   const shownPlace = row.best_position === null || row.best_prior === null ? null : { index: row.best_position, prior: row.best_prior };
   const entry = row.on_board
-    ? { rank: board.ranking.rankOf(team.id), score: row.best_score === null ? null : metric.toDisplay(row.best_score), kind: row.best_kind, bound: boundOf(row.best_kind, row.best_score, shownPlace) }
+    ? {
+        rank: board.ranking.rankOf(team.id),
+        score: row.best_score === null ? null : metric.toDisplay(row.best_score),
+        kind: row.best_kind,
+        bound: boundOf(row.best_kind, row.best_score, shownPlace),
+      }
     : null;
   const places = transcriptPlaces(subs.map((s) => s.kind));
   return {

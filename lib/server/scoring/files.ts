@@ -6,7 +6,6 @@ import { AppError } from "@/lib/server/platform/errors";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { isUuid } from "@/lib/validation/ids";
 
-
 /**
  * GET …/submissions/{id}/file: the uploaded file, byte for byte, for the members of the team that
  * submitted it and for the organizers (late submissions too; sandbox tests: organizers only). Files

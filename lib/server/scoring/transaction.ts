@@ -78,7 +78,8 @@ export async function scoreThroughMechanism(scoring: MechanismScoring): Promise<
     if (previous && previous.sha256 !== sha256) {
       throw new AppError("conflict", "this Idempotency-Key was already used by your team for a different file; use a new key for a new submission");
     }
-    const boundOf = (kind: StoredKind, value: number | null, index: number, prior: number) => displayBound(bounds, metric, { kind, value, index, prior, budget: team.initialBudget });
+    const boundOf = (kind: StoredKind, value: number | null, index: number, prior: number) =>
+      displayBound(bounds, metric, { kind, value, index, prior, budget: team.initialBudget });
     if (previous) {
       const result = {
         id: previous.id,
@@ -170,5 +171,15 @@ type Clock = {
   at: Date;
   usedToday: number;
   /** the first answer to this Idempotency-Key (json: `createdAt` is the stored UTC timestamp without a zone) */
-  previous: { id: string; createdAt: string; kind: StoredKind; answer: number | null; publicValue: number; budgetAfter: number; sha256: string; position: number; prior: number } | null;
+  previous: {
+    id: string;
+    createdAt: string;
+    kind: StoredKind;
+    answer: number | null;
+    publicValue: number;
+    budgetAfter: number;
+    sha256: string;
+    position: number;
+    prior: number;
+  } | null;
 };
