@@ -120,12 +120,12 @@ const fileQuery = z.object({ filename: z.string().optional(), description: z.str
 export const OPERATIONS: Record<string, Operation> = {
   // Accounts
   "POST /api/v1/users": {
-    summary: "Sign up; a verification mail goes to the address",
+    summary: "Sign up; a verification mail goes to the address (403 where password sign-up is off)",
     who: "anyone",
     auth: "none",
     body: signUpSchema,
     ok: { 201: { description: "the account", reply: userSchema } },
-    errors: [409, 429],
+    errors: [403, 409, 429],
   },
   "POST /api/v1/tokens": {
     summary: "Create a personal API token (shown once, stored hashed)",
