@@ -52,6 +52,7 @@ import {
   passwordResetRequestSchema,
   signUpSchema,
   tokenNameSchema,
+  unsubscribeSchema,
 } from "./validation/accounts";
 import { calibrationRequestSchema, correlationRequestSchema, mechanismSchema } from "./validation/calibration";
 import {
@@ -138,12 +139,12 @@ const fileQuery = z.object({ filename: z.string().optional(), description: z.str
 export const OPERATIONS: Record<string, TaggedOperation> = {
   ...group("Accounts", {
     "POST /api/v1/users": {
-      summary: "Sign up; a verification mail goes to the address",
+      summary: "Sign up; a verification mail goes to the address (403 where password sign-up is off)",
       who: "anyone",
       auth: "none",
       body: signUpSchema,
       ok: { 201: { description: "the account", reply: userSchema } },
-      errors: [409, 429],
+      errors: [403, 409, 429],
     },
     "POST /api/v1/tokens": {
       summary: "Create a personal API token (shown once, stored hashed)",
@@ -183,6 +184,13 @@ export const OPERATIONS: Record<string, TaggedOperation> = {
       auth: "none",
       body: emailVerificationSchema,
       ok: { 200: { description: "the address is verified", reply: z.object({ email: z.string(), verified: z.literal(true) }) } },
+    },
+    "POST /api/v1/unsubscribe": {
+      summary: "A notification mail's one-click unsubscribe (RFC 8058): no more mail of that kind",
+      who: "anyone with the link",
+      auth: "none",
+      query: unsubscribeSchema,
+      ok: { 200: { description: "unsubscribed", reply: z.object({ kind: unsubscribeSchema.shape.kind, label: z.string(), unsubscribed: z.literal(true) }) } },
     },
     "POST /api/v1/password-reset": {
       summary: "Mail a link to choose a new password (the same answer whatever the address)",

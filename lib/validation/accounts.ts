@@ -35,3 +35,22 @@ export const passwordResetRequestSchema = z.object({ email });
 export const emailVerificationSchema = z.object({ token: text().min(1).max(200) });
 
 export const passwordResetConfirmSchema = z.object({ token: text().min(1).max(200), password });
+
+/**
+ * The kinds of notification mail a user can turn off, each by the one-click link in its mails
+ * (lib/server/accounts/notifications.ts), with what a page calls it. Mail about the account itself
+ * (verification, password reset, invitations, a disqualification) is always sent.
+ */
+export const NOTIFICATION_KINDS = {
+  results: "final standings",
+  merge_requests: "merge requests",
+  approvals: "decisions on requests to take part",
+} as const;
+export type NotificationKind = keyof typeof NOTIFICATION_KINDS;
+
+/** POST /api/v1/unsubscribe: the query of a mail's unsubscribe link. */
+export const unsubscribeSchema = z.object({
+  user: z.uuid(),
+  kind: z.enum(Object.keys(NOTIFICATION_KINDS) as [NotificationKind, ...NotificationKind[]], { message: "no such kind of mail" }),
+  sig: text().min(1).max(100),
+});

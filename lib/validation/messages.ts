@@ -76,7 +76,8 @@ export function expectation(schema: Schema | undefined): string {
   const checks = ((def.checks as Schema[] | undefined) ?? []).map((c) => c._zod.def as unknown as CheckDef);
   switch (def.type) {
     case "string": {
-      const format = FORMATS[(def.format as string | undefined) ?? checks.find((c) => c.check === "string_format")?.format ?? ""];
+      // A format named in words (email, UUID, URL…); text()'s NUL rule is a regex format too, and says nothing here.
+      const format = [def.format as string | undefined, ...checks.filter((c) => c.check === "string_format").map((c) => c.format)].map((f) => FORMATS[f ?? ""]).find(Boolean);
       const size = sizes(checks, "character");
       return format ?? (size === "at least 1 character" ? "non-empty text" : size ? `text of ${size}` : "text");
     }

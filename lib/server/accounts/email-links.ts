@@ -3,7 +3,8 @@ import { createHash, randomBytes } from "node:crypto";
 import { db } from "@/lib/server/platform/db";
 import { AppError } from "@/lib/server/platform/errors";
 import { runAfterAnswer } from "@/lib/server/platform/background";
-import { appLink, message, sendMail } from "@/lib/server/platform/mail";
+import { appLink, message } from "@/lib/server/platform/mail";
+import { sendMails } from "@/lib/server/platform/outbox";
 import { hashPassword } from "./passwords";
 import { consumeRateLimit } from "@/lib/server/platform/rate-limit";
 import type { PublicUser } from "./users";
@@ -25,9 +26,18 @@ type LinkMail = { subject: string; paragraphs: string[]; label: string; page: st
 /** Issues a single-use link for `purpose` and mails it to the user's current address, on `mail.page?token=…`. */
 async function mailLink(user: { id: string; email: string; name: string }, purpose: Purpose, mail: LinkMail): Promise<void> {
   const token = randomBytes(32).toString("base64url");
-  await db.emailToken.create({ data: { userId: user.id, purpose, email: user.email, tokenHash: hash(token), expiresAt: new Date(Date.now() + LIFETIME_MS[purpose]) } });
+  const row = await db.emailToken.create({
+    data: { userId: user.id, purpose, email: user.email, tokenHash: hash(token), expiresAt: new Date(Date.now() + LIFETIME_MS[purpose]) },
+    select: { id: true },
+  });
   const { subject, paragraphs, label, page, footer } = mail;
-  await sendMail(message({ to: user.email, subject, name: user.name, paragraphs, action: { label, url: appLink(`${page}?token=${token}`) }, footer }));
+  await sendMails([
+    {
+      key: `${purpose}:${row.id}`,
+      kind: "account",
+      mail: message({ to: user.email, subject, name: user.name, paragraphs, action: { label, url: appLink(`${page}?token=${token}`) }, footer }),
+    },
+  ]);
 }
 
 /** Sends a link that verifies the user's current address (after sign-up, a change of address, or on request). */

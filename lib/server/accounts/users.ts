@@ -1,5 +1,6 @@
 import "server-only";
 import { db, isUniqueViolation } from "@/lib/server/platform/db";
+import { env } from "@/lib/server/platform/env";
 import { AppError } from "@/lib/server/platform/errors";
 import { dummyPasswordHash, hashPassword, verifyPassword } from "./passwords";
 import { consumeRateLimit, refundRateLimit } from "@/lib/server/platform/rate-limit";
@@ -28,9 +29,11 @@ export async function createUser(input: unknown, role: "admin" | "user" = "user"
 
 /**
  * Sign-up from a client (the page and POST /api/v1/users): limited per client address, the account
- * created, and a verification link mailed.
+ * created, and a verification link mailed. 403 where QUILTBOARD_PASSWORD_SIGNUP=0 (accounts come
+ * from the sign-in providers only, identities.ts).
  */
 export async function registerUser(input: unknown, client: string): Promise<PublicUser> {
+  if (!env().QUILTBOARD_PASSWORD_SIGNUP) throw new AppError("forbidden", "this deployment does not create accounts with a password: sign in through one of its sign-in providers");
   await consumeRateLimit("signUpIp", client);
   const user = await createUser(input, "user", client);
   await sendVerification(user);

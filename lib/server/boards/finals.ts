@@ -5,12 +5,15 @@ import { COMPETITION_SELECT, type CompetitionRow, getVisibleCompetition, metricO
 import type { PublicUser } from "@/lib/server/accounts/users";
 import { db, lockCompetition } from "@/lib/server/platform/db";
 import { AppError } from "@/lib/server/platform/errors";
-import { appLink, message, sendMail } from "@/lib/server/platform/mail";
+import { appLink, message } from "@/lib/server/platform/mail";
+import { deliver, type Outgoing, queueMails } from "@/lib/server/platform/outbox";
+import type { Prisma } from "@/lib/generated/prisma/client";
 import { type BoardAnswer, boardSubmission } from "@/lib/mechanism/board";
 import { isBetter, type Metric } from "@/lib/metrics/registry";
 import type { FinalStandings } from "@/lib/responses";
 import { csvLines } from "@/lib/csv/writer";
 import { getScoreBounds } from "@/lib/server/competitions/plans";
+import type { ScoreBoundSetting } from "@/lib/calibration/score-bounds";
 import { finalInterval, tiedWith } from "@/lib/calibration/finals";
 
 // The final standings: which submissions count (a team's selection, or its best by default), the
@@ -61,11 +64,15 @@ export async function closeDueCompetitions(now = new Date()): Promise<string[]> 
  * submissions (its selection, or by default its best answered one) scored exactly on the holdout,
  * the best of them counting; ties go to the earlier submission. The live rank is kept beside it
  * for the shake-up. Null when the competition was not published any more once its row was locked
- * (closed meanwhile, by another instance or an organizer). The teams' members are told by mail.
+ * (closed meanwhile, by another instance or an organizer). The teams' members are told by mail,
+ * queued in the outbox in the close's own transaction (none is lost if the SMTP server is down, or
+ * this process ends, right after the close) and sent once it has committed.
  */
 async function closeNow(competition: CompetitionRow): Promise<CompetitionRow | null> {
   const metric = metricOf(competition);
-  const closed = await db.$transaction(
+  // The bounds depend on the settings alone, which the close does not change: computed before the competition's row is locked.
+  const bounds = await getScoreBounds(competition);
+  const outcome = await db.$transaction(
     async (tx) => {
       // Every scoring holds FOR KEY SHARE on the competition row until it commits (scoring/transaction.ts):
       // this lock waits for those in flight, and later ones wait for it and then find the
@@ -97,12 +104,14 @@ async function closeNow(competition: CompetitionRow): Promise<CompetitionRow | n
           FROM unnest(${finals.map((f) => f.teamId)}::uuid[], ${finals.map((f) => f.score)}::float8[], ${finals.map((_, i) => i + 1)}::int[], ${finals.map((f) => liveRank.get(f.teamId) ?? null)}::int[]) AS v(id, score, rank, live)
           WHERE t.id = v.id`;
       }
-      return tx.competition.update({ where: { id: competition.id }, data: { status: "closed", closedAt: new Date() }, select: COMPETITION_SELECT });
+      const closed = await tx.competition.update({ where: { id: competition.id }, data: { status: "closed", closedAt: new Date() }, select: COMPETITION_SELECT });
+      return { closed, mails: await queueMails(tx, await finalStandingsMails(tx, closed, bounds)) };
     },
     { timeout: 120_000, maxWait: 30_000 },
   );
-  if (closed) await announceFinalStandings(closed);
-  return closed;
+  if (!outcome) return null;
+  await deliver(outcome.mails);
+  return outcome.closed;
 }
 
 /** 1st, 2nd, 3rd, 4th, …, 11th, 12th, 13th, …, 21st. */
@@ -112,18 +121,22 @@ function ordinal(n: number): string {
   return `${n}${suffixes[(v - 20) % 10] ?? suffixes[v] ?? suffixes[0]}`;
 }
 
-/** Mails every member of every team: the final standings are out, with the team's place and the teams it is tied with. */
-async function announceFinalStandings(competition: CompetitionRow): Promise<void> {
-  const [members, entries] = await Promise.all([
-    db.teamMember.findMany({ where: { competitionId: competition.id }, select: { user: { select: { email: true, name: true } }, team: { select: { id: true, name: true } } } }),
-    finalEntries(competition),
-  ]);
+/** A mail to every member of every team (read through the close's transaction): the final standings are out, with the team's place and the teams it is tied with. */
+async function finalStandingsMails(tx: Prisma.TransactionClient, competition: CompetitionRow, bounds: ScoreBoundSetting | null): Promise<Outgoing[]> {
+  const members = await tx.teamMember.findMany({
+    where: { competitionId: competition.id },
+    select: { user: { select: { id: true, email: true, name: true } }, team: { select: { id: true, name: true } } },
+  });
+  const entries = await finalEntries(competition, tx, bounds);
   const byId = new Map(entries.map((e) => [e.teamId, e]));
-  for (const m of members) {
+  return members.map((m) => {
     const entry = byId.get(m.team.id);
     const tied = entry?.tiedWith.map((id) => byId.get(id)!.team) ?? [];
-    await sendMail(
-      message({
+    return {
+      key: `closed:${competition.id}:${m.user.id}`,
+      kind: "results" as const,
+      userId: m.user.id,
+      mail: message({
         to: m.user.email,
         subject: `Final standings of ${competition.title}`,
         name: m.user.name,
@@ -135,8 +148,8 @@ async function announceFinalStandings(competition: CompetitionRow): Promise<void
         ],
         action: { label: "See the final standings", url: appLink(`/competitions/${competition.slug}/leaderboard`) },
       }),
-    );
-  }
+    };
+  });
 }
 
 /** "A", "A and B", "A, B and C". */
@@ -182,16 +195,20 @@ export async function finalStandingsCsv(viewer: PublicUser | null, slug: string)
  * teams whose intervals overlap it (`tiedWith`: no proof tells their order apart), its live rank and
  * the shake-up. A team disqualified after the close leaves them; the ones below move up.
  */
-async function finalEntries(competition: CompetitionRow): Promise<FinalStandings["entries"]> {
+async function finalEntries(
+  competition: CompetitionRow,
+  client: Pick<Prisma.TransactionClient, "team"> = db,
+  scoreBounds?: ScoreBoundSetting | null,
+): Promise<FinalStandings["entries"]> {
   const metric = metricOf(competition);
   const [teams, players, bounds] = await Promise.all([
-    db.team.findMany({
+    client.team.findMany({
       where: { competitionId: competition.id, finalRank: { not: null }, disqualifiedAt: null },
       orderBy: { finalRank: "asc" },
       select: { id: true, name: true, finalValue: true, finalRank: true, liveRank: true },
     }),
-    db.team.count({ where: { competitionId: competition.id, mergedIntoId: null, submissionCount: { gt: 0 } } }),
-    getScoreBounds(competition),
+    client.team.count({ where: { competitionId: competition.id, mergedIntoId: null, submissionCount: { gt: 0 } } }),
+    scoreBounds === undefined ? getScoreBounds(competition) : scoreBounds,
   ]);
   const input = bounds && {
     concentration: bounds.concentration,

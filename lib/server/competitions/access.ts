@@ -1,7 +1,8 @@
 import "server-only";
 import { db } from "@/lib/server/platform/db";
 import { AppError } from "@/lib/server/platform/errors";
-import { appLink, message, sendMail } from "@/lib/server/platform/mail";
+import { appLink, message } from "@/lib/server/platform/mail";
+import { sendMails } from "@/lib/server/platform/outbox";
 import type { CompetitionRow } from "./competitions";
 import type { PublicUser } from "@/lib/server/accounts/users";
 import { type Access, accessSchema, banSchema, registrationDecisionSchema } from "@/lib/validation/competitions";
@@ -98,23 +99,23 @@ export async function decideRegistration(competition: CompetitionRow, id: string
   const r = await db.registration.update({
     where: { id },
     data: { status, decidedAt: new Date() },
-    select: { id: true, status: true, createdAt: true, user: { select: { name: true, email: true } } },
+    select: { id: true, status: true, createdAt: true, decidedAt: true, userId: true, user: { select: { name: true, email: true } } },
   });
   const approved = status === "approved";
-  await sendMail(
-    message({
-      to: r.user.email,
-      subject: `${approved ? "You may take part in" : "Your request for"} ${competition.title}`,
-      name: r.user.name,
-      paragraphs: [
-        approved
-          ? `The organizers of ${competition.title} approved your request: create or join a team to take part.`
-          : `The organizers of ${competition.title} did not approve your request to take part.`,
-      ],
-      action: { label: "Open the competition", url: appLink(`/competitions/${competition.slug}`) },
-    }),
-  );
-  return { ...r, createdAt: r.createdAt.toISOString() };
+  const mail = message({
+    to: r.user.email,
+    subject: `${approved ? "You may take part in" : "Your request for"} ${competition.title}`,
+    name: r.user.name,
+    paragraphs: [
+      approved
+        ? `The organizers of ${competition.title} approved your request: create or join a team to take part.`
+        : `The organizers of ${competition.title} did not approve your request to take part.`,
+    ],
+    action: { label: "Open the competition", url: appLink(`/competitions/${competition.slug}`) },
+  });
+  // Each decision is its own event: an organizer may refuse a request and approve it later.
+  await sendMails([{ key: `registration:${r.id}:${r.decidedAt!.getTime()}`, kind: "approvals", userId: r.userId, mail }]);
+  return { id: r.id, status: r.status, createdAt: r.createdAt.toISOString(), user: r.user };
 }
 
 /** The users banned from the competition, newest first (organizers). */

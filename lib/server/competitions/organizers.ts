@@ -4,7 +4,8 @@ import { type CompetitionRow, lockParticipant, requireOrganizer } from "./compet
 import type { PublicUser } from "@/lib/server/accounts/users";
 import { db } from "@/lib/server/platform/db";
 import { AppError } from "@/lib/server/platform/errors";
-import { appLink, message, sendMail } from "@/lib/server/platform/mail";
+import { appLink, message } from "@/lib/server/platform/mail";
+import { sendMails } from "@/lib/server/platform/outbox";
 import { consumeRateLimit } from "@/lib/server/platform/rate-limit";
 import type { OrganizersView } from "@/lib/responses";
 import type { Prisma } from "@/lib/generated/prisma/client";
@@ -90,23 +91,22 @@ export async function inviteOrganizer(user: PublicUser, slug: string, input: unk
   await consumeRateLimit("invitations", user.id);
   const token = randomBytes(32).toString("base64url");
   const expiresAt = new Date(Date.now() + INVITATION_DAYS * 86_400_000);
-  await db.$transaction([
+  const [, invitation] = await db.$transaction([
     db.organizerInvitation.deleteMany({ where: { competitionId: competition.id, email, acceptedAt: null } }),
-    db.organizerInvitation.create({ data: { competitionId: competition.id, email, invitedById: user.id, tokenHash: hash(token), expiresAt } }),
+    db.organizerInvitation.create({ data: { competitionId: competition.id, email, invitedById: user.id, tokenHash: hash(token), expiresAt }, select: { id: true } }),
   ]);
-  await sendMail(
-    message({
-      to: email,
-      subject: `You are invited to organize ${competition.title} on Quiltboard`,
-      name: email,
-      paragraphs: [
-        `${user.name} invited you to help organize ${competition.title} on Quiltboard.`,
-        "Organizers see every raw score and the holdout's health, so they cannot take part in a competition they run: you can accept only while you are in none of its teams. If you have no account with this address yet, sign up with it first.",
-      ],
-      action: { label: "See the invitation", url: appLink(`/organizer-invitation?token=${token}`) },
-      footer: `The link works once and expires in ${INVITATION_DAYS} days. If you do not know this competition, ignore this mail.`,
-    }),
-  );
+  const mail = message({
+    to: email,
+    subject: `You are invited to organize ${competition.title} on Quiltboard`,
+    name: email,
+    paragraphs: [
+      `${user.name} invited you to help organize ${competition.title} on Quiltboard.`,
+      "Organizers see every raw score and the holdout's health, so they cannot take part in a competition they run: you can accept only while you are in none of its teams. If you have no account with this address yet, sign up with it first.",
+    ],
+    action: { label: "See the invitation", url: appLink(`/organizer-invitation?token=${token}`) },
+    footer: `The link works once and expires in ${INVITATION_DAYS} days. If you do not know this competition, ignore this mail.`,
+  });
+  await sendMails([{ key: `invitation:${invitation.id}`, kind: "account", mail }]);
   return { email, status: "invited", expiresAt: expiresAt.toISOString() };
 }
 

@@ -168,6 +168,8 @@ export async function requestMerge(user: PublicUser, slug: string, input: unknow
     throw error;
   }
   await mailTeam(b.id, {
+    event: `merge-request:${created.id}`,
+    kind: "merge_requests",
     slug: competition.slug,
     subject: `Team ${a.name} asks to merge with your team in ${competition.title}`,
     paragraphs: [
@@ -245,6 +247,8 @@ export async function acceptMerge(user: PublicUser, slug: string, id: string, no
     return { a: a.name, b: b.name };
   });
   await mailTeam(request.fromTeamId, {
+    event: `merge-accepted:${request.id}`,
+    kind: "merge_requests",
     slug: competition.slug,
     subject: `Team ${names.b} merged into your team in ${competition.title}`,
     paragraphs: [`${user.name} of team ${names.b} accepted your team's request: its members and submissions are now part of team ${names.a}. Your team has a new invite code.`],
@@ -259,6 +263,8 @@ export async function declineMerge(user: PublicUser, slug: string, id: string): 
   await closeRequest(request.id, "declined", user);
   const asked = await db.team.findUniqueOrThrow({ where: { id: request.toTeamId }, select: { name: true } });
   await mailTeam(request.fromTeamId, {
+    event: `merge-declined:${request.id}`,
+    kind: "merge_requests",
     slug: competition.slug,
     subject: `Team ${asked.name} declined to merge in ${competition.title}`,
     paragraphs: [`${user.name} of team ${asked.name} declined your team's request to merge. Nothing changed.`],

@@ -4,7 +4,8 @@ import { requireAccess } from "@/lib/server/competitions/access";
 import { dailyLimits } from "./daily-cap";
 import { db, isUniqueViolation, lockTeam, shareCompetition } from "@/lib/server/platform/db";
 import { AppError } from "@/lib/server/platform/errors";
-import { appLink, message, sendMail } from "@/lib/server/platform/mail";
+import { appLink, type MailKind, message } from "@/lib/server/platform/mail";
+import { sendMails } from "@/lib/server/platform/outbox";
 import { getVisibleCompetition, lockParticipant, requireOrganizer } from "@/lib/server/competitions/competitions";
 import { refuseOrganizer } from "@/lib/server/competitions/organizers";
 import type { PublicUser } from "@/lib/server/accounts/users";
@@ -164,20 +165,23 @@ export function disqualifiedError(reason: string | null): AppError {
   return new AppError("forbidden", `your team was disqualified by the organizers: ${reason ?? ""}`);
 }
 
-/** Mails every member of a team (a disqualification, a merge request, its answer). */
-export async function mailTeam(teamId: string, mail: { subject: string; paragraphs: string[]; slug: string }): Promise<void> {
-  const members = await db.teamMember.findMany({ where: { teamId }, select: { user: { select: { email: true, name: true } } } });
-  for (const { user } of members) {
-    await sendMail(
-      message({
+/** Mails every member of a team (a disqualification, a merge request, its answer) once for `event` (the outbox's key with each member's id). */
+export async function mailTeam(teamId: string, mail: { event: string; kind: MailKind; subject: string; paragraphs: string[]; slug: string }): Promise<void> {
+  const members = await db.teamMember.findMany({ where: { teamId }, select: { user: { select: { id: true, email: true, name: true } } } });
+  await sendMails(
+    members.map(({ user }) => ({
+      key: `${mail.event}:${user.id}`,
+      kind: mail.kind,
+      userId: user.id,
+      mail: message({
         to: user.email,
         subject: mail.subject,
         name: user.name,
         paragraphs: mail.paragraphs,
         action: { label: "Open the competition", url: appLink(`/competitions/${mail.slug}`) },
       }),
-    );
-  }
+    })),
+  );
 }
 
 /**
@@ -216,6 +220,8 @@ export async function setDisqualified(
     });
   });
   await mailTeam(teamId, {
+    event: `${reason === null ? "reinstated" : "disqualified"}:${teamId}:${Date.now()}`,
+    kind: "account",
     slug: competition.slug,
     subject: reason === null ? `Your team was reinstated in ${competition.title}` : `Your team was disqualified from ${competition.title}`,
     paragraphs:
