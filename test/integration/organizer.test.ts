@@ -317,7 +317,7 @@ describe("co-organizers", () => {
     expect(Object.keys(await inviteOrganizer(owner, c.slug, { email: nobody }))).toEqual(Object.keys(invited));
     expect(await db.user.count({ where: { email: nobody } })).toBe(0);
     expect(await isOrganizer(helper, c.id)).toBe(false); // nobody is promoted without seeing it
-    const view = await listOrganizers(c, owner);
+    const view = await listOrganizers(await requireOrganizer(owner, c.slug), owner);
     expect(view.organizers.map((o) => o.email)).toEqual([owner.email]);
     expect(view.invitations.map((i) => i.email).sort()).toEqual([helper.email, nobody].sort());
 
@@ -328,13 +328,13 @@ describe("co-organizers", () => {
     expect(await acceptInvitation(helper, { token })).toEqual({ slug: c.slug, title: c.title });
     expect(await isOrganizer(helper, c.id)).toBe(true);
     expect((await rejection(acceptInvitation(helper, { token }))).status).toBe(422); // single use
-    expect((await listOrganizers(c, owner)).organizers.map((o) => o.email)).toEqual([owner.email, helper.email]);
+    expect((await listOrganizers(await requireOrganizer(owner, c.slug), owner)).organizers.map((o) => o.email)).toEqual([owner.email, helper.email]);
 
     // A withdrawn invitation's link is dead.
     const third = await newUser();
     await inviteOrganizer(owner, c.slug, { email: third.email });
-    const withdrawn = (await listOrganizers(c, owner)).invitations.find((i) => i.email === third.email)!;
-    await withdrawInvitation(c, withdrawn.id);
+    const withdrawn = (await listOrganizers(await requireOrganizer(owner, c.slug), owner)).invitations.find((i) => i.email === third.email)!;
+    await withdrawInvitation(await requireOrganizer(owner, c.slug), withdrawn.id);
     expect((await rejection(acceptInvitation(third, { token: await invitationToken(third.email) }))).status).toBe(422);
   });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { banUser } from "@/lib/server/competitions/access";
-import { listCompetitions } from "@/lib/server/competitions/competitions";
+import { listCompetitions, requireOrganizer } from "@/lib/server/competitions/competitions";
 import { db } from "@/lib/server/platform/db";
 import { auditCompetition } from "@/lib/server/scoring/audit";
 import { submit } from "@/lib/server/scoring/submit";
@@ -127,7 +127,7 @@ describe("merges need the absorbed team's consent", () => {
 
     const clean = await player(c.slug, "Clean");
     const banned = await player(c.slug, "Banned");
-    await banUser(c.competition, { email: banned.user.email, reason: "a second account" });
+    await banUser(await requireOrganizer(c.owner, c.slug), { email: banned.user.email, reason: "a second account" });
     expect((await rejection(requestMerge(clean.user, c.slug, { inviteCode: banned.team.inviteCode }))).message).toBe(
       "a member of team Banned is banned from this competition; the team cannot merge",
     );

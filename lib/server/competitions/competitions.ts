@@ -171,18 +171,30 @@ export async function isOrganizer(user: PublicUser | null, competitionId: string
   return (await db.competitionOrganizer.count({ where: { competitionId, userId: user.id, removedAt: null } })) > 0;
 }
 
+declare const organized: unique symbol;
+/**
+ * A competition whose organizer requireOrganizer has checked, and the only way to hold one: the
+ * readers and writers of what only organizers see (registrations, bans, the change log, the
+ * organizers, the sandbox) take it instead of an id, so no page or route can call them unchecked.
+ */
+export type OrganizedCompetition = CompetitionRow & { readonly [organized]: true };
+
 /**
  * The competition, for its organizers and admins only. Anyone else gets 404 for a draft (its
  * existence is not revealed) and 403 once it is public.
  */
-export async function requireOrganizer(user: PublicUser, slug: string): Promise<CompetitionRow> {
+export async function requireOrganizer(user: PublicUser, slug: string): Promise<OrganizedCompetition> {
   const competition = await competitionBySlug(slug);
   if (!competition) throw notFound(slug);
-  if (!(await isOrganizer(user, competition.id))) {
-    if (competition.status === "draft") throw notFound(slug);
-    throw new AppError("forbidden", "only this competition's organizers can do this");
-  }
-  return competition;
+  const organized = await asOrganizer(user, competition);
+  if (organized) return organized;
+  if (competition.status === "draft") throw notFound(slug);
+  throw new AppError("forbidden", "only this competition's organizers can do this");
+}
+
+/** The competition as `user` organizes it, or null where they do not (a route that answers both sides). */
+export async function asOrganizer(user: PublicUser | null, competition: CompetitionRow): Promise<OrganizedCompetition | null> {
+  return (await isOrganizer(user, competition.id)) ? (competition as OrganizedCompetition) : null;
 }
 
 /**
