@@ -1,7 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { setCorrelation, setMechanism, previewMechanism } from "@/lib/server/competitions/calibration";
 import { addAttachment } from "@/lib/server/competitions/attachments";
-import { createCompetition, getVisibleCompetition, requireOrganizer, isOrganizer } from "@/lib/server/competitions/competitions";
+import { type CompetitionRow, createCompetition, getVisibleCompetition, requireOrganizer, isOrganizer } from "@/lib/server/competitions/competitions";
+import { banUser, decideRegistration, liftBan, listBans, listRegistrations } from "@/lib/server/competitions/access";
+import { listChanges } from "@/lib/server/competitions/settings";
+import { listSandbox } from "@/lib/server/scoring/sandbox";
 import { acceptInvitation, describeInvitation, inviteOrganizer, listOrganizers, removeOrganizer, withdrawInvitation } from "@/lib/server/competitions/organizers";
 import { createTeam, joinTeam } from "@/lib/server/teams/teams";
 import { lastMailTo, linkIn, mailCount } from "@/test/fixtures/mail";
@@ -433,3 +436,31 @@ describe("co-organizers", () => {
     expect(await isOrganizer(late, c.id)).toBe(false);
   });
 });
+
+/**
+ * Never called: what only organizers see takes requireOrganizer's proof, and the type check (part of
+ * npm test, over the tests too) fails the day one of these accepts a competition nobody checked.
+ */
+function organizerDataNeedsTheProof(row: CompetitionRow, user: PublicUser) {
+  // @ts-expect-error a competition row is not an organizer's proof
+  void listBans(row);
+  // @ts-expect-error idem
+  void listRegistrations(row);
+  // @ts-expect-error idem
+  void listChanges(row);
+  // @ts-expect-error idem
+  void listOrganizers(row, user);
+  // @ts-expect-error idem
+  void listSandbox(row);
+  // @ts-expect-error idem
+  void banUser(row, {});
+  // @ts-expect-error idem
+  void liftBan(row, user.id);
+  // @ts-expect-error idem
+  void removeOrganizer(user, row, user.id);
+  // @ts-expect-error idem
+  void withdrawInvitation(row, "");
+  // @ts-expect-error idem
+  void decideRegistration(row, "", {});
+}
+void organizerDataNeedsTheProof;
