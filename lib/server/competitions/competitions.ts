@@ -275,13 +275,19 @@ export async function createCompetition(user: PublicUser, input: unknown): Promi
 }
 
 /**
- * The default m of docs/mechanism.md §2.4: the daily cap times the number of UTC dates on which a
- * team can submit, from the start (startsAt, else the publishing date, else now for a draft) to the
- * last instant before endsAt, both dates counted.
+ * The submissions one team can have made from `start` to the instant `end`: the daily cap, which
+ * resets at midnight UTC, times the UTC dates from one to the other, both counted (at least one).
+ * The one rule behind the default m and the merge's limit.
+ */
+export function submissionsPossible(dailySubmissionLimit: number, start: Date, end: Date): number {
+  const utcDate = (t: number) => Math.floor(t / 86_400_000);
+  return dailySubmissionLimit * Math.max(1, utcDate(end.getTime()) - utcDate(start.getTime()) + 1);
+}
+
+/**
+ * The default m of docs/mechanism.md §2.4: the submissions a team can make from the start
+ * (startsAt, else the publishing date, else now for a draft) to the last instant before endsAt.
  */
 export function defaultMaxQueries(competition: Pick<CompetitionRow, "dailySubmissionLimit" | "startsAt" | "endsAt" | "publishedAt">, now = new Date()): number {
-  const start = competition.startsAt ?? competition.publishedAt ?? now;
-  const utcDate = (t: number) => Math.floor(t / 86_400_000);
-  const dates = Math.max(1, utcDate(competition.endsAt.getTime() - 1) - utcDate(start.getTime()) + 1);
-  return competition.dailySubmissionLimit * dates;
+  return submissionsPossible(competition.dailySubmissionLimit, competition.startsAt ?? competition.publishedAt ?? now, new Date(competition.endsAt.getTime() - 1));
 }
