@@ -71,7 +71,7 @@ async function warmParsers(): Promise<void> {
     for (const f of files) {
       let parser: ReturnType<typeof createSubmissionParser> | undefined;
       try {
-        const { file } = openUpload(uploadOf(f.bytes), { maxBytes: f.bytes.length, what: "a warm-up file", userId: "warm-up" });
+        const { file } = openUpload(uploadOf(f.bytes), { maxBytes: f.bytes.length, what: "a warm-up file", userId: NO_ONE.id });
         await readCsvUpload(file!, { what: "a warm-up file", parser: () => (parser = createSubmissionParser(f.key, f.input)), keep: true });
       } finally {
         parser?.release();

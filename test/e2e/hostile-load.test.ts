@@ -1,0 +1,136 @@
+import { describe, expect, it } from "vitest";
+import { demoPredictionsCsv, demoSolutionCsv } from "@/prisma/demo-solution";
+import { APP_URL, APP_URL_2, newApiUser, newCompetitor, postCsv, publishedCompetition } from "./helpers";
+import { openRequest } from "@/test/support/api";
+
+// Issue 39, resources one account can hold or exhaust, each through the real server and database.
+// docs/red-team.md gives the figures of `npm run bench -- hostile` for the same cases.
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** A valid submission with `pad` spaces after each prediction (which are trimmed). */
+function padded(seed: string, pad: number): string {
+  return demoPredictionsCsv({ skill: 0.7, seed })
+    .split("\n")
+    .map((line, i) => (i && line ? `${line}${" ".repeat(pad)}` : line))
+    .join("\n");
+}
+
+/**
+ * Keeps an upload of `body` to `path` trickling in at about `bytesPerSecond` (a piece every 100 ms),
+ * opening another as soon as the server answers one, until `stop`; the answers it got.
+ */
+function trickle(base: string, path: string, headers: Record<string, string>, body: string, bytesPerSecond: number) {
+  const answers: { status: number; message: string }[] = [];
+  let stopped = false;
+  const running = (async () => {
+    while (!stopped) {
+      const upload = openRequest(base, path, { ...headers, "content-length": String(body.length) });
+      let at = 0;
+      for (;;) {
+        const answer = await upload.answer(0);
+        if (answer) {
+          answers.push({ status: answer.status, message: answer.body.error?.message ?? "" });
+          break;
+        }
+        if (stopped) break;
+        const piece = Math.max(1, Math.round(bytesPerSecond / 10));
+        if (at < body.length) upload.write(body.slice(at, (at += piece)));
+        await sleep(100);
+      }
+      upload.close();
+    }
+  })();
+  return {
+    answers,
+    stop: async () => {
+      stopped = true;
+      await running;
+    },
+  };
+}
+
+describe("upload slots no account can hold", () => {
+  it("two accounts trickling four uploads keep no one waiting: a third account's submissions are answered within 5 s, the trickles are cut off", { timeout: 180_000 }, async () => {
+    const { slug } = await publishedCompetition();
+    const path = `/api/v1/competitions/${slug}/submissions`;
+    const attackers = await Promise.all([newCompetitor(slug), newCompetitor(slug)]);
+    const honest = await newCompetitor(slug);
+    const body = padded("trickle", 200);
+    // ~650 bytes a second each: under the old rule (20 s plus 1 s per 500 bytes) such a body never timed out.
+    const trickles = attackers.flatMap((a) => [0, 1].map(() => trickle(APP_URL, path, { ...a.auth, "content-type": "text/csv" }, body, 650)));
+    try {
+      await sleep(1000); // all four are being read
+      const answered: { status: number; ms: number }[] = [];
+      for (let i = 0; i < 3; i++) {
+        const started = performance.now();
+        const response = await postCsv(APP_URL, slug, demoPredictionsCsv({ skill: 0.7, seed: `honest-${i}` }), honest.auth);
+        answered.push({ status: response.status, ms: performance.now() - started });
+        await sleep(1300); // another moment of the trickles' cycle
+      }
+      expect(answered.map((a) => a.status)).toEqual([201, 201, 201]);
+      expect(Math.max(...answered.map((a) => a.ms))).toBeLessThan(5000);
+    } finally {
+      await Promise.all(trickles.map((t) => t.stop()));
+    }
+    const cut = trickles.flatMap((t) => t.answers);
+    expect(cut.length).toBeGreaterThanOrEqual(4);
+    expect(new Set(cut.map((a) => a.status))).toEqual(new Set([408]));
+    expect(cut[0].message).toMatch(/^the submission arrived too slowly \(\d+ bytes in 3 s; at least 64 KiB a second are needed\)$/);
+  });
+
+  it("counts an account's uploads over every app instance: two in progress on one, a third on another is a 429", async () => {
+    const { slug } = await publishedCompetition();
+    const { auth } = await newCompetitor(slug);
+    const csv = demoPredictionsCsv({ skill: 0.7, seed: "instances" });
+    const slow = [0, 1].map(() => {
+      const upload = openRequest(APP_URL, `/api/v1/competitions/${slug}/submissions`, { ...auth, "content-type": "text/csv", "content-length": String(csv.length) });
+      upload.write(csv.slice(0, 1000));
+      return upload;
+    });
+    try {
+      await sleep(500); // both are being read
+      const third = await postCsv(APP_URL_2, slug, csv, auth);
+      expect(third.status).toBe(429);
+      expect(Number(third.headers.get("retry-after"))).toBeGreaterThan(0);
+      expect((await third.json()).error.message).toBe("you already have 2 uploads in progress, the most one account may send at once; try again in 5 s, when one has finished");
+    } finally {
+      for (const upload of slow) upload.close();
+    }
+    await expect.poll(async () => (await postCsv(APP_URL_2, slug, csv, auth)).status, { timeout: 10_000 }).toBe(201); // given back
+  });
+
+  it("takes the same slots for every upload: a solution, a data file and a sandbox test of one organizer", async () => {
+    const organizer = await newApiUser("organizer");
+    const slug = `slots-${Date.now().toString(36)}`;
+    await organizer.call("/api/v1/competitions", { json: { slug, title: slug, metric: { name: "accuracy" }, endsAt: new Date(Date.now() + 86_400_000).toISOString() } });
+    const solution = demoSolutionCsv();
+    await organizer.call(`/api/v1/competitions/${slug}/solution`, { method: "PUT", csv: solution });
+    const csv = demoPredictionsCsv({ skill: 0.7, seed: "sandbox" });
+    const boundary = "----quiltboard-slots";
+    const form = `--${boundary}\r\ncontent-disposition: form-data; name="file"; filename="train.csv"\r\ncontent-type: text/csv\r\n\r\n${solution}\r\n--${boundary}--\r\n`;
+    const base = `/api/v1/competitions/${slug}`;
+    const sandbox = openRequest(APP_URL, `${base}/submissions?sandbox=true`, { ...organizer.auth, "content-type": "text/csv", "content-length": String(csv.length) });
+    sandbox.write(csv.slice(0, 1000));
+    const attachment = openRequest(APP_URL_2, `${base}/attachments`, {
+      ...organizer.auth,
+      "content-type": `multipart/form-data; boundary=${boundary}`,
+      "content-length": String(form.length),
+    });
+    attachment.write(form.slice(0, 1000));
+    try {
+      await sleep(500);
+      const refused = await fetch(`${APP_URL}${base}/solution`, { method: "PUT", headers: { ...organizer.auth, "content-type": "text/csv" }, body: solution });
+      expect(refused.status).toBe(429);
+      expect((await refused.json()).error.message).toMatch(/^you already have 2 uploads in progress/);
+    } finally {
+      sandbox.close();
+      attachment.close();
+    }
+    await expect
+      .poll(async () => (await fetch(`${APP_URL}${base}/solution`, { method: "PUT", headers: { ...organizer.auth, "content-type": "text/csv" }, body: solution })).status, {
+        timeout: 10_000,
+      })
+      .toBe(200);
+  });
+});
