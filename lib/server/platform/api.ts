@@ -32,8 +32,8 @@ export function handleApi<C>(handler: (request: Request, context: C) => Promise<
 /**
  * How slowly a body may arrive: every `seconds` the server spends waiting for it must bring at least
  * `seconds × rate` bytes (or the body's end). Only the time spent waiting for the client counts, not
- * the server's own work between reads, and nothing carries over from one window to the next: a
- * client cannot bank a fast start and then trickle.
+ * the server's own work between reads nor the moments its event loop was busy, and nothing carries
+ * over from one window to the next: a client cannot bank a fast start and then trickle.
  */
 export type Pace = { seconds: number; rate: number };
 
@@ -50,6 +50,9 @@ const bodyPace = (): Pace => ({ seconds: 20, rate: env().QUILTBOARD_BODY_MIN_RAT
  * arriving at a real rate; one that falls behind is cut off and its slots go to the next upload.
  */
 export const uploadPace = (): Pace => ({ seconds: 3, rate: env().QUILTBOARD_UPLOAD_MIN_RATE });
+
+/** How often a body's wait is counted (limitedBody). */
+const TICK_MS = 100;
 
 /** A rate as messages say it: "500 bytes", "64 KiB", "1.5 MiB". */
 function perSecond(rate: number): string {
@@ -80,17 +83,29 @@ export function limitedBody(request: Request, maxBytes: number, what: string, pa
     {
       async pull(controller) {
         const { seconds, rate } = (pace ??= bodyPace());
-        const started = performance.now();
-        let timer: NodeJS.Timeout | undefined;
-        const late = new Promise<"late">((resolve) => (timer = setTimeout(() => resolve("late"), Math.max(0, seconds * 1000 - waited))));
+        // The wait is counted in ticks of TICK_MS, each for at most twice that: a tick that comes
+        // late because the event loop was busy (the server's own work) counts as a normal one.
+        let last = performance.now();
+        const count = () => {
+          const now = performance.now();
+          waited += Math.min(now - last, 2 * TICK_MS);
+          last = now;
+        };
+        let ticker: NodeJS.Timeout | undefined;
+        const late = new Promise<"late">((resolve) => {
+          ticker = setInterval(() => {
+            count();
+            if (waited >= seconds * 1000) resolve("late");
+          }, TICK_MS);
+        });
         let next: ReadableStreamReadResult<Uint8Array> | "late";
         try {
           next = await Promise.race([source.read(), late]);
         } catch {
           throw new AppError("bad_request", `${what} ended before it was complete: the connection was closed`);
         } finally {
-          clearTimeout(timer);
-          waited += performance.now() - started;
+          clearInterval(ticker);
+          count();
         }
         if (next === "late") {
           void source.cancel().catch(() => {});
