@@ -1,6 +1,7 @@
 import type { Metric } from "../metrics/types";
 import { CSV_LIMITS, type CsvCursor, CsvReader, type CsvIssue, type CsvRecord, CsvValidationError } from "./reader";
-import type { Solution, SolutionIds } from "./solution";
+import type { Solution } from "./solution";
+import { fnv1a, type PackedStrings } from "./strings";
 
 const MAX_ISSUES = 20;
 const SPACE = 32;
@@ -13,7 +14,7 @@ const CR = 13;
 /**
  * The solution's ids → rows, looked up by the bytes of a CSV field, so that reading a submission
  * makes no string per row: an open-addressing table on an FNV-1a hash of the UTF-8 bytes, over the
- * ids' own bytes (solution.ts SolutionIds). A lookup first tries the row after the previous match,
+ * ids' own bytes (strings.ts PackedStrings). A lookup first tries the row after the previous match,
  * so a file in the solution's order never hashes.
  */
 export class IdIndex {
@@ -25,7 +26,7 @@ export class IdIndex {
   private readonly table: Int32Array; // row + 1, 0 = empty
   private readonly mask: number;
 
-  constructor(private readonly ids: SolutionIds) {
+  constructor(private readonly ids: PackedStrings) {
     this.size = ids.length;
     this.bytes = ids.bytes;
     this.starts = ids.starts;
@@ -65,7 +66,7 @@ export class IdIndex {
   }
 
   name(row: number): string {
-    return this.ids.name(row);
+    return this.ids.get(row);
   }
 
   private equals(row: number, buf: Uint8Array, start: number, end: number): boolean {
@@ -76,12 +77,6 @@ export class IdIndex {
     for (let k = 0; k < length; k++) if (bytes[from + k] !== buf[start + k]) return false;
     return true;
   }
-}
-
-function fnv1a(buf: Uint8Array, start: number, end: number): number {
-  let h = 0x811c9dc5;
-  for (let i = start; i < end; i++) h = Math.imul(h ^ buf[i], 0x01000193);
-  return h >>> 0;
 }
 
 /**

@@ -1,12 +1,70 @@
-import { describe, expect, it } from "vitest";
+import { readFileSync } from "node:fs";
+import http from "node:http";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
 import { demoPredictionsCsv, demoSolutionCsv } from "@/prisma/demo-solution";
-import { APP_URL, APP_URL_2, newApiUser, newCompetitor, postCsv, publishedCompetition } from "./helpers";
-import { openRequest } from "@/test/support/api";
+import { startApp } from "@/scripts/app";
+import { freePort } from "@/scripts/db/admin";
+import { HARNESS_LIMITS } from "@/scripts/harness";
+import { APP_URL, APP_URL_2, dropFreshDatabases, freshDatabase, newApiUser, newCompetitor, postCsv, publishedCompetition } from "./helpers";
+import { newApiUser as newUserOn, openRequest } from "@/test/support/api";
 
 // Issue 39, resources one account can hold or exhaust, each through the real server and database.
 // docs/red-team.md gives the figures of `npm run bench -- hostile` for the same cases.
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+afterAll(dropFreshDatabases);
+
+/** An app instance of the test's own (its memory is the test's to watch), on a fresh database. */
+async function ownApp(env: Record<string, string> = {}) {
+  return startApp({
+    port: await freePort(),
+    quiet: true,
+    logFile: path.resolve("test-results/hostile-load-app.log"),
+    env: { DATABASE_URL: await freshDatabase("load"), NEXTAUTH_SECRET: process.env.NEXTAUTH_SECRET!, ...HARNESS_LIMITS, ...env },
+  });
+}
+
+/** A process's resident memory in MB (Linux: /proc). */
+function rssMb(pid: number): number {
+  return Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))![1]) / 1024;
+}
+
+/**
+ * Runs `during` while sampling the app's resident memory every 100 ms and asking it for the list of
+ * competitions every 250 ms: the peak growth over the memory before, the slowest answer and how many
+ * went unanswered.
+ */
+async function watch<T>(base: string, pid: number, during: () => Promise<T>) {
+  const before = rssMb(pid);
+  let peak = before;
+  const sampler = setInterval(() => (peak = Math.max(peak, rssMb(pid))), 100);
+  let done = false;
+  let slowest = 0;
+  let unanswered = 0;
+  const pinger = (async () => {
+    while (!done) {
+      const started = performance.now();
+      // A new connection each time (no keep-alive): a kept one the server closed while this process
+      // was busy would fail for this process's sake, not the server's.
+      const status = await new Promise<number>((resolve) =>
+        http.get(`${base}/api/v1/competitions`, { agent: false }, (response) => response.resume().on("end", () => resolve(response.statusCode ?? 0))).on("error", () => resolve(0)),
+      );
+      if (status !== 200) unanswered++; // 0: the connection refused or reset, the server down
+      slowest = Math.max(slowest, performance.now() - started);
+      await sleep(250);
+    }
+  })();
+  try {
+    const result = await during();
+    return { result, grewMb: peak - before, slowestMs: slowest, unanswered };
+  } finally {
+    done = true;
+    clearInterval(sampler);
+    await pinger;
+  }
+}
 
 /** A valid submission with `pad` spaces after each prediction (which are trimmed). */
 function padded(seed: string, pad: number): string {
@@ -132,5 +190,52 @@ describe("upload slots no account can hold", () => {
         timeout: 10_000,
       })
       .toBe(200);
+  });
+});
+
+describe("solution uploads no account can crash the server with", () => {
+  it("six concurrent 10⁶-row solution uploads by one account to its own draft leave the server answering, its memory growing less than 800 MB", { timeout: 300_000 }, async () => {
+    const app = await ownApp();
+    try {
+      const organizer = await newUserOn(app.url, "organizer");
+      const slug = `memory-${Date.now().toString(36)}`;
+      await organizer.call("/api/v1/competitions", { json: { slug, title: slug, metric: { name: "accuracy" }, endsAt: new Date(Date.now() + 86_400_000).toISOString() } });
+      // A million rows with long ids and half a million groups: what the parser used to keep as strings.
+      const rows = ["id,label,split,group"];
+      for (let i = 0; i < 1_000_000; i++) rows.push(`household-${String(i).padStart(9, "0")},${i % 3 ? "a" : "b"},${i % 2 ? "public" : "holdout"},g-${i >> 1}`);
+      const solution = rows.join("\n");
+      await sleep(2000); // the app's warm-up has settled
+      const {
+        result: statuses,
+        grewMb,
+        slowestMs,
+        unanswered,
+      } = await watch(app.url, app.child.pid!, () =>
+        Promise.all(
+          Array.from({ length: 6 }, async () => {
+            try {
+              const response = await fetch(`${app.url}/api/v1/competitions/${slug}/solution`, {
+                method: "PUT",
+                headers: { ...organizer.auth, "content-type": "text/csv" },
+                body: solution,
+              });
+              await response.text();
+              return response.status;
+            } catch {
+              return 0; // no answer: the connection was reset
+            }
+          }),
+        ),
+      );
+      console.log(`6 solution uploads: ${statuses.join(", ")}; memory +${grewMb.toFixed(0)} MB, slowest other request ${slowestMs.toFixed(0)} ms, ${unanswered} unanswered`);
+      expect(unanswered).toBe(0);
+      expect(statuses).toContain(200);
+      expect(statuses.every((s) => s === 200 || s === 429)).toBe(true);
+      expect(grewMb).toBeLessThan(800);
+      expect(slowestMs).toBeLessThan(10_000); // on 2 cores shared with the two parses, this client and PostgreSQL
+      expect((await fetch(`${app.url}/api/v1/competitions/${slug}/publish`, { headers: organizer.auth })).status).toBe(200); // still answering
+    } finally {
+      await app.stop();
+    }
   });
 });

@@ -13,13 +13,13 @@ import type { Prisma } from "@/lib/generated/prisma/client";
 // Draft
 
 /** Draft-only changes; 409 once published (the solution and mechanism are locked). */
-export function requireDraft(competition: CompetitionRow, what: string): void {
+export function requireDraft(competition: Pick<CompetitionRow, "status">, what: string): void {
   if (competition.status !== "draft") throw new AppError("conflict", `${what} cannot change once the competition is published`);
 }
 
 /** `requireDraft` under the competition's row lock, so a change cannot land after a publish that ran meanwhile. */
 export async function lockDraft(tx: Prisma.TransactionClient, competitionId: string, what: string): Promise<void> {
-  if ((await lockCompetition(tx, competitionId)) !== "draft") throw new AppError("conflict", `${what} cannot change once the competition is published`);
+  requireDraft({ status: await lockCompetition(tx, competitionId) }, what);
 }
 
 /**

@@ -9,7 +9,7 @@ import { openUpload } from "@/lib/server/platform/uploads";
 import { db } from "@/lib/server/platform/db";
 import { AppError } from "@/lib/server/platform/errors";
 import { log } from "@/lib/server/platform/log";
-import { SolutionIds } from "@/lib/csv/solution";
+import { PackedStrings } from "@/lib/csv/strings";
 import { createSubmissionParser, submissionKey } from "@/lib/csv/submission";
 import { evaluateSplit } from "@/lib/metrics/registry";
 import { sketchOf } from "@/lib/metrics/sketch";
@@ -55,7 +55,7 @@ const otherRequests = () => new Promise((resolve) => setImmediate(resolve));
 
 async function warmParsers(): Promise<void> {
   const ids = Array.from({ length: WARM_ROWS }, (_, r) => `warm-${r}`);
-  const key = (classes: string[] | null) => submissionKey({ ids: SolutionIds.fromStrings(ids), classes });
+  const key = (classes: string[] | null) => submissionKey({ ids: PackedStrings.fromStrings(ids), classes });
   const classKey = key(["no", "yes"]);
   const numberKey = key(null);
   const file = (prediction: (r: number) => string, order: number[]) => Buffer.from(`id,prediction\n${order.map((r) => `${ids[r]},${prediction(r)}`).join("\n")}\n`);
