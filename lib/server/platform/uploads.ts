@@ -4,7 +4,7 @@ import { pipeline } from "node:stream/promises";
 import { randomUUID } from "node:crypto";
 import Busboy from "busboy";
 import { limitedBody, uploadPace } from "./api";
-import { db, transaction } from "./db";
+import { db, nameLock, transaction } from "./db";
 import { env } from "./env";
 import { AppError } from "./errors";
 import { log } from "./log";
@@ -114,7 +114,7 @@ async function claimAccountSlot(userId: string): Promise<string> {
   const id = randomUUID();
   const limit = env().QUILTBOARD_UPLOADS_PER_USER;
   const { mine, taken } = await transaction(async (tx) => {
-    void tx.read(Prisma.sql`SELECT pg_advisory_xact_lock(hashtextextended(${`uploads:${userId}`}, 0))`);
+    void tx.read(nameLock(`uploads:${userId}`));
     const [row] = await tx.read<{ mine: number; taken: boolean }>(Prisma.sql`
       WITH lapsed AS (DELETE FROM upload_slots WHERE user_id = ${userId}::uuid AND expires_at < now()),
         current AS (SELECT count(*)::int AS mine FROM upload_slots WHERE user_id = ${userId}::uuid AND expires_at >= now()),
