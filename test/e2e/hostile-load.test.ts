@@ -7,7 +7,8 @@ import { startApp } from "@/scripts/app";
 import { freePort } from "@/scripts/db/admin";
 import { HARNESS_LIMITS } from "@/scripts/harness";
 import { APP_URL, APP_URL_2, dropFreshDatabases, freshDatabase, newApiUser, newCompetitor, postCsv, publishedCompetition } from "./helpers";
-import { newApiUser as newUserOn, openRequest } from "@/test/support/api";
+import { newApiUser as newUserOn, openRequest, publishOverApi, syntheticSolution } from "@/test/support/api";
+import { seedBoard } from "@/test/support/board";
 
 // Issue 39, resources one account can hold or exhaust, each through the real server and database.
 // docs/red-team.md gives the figures of `npm run bench -- hostile` for the same cases.
@@ -18,12 +19,23 @@ afterAll(dropFreshDatabases);
 
 /** An app instance of the test's own (its memory is the test's to watch), on a fresh database. */
 async function ownApp(env: Record<string, string> = {}) {
-  return startApp({
+  const databaseUrl = await freshDatabase("load");
+  const app = await startApp({
     port: await freePort(),
     quiet: true,
     logFile: path.resolve("test-results/hostile-load-app.log"),
-    env: { DATABASE_URL: await freshDatabase("load"), NEXTAUTH_SECRET: process.env.NEXTAUTH_SECRET!, ...HARNESS_LIMITS, ...env },
+    env: { DATABASE_URL: databaseUrl, NEXTAUTH_SECRET: process.env.NEXTAUTH_SECRET!, METRICS_TOKEN: METRICS, ...HARNESS_LIMITS, ...env },
   });
+  return Object.assign(app, { databaseUrl });
+}
+
+const METRICS = "hostile-load-metrics-token";
+
+/** The app's database pool as its metrics say: connections open, idle, and queries waiting for one. */
+async function pool(base: string): Promise<{ total: number; idle: number; waiting: number }> {
+  const text = await (await fetch(`${base}/api/metrics`, { headers: { authorization: `Bearer ${METRICS}` } })).text();
+  const value = (state: string) => Number(new RegExp(`^quiltboard_db_pool_connections\\{state="${state}"\\} (\\d+)`, "m").exec(text)?.[1]);
+  return { total: value("total"), idle: value("idle"), waiting: value("waiting") };
 }
 
 /** A process's resident memory in MB (Linux: /proc). */
@@ -238,4 +250,73 @@ describe("solution uploads no account can crash the server with", () => {
       await app.stop();
     }
   });
+});
+
+describe("leaderboard exports no one can stall the board with", () => {
+  it(
+    "40 unread anonymous CSV exports of a 100,000-team board hold no database connection and no copy each: pages stay fast, exports past the cap are a 503 with Retry-After, a stalled reader is let go",
+    { timeout: 300_000 },
+    async () => {
+      const app = await ownApp();
+      try {
+        const { slug } = await publishOverApi(app.url, { solution: syntheticSolution(1000) });
+        await seedBoard(app.databaseUrl, slug, 100_000);
+        const board = `/api/v1/competitions/${slug}/leaderboard`;
+        const page = async () => {
+          const started = performance.now();
+          const response = await fetch(`${app.url}${board}?page=500&pageSize=50`);
+          expect((await response.json()).entries).toHaveLength(50);
+          return performance.now() - started;
+        };
+        await page(); // the board's order, built once
+        const quiet = await page();
+
+        const { result, grewMb, unanswered } = await watch(app.url, app.child.pid!, async () => {
+          // Each export sends its request and reads its answer's head, then reads nothing more.
+          const exports = Array.from({ length: 40 }, () => openRequest(app.url, `${board}?format=csv`, {}, "GET"));
+          await expect.poll(() => exports.every((e) => e.head() !== null), { timeout: 60_000 }).toBe(true);
+          exports.forEach((e) => e.pause());
+          await sleep(1000);
+          const busy = [await page(), await page(), await page()];
+          const during = await pool(app.url);
+          return { exports, busy, during };
+        });
+        const { exports, busy, during } = result;
+        const heads = exports.map((e) => e.head()!);
+        console.log(
+          `40 unread exports: ${heads.filter((h) => h.status === 200).length} × 200; pages ${busy.map((ms) => ms.toFixed(0)).join(", ")} ms (quiet ${quiet.toFixed(0)} ms); memory +${grewMb.toFixed(0)} MB; pool ${JSON.stringify(during)}`,
+        );
+        expect(unanswered).toBe(0);
+        expect(heads.filter((h) => h.status === 200)).toHaveLength(16);
+        const refused = heads.filter((h) => h.status === 503);
+        expect(refused).toHaveLength(24);
+        expect(Number(refused[0].headers["retry-after"])).toBeGreaterThan(0);
+        expect(Math.max(...busy)).toBeLessThan(2000);
+        expect(during.waiting).toBe(0);
+        expect(during.total - during.idle).toBeLessThanOrEqual(1); // the metrics' own request aside, no connection held for a reader
+        expect(grewMb).toBeLessThan(150);
+
+        // A stalled reader is let go (its slot freed), and a whole export is every team, once, in rank order.
+        let csv = "";
+        await expect
+          .poll(
+            async () => {
+              const response = await fetch(`${app.url}${board}?format=csv`);
+              csv = await response.text();
+              return response.status;
+            },
+            { timeout: 60_000, interval: 2000 },
+          )
+          .toBe(200);
+        exports.forEach((e) => e.close());
+        const lines = csv.trim().split("\r\n");
+        expect(lines).toHaveLength(100_001);
+        expect(lines[0]).toBe("rank,team,score,kind,uncertainty,submissions,budget_remaining,budget_initial,last_submission_at");
+        expect(lines.slice(1).map((l) => Number(l.split(",")[0]))).toEqual(Array.from({ length: 100_000 }, (_, i) => i + 1));
+        expect(new Set(lines.slice(1).map((l) => l.split(",")[1])).size).toBe(100_000);
+      } finally {
+        await app.stop();
+      }
+    },
+  );
 });

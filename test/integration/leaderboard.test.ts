@@ -100,7 +100,7 @@ describe("live leaderboard", () => {
     const { slug } = await competition();
     const evil = await team(slug, '=HYPERLINK("http://x","click")');
     await submit(evil, slug, stream(predict("1111111111111111")), null);
-    const csv = await new Response(await leaderboardCsv(null, slug)).text();
+    const csv = await new Response((await leaderboardCsv(null, slug)).stream).text();
     expect(csv.split("\r\n")[0]).toBe("rank,team,score,kind,uncertainty,submissions,budget_remaining,budget_initial,last_submission_at");
     // A public score's 95 % half-width on 8 public rows: 1.96 · √(¼ / 8) = 0.346482…
     expect(csv.split("\r\n")[1]).toMatch(/^1,"'=HYPERLINK\(""http:\/\/x"",""click""\)",1,public,0.34648,1,3,3,\d{4}-/);

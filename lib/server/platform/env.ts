@@ -25,10 +25,12 @@ const schema = z.object({
   QUILTBOARD_UPLOADS: wholeNumber(4, 1, 1024),
   /** uploads one account may have in progress at once over every instance (platform/uploads.ts) */
   QUILTBOARD_UPLOADS_PER_USER: wholeNumber(2, 1, 1024),
-  /** bytes a second an upload must keep arriving at while it holds its slots (platform/api.ts UPLOAD_PACE) */
+  /** bytes a second an upload must keep arriving at while it holds its slots (platform/api.ts uploadPace) */
   QUILTBOARD_UPLOAD_MIN_RATE: wholeNumber(64 * 1024, 1024, 1024 * 1024 * 1024),
-  /** bytes a second any other request body must keep arriving at (platform/api.ts BODY_PACE) */
+  /** bytes a second any other request body must keep arriving at (platform/api.ts bodyPace) */
   QUILTBOARD_BODY_MIN_RATE: wholeNumber(500, 1, 1024 * 1024 * 1024),
+  /** leaderboard CSV exports this app instance sends at once (boards/leaderboard.ts); more get 503 */
+  QUILTBOARD_EXPORTS: wholeNumber(16, 1, 1024),
 });
 
 export type Env = z.infer<typeof schema>;
