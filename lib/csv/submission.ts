@@ -42,6 +42,11 @@ export class IdIndex {
     }
   }
 
+  /** The bytes of its hash table (the ids' own are the solution's). */
+  get byteLength(): number {
+    return this.table.byteLength;
+  }
+
   /** The row of the id held in `buf[start, end)`, or −1; `hint` is the row expected (e.g. the next). */
   find(buf: Uint8Array, start: number, end: number, hint: number): number {
     if (hint < this.size && this.equals(hint, buf, start, end)) return hint;
@@ -164,6 +169,11 @@ export function submissionKey(solution: Pick<Solution, "ids" | "classes">): Subm
 }
 
 const IDLE_SCRATCH = 4;
+
+/** The most a key holds besides the solution: its id table and IDLE_SCRATCH working arrays for `input`. */
+export function submissionKeyBytes(key: SubmissionKey, input: Metric["input"]): number {
+  return key.ids.byteLength + IDLE_SCRATCH * key.ids.size * (4 + (input === "class" ? 4 : 8));
+}
 
 /**
  * A number from the bytes `[start, end)` of a field, exactly as `Number(text)` reads it (NaN when it

@@ -8,6 +8,7 @@ import { appLink, message, sendMail } from "@/lib/server/platform/mail";
 import { type BoardAnswer, boardSubmission } from "@/lib/mechanism/board";
 import { isBetter, type Metric } from "@/lib/metrics/registry";
 import type { FinalStandings } from "@/lib/responses";
+import { solutionCache } from "@/lib/server/competitions/solution-cache";
 
 // The final standings: which submissions count (a team's selection, or its best by default), the
 // close that scores them exactly on the holdout (by an organizer, or at the deadline through
@@ -57,7 +58,9 @@ export async function closeDueCompetitions(now = new Date()): Promise<string[]> 
  * submissions (its selection, or by default its best answered one) scored exactly on the holdout,
  * the best of them counting; ties go to the earlier submission. The live rank is kept beside it
  * for the shake-up. Null when the competition was not published any more once its row was locked
- * (closed meanwhile, by another instance or an organizer). The teams' members are told by mail.
+ * (closed meanwhile, by another instance or an organizer). The teams' members are told by mail, and
+ * this instance lets the decoded solution go (competitions/solution-cache.ts) unless late
+ * submissions will need it.
  */
 async function closeNow(competition: CompetitionRow): Promise<CompetitionRow | null> {
   const metric = metricOf(competition);
@@ -97,7 +100,10 @@ async function closeNow(competition: CompetitionRow): Promise<CompetitionRow | n
     },
     { timeout: 120_000, maxWait: 30_000 },
   );
-  if (closed) await announceFinalStandings(closed);
+  if (!closed) return null;
+  // Scoring is done with the solution, unless late submissions come (the others read it rarely: decoded again then).
+  if (!closed.lateSubmissions) solutionCache.forget(closed.id);
+  await announceFinalStandings(closed);
   return closed;
 }
 

@@ -1,5 +1,6 @@
 import "server-only";
 import { type CompetitionRow, getVisibleCompetition, requireOrganizer } from "./competitions";
+import { solutionCache } from "./solution-cache";
 import { db, lockCompetition } from "@/lib/server/platform/db";
 import { AppError } from "@/lib/server/platform/errors";
 import type { PublicUser } from "@/lib/server/accounts/users";
@@ -33,6 +34,7 @@ export async function deleteDraft(user: PublicUser, slug: string): Promise<void>
       throw new AppError("conflict", "only a draft can be deleted: a published competition keeps its teams' submissions; close it instead");
     await tx.competition.delete({ where: { id: competition.id } });
   });
+  solutionCache.forget(competition.id); // other instances drop theirs at their next look (solutions.ts loadSolution), or as the least used
 }
 
 // Published: taking entries

@@ -8,6 +8,7 @@ import { requireDraft } from "./lifecycle";
 import { splitIntegrityProblem } from "@/lib/calibration/resolve";
 import { createSolutionParser, type Solution } from "@/lib/csv/solution";
 import { PackedStrings } from "@/lib/csv/strings";
+import { solutionCache } from "./solution-cache";
 import { MathInputError } from "@/lib/mechanism/errors";
 import { splitShapes, type SplitShape } from "@/lib/metrics/registry";
 import { type CompetitionStatus, Prisma } from "@/lib/generated/prisma/client";
@@ -50,21 +51,23 @@ export async function getSolutionSummary(competitionId: string): Promise<Solutio
   return s && { rows: s.rows, public: s.publicRows, holdout: s.holdoutRows, sha256: s.sha256, uploadedAt: s.uploadedAt };
 }
 
-// Decoded solutions, keyed by competition and file hash: decoded once per process, replaced when
-// the organizer uploads a new file. `final` marks an entry checked against the database after the
-// competition was published: from then on the file can never change (uploads are for drafts, under
-// the competition's lock), so the hash need not be read again. `decoding` holds the decode in
-// progress per competition and hash, so callers at the same time (a submission arriving while the
-// instance warms up, scoring/warm.ts) decode it once.
-const cache = new Map<string, { sha256: string; solution: Solution; final: boolean }>();
+// The decode in progress per competition and file hash, so that callers at the same time (a
+// submission arriving while the instance warms up, scoring/warm.ts) decode it once.
 const decoding = new Map<string, Promise<{ sha256: string; solution: Solution } | null>>();
 
-/** The decoded solution of a competition, or null when none was uploaded. `published`: the caller saw the competition published. */
+/**
+ * The decoded solution of a competition, or null when none was uploaded, kept in this process's
+ * solution cache (solution-cache.ts). Until the competition is seen published (`published`), each
+ * call checks the file's hash, so a new upload replaces it and a deleted draft's is dropped.
+ */
 export async function loadSolution(competitionId: string, options: { published?: boolean } = {}): Promise<Solution | null> {
-  const cached = cache.get(competitionId);
+  const cached = solutionCache.get(competitionId);
   if (cached?.final) return cached.solution;
   const head = await db.solution.findUnique({ where: { competitionId }, select: { sha256: true } });
-  if (!head) return null;
+  if (!head) {
+    solutionCache.forget(competitionId);
+    return null;
+  }
   const final = options.published ?? false;
   if (cached?.sha256 === head.sha256) {
     cached.final = final;
@@ -79,12 +82,12 @@ export async function loadSolution(competitionId: string, options: { published?:
   }
   const decoded = await pending;
   if (!decoded) return null;
-  const entry = cache.get(competitionId);
+  const entry = solutionCache.get(competitionId);
   if (entry?.sha256 === decoded.sha256) {
     entry.final ||= final;
     return entry.solution;
   }
-  cache.set(competitionId, { ...decoded, final });
+  solutionCache.keep(competitionId, decoded.sha256, decoded.solution, final);
   return decoded.solution;
 }
 

@@ -29,6 +29,8 @@ const schema = z.object({
   QUILTBOARD_UPLOAD_MIN_RATE: wholeNumber(64 * 1024, 1024, 1024 * 1024 * 1024),
   /** bytes a second any other request body must keep arriving at (platform/api.ts bodyPace) */
   QUILTBOARD_BODY_MIN_RATE: wholeNumber(500, 1, 1024 * 1024 * 1024),
+  /** MB of decoded solutions (and their scoring indexes) one process keeps (competitions/solution-cache.ts) */
+  QUILTBOARD_SOLUTION_CACHE_MB: wholeNumber(512, 16, 1024 * 1024),
   /** leaderboard CSV exports this app instance sends at once (boards/leaderboard.ts); more get 503 */
   QUILTBOARD_EXPORTS: wholeNumber(16, 1, 1024),
 });
