@@ -1,5 +1,3 @@
-import { readFileSync } from "node:fs";
-import http from "node:http";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { demoPredictionsCsv, demoSolutionCsv } from "@/prisma/demo-solution";
@@ -9,6 +7,7 @@ import { HARNESS_LIMITS } from "@/scripts/harness";
 import { APP_URL, APP_URL_2, dropFreshDatabases, freshDatabase, newApiUser, newCompetitor, postCsv, publishedCompetition } from "./helpers";
 import { newApiUser as newUserOn, openRequest, publishOverApi, syntheticSolution } from "@/test/support/api";
 import { seedBoard } from "@/test/support/board";
+import { padded, poolOf, trickle, watch } from "@/test/support/load";
 
 // Issue 39, resources one account can hold or exhaust, each through the real server and database.
 // docs/red-team.md gives the figures of `npm run bench -- hostile` for the same cases.
@@ -30,95 +29,6 @@ async function ownApp(env: Record<string, string> = {}) {
 }
 
 const METRICS = "hostile-load-metrics-token";
-
-/** The app's database pool as its metrics say: connections open, idle, and queries waiting for one. */
-async function pool(base: string): Promise<{ total: number; idle: number; waiting: number }> {
-  const text = await (await fetch(`${base}/api/metrics`, { headers: { authorization: `Bearer ${METRICS}` } })).text();
-  const value = (state: string) => Number(new RegExp(`^quiltboard_db_pool_connections\\{state="${state}"\\} (\\d+)`, "m").exec(text)?.[1]);
-  return { total: value("total"), idle: value("idle"), waiting: value("waiting") };
-}
-
-/** A process's resident memory in MB (Linux: /proc). */
-function rssMb(pid: number): number {
-  return Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))![1]) / 1024;
-}
-
-/**
- * Runs `during` while sampling the app's resident memory every 100 ms and asking it for the list of
- * competitions every 250 ms: the peak growth over the memory before, the slowest answer and how many
- * went unanswered.
- */
-async function watch<T>(base: string, pid: number, during: () => Promise<T>) {
-  const before = rssMb(pid);
-  let peak = before;
-  const sampler = setInterval(() => (peak = Math.max(peak, rssMb(pid))), 100);
-  let done = false;
-  let slowest = 0;
-  let unanswered = 0;
-  const pinger = (async () => {
-    while (!done) {
-      const started = performance.now();
-      // A new connection each time (no keep-alive): a kept one the server closed while this process
-      // was busy would fail for this process's sake, not the server's.
-      const status = await new Promise<number>((resolve) =>
-        http.get(`${base}/api/v1/competitions`, { agent: false }, (response) => response.resume().on("end", () => resolve(response.statusCode ?? 0))).on("error", () => resolve(0)),
-      );
-      if (status !== 200) unanswered++; // 0: the connection refused or reset, the server down
-      slowest = Math.max(slowest, performance.now() - started);
-      await sleep(250);
-    }
-  })();
-  try {
-    const result = await during();
-    return { result, grewMb: peak - before, slowestMs: slowest, unanswered };
-  } finally {
-    done = true;
-    clearInterval(sampler);
-    await pinger;
-  }
-}
-
-/** A valid submission with `pad` spaces after each prediction (which are trimmed). */
-function padded(seed: string, pad: number): string {
-  return demoPredictionsCsv({ skill: 0.7, seed })
-    .split("\n")
-    .map((line, i) => (i && line ? `${line}${" ".repeat(pad)}` : line))
-    .join("\n");
-}
-
-/**
- * Keeps an upload of `body` to `path` trickling in at about `bytesPerSecond` (a piece every 100 ms),
- * opening another as soon as the server answers one, until `stop`; the answers it got.
- */
-function trickle(base: string, path: string, headers: Record<string, string>, body: string, bytesPerSecond: number) {
-  const answers: { status: number; message: string }[] = [];
-  let stopped = false;
-  const running = (async () => {
-    while (!stopped) {
-      const upload = openRequest(base, path, { ...headers, "content-length": String(body.length) });
-      let at = 0;
-      for (;;) {
-        const answer = await upload.answer(0);
-        if (answer) {
-          answers.push({ status: answer.status, message: answer.body.error?.message ?? "" });
-          break;
-        }
-        if (stopped) break;
-        const piece = Math.max(1, Math.round(bytesPerSecond / 10));
-        if (at < body.length) upload.write(body.slice(at, (at += piece)));
-        await sleep(100);
-      }
-      upload.close();
-    }
-  })();
-  return {
-    answers,
-    stop: async () => {
-      stopped = true;
-      await running;
-    },
-  };
-}
 
 describe("upload slots no account can hold", () => {
   it("two accounts trickling four uploads keep no one waiting: a third account's submissions are answered within 5 s, the trickles are cut off", { timeout: 180_000 }, async () => {
@@ -278,7 +188,7 @@ describe("leaderboard exports no one can stall the board with", () => {
           exports.forEach((e) => e.pause());
           await sleep(1000);
           const busy = [await page(), await page(), await page()];
-          const during = await pool(app.url);
+          const during = await poolOf(app.url, METRICS);
           return { exports, busy, during };
         });
         const { exports, busy, during } = result;
