@@ -7,7 +7,7 @@
 #   docker run -e DATABASE_URL=postgresql://… -e NEXTAUTH_SECRET=… -e NEXTAUTH_URL=https://… -p 3000:3000 quiltboard
 #   docker run -i -e DATABASE_URL=… -e NEXTAUTH_SECRET=… quiltboard node entry.mjs admin create you@example.org
 
-FROM node:20-bookworm-slim AS build
+FROM node:24-bookworm-slim AS build
 WORKDIR /src
 ENV NEXT_TELEMETRY_DISABLED=1
 # The dependencies first (their layer is reused while package*.json stay the same); postinstall
@@ -20,7 +20,7 @@ COPY . .
 # and the bundled entry (scripts/app.ts ensureBuilt).
 RUN npm run build
 
-FROM node:20-bookworm-slim AS runtime
+FROM node:24-bookworm-slim AS runtime
 ENV NODE_ENV=production NEXT_TELEMETRY_DISABLED=1 PORT=3000 HOSTNAME=0.0.0.0
 WORKDIR /app
 COPY --from=build --chown=node:node /src/.next/standalone ./

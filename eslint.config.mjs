@@ -39,6 +39,22 @@ export default defineConfig([
       ],
     },
   },
+  // The environment is read through one validated schema (lib/server/platform/env.ts: env()), never
+  // straight from process.env; scripts/ and test/ may read their own variables.
+  {
+    files: ["lib/**", "app/**"],
+    ignores: ["lib/server/platform/env.ts"],
+    rules: {
+      "no-restricted-properties": [
+        "error",
+        { object: "process", property: "env", message: "read configuration through env() of lib/server/platform/env.ts, where each variable is declared and validated" },
+      ],
+      "no-restricted-syntax": [
+        "error",
+        { selector: "ImportDeclaration[source.value=/^(node:)?process$/]", message: "read configuration through env() of lib/server/platform/env.ts, not node:process" },
+      ],
+    },
+  },
   // Links go through app/_components/link.tsx (no prefetching: every page is dynamic).
   {
     files: ["app/**"],

@@ -21,6 +21,8 @@ import {
   doneSchema,
   errorBodySchema,
   finalStandingsSchema,
+  revealSchema,
+  TRANSCRIPT_COLUMNS,
   guaranteeSummarySchema,
   healthReportSchema,
   lateBoardSchema,
@@ -59,6 +61,7 @@ import {
   invitationSchema,
   inviteOrganizerSchema,
   leaderboardQuerySchema,
+  publishRequestSchema,
   registrationDecisionSchema,
   updateCompetitionSchema,
 } from "./validation/competitions";
@@ -298,16 +301,19 @@ export const OPERATIONS: Record<string, Operation> = {
     errors: [403, 409],
   },
   [`GET ${slug}/publish`]: {
-    summary: "What publishing needs, item by item (deadline, solution, correlation, mechanism), each with what is there or what to do",
+    summary:
+      "What publishing needs, item by item (deadline, solution, correlation, mechanism), each with what is there or what to do, and what the organizer must acknowledge (no guarantee, a model that ignores declared groups or states)",
     who: "organizers, drafts",
     auth: "required",
     ok: { 200: { description: "the checklist", reply: publishChecklistSchema } },
     errors: [403, 409],
   },
   [`POST ${slug}/publish`]: {
-    summary: "Publish: fixes σ, T, B₀ and m; a 409 names every unfinished item of the checklist (its details)",
+    summary:
+      "Publish: fixes σ, T, B₀ and m; a 409 names every unfinished item of the checklist (its details), or, code acknowledgment_required, the acknowledgments GET …/publish lists that the body's `acknowledge` lacks (their codes in details)",
     who: "organizers",
     auth: "required",
+    body: publishRequestSchema,
     ok: { 200: { description: "the competition", reply: competitionDetailsSchema } },
     errors: [403, 409],
   },
@@ -401,6 +407,33 @@ export const OPERATIONS: Record<string, Operation> = {
     auth: "required",
     ok: { 200: { description: "answers replayed and mismatches", reply: auditReportSchema } },
     errors: [403],
+  },
+  // A close anyone can verify
+  [`POST ${slug}/reveal`]: {
+    summary: "Reveal the solution as uploaded, the mechanism's secret and every answer (once closed; the default is to keep them private)",
+    who: "organizers, once closed",
+    auth: "required",
+    ok: { 200: { description: "the competition, with revealedAt", reply: competitionDetailsSchema } },
+    errors: [403, 409],
+  },
+  [`GET ${slug}/reveal`]: {
+    summary:
+      "What a verifier needs: the commitment, the secret and the settings it hashes, the mechanism's parameters, and where the solution and the transcript are (404 before the reveal)",
+    who: "anyone, once revealed",
+    auth: "optional",
+    ok: { 200: { description: "the reveal", reply: revealSchema } },
+  },
+  [`GET ${slug}/reveal/solution`]: {
+    summary: "The solution file, byte for byte as the organizers uploaded it: its SHA-256 is the commitment's `solution`",
+    who: "anyone, once revealed",
+    auth: "optional",
+    ok: { 200: { description: "the solution file", reply: { csv: "the solution as uploaded: id,label,split and any order, group, state columns" } } },
+  },
+  [`GET ${slug}/reveal/transcript`]: {
+    summary: "Every answer in order of stream and query index, with its values, kind, answer and budget",
+    who: "anyone, once revealed",
+    auth: "optional",
+    ok: { 200: { description: "the transcript", reply: { csv: TRANSCRIPT_COLUMNS.join(",") } } },
   },
   // Taking part
   [`POST ${slug}/teams`]: {
@@ -578,7 +611,7 @@ export const OPERATIONS: Record<string, Operation> = {
       200: {
         description: "a page of the board",
         reply: leaderboardSchema,
-        alternatives: [{ csv: "every entry: rank, team, score, kind, uncertainty, submissions, budget, last submission" }],
+        alternatives: [{ csv: "every entry: rank, team, score, kind, bound, uncertainty, submissions, budget, last submission" }],
       },
     },
   },
@@ -595,10 +628,18 @@ export const OPERATIONS: Record<string, Operation> = {
     ok: { 200: { description: "the team's page", reply: teamHistorySchema } },
   },
   [`GET ${slug}/final`]: {
-    summary: "The final standings, once closed, with the shake-up",
+    summary:
+      "The final standings, once closed: each exact final score with its bound (valid under the whole competition's adaptivity), the teams it is tied with, the shake-up; or as CSV",
     who: "anyone",
     auth: "optional",
-    ok: { 200: { description: "the final standings", reply: finalStandingsSchema } },
+    query: z.object({ format: z.enum(["csv"]).optional() }),
+    ok: {
+      200: {
+        description: "the final standings",
+        reply: finalStandingsSchema,
+        alternatives: [{ csv: "every entry: rank, team, score, bound, tied_with (team names), live_rank, shake_up" }],
+      },
+    },
     errors: [409],
   },
   "POST /api/v1/calibrate": {

@@ -8,7 +8,7 @@
 // types are defined beside their code (lib/calibration, lib/experiments), and test/unit/openapi.test.ts
 // holds each schema here to describe exactly the same values.
 import { z } from "zod";
-import { accessSchema } from "./validation/competitions";
+import { accessSchema, acknowledgmentCodeSchema } from "./validation/competitions";
 import { correlationModelSchema } from "./validation/calibration";
 
 /** An instant, as the API writes every one: ISO 8601 in UTC, e.g. 2026-11-24T10:00:00.000Z. */
@@ -33,6 +33,7 @@ export const errorBodySchema = z
         "not_found",
         "request_timeout",
         "conflict",
+        "acknowledgment_required",
         "payload_too_large",
         "unprocessable_entity",
         "rate_limited",
@@ -45,6 +46,7 @@ export const errorBodySchema = z
           z.array(z.union([z.object({ line: z.number().int(), message: z.string() }), z.object({ path: z.string(), message: z.string() })])),
           z.object({ retryAfter: z.number().int() }),
           z.array(publishCheckSchema),
+          z.array(acknowledgmentCodeSchema),
         ])
         .optional(),
     }),
@@ -78,6 +80,8 @@ export const competitionListItemSchema = z.object({
   status: z.enum(["draft", "published", "closed"]),
   metric: z.string(),
   endsAt: instant,
+  /** when it closed (null while open): the deadline may have been edited after the close */
+  closedAt: instant.nullable(),
   teams: count,
 });
 export type CompetitionListItem = z.infer<typeof competitionListItemSchema>;
@@ -102,6 +106,14 @@ export const competitionDetailsSchema = z
     mechanism: z.object({ sigma: z.number().nullable(), threshold: z.number().nullable(), budget: z.number().int(), maxQueries: z.number().int().nullable() }).nullable(),
     /** holdout answers released over all teams, and the organizers' cap on them */
     holdout: z.object({ answersReleased: count, cap: z.number().int().nullable() }),
+    /**
+     * what publishing fixed (docs/mechanism.md §2.10), lower-case hex: SHA-256 of the solution file's
+     * exact bytes, and of the mechanism's secret followed by the settings its answers are drawn with;
+     * null for a draft
+     */
+    commitment: z.object({ solution: z.string(), mechanism: z.string(), publishedAt: instant }).nullable(),
+    /** when the organizers revealed the solution, the secret and every answer (GET …/reveal), null until then */
+    revealedAt: instant.nullable(),
     access: accessSchema,
     lateSubmissions: z.boolean(),
   })
@@ -124,6 +136,8 @@ export const guaranteeSummarySchema = z.object({
     maxQueries: z.number().int(),
     budget: z.number().int(),
     beta: z.number(),
+    /** the promise by holdout checks used (0, 1, 5, B₀): every score a team is shown after that many checks is within `bound` of its true score (docs/mechanism.md §2.8) */
+    byChecks: z.array(z.object({ checks: count, bound: z.number() })),
   }),
   competition: z.object({ holds: z.boolean(), tolerance: z.number().nullable(), cap: z.number().int().nullable(), teams: z.number().int(), answersReleased: count }),
   publicBound: z.number(),
@@ -166,8 +180,15 @@ export const solutionUploadedSchema = z.object({ rows: count, public: count, hol
 export const attachmentSchema = z.object({ id: z.uuid(), filename: z.string(), contentType: z.string(), size: count, createdAt: instant });
 export type AttachmentSummary = z.infer<typeof attachmentSchema>;
 
-/** GET …/publish (organizers, drafts): everything publishing needs; `ready` when all of it is in place. */
-export const publishChecklistSchema = z.object({ ready: z.boolean(), checks: z.array(publishCheckSchema) });
+/**
+ * GET …/publish (organizers, drafts): everything publishing needs (`ready` when all of it is in
+ * place), and what the organizer must acknowledge in POST …/publish's `acknowledge`, each in words.
+ */
+export const publishChecklistSchema = z.object({
+  ready: z.boolean(),
+  checks: z.array(publishCheckSchema),
+  acknowledgments: z.array(z.object({ code: acknowledgmentCodeSchema, message: z.string() })),
+});
 export type PublishChecklist = z.infer<typeof publishChecklistSchema>;
 
 /** GET …/bans: one banned user (organizers). */
@@ -218,6 +239,7 @@ export const correlationSummarySchema = z
         reversible: z.boolean(),
         spectralGap: z.number().nullable(),
         lambda: z.number(),
+        mixingTime: z.number().nullable(),
         stateNames: z.array(z.string()).nullable(),
         chains: z.number().int(),
         longestChain: z.number().int(),
@@ -268,6 +290,14 @@ export const planSchema = z
       expectedCharges: z.number(),
       recommended: z.object({ sigma: z.number(), threshold: z.number(), expectedCharges: z.number() }),
     }),
+    scores: z
+      .object({
+        concentration: z.object({ size: z.number(), inequality: z.string() }),
+        split: z.object({ deviation: z.number(), threshold: z.number(), comparison: z.number(), answer: z.number() }),
+        byChecks: z.array(z.object({ checks: count, bound: z.number() })),
+      })
+      .nullable(),
+    remedies: z.array(z.object({ change: z.enum(["holdout", "submissions", "budget", "settings", "cap", "model", "metric"]), to: z.number().nullable(), text: z.string() })),
   })
   .meta({ id: "Plan" });
 
@@ -303,7 +333,7 @@ export const calibrationAnswerSchema = z.union([
 
 // Organizers' views of the holdout
 
-/** The holdout health (organizers): ε_DP spent per team and in all (lib/mechanism/accounting.ts); `baselines`: baselines shown with a noisy holdout value (before baselines showed their public score), one re-measurement each, counted in the total. */
+/** The holdout health (organizers): ε_DP spent per team and in all (lib/mechanism/accounting.ts). */
 export const healthReportSchema = z.object({
   perHoldoutAnswer: z.number(),
   total: z.number(),
@@ -311,7 +341,6 @@ export const healthReportSchema = z.object({
     z.object({
       name: z.string(),
       holdoutAnswers: count,
-      remeasures: count,
       openEpochs: count,
       epsDp: z.number(),
       remaining: z.number().int(),
@@ -320,9 +349,43 @@ export const healthReportSchema = z.object({
     }),
   ),
   exhausted: count,
-  baselines: count,
 });
 export type HealthReport = z.infer<typeof healthReportSchema>;
+
+/**
+ * GET …/reveal (anyone, once the organizers revealed a closed competition: docs/mechanism.md §2.10):
+ * the commitment; the secret (hex) and the settings text its commitment hashes; the mechanism's
+ * parameters the answers were drawn with; where to fetch the solution as uploaded and the transcript.
+ */
+export const revealSchema = z
+  .object({
+    commitment: z.object({ solution: z.string(), mechanism: z.string(), publishedAt: instant }),
+    revealedAt: instant,
+    secret: z.string(),
+    settings: z.string(),
+    mechanism: z.object({ sigma: z.number(), threshold: z.number(), answerDecimals: z.number().int(), maxQueries: z.number().int(), sensitivity: z.number() }),
+    solution: z.object({ url: z.string(), sha256: z.string(), size: count }),
+    transcript: z.object({ url: z.string(), queries: count }),
+  })
+  .meta({ id: "Reveal" });
+export type Reveal = z.infer<typeof revealSchema>;
+
+/** GET …/reveal/transcript's columns: every query in order of stream and index, the values in [0, 1] units exactly as stored. */
+export const TRANSCRIPT_COLUMNS = [
+  "submission_id",
+  "team_id",
+  "team",
+  "stream",
+  "query_index",
+  "position",
+  "created_at",
+  "kind",
+  "public_value",
+  "holdout_value",
+  "answer",
+  "budget_before",
+  "budget_after",
+] as const;
 
 /** GET …/audit (organizers): every answer replayed from the stored secret; examples of mismatches. */
 export const auditReportSchema = z.object({ queries: count, mismatches: count, examples: z.array(z.object({ submissionId: z.uuid(), problem: z.string() })) });
@@ -353,9 +416,13 @@ export type ResultKind = z.infer<typeof resultKindSchema>;
  * An answer as its team sees it, in display units: `score` is what the mechanism released (null for
  * ⊥), `publicScore` the submission's exact public score, which the team always sees (it is a
  * function of the public rows alone: docs/mechanism.md §2.2); when the answer is not a public one it
- * is "public score, not checked".
+ * is "public score, not checked". `bound` is the half-width of `score`'s interval that the mechanism
+ * proves: with probability at least 95 %, every score the team is shown lies within its bound of its
+ * true score (docs/mechanism.md §2.8). Null when no score was released, for a late answer (the
+ * guarantee covers the live competition only) and where no proof covers the competition's metric and
+ * correlation model.
  */
-export const answerSchema = z.object({ kind: resultKindSchema, score: z.number().nullable(), publicScore: z.number() });
+export const answerSchema = z.object({ kind: resultKindSchema, score: z.number().nullable(), publicScore: z.number(), bound: z.number().nullable() });
 export type Answer = z.infer<typeof answerSchema>;
 
 const budgetSchema = z.object({ remaining: z.number().int(), initial: z.number().int() });
@@ -364,8 +431,18 @@ const budgetSchema = z.object({ remaining: z.number().int(), initial: z.number()
 export const submissionResultSchema = z.object({ id: z.uuid(), createdAt: instant, answer: answerSchema, budget: budgetSchema }).meta({ id: "SubmissionResult" });
 export type SubmissionResult = z.infer<typeof submissionResultSchema>;
 
-/** GET …/submissions: one of the caller's team's submissions (answers only, never raw scores). */
-export const mySubmissionSchema = submissionResultSchema.extend({ by: z.string(), selected: z.boolean(), description: z.string().nullable(), filename: z.string().nullable() });
+/**
+ * GET …/submissions: one of the caller's team's submissions: answers only, never raw scores while the
+ * competition runs; once it has closed, each submission's `privateScore` (its exact holdout score,
+ * display units), absent before.
+ */
+export const mySubmissionSchema = submissionResultSchema.extend({
+  by: z.string(),
+  selected: z.boolean(),
+  description: z.string().nullable(),
+  filename: z.string().nullable(),
+  privateScore: z.number().optional(),
+});
 export type MySubmission = z.infer<typeof mySubmissionSchema>;
 
 /** A sandbox test as organizers see it: exact scores in display units, and its baseline name when shown. */
@@ -450,7 +527,9 @@ export const leaderboardEntrySchema = z.object({
   /** the shown score (docs/mechanism.md §2.6): the team's best public answer, else its latest holdout answer, display units */
   score: z.number().nullable(),
   kind: boardKindSchema.nullable(),
-  /** half-width of the score's 95 % interval (a public score's sampling error, a holdout answer's noise), display units */
+  /** the half-width the mechanism proves for the score (display units, docs/mechanism.md §2.8): with probability ≥ 95 % every score the team is shown lies within its bound of its true score; null where no proof covers the competition */
+  bound: z.number().nullable(),
+  /** the score's 95 % sampling error (a public score's on the public rows, a holdout answer's noise), display units: not a promise */
   uncertainty: z.number().nullable(),
   submissions: count,
   budget: budgetSchema,
@@ -475,7 +554,8 @@ export const leaderboardSchema = z
     next: z.string().nullable(),
     entries: z.array(leaderboardEntrySchema),
     /** the organizers' baselines: unranked rows, each its public score (lib/server/scoring/sandbox.ts) */
-    baselines: z.array(z.object({ name: z.string(), score: z.number(), kind: boardKindSchema, uncertainty: z.number().nullable() })),
+    /** a baseline is not a query of the mechanism: its `bound` is null */
+    baselines: z.array(z.object({ name: z.string(), score: z.number(), kind: boardKindSchema, bound: z.null(), uncertainty: z.number().nullable() })),
   })
   .meta({ id: "Leaderboard" });
 export type Leaderboard = z.infer<typeof leaderboardSchema>;
@@ -489,12 +569,26 @@ export const lateBoardSchema = z.object({
 });
 export type LateBoard = z.infer<typeof lateBoardSchema>;
 
-/** GET …/final: the final standings, with each team's live rank and the shake-up. */
+/**
+ * GET …/final: the final standings, each team's exact final score with the bound that holds under the
+ * whole competition's adaptivity (docs/mechanism.md §2.9; null where no proof covers the metric and
+ * model), the teams it is tied with (their intervals overlap: no proof tells the order apart), its
+ * live rank and the shake-up.
+ */
 export const finalStandingsSchema = z.object({
   metric: metricSummarySchema,
   displayPrecision: z.number().int(),
   entries: z.array(
-    z.object({ rank: z.number().int(), team: z.string(), teamId: z.uuid(), score: z.number(), liveRank: z.number().int().nullable(), shakeUp: z.number().int().nullable() }),
+    z.object({
+      rank: z.number().int(),
+      team: z.string(),
+      teamId: z.uuid(),
+      score: z.number(),
+      bound: z.number().nullable(),
+      tiedWith: z.array(z.uuid()),
+      liveRank: z.number().int().nullable(),
+      shakeUp: z.number().int().nullable(),
+    }),
   ),
 });
 export type FinalStandings = z.infer<typeof finalStandingsSchema>;
@@ -507,17 +601,22 @@ export const teamHistorySchema = z.object({
     name: z.string(),
     members: z.array(z.string()),
     budget: budgetSchema,
+    /** its rank on the live board (at the close, once closed) */
     rank: z.number().int().nullable(),
+    /** its rank in the final standings once the competition has closed (null before, and for a team without a final score) */
+    finalRank: z.number().int().nullable(),
     score: z.number().nullable(),
     kind: boardKindSchema.nullable(),
+    /** the shown score's bound, as on the leaderboard */
+    bound: z.number().nullable(),
     disqualified: disqualifiedSchema,
   }),
   metric: metricSummarySchema,
   displayPrecision: z.number().int(),
   /** the 95 % half-widths of a public answer (its sampling error) and of a holdout answer (its noise), display units */
   uncertainty: scoreUncertaintySchema.nullable(),
-  /** every query in time order: the released answer (null when the budget was spent) and the budget after */
-  history: z.array(z.object({ at: instant, kind: storedKindSchema, score: z.number().nullable(), budget: z.number().int() })),
+  /** every query in time order: the released answer (null when the budget was spent), its bound (docs/mechanism.md §2.8) and the budget after */
+  history: z.array(z.object({ at: instant, kind: storedKindSchema, score: z.number().nullable(), bound: z.number().nullable(), budget: z.number().int() })),
 });
 export type TeamHistory = z.infer<typeof teamHistorySchema>;
 

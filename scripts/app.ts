@@ -77,7 +77,7 @@ export function ensureBuilt(log: (line: string) => void): void {
     bundle: true,
     platform: "node",
     format: "esm",
-    target: "node20",
+    target: "node22.15", // package.json's engines
     conditions: ["react-server"],
     external: ["pg", "@prisma/client", "pino"],
     banner: { js: 'import { createRequire as quiltboardRequire } from "node:module"; const require = quiltboardRequire(import.meta.url);' },

@@ -1,6 +1,8 @@
 // The entry of the standalone server: what the Docker image runs, and what `npm start` and
 // `npm test` start. Bundled by scripts/app.ts (ensureBuilt) into .next/standalone/entry.mjs beside
 // Next's server.js, the HTTP preload and the migrations, so it needs nothing outside that directory.
+// It checks the whole environment against the configuration's schema (lib/server/platform/env.ts)
+// first: a malformed or missing variable stops it with a message naming each (exit code 2).
 //
 //   node entry.mjs                              migrate DATABASE_URL, then serve on PORT
 //   node entry.mjs admin create EMAIL [--name NAME]   create an administrator (password on stdin)
@@ -9,15 +11,13 @@ import { pathToFileURL } from "node:url";
 import { getHeapStatistics } from "node:v8";
 import { runAdminCommand } from "./admin-command";
 import { migrate } from "./db/migrate";
+import { exitIfMisconfigured, parseEnvironment } from "@/lib/server/platform/env";
 
 const here = path.dirname(process.argv[1]);
 const migrations = path.join(here, "prisma", "migrations");
 const [command, ...rest] = process.argv.slice(2);
-const databaseUrl = process.env.DATABASE_URL;
-if (!databaseUrl) {
-  console.error("DATABASE_URL is not set: point it at PostgreSQL 15 or newer, e.g. postgresql://user:password@host:5432/quiltboard");
-  process.exit(2);
-}
+exitIfMisconfigured(command === undefined ? ["DATABASE_URL", "NEXTAUTH_SECRET"] : ["DATABASE_URL"]);
+const { DATABASE_URL: databaseUrl = "", QUILTBOARD_DEMO: demo } = parseEnvironment(process.env);
 
 if (command === "admin") {
   process.exitCode = await runAdminCommand(rest, {
@@ -26,11 +26,7 @@ if (command === "admin") {
     migrations,
   });
 } else if (command === undefined) {
-  if (!process.env.NEXTAUTH_SECRET) {
-    console.error("NEXTAUTH_SECRET is not set: it signs the session cookies; use 32 random bytes, e.g. openssl rand -base64 32");
-    process.exit(2);
-  }
-  if (process.env.QUILTBOARD_DEMO === "1") {
+  if (demo) {
     console.error("QUILTBOARD_DEMO=1: the standalone server carries no demo data; the demo is `npm start` in a clone of the repository");
     process.exit(2);
   }

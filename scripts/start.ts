@@ -5,9 +5,18 @@ import { DATA_DIR, ensureBuilt, nextAuthSecret, startApp } from "./app";
 import { startAppDatabase } from "./db/database";
 import { migrate } from "./db/migrate";
 import { type MailCatcher, startMailCatcher } from "./mail";
+import { exitIfMisconfigured, parseEnvironment } from "@/lib/server/platform/env";
 
 const log = (line: string) => console.log(`[quiltboard] ${line}`);
-const port = Number(process.env.PORT ?? 3000);
+// The app's configuration is checked before anything starts (the app's entry checks it again).
+exitIfMisconfigured([], "[quiltboard] ");
+const port = parseEnvironment(process.env).PORT;
+// npm start's own: the port of the local mail catcher's inbox page.
+const mailUiPort = process.env.MAIL_UI_PORT?.trim() ? Number(process.env.MAIL_UI_PORT) : port + 1;
+if (!Number.isInteger(mailUiPort) || mailUiPort < 1 || mailUiPort > 65_535) {
+  console.error(`[quiltboard] MAIL_UI_PORT=${JSON.stringify(process.env.MAIL_UI_PORT)}: expected a port number from 1 to 65,535`);
+  process.exit(2);
+}
 const { demoRequested } = await import("@/prisma/seed");
 const demo = demoRequested(process.env); // read before DATABASE_URL is filled in below
 // The demo is seeded here; the app's own entry refuses the flag (the image carries no demo data), so
@@ -89,7 +98,7 @@ try {
 
   ensureBuilt(log);
   // Without SMTP_URL, mail goes to a local catcher whose inbox is a web page.
-  if (!process.env.SMTP_URL) mail = await startMailCatcher({ webPort: Number(process.env.MAIL_UI_PORT ?? port + 1), directory: path.join(DATA_DIR, "mail") });
+  if (!process.env.SMTP_URL) mail = await startMailCatcher({ webPort: mailUiPort, directory: path.join(DATA_DIR, "mail") });
   const smtp = process.env.SMTP_URL ?? mail!.smtpUrl;
   const appEnv = { DATABASE_URL: database.url, NEXTAUTH_SECRET: nextAuthSecret(), SMTP_URL: smtp, ...(process.env.NEXTAUTH_URL ? { NEXTAUTH_URL: process.env.NEXTAUTH_URL } : {}) };
   app = await startApp({ port, env: appEnv });
@@ -100,7 +109,7 @@ try {
       ? "  No administrator yet: create one with  npm run admin -- create you@example.org"
       : "  No demo data (set QUILTBOARD_DEMO=1 to create it on an empty database).";
   console.log(`
-  Quiltboard is running at ${app.url}
+  Quiltboard is running at ${app.url} (Node ${process.version})
   ${mail ? `Mail it sends (sign-up links, password resets) is caught at ${mail.webUrl} (kept in .data/mail)` : `Mail goes through ${new URL(smtp).host}`}
 
 ${accounts}

@@ -54,6 +54,8 @@ function vitest(project: string, env: Record<string, string> = {}): boolean {
   return ok;
 }
 
+// The Node every step and the app run on (scripts/bootstrap.mjs chose it; each child is process.execPath).
+log(`Node ${process.version} (${process.execPath})`);
 rmSync(REPORTS, { recursive: true, force: true });
 mkdirSync(REPORTS, { recursive: true });
 
@@ -103,7 +105,7 @@ async function endToEnd(env: Record<string, string>): Promise<void> {
   const appEnv = { ...env, ...HARNESS_LIMITS, QUILTBOARD_CLOSE_SECONDS: "2", METRICS_TOKEN: randomBytes(24).toString("base64url") };
 
   ensureBuilt((line) => log(line));
-  // Two app instances on one database, as behind a load balancer (README, Performance).
+  // Two app instances on one database, as behind a load balancer (docs/reliability.md).
   const logFile = path.resolve("test-results/app.log");
   rmSync(logFile, { force: true });
   const app = await startApp({ port: await freePort(), env: appEnv, quiet: true, logFile });

@@ -30,7 +30,7 @@ export async function CompetitionList({ headingLevel }: { headingLevel: 2 | 3 })
             </div>
             <div>
               <dt className="text-slate-500">{c.status === "closed" ? "Closed" : "Closes"}</dt>
-              <dd className="font-medium">{formatDate(c.endsAt)}</dd>
+              <dd className="font-medium">{formatDate(c.closedAt ?? c.endsAt)}</dd>
             </div>
             <div>
               <dt className="text-slate-500">Teams</dt>

@@ -26,7 +26,10 @@ midnight UTC (in its last ``max_wait`` seconds, the client waits for the new day
 
 from __future__ import annotations
 
+import csv
 import hashlib
+import hmac
+import io
 import json
 import math
 import os
@@ -38,7 +41,7 @@ import urllib.request
 from dataclasses import dataclass
 from typing import Any, Dict, List, Optional, Union
 
-__all__ = ["Client", "Answer", "Limits", "QuiltboardError", "KINDS"]
+__all__ = ["Client", "Answer", "Limits", "Verification", "QuiltboardError", "KINDS"]
 
 #: What each kind of answer means (docs/api.md, POST …/submissions).
 KINDS = {
@@ -78,24 +81,30 @@ class Answer:
     """One submission's answer, as the team sees it (scores in the metric's units).
 
     ``score`` is what the mechanism released (None when nothing was checked: the kinds exhausted,
-    limit, capped); ``public_score`` is the submission's exact public score, which a team always
-    sees ("public score, not checked" when ``kind`` is not "public"). ``replayed`` says the server
-    answered an earlier submission of the same file again (nothing was spent).
+    limit, capped); ``bound`` the half-width the platform proves for it (with probability at least
+    95 %, every score the team is shown lies within its bound of its true score; None when nothing
+    was checked, for a late answer, or where no proof covers the competition); ``public_score`` is
+    the submission's exact public score, which a team always sees ("public score, not checked" when
+    ``kind`` is not "public"). ``replayed`` says the server answered an earlier submission of the
+    same file again (nothing was spent).
     """
 
     id: str
     created_at: str
     kind: str
     score: Optional[float]
+    bound: Optional[float]
     public_score: float
     budget_remaining: int
     budget_initial: int
     replayed: bool = False
     description: Optional[str] = None
     filename: Optional[str] = None
+    #: the submission's exact holdout score, once the competition has closed (None before)
+    private_score: Optional[float] = None
 
     def __str__(self) -> str:
-        score = "—" if self.score is None else f"{self.score:g}"
+        score = "—" if self.score is None else f"{self.score:g}" + ("" if self.bound is None else f" ± {self.bound:.2g}")
         unchecked = "" if self.kind == "public" else f" (public score {self.public_score:g}, not checked)"
         again = " · the same file again: its first answer" if self.replayed else ""
         return f"{score}  {KINDS.get(self.kind, self.kind)}{unchecked} · budget {self.budget_remaining} of {self.budget_initial}{again}"
@@ -166,7 +175,7 @@ class Client:
         return [_answer(s) for s in data["submissions"]]
 
     def leaderboard(self) -> List[Dict[str, Any]]:
-        """The whole live leaderboard, one flat dict per team (rank, team, score, kind, uncertainty, …).
+        """The whole live leaderboard, one flat dict per team (rank, team, score, kind, bound, uncertainty, …).
 
         Follows the API's pages. Once the competition has closed, the final standings instead.
         """
@@ -220,6 +229,35 @@ class Client:
             paths.append(path)
         return paths
 
+    def verify(self) -> "Verification":
+        """Checks a revealed competition (docs/mechanism.md §2.10) with this file's own implementation of the mechanism.
+
+        The solution's bytes and the secret with its settings must hash to the commitment published
+        when the competition opened, and every released answer must come out again when Algorithm 1
+        is replayed from the secret on the transcript's values (the HMAC-keyed seedrandom streams, the
+        discrete Laplace noise on the grid, the threshold check, the rounding). A changed label changes
+        the solution's hash; a changed answer fails its replay.
+        """
+        reveal, _ = self._request("GET", "reveal")
+        solution = self._bytes(reveal["solution"]["url"])
+        transcript = self._bytes(reveal["transcript"]["url"]).decode("utf-8")
+        secret = bytes.fromhex(reveal["secret"])
+        replay = _Replay(reveal["mechanism"], secret)
+        for row in csv.DictReader(io.StringIO(transcript, newline="")):
+            replay.add(row)
+        return Verification(
+            solution=hashlib.sha256(solution).hexdigest() == reveal["commitment"]["solution"],
+            secret=hashlib.sha256(secret + reveal["settings"].encode("utf-8")).hexdigest() == reveal["commitment"]["mechanism"],
+            queries=replay.queries,
+            differences=replay.differences,
+        )
+
+    def _bytes(self, path: str) -> bytes:
+        """A file of the API, whole."""
+        _, response = self._request("GET", path, raw=True)
+        with response:
+            return response.read()
+
     def _request(self, method: str, path: str, body: Optional[bytes] = None, headers: Optional[Dict[str, str]] = None, raw: bool = False):
         """A request to the competition's API (`path` relative to it, or absolute from /api); its JSON and the response.
 
@@ -260,6 +298,148 @@ class Client:
             raise QuiltboardError(f"{self.base} did not answer within {self.timeout:g} s") from None
 
 
+@dataclass(frozen=True)
+class Verification:
+    """What verify() found: whether the solution and the secret hash to the commitment, and the answers that replay differently."""
+
+    solution: bool
+    secret: bool
+    queries: int
+    differences: List[str]
+
+    @property
+    def verified(self) -> bool:
+        return self.solution and self.secret and not self.differences
+
+    def __str__(self) -> str:
+        lines = [
+            f"solution: {'matches the commitment' if self.solution else 'DIFFERS from the commitment'}",
+            f"secret and settings: {'match the commitment' if self.secret else 'DIFFER from the commitment'}",
+            f"answers: {self.queries} replayed, {len(self.differences)} differ",
+            *(f"  {d}" for d in self.differences[:10]),
+        ]
+        return "\n".join(lines + ["verified: every answer follows the published mechanism" if self.verified else "NOT verified"])
+
+
+# The mechanism, written again from docs/mechanism.md §2.2–§2.3 so that a verification does not take the
+# server's code on trust: Algorithm 1 with discrete Laplace noise on the grid, each draw from its own
+# seedrandom stream (David Bau's ARC4-based generator) keyed by HMAC-SHA256(secret, [team, index, purpose]).
+
+
+class _Arc4:
+    """seedrandom's ARC4 keystream: the key is the seed's characters; the first 256 bytes are dropped."""
+
+    def __init__(self, key: List[int]):
+        s = list(range(256))
+        j = 0
+        for i in range(256):
+            j = (j + key[i % len(key)] + s[i]) & 255
+            s[i], s[j] = s[j], s[i]
+        self.s, self.i, self.j = s, 0, 0
+        self.g(256)
+
+    def g(self, count: int) -> int:
+        r, s, i, j = 0, self.s, self.i, self.j
+        for _ in range(count):
+            i = (i + 1) & 255
+            t = s[i]
+            j = (j + t) & 255
+            s[i], s[j] = s[j], t
+            r = r * 256 + s[(s[i] + s[j]) & 255]
+        self.i, self.j = i, j
+        return r
+
+
+def _seedrandom(seed: str):
+    """seedrandom(seed)(): doubles in [0, 1) with 52 random bits, exactly as the JavaScript library draws them."""
+    arc4 = _Arc4([ord(c) & 255 for c in seed])
+
+    def draw() -> float:
+        n, d, x = float(arc4.g(6)), 2.0**48, 0
+        while n < 2.0**52:
+            n = (n + x) * 256
+            d *= 256
+            x = arc4.g(1)
+        while n >= 2.0**53:
+            n /= 2
+            d /= 2
+            x >>= 1
+        return (n + x) / d
+
+    return draw
+
+
+def _js_round(x: float) -> float:
+    """JavaScript's Math.round: halves up, whatever the sign."""
+    floor = math.floor(x)
+    return float(floor + 1 if x - floor >= 0.5 else floor)
+
+
+class _Replay:
+    """Replays each team's stream of answers (lib/mechanism/thresholdout.ts, lib/mechanism/replay.ts)."""
+
+    def __init__(self, mechanism: Dict[str, Any], secret: bytes):
+        self.sigma, self.threshold = float(mechanism["sigma"]), float(mechanism["threshold"])
+        self.decimals, self.max_queries = int(mechanism["answerDecimals"]), int(mechanism["maxQueries"])
+        self.grid = 2.0 ** math.floor(math.log2(float(mechanism["sensitivity"]) / 1024))
+        self.secret = secret
+        self.stream: Optional[str] = None
+        self.noisy_threshold = 0.0
+        self.next = 1
+        self.queries = 0
+        self.differences: List[str] = []
+
+    def _draw(self, team: str, index: int, purpose: str):
+        message = json.dumps([team, index, purpose], separators=(",", ":")).encode("utf-8")
+        return _seedrandom(hmac.new(self.secret, message, hashlib.sha256).hexdigest())
+
+    def _laplace(self, scale: float, rng) -> float:
+        rate = self.grid / scale
+        first = math.floor(-math.log(1 - rng()) / rate)
+        second = math.floor(-math.log(1 - rng()) / rate)
+        return (first - second) * self.grid
+
+    def _snap(self, value: float) -> float:
+        return _js_round(value / self.grid) * self.grid
+
+    def _new_threshold(self, team: str, index: int) -> float:
+        return self._snap(self.threshold) + self._laplace(self.sigma, self._draw(team, index, "threshold"))
+
+    def add(self, row: Dict[str, str]) -> None:
+        team, index = row["stream"], int(row["query_index"])
+        if team != self.stream:
+            self.stream, self.next = team, 1
+            self.noisy_threshold = self._new_threshold(team, 0)
+        self.queries += 1
+        problems = []
+        if index != self.next:
+            problems.append(f"query index {index}, expected {self.next}")
+        self.next = index + 1
+        kind, value, budget = self._step(row, team, index)
+        stored_answer = None if row["answer"] == "" else float(row["answer"])
+        same_kind = row["kind"] == kind or (row["kind"] == "capped" and kind == "exhausted")
+        if not same_kind or stored_answer != value or int(row["budget_after"]) != budget:
+            problems.append(f"stored {row['kind']} {stored_answer} (budget {row['budget_after']}), replay gives {kind} {value} (budget {budget})")
+        self.differences.extend(f"{row['submission_id']}: {p}" for p in problems)
+
+    def _step(self, row: Dict[str, str], team: str, index: int):
+        budget = int(row["budget_before"])
+        absorbed = int(row["position"]) - index
+        if index + absorbed > self.max_queries:
+            return "limit", None, budget
+        if budget < 1:
+            return "exhausted", None, budget
+        holdout, public = self._snap(float(row["holdout_value"])), self._snap(float(row["public_value"]))
+        gamma = self._laplace(2 * self.sigma, self._draw(team, index, "gamma"))
+        if abs(holdout - public) + gamma > self.noisy_threshold:
+            noise = self._laplace(4 * self.sigma, self._draw(team, index, "answer"))
+            answer = min(1.0, max(0.0, holdout + noise))
+            scale = 10.0**self.decimals
+            self.noisy_threshold = self._new_threshold(team, index)
+            return "holdout", _js_round(answer * scale) / scale, budget - 1
+        return "public", min(1.0, max(0.0, public)), budget
+
+
 def _answer(data: Dict[str, Any], replayed: bool = False) -> Answer:
     answer, budget = data["answer"], data["budget"]
     return Answer(
@@ -267,12 +447,14 @@ def _answer(data: Dict[str, Any], replayed: bool = False) -> Answer:
         created_at=data["createdAt"],
         kind=answer["kind"],
         score=answer["score"],
+        bound=answer["bound"],
         public_score=answer["publicScore"],
         budget_remaining=budget["remaining"],
         budget_initial=budget["initial"],
         replayed=replayed,
         description=data.get("description"),
         filename=data.get("filename"),
+        private_score=data.get("privateScore"),
     )
 
 

@@ -1,5 +1,5 @@
 import { type ByMethod, calibrateEpsBdp, calibrateEpsDp } from "./models";
-import { type Plan, planGuarantee, planPractical, type Setting } from "./planner";
+import { type Plan, planGuarantee, planPractical, planRecommended, type Setting } from "./planner";
 import { resolveCorrelation } from "./resolve";
 import type { CalibrationRequest, MechanismInput } from "../validation/calibration";
 
@@ -27,15 +27,24 @@ export function answerCalibration(question: CalibrationRequest): CalibrationAnsw
     const r = calibrateEpsBdp(model, n, question.epsDp);
     return { epsBdp: r.value, byMethod: r.byMethod, exhaustive: r.exhaustive };
   }
-  const { publicRows, teams, holdoutCap } = question;
-  return planMechanism({ n, model, publicRows, teams, holdoutCap }, question.mechanism);
+  const { publicRows, teams, holdoutCap, metric } = question;
+  // ROC AUC with p positive rows of n: Δ = 1/min(p, n − p), N = p(n − p)/n, not a mean (docs/mechanism.md §4).
+  const shape =
+    metric?.name === "roc-auc"
+      ? { sensitivity: 1 / Math.min(metric.positives, n - metric.positives), concentration: (metric.positives * (n - metric.positives)) / n, additive: false }
+      : {};
+  return planMechanism({ n, model, publicRows, teams, holdoutCap, ...shape }, question.mechanism);
 }
 
-/** The planner for either mode, with the defaults of docs/mechanism.md §2.4 for β, m and c. */
+/** The planner for any mode, with the defaults of docs/mechanism.md §2.4 for β, m and c. */
 export function planMechanism(setting: Setting, mechanism: MechanismInput): Plan {
   const maxQueries = mechanism.maxQueries ?? DEFAULT_MAX_QUERIES;
-  if (mechanism.mode === "guarantee") {
-    return planGuarantee(setting, { tolerance: mechanism.tolerance, beta: mechanism.beta, maxQueries, split: mechanism.split });
+  switch (mechanism.mode) {
+    case "guarantee":
+      return planGuarantee(setting, { tolerance: mechanism.tolerance, beta: mechanism.beta, maxQueries, split: mechanism.split });
+    case "recommended":
+      return planRecommended(setting, { budget: mechanism.budget, beta: mechanism.beta ?? DEFAULT_BETA, maxQueries });
+    case "practical":
+      return planPractical(setting, { ...mechanism, beta: mechanism.beta ?? DEFAULT_BETA, maxQueries });
   }
-  return planPractical(setting, { ...mechanism, beta: mechanism.beta ?? DEFAULT_BETA, maxQueries });
 }

@@ -2,7 +2,7 @@
 // gap λ, reversibility, effective size). The calibration's two bounds build on this: the closed form
 // for reversible chains (closed-form.ts) and the exact quilt search (quilts.ts).
 import { check } from "../mechanism/errors";
-import { type Matrix, matrixFromRows, solve, symmetricEigenvalues } from "./linalg";
+import { type Matrix, matrixFromRows, multiply, solve, symmetricEigenvalues } from "./linalg";
 
 /** Largest state space the calibration accepts (docs/mechanism.md §3). */
 export const MAX_STATES = 64;
@@ -147,6 +147,8 @@ export type ChainSummary = {
   spectralGap: number | null;
   /** second singular value of D^{1/2} P D^{-1/2} (docs/mechanism.md §2.5) */
   lambda: number;
+  /** t_mix = t_mix(1/4), the steps after which every start is within 1/4 of π in total variation (mixingTime); null beyond 2⁴⁰ steps */
+  mixingTime: number | null;
 };
 
 /** Everything an organizer needs to see about a chain; throws for a reducible or periodic one. */
@@ -165,7 +167,53 @@ export function describeChain(p: Matrix): ChainSummary {
     reversible,
     spectralGap: reversible ? spectralGap(p, pi) : null,
     lambda: secondSingularValue(p, pi),
+    mixingTime: finiteOrNull(mixingTime(p, pi)),
   };
+}
+
+/** d(t) = max_x ‖P^t(x, ·) − π‖_TV: how far the worst start still is from π after t steps. */
+function distanceToStationary(pt: Matrix, pi: Float64Array): number {
+  const n = pt.size;
+  let worst = 0;
+  for (let x = 0; x < n; x++) {
+    let tv = 0;
+    for (let y = 0; y < n; y++) tv += Math.abs(pt.data[x * n + y] - pi[y]);
+    worst = Math.max(worst, tv / 2);
+  }
+  return worst;
+}
+
+/** Mixing times beyond this many steps are reported as infinite (no concentration bound uses them). */
+const MAX_MIXING_STEPS = 2 ** 40;
+
+/**
+ * The mixing time t_mix(ε) = min{t : d(t) ≤ ε}, d(t) = max_x ‖P^t(x, ·) − π‖_TV (Levin, Peres &
+ * Wilmer, §4.5), at ε = 1/4 by default. d is non-increasing in t, so the first t is found by squaring
+ * P until d ≤ ε and then bisecting with products of the stored powers: O(|S|³ log t). Infinity past
+ * 2⁴⁰ steps. Paulin's McDiarmid inequality for Markov chains counts 9·t_mix(1/4) (concentration.ts).
+ */
+export function mixingTime(p: Matrix, pi: Float64Array, epsilon = 0.25): number {
+  check(epsilon > 0 && epsilon < 1, `ε must be in (0, 1), got ${epsilon}`);
+  // powers[k] = P^(2^k)
+  const powers: Matrix[] = [p];
+  if (distanceToStationary(p, pi) <= epsilon) return 1;
+  while (distanceToStationary(powers[powers.length - 1], pi) > epsilon) {
+    if (2 ** powers.length > MAX_MIXING_STEPS) return Infinity;
+    const last = powers[powers.length - 1];
+    powers.push(multiply(last, last));
+  }
+  // d(2^(k−1)) > ε ≥ d(2^k): the answer is in (2^(k−1), 2^k]; add lower powers while d stays above ε.
+  const k = powers.length - 1;
+  let steps = 2 ** (k - 1);
+  let at = powers[k - 1];
+  for (let j = k - 2; j >= 0; j--) {
+    const next = multiply(at, powers[j]);
+    if (distanceToStationary(next, pi) > epsilon) {
+      at = next;
+      steps += 2 ** j;
+    }
+  }
+  return steps + 1;
 }
 
 /**
@@ -187,6 +235,10 @@ export function fitTransitionMatrix(sequences: string[][], alpha: number): { sta
     return row.map((c) => (c + alpha) / total);
   });
   return { states, transition };
+}
+
+function finiteOrNull(x: number): number | null {
+  return Number.isFinite(x) ? x : null;
 }
 
 function gcd(a: number, b: number): number {

@@ -1,7 +1,7 @@
 import { epsDpForBudget } from "../mechanism/accounting";
 import { calibrateEpsBdp, calibrateEpsDp } from "./models";
 import { largestCountBudget, type Setting as PlanSetting } from "./planner";
-import { concentrationN, concentrationSize, deltaOf, maxBudget, type Setting, targetEpsBdp, theorem2Parameters, type GuaranteeInput } from "./theorem2";
+import { concentrationFor, concentrationN, deltaOf, maxBudget, type Setting, targetEpsBdp, theorem2Parameters, type GuaranteeInput } from "./theorem2";
 
 export type Point = { x: number; y: number };
 
@@ -43,11 +43,13 @@ export function budgetByCalibration(setting: Setting, input: GuaranteeInput): Bu
     {
       label: "As if independent",
       epsDp: independent,
-      budget: budget(independent, concentrationSize({ ...setting, model: { kind: "independent" } }) >= concentrationN(t.tauPrime, t.betaPrime)),
+      budget: budget(independent, concentrationFor({ ...setting, model: { kind: "independent" } })!.size >= concentrationN(t.tauPrime, t.betaPrime)),
     },
   ];
   if (setting.model.kind === "independent") return rows;
-  const { epsBdp, nEff } = targetEpsBdp(setting, t.tauPrime);
+  const target = targetEpsBdp(setting, t.tauPrime);
+  if (!target) return rows;
+  const { epsBdp, nEff } = target;
   const affordable = nEff >= concentrationN(t.tauPrime, t.betaPrime);
   const { byMethod } = calibrateEpsDp(setting.model, setting.n, epsBdp);
   const labels: Record<string, string> = { closedForm: "Lemma 4 (closed form)", exactQuilts: "Exact quilts", groups: "Groups", maxInfluence: "Max-influence bound" };

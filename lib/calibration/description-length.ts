@@ -104,13 +104,19 @@ export type DescriptionLengthInput = {
   epochs?: number;
   /** the decimals holdout answers are released with */
   decimals: number;
+  /**
+   * whether the competition caps holdout answers over all teams: then a team's transcript also says
+   * at which of its queries the cap was reached (other teams' charges decide it), one of m + 1
+   * possibilities, which multiplies the count by m + 1 (docs/mechanism.md §2.7)
+   */
+  capped?: boolean;
   sigma: number;
   threshold: number;
   beta: number;
 };
 
 export type DescriptionLengthBound = {
-  /** ln Σ_i ℓ_i */
+  /** ln Σ_i ℓ_i (times m + 1 when the competition caps holdout answers) */
   lnCount: number;
   /** τ₁: every query's holdout mean within this of the truth */
   deviation: number;
@@ -140,7 +146,7 @@ export function descriptionLengthBound(input: DescriptionLengthInput): Descripti
   const grid = gridFor(sensitivity);
   // P[|Z| > w] ≤ α for the discrete Laplace Z of `scale` when P[Z ≤ w] ≥ 1 − α/2.
   const quantile = (scale: number, alpha: number) => discreteLaplaceQuantile(1 - alpha / 2, scale, grid);
-  const lnCount = lnPrefixTranscripts({ queries, holdoutAnswers, values: answerValues(decimals) });
+  const lnCount = lnPrefixTranscripts({ queries, holdoutAnswers, values: answerValues(decimals) }) + (input.capped ? Math.log(queries + 1) : 0);
   const deviation = deviationBound(lnCount, nEff, beta / 3);
   const answerNoise = holdoutAnswers === 0 ? 0 : quantile(4 * sigma, beta / 3 / holdoutAnswers);
   const holdoutAnswer = holdoutAnswers === 0 ? 0 : deviation + answerNoise + 0.5 * 10 ** -decimals;

@@ -100,12 +100,26 @@ export const HONEST_TARGET = 0.1;
 
 export type Recommendation = { sigma: number; threshold: number; expectedCharges: number; gapSd: number };
 
+/**
+ * A setting to two significant figures, rounded the way that spares honest teams: T up and σ down
+ * (a higher threshold and less noise both charge an honest team less), so that an organizer reads
+ * and enters the value the platform runs with.
+ */
+export function roundForHonestTeams({ sigma, threshold }: { sigma: number; threshold: number }): { sigma: number; threshold: number } {
+  const round = (x: number, direction: "up" | "down") => {
+    const unit = 10 ** (Math.floor(Math.log10(x)) - 1);
+    return Number(((direction === "up" ? Math.ceil(x / unit - 1e-9) : Math.floor(x / unit + 1e-9)) * unit).toPrecision(2));
+  };
+  return { sigma: round(sigma, "down"), threshold: round(threshold, "up") };
+}
+
 // The recommended T/s and its expected charges, by m and target (see recommendSettings).
 const recommendedRatios = new Map<string, { ratio: number; expectedCharges: number }>();
 
 /**
  * The settings the planner recommends (docs/mechanism.md §2.6): σ = T/32 and the smallest T with
- * fewer than `target` expected charges of an honest team over m queries (bisection on T/s). At
+ * fewer than `target` expected charges of an honest team over m queries (bisection on T/s), each
+ * to two significant figures (T up, σ down: roundForHonestTeams), with the charges at those. At
  * T/σ = 32 the noise alone stays far below one charge; the smallest T for < 0.1 is about 3.9 s
  * (about 3.05 s for < 1). The charges depend on T/s and σ/s alone (the gap, the threshold's noise
  * and the comparison's noise all scale with s), so the ratio is found once per m and target, and a
@@ -128,6 +142,6 @@ export function recommendSettings({ gapSd, queries, target = HONEST_TARGET }: { 
     found = { ratio: hi, expectedCharges: charges(hi) };
     recommendedRatios.set(key, found);
   }
-  const threshold = found.ratio * gapSd;
-  return { sigma: threshold / NOISE_RATIO, threshold, expectedCharges: found.expectedCharges, gapSd };
+  const rounded = roundForHonestTeams({ sigma: (found.ratio * gapSd) / NOISE_RATIO, threshold: found.ratio * gapSd });
+  return { ...rounded, expectedCharges: expectedCharges({ ...rounded, gapSd, queries }), gapSd };
 }

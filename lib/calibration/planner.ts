@@ -3,8 +3,10 @@ import { check } from "../mechanism/errors";
 import { answerDecimalsFor } from "../mechanism/thresholdout";
 import { descriptionLengthBound } from "./description-length";
 import { expectedCharges, honestGapSd, recommendSettings } from "./honest";
-import { type ByMethod, calibrateEpsBdp, concentrationProblem, effectiveSize } from "./models";
-import { concentrationSize, deltaOf, maxBudget, requiredN, type Setting as Theorem2Setting, theorem2Parameters } from "./theorem2";
+import { type BetaSplit, boundSettingFor, promiseByChecks } from "./score-bounds";
+import { concentrationOf, COVERED_MODELS, isCovered } from "./concentration";
+import { type ByMethod, calibrateEpsBdp, effectiveSize } from "./models";
+import { concentrationFor, deltaOf, maxBudget, requiredN, type Setting as Theorem2Setting, theorem2Parameters } from "./theorem2";
 
 /**
  * The planner (docs/mechanism.md §2.4, §2.6, §2.7): σ, T and the budget B₀ for a holdout, and what
@@ -23,9 +25,11 @@ export type GuaranteeInput = { tolerance: number; beta: number; maxQueries: numb
 export type PracticalInput = { sigma: number; threshold: number; budget: number };
 
 /**
- * The data a plan is for: holdout rows n, their correlation and the metric's Δ and concentration size
- * (theorem2.ts Setting); the public split's concentration size (`publicRows`: its rows for a mean, n
- * when not given); and for the competition-wide figure the teams and the holdout cap.
+ * The data a plan is for: holdout rows n, their correlation and the metric's Δ, concentration size
+ * and additivity (theorem2.ts Setting); the public split's concentration size (`publicRows`: its rows
+ * for a mean, n when not given); and for the competition-wide figure the number of teams M (the
+ * competition's teams once it runs, an expectation before; DEFAULT_TEAMS when not given) and the
+ * holdout cap.
  */
 export type Setting = Theorem2Setting & { publicRows?: number; teams?: number; holdoutCap?: number | null };
 
@@ -79,6 +83,18 @@ export type Honest = {
   recommended: { sigma: number; threshold: number; expectedCharges: number };
 };
 
+/**
+ * The per-score bounds at this plan (docs/mechanism.md §2.8, score-bounds.ts): the concentration
+ * step they rest on, β's split, and the per-team promise by holdout checks used.
+ */
+export type ScoresPromise = {
+  /** N_c and the inequality that gives it (concentration.ts) */
+  concentration: { size: number; inequality: string };
+  split: BetaSplit;
+  /** every score a team is shown after f holdout checks is within `bound` of its true score (probability ≥ 1 − β), [0, 1] units */
+  byChecks: { checks: number; bound: number }[];
+};
+
 export type Plan = {
   sigma: number;
   threshold: number;
@@ -96,7 +112,18 @@ export type Plan = {
   guarantee: Guarantee;
   competition: CompetitionWide;
   honest: Honest;
+  /** null where no inequality covers the metric and model, or the budget is 0 */
+  scores: ScoresPromise | null;
+  /** when a guarantee does not hold (for a team, or for everyone): changes that would make it hold, each in words */
+  remedies: Remedy[];
 };
+
+/**
+ * A change that would make a guarantee hold (docs/mechanism.md §2.4): the holdout's size, the scored
+ * submissions per team m, the budget B₀, the settings, the cap H on holdout answers over all teams (for
+ * the competition-wide figure), the correlation model or the metric. `to` is the number that works (null for a choice).
+ */
+export type Remedy = { change: "holdout" | "submissions" | "budget" | "settings" | "cap" | "model" | "metric"; to: number | null; text: string };
 
 /**
  * A tolerance of half a [0, 1] metric's range or more says nothing a team could use: the planner
@@ -104,28 +131,45 @@ export type Plan = {
  */
 export const MEANINGFUL_TOLERANCE = 0.5;
 
-/** The number of teams the competition-wide figure assumes when the organizer states none. */
+/** The number of teams a draft's competition-wide figure is planned for when the organizer states none. */
 export const DEFAULT_TEAMS = 1000;
+
+/**
+ * The share of β the competition-wide figure spends on M teams: 6/(π² M²), so that the shares of all
+ * M ≥ 1 sum to at most 1. The number of teams is not fixed in advance (teams join after reading the
+ * board), so a figure stated for the teams there are must hold for every M at once: a union over M
+ * with these weights (docs/mechanism.md §2.7).
+ */
+export function teamsShare(teams: number): number {
+  check(Number.isInteger(teams) && teams >= 1, `teams must be a whole number ≥ 1, got ${teams}`);
+  return 6 / (Math.PI ** 2 * teams ** 2);
+}
 const CAPS = [10, 20, 50, 100, 200, 500, 1000, 2000, 5000];
 
-/** The sd of an honest gap for this setting: both splits counted at the holdout's ratio n_eff / n. */
+/**
+ * The sd of an honest gap for this setting: both splits' concentration sizes counted at the holdout's
+ * ratio n_eff / n (an estimate of the sampling variance for the recommended settings, not a bound).
+ */
 function gapSdOf(setting: Setting): number {
   const ratio = effectiveSize(setting.model, setting.n) / setting.n;
-  return honestGapSd((setting.publicRows ?? setting.concentration ?? setting.n) * ratio, concentrationSize(setting));
+  const holdout = setting.concentration ?? setting.n;
+  return honestGapSd((setting.publicRows ?? holdout) * ratio, holdout * ratio);
 }
 
-/** The count's bound for one team (null where it does not apply). */
+/** The count's bound for one team (null where no inequality covers the metric and model). */
 function countForTeam(setting: Setting, p: PracticalInput, beta: number, maxQueries: number) {
-  if (setting.model.kind === "max-influence" || concentrationProblem(setting.model)) return null;
+  const concentration = concentrationFor(setting);
+  if (!concentration) return null;
   return descriptionLengthBound({
     sensitivity: deltaOf(setting),
-    nEff: concentrationSize(setting),
+    nEff: concentration.size,
     queries: maxQueries,
     budget: p.budget,
     decimals: answerDecimalsFor(p.sigma),
     sigma: p.sigma,
     threshold: p.threshold,
     beta,
+    capped: (setting.holdoutCap ?? null) !== null,
   });
 }
 
@@ -150,7 +194,7 @@ export function largestCountBudget(setting: Setting, noise: { sigma: number; thr
 export function planGuarantee(setting: Setting, input: GuaranteeInput): Plan {
   const { tolerance: tau, beta, maxQueries } = input;
   const t = theorem2Parameters(input); // checks τ, β, m and c
-  const bdp = concentrationProblem(setting.model) ? 0 : maxBudget(setting, input).budget;
+  const bdp = maxBudget(setting, input).budget;
   const recommended = recommendSettings({ gapSd: gapSdOf(setting), queries: maxQueries });
   // A tolerance of half the range or more is no guarantee (MEANINGFUL_TOLERANCE): the budget stops below it.
   const dl = largestCountBudget(setting, recommended, { beta, maxQueries }, Math.min(tau, MEANINGFUL_TOLERANCE * (1 - 1e-9)));
@@ -175,40 +219,56 @@ export function planPractical(setting: Setting, input: PracticalInput & { beta: 
   return describe(setting, { sigma, threshold, budget }, { beta, maxQueries, split: split > 0 && split < 1 ? split : null });
 }
 
+/**
+ * Recommended mode (docs/mechanism.md §2.6): σ and T the planner recommends for this holdout (fewer
+ * than 0.1 expected charges of an honest team over m queries, two significant figures) with the
+ * organizer's B₀, planned as practical mode on them.
+ */
+export function planRecommended(setting: Setting, input: { budget: number; beta: number; maxQueries: number }): Plan {
+  const { sigma, threshold } = recommendSettings({ gapSd: gapSdOf(setting), queries: input.maxQueries });
+  return planPractical(setting, { ...input, sigma, threshold });
+}
+
 /** Theorem 2 at these settings: its tolerance τ = A/2 + T when it holds (docs/mechanism.md §2.4). */
 function theorem2At(setting: Setting, p: PracticalInput, beta: number, maxQueries: number, split: number | null) {
-  if (split === null || concentrationProblem(setting.model)) return { holds: false, tolerance: null, requiredN: null };
+  if (split === null || !concentrationFor(setting)) return { holds: false, tolerance: null, requiredN: null };
   const tau = 6 * p.sigma * Math.log((4 * maxQueries) / beta) + p.threshold;
   if (tau > 1) return { holds: false, tolerance: null, requiredN: null };
   const g = { tolerance: tau, beta, maxQueries, split };
   const need = requiredN(setting, g, Math.max(1, p.budget));
-  const holds = p.budget >= 1 && setting.n >= need && p.budget <= maxBudget(setting, g).budget;
+  const holds = p.budget >= 1 && need !== null && setting.n >= need && p.budget <= maxBudget(setting, g).budget;
   return { holds, tolerance: tau, requiredN: need };
 }
 
-/** The competition-wide figure: the count over teams × m queries with at most H holdout answers, each team's T̂ epochs and comparisons in the union. */
+/**
+ * The competition-wide figure: the count over M teams × m queries with at most H holdout answers, each
+ * team's T̂ epochs and comparisons in the union, at β·6/(π²M²) (teamsShare: valid whatever number of
+ * teams the competition ends up with). The point at which the cap is reached is a function of this
+ * transcript, so it adds nothing here.
+ */
 function competitionWide(setting: Setting, p: PracticalInput, beta: number, maxQueries: number, perTeamCharges: number): CompetitionWide {
-  const teams = setting.teams ?? DEFAULT_TEAMS;
+  const teams = Math.max(1, setting.teams ?? DEFAULT_TEAMS);
   const cap = setting.holdoutCap ?? null;
-  const applies = setting.model.kind !== "max-influence" && !concentrationProblem(setting.model);
+  const concentration = concentrationFor(setting);
+  const applies = concentration !== null;
   const at = (h: number) =>
     descriptionLengthBound({
       sensitivity: deltaOf(setting),
-      nEff: concentrationSize(setting),
+      nEff: concentration!.size,
       queries: teams * maxQueries,
       budget: h,
       epochs: teams * (p.budget + 1),
       decimals: answerDecimalsFor(p.sigma),
       sigma: p.sigma,
       threshold: p.threshold,
-      beta,
+      beta: beta * teamsShare(teams),
     }).tolerance;
   const curve = applies ? CAPS.map((h) => ({ cap: h, tolerance: at(h) })) : [];
   const tolerance = applies && cap !== null ? at(cap) : null;
   const holds = tolerance !== null && tolerance < MEANINGFUL_TOLERANCE;
   const honestCharges = teams * perTeamCharges;
   const explanation = !applies
-    ? "No competition-wide guarantee: this correlation model gives the count no concentration bound."
+    ? "No competition-wide guarantee: no concentration inequality covers this metric under this correlation model."
     : cap === null
       ? `No competition-wide guarantee: without a cap on holdout answers over all teams, one person with many accounts can spend many budgets on the one holdout. Honest teams are expected to spend about ${fmt(honestCharges)} holdout answers in all (${teams} teams).`
       : holds
@@ -220,7 +280,8 @@ function competitionWide(setting: Setting, p: PracticalInput, beta: number, maxQ
 function describe(setting: Setting, p: PracticalInput, options: { beta: number; maxQueries: number; split: number | null; requested?: number }): Plan {
   const { beta, maxQueries, split, requested } = options;
   const nEff = effectiveSize(setting.model, setting.n);
-  const problem = concentrationProblem(setting.model);
+  const covered = concentrationOf(setting);
+  const problem = isCovered(covered) ? null : covered.problem;
   const theorem2 = theorem2At(setting, p, beta, maxQueries, split);
   const count = p.budget >= 1 ? countForTeam(setting, p, beta, maxQueries) : null;
   const countHolds = count !== null && count.tolerance < MEANINGFUL_TOLERANCE && (requested === undefined || count.tolerance <= requested);
@@ -232,9 +293,28 @@ function describe(setting: Setting, p: PracticalInput, options: { beta: number; 
   const recommended = recommendSettings({ gapSd, queries: maxQueries });
   const explanation =
     proof === null
-      ? `No formal guarantee${problem ? `: ${problem}` : p.budget < 1 ? ": the budget is 0, so no team could be checked on the holdout" : ` at these settings: the best bound is ±${fmt(count?.tolerance ?? NaN)}`}. ${requested !== undefined ? "Raise the tolerance, lower the number of submissions, or use a larger holdout." : "Use the recommended settings, or a larger holdout."}`
+      ? `No formal guarantee${problem ? `: ${problem}` : p.budget < 1 ? ": the budget is 0, so no team could be checked on the holdout" : ` at these settings: the best bound is ±${fmt(count?.tolerance ?? NaN)}`}.`
       : `For a team acting on its own answers: with probability at least ${fmt(1 - beta)}, every score it is shown is within ±${fmt(tolerance!)} of its true score, for up to ${maxQueries} submissions and ${p.budget} holdout checks (${proof === "bdp" ? "Theorem 2, through Bayesian differential privacy" : "the description-length count"}).`;
   const epsDp = epsDpForBudget(p.budget, p.sigma, deltaOf(setting));
+  const concentration = concentrationFor(setting);
+  const wide = competitionWide(setting, p, beta, maxQueries, charges);
+  const remedies = proof === null || !wide.holds ? remediesFor(setting, p, { beta, maxQueries, recommended, teamHolds: proof !== null, wide }) : [];
+  const bounds =
+    concentration && p.budget >= 1
+      ? boundSettingFor(
+          {
+            concentration,
+            maxQueries,
+            decimals: answerDecimalsFor(p.sigma),
+            capped: (setting.holdoutCap ?? null) !== null,
+            sigma: p.sigma,
+            threshold: p.threshold,
+            sensitivity: deltaOf(setting),
+            beta,
+          },
+          p.budget,
+        )
+      : null;
   const forward = p.budget > 0 ? calibrateEpsBdp(setting.model, setting.n, epsDp) : { value: 0, byMethod: {}, exhaustive: true };
   return {
     ...p,
@@ -265,8 +345,98 @@ function describe(setting: Setting, p: PracticalInput, options: { beta: number; 
       },
       explanation,
     },
-    competition: competitionWide(setting, p, beta, maxQueries, charges),
+    competition: wide,
     honest: { gapSd, expectedCharges: charges, recommended: { sigma: recommended.sigma, threshold: recommended.threshold, expectedCharges: recommended.expectedCharges } },
+    scores: bounds && {
+      concentration: { size: concentration!.size, inequality: concentration!.inequality },
+      split: bounds.split,
+      byChecks: promiseByChecks(bounds, p.budget),
+    },
+    remedies,
+  };
+}
+
+/** The holdout sizes remediesFor tries, as multiples of today's. */
+const GROWTH = [1.5, 2, 3, 5, 10, 20, 50, 100];
+
+/**
+ * What would make the guarantees hold (docs/mechanism.md §2.4), each figure computed by the count
+ * at a tolerance below MEANINGFUL_TOLERANCE: for a team, the model or the metric where no inequality
+ * covers the pair, the recommended settings, a smaller B₀, fewer scored submissions, a larger holdout
+ * (the same proportions, the same settings), a mean instead of ROC AUC where ROC AUC counts far fewer
+ * rows; for everyone, a cap H on holdout answers over all teams.
+ */
+function remediesFor(
+  setting: Setting,
+  p: PracticalInput,
+  options: { beta: number; maxQueries: number; recommended: { sigma: number; threshold: number }; teamHolds: boolean; wide: CompetitionWide },
+): Remedy[] {
+  const { beta, maxQueries, recommended, teamHolds, wide } = options;
+  const within = MEANINGFUL_TOLERANCE * (1 - 1e-9);
+  const remedies: Remedy[] = [];
+  const covered = concentrationOf(setting);
+  if (!isCovered(covered)) return [{ change: "model", to: null, text: `Model the holdout rows as ${COVERED_MODELS}: each gives a concentration inequality.` }];
+  const holds = (s: Setting, q: PracticalInput, m = maxQueries) => (countForTeam(s, q, beta, m)?.tolerance ?? Infinity) < within;
+  if (!teamHolds) {
+    const isRecommended = p.sigma === recommended.sigma && p.threshold === recommended.threshold;
+    if (!isRecommended && holds(setting, { ...recommended, budget: p.budget }))
+      remedies.push({
+        change: "settings",
+        to: null,
+        text: `Use the recommended settings (noise σ = ${fmt(recommended.sigma)}, threshold T = ${fmt(recommended.threshold)}): they give a guarantee at this budget.`,
+      });
+    const budget = largestCountBudget(setting, p, { beta, maxQueries }, within);
+    if (budget >= 1 && budget < p.budget) remedies.push({ change: "budget", to: budget, text: `Give each team at most ${budget} holdout checks (B₀ = ${budget}).` });
+    let m = 0;
+    for (let lo = 1, hi = maxQueries - 1; lo <= hi;) {
+      const mid = Math.floor((lo + hi) / 2);
+      if (holds(setting, p, mid)) [m, lo] = [mid, mid + 1];
+      else hi = mid - 1;
+    }
+    if (m >= Math.max(1, p.budget))
+      remedies.push({ change: "submissions", to: m, text: `Allow at most ${m} scored submissions per team (a lower daily cap or a shorter competition).` });
+    const grown = GROWTH.find((k) => holds(scaled(setting, k), p));
+    if (grown !== undefined) {
+      const rows = Math.ceil((setting.n * grown) / 1000) * 1000;
+      remedies.push({
+        change: "holdout",
+        to: rows,
+        text: `A holdout of about ${rows.toLocaleString("en")} rows (${setting.n.toLocaleString("en")} now), split in the same proportions.`,
+      });
+    }
+    if (
+      setting.additive === false &&
+      (setting.concentration ?? setting.n) < setting.n / 2 &&
+      holds({ ...setting, concentration: setting.n, sensitivity: 1 / setting.n, additive: true }, p)
+    ) {
+      remedies.push({
+        change: "metric",
+        to: null,
+        text: `A metric that is a mean of per-row values (accuracy, the Brier score, log-loss) counts all ${setting.n.toLocaleString("en")} holdout rows, where ROC AUC counts ${fmt(setting.concentration!)}.`,
+      });
+    }
+  }
+  if (!wide.holds) {
+    const cap = [...wide.curve].reverse().find((point) => point.tolerance < within);
+    if (cap)
+      remedies.push({
+        change: "cap",
+        to: cap.cap,
+        text: `For a promise that covers everyone, cap holdout answers over all teams at ${cap.cap} (honest teams are expected to spend about ${fmt(wide.honestCharges)}).`,
+      });
+  }
+  return remedies;
+}
+
+/** The setting with a holdout k times as large in the same proportions (k times the rows and groups or chains of today's sizes: every size k times, Δ 1/k times). */
+function scaled(setting: Setting, k: number): Setting {
+  const times = (x: number | undefined) => (x === undefined ? undefined : x * k);
+  return {
+    ...setting,
+    n: Math.round(setting.n * k),
+    concentration: times(setting.concentration),
+    publicRows: times(setting.publicRows),
+    sensitivity: setting.sensitivity && setting.sensitivity / k,
   };
 }
 

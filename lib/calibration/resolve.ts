@@ -86,3 +86,35 @@ export function splitIntegrityProblem(kind: CorrelationModelInput["kind"], solut
   const groups = crossing.count === 1 ? "1 group has" : `${crossing.count} groups have`;
   return `${groups} rows in both the public and the holdout split (${crossing.examples.join(", ")}${more}): public scores are released exactly, so they would reveal those groups' holdout rows. Put every row of a group in the same split.`;
 }
+
+/**
+ * The model a solution declares (docs/mechanism.md §2.5): a Markov chain fitted from its `state`
+ * column (one chain per group), groups read from its `group` column, or none (independent rows).
+ * A new solution is modelled this way until the organizer chooses otherwise.
+ */
+export function declaredModel(solution: Pick<SolutionColumns, "groups" | "states">): CorrelationModelInput | null {
+  if (solution.states && solution.groups) return { kind: "markov", fit: { alpha: 1 } };
+  if (solution.groups) return { kind: "groups" };
+  return null;
+}
+
+/** Whether `model` can be resolved against this solution (resolveCorrelation), i.e. it does not need a column the solution lacks. */
+export function fitsSolution(model: CorrelationModelInput, solution: Pick<SolutionColumns, "groups" | "states">): boolean {
+  if (model.kind === "groups") return model.maxGroupSize !== undefined || solution.groups !== null;
+  if (model.kind === "markov") return model.fit === undefined || solution.states !== null;
+  return true;
+}
+
+/** What a publishing organizer must acknowledge about the model: that it ignores the groups or the states the solution declares. */
+export type ModelAcknowledgment = "model_ignores_groups" | "model_ignores_states";
+
+/**
+ * The declarations of the solution that `kind` ignores: a group column under a model that treats
+ * rows as independent (or bounds their influence), a state column under any model but a Markov chain.
+ */
+export function ignoredDeclarations(kind: CorrelationModelInput["kind"], solution: Pick<SolutionColumns, "groups" | "states">): ModelAcknowledgment[] {
+  const ignored: ModelAcknowledgment[] = [];
+  if (solution.groups && kind !== "groups" && kind !== "markov") ignored.push("model_ignores_groups");
+  if (solution.states && kind !== "markov") ignored.push("model_ignores_states");
+  return ignored;
+}

@@ -1,6 +1,7 @@
 import { epsDpForBudget } from "../mechanism/accounting";
 import { check } from "../mechanism/errors";
-import { type CorrelationModel, calibrateEpsDp, effectiveSize } from "./models";
+import { type Concentration, concentrationOf, isCovered } from "./concentration";
+import { type CorrelationModel, calibrateEpsDp } from "./models";
 
 /**
  * Zhao 2017, Theorem 2 (docs/mechanism.md §2.4), the first of the two proofs the planner weighs.
@@ -15,10 +16,11 @@ import { type CorrelationModel, calibrateEpsDp, effectiveSize } from "./models";
 export type GuaranteeInput = { tolerance: number; beta: number; maxQueries: number; split?: number };
 
 /**
- * The holdout a plan is for: n rows and their correlation model, and the metric's sensitivity Δ
- * and concentration size (docs/mechanism.md §4; 1/n and n, a mean's, when not given).
+ * The holdout a plan is for: n rows and their correlation model, and the metric's sensitivity Δ,
+ * concentration size N and whether it is a mean of per-row values (docs/mechanism.md §4; 1/n, n and
+ * a mean when not given).
  */
-export type Setting = { n: number; model: CorrelationModel; sensitivity?: number; concentration?: number };
+export type Setting = { n: number; model: CorrelationModel; sensitivity?: number; concentration?: number; additive?: boolean };
 
 /** Δ, the most one holdout row moves a query's value: the metric's, or 1/n for a mean. */
 export function deltaOf(setting: Setting): number {
@@ -26,11 +28,12 @@ export function deltaOf(setting: Setting): number {
 }
 
 /**
- * The size the concentration step may count on (docs/mechanism.md §2.5, §4): the metric's
- * concentration size (n for a mean; n₊n₋/n for ROC AUC) at the correlation model's ratio n_eff/n.
+ * The concentration step for this metric and model (concentration.ts): the inequality and its size
+ * N_c, or null when no inequality covers the pair (then neither proof gives a guarantee).
  */
-export function concentrationSize(setting: Setting): number {
-  return (setting.concentration ?? setting.n) * (effectiveSize(setting.model, setting.n) / setting.n);
+export function concentrationFor(setting: Setting): Concentration | null {
+  const c = concentrationOf(setting);
+  return isCovered(c) ? c : null;
 }
 
 /** σ, T, τ', β' of Theorem 2 for (τ, β, m, c). */
@@ -56,27 +59,27 @@ export function concentrationN(tauPrime: number, betaPrime: number): number {
 }
 
 /**
- * The BDP level ε* at which Lemma 1 gives the guarantee (docs/mechanism.md §2.5). Lemma 1 joins a
- * max-information bound that grows like e^{2ε²n} in the true n with a concentration bound
- * 2e^{−2 n_eff τ'²} that only counts effective rows. For independent rows and for groups (each group
- * one record: group privacy ε_DP = ε/k, n_eff = n/k records) ε* = τ'/3. For a Markov chain or a
- * max-influence bound ε* = (τ'/3)·√(n_eff/n): then 2ε*²n = 2τ'² n_eff / 9 and the independent
- * proof runs with n_eff rows. (With τ'/3 alone the product stays above 1 for every n once
- * n_eff/n ≤ 1/9.) A metric whose concentration size is below n (ROC AUC: n₊n₋/n, McDiarmid) takes
- * the factor √(size/n) the same way, for the same reason.
+ * The BDP level ε* at which Lemma 1 gives the guarantee (docs/mechanism.md §2.5), and N_c. Lemma 1
+ * joins a max-information bound that grows like e^{2ε²n} in the true n with a concentration bound
+ * 2e^{−2 N_c τ'²} (concentration.ts) that counts fewer rows when they are correlated or the metric is
+ * not a mean. With ε* = (τ'/3)·√(N_c/n), 2ε*²n = 2τ'² N_c / 9 and the independent proof runs with N_c
+ * rows. (With τ'/3 alone the product stays above 1 for every n once N_c/n ≤ 1/9.) For groups, each
+ * group is one record (group privacy, ε_DP = ε/k, n/k records), which already accounts for the
+ * correlation: ε* = (τ'/3)·√(N/n) with the metric's own N. Null when no inequality covers the pair.
  */
-export function targetEpsBdp(setting: Setting, tauPrime: number): { epsBdp: number; nEff: number } {
-  const nEff = concentrationSize(setting);
-  // A metric that concentrates on fewer than n rows (ROC AUC) shrinks ε the same way.
-  const metric = Math.sqrt((setting.concentration ?? setting.n) / setting.n);
-  const correlation = setting.model.kind === "markov" || setting.model.kind === "max-influence" ? Math.sqrt(effectiveSize(setting.model, setting.n) / setting.n) : 1;
-  return { epsBdp: (tauPrime / 3) * metric * correlation, nEff };
+export function targetEpsBdp(setting: Setting, tauPrime: number): { epsBdp: number; nEff: number } | null {
+  const concentration = concentrationFor(setting);
+  if (!concentration) return null;
+  const counted = setting.model.kind === "groups" ? (setting.concentration ?? setting.n) : concentration.size;
+  return { epsBdp: (tauPrime / 3) * Math.sqrt(counted / setting.n), nEff: concentration.size };
 }
 
 /** Largest budget the holdout supports for (τ, β, m, c); 0 when even one holdout answer is unsafe. */
 export function maxBudget(setting: Setting, input: GuaranteeInput): { budget: number; epsDpAtTau: number; nEff: number; concentration: number; exhaustive: boolean } {
   const t = theorem2Parameters(input);
-  const { epsBdp, nEff } = targetEpsBdp(setting, t.tauPrime);
+  const target = targetEpsBdp(setting, t.tauPrime);
+  if (!target) return { budget: 0, epsDpAtTau: 0, nEff: 0, concentration: concentrationN(t.tauPrime, t.betaPrime), exhaustive: true };
+  const { epsBdp, nEff } = target;
   const calibration = calibrateEpsDp(setting.model, setting.n, epsBdp);
   const concentration = concentrationN(t.tauPrime, t.betaPrime);
   const fromPrivacy = Math.floor(calibration.value / epsDpForBudget(1, t.sigma, deltaOf(setting)));
@@ -84,10 +87,12 @@ export function maxBudget(setting: Setting, input: GuaranteeInput): { budget: nu
   return { budget, epsDpAtTau: calibration.value, nEff, concentration, exhaustive: calibration.exhaustive };
 }
 
-/** n_#(B, σ, τ', β') of Theorem 2: the holdout size (in effective rows for the first term) B needs. */
-export function requiredN(setting: Setting, input: GuaranteeInput, budget: number): number {
+/** n_#(B, σ, τ', β') of Theorem 2: the holdout size (in effective rows for the first term) B needs; null where no inequality covers the pair. */
+export function requiredN(setting: Setting, input: GuaranteeInput, budget: number): number | null {
   const t = theorem2Parameters(input);
-  const { epsBdp, nEff } = targetEpsBdp(setting, t.tauPrime);
+  const target = targetEpsBdp(setting, t.tauPrime);
+  if (!target) return null;
+  const { epsBdp, nEff } = target;
   const epsDpAtTau = calibrateEpsDp(setting.model, setting.n, epsBdp).value;
   // The concentration term counts effective rows; scale it back to rows by n / n_eff.
   const concentration = concentrationN(t.tauPrime, t.betaPrime) * (setting.n / nEff);

@@ -1,6 +1,6 @@
 import seedrandom from "seedrandom";
 import { createStreams } from "../mechanism/rng";
-import { initThresholdout, stepThresholdout, type ThresholdoutParams, type ThresholdoutState } from "../mechanism/thresholdout";
+import { answerDecimalsFor, initThresholdout, stepThresholdout, type ThresholdoutParams, type ThresholdoutState } from "../mechanism/thresholdout";
 import { boostingAttack, type LeaderboardOracle } from "./boosting";
 import { signAccuracy, randomLabels } from "./data";
 
@@ -48,7 +48,15 @@ export async function previewBoostingAttack(options: {
   const labels = randomLabels(rows, seedrandom(`${options.seed}:labels`), lambda > 1e-9 ? (1 + lambda) / 2 : undefined);
   const publicIdx = Uint32Array.from({ length: publicRows }, (_, i) => i);
   const holdoutIdx = Uint32Array.from({ length: holdoutRows }, (_, i) => publicRows + i);
-  const params: ThresholdoutParams = { mode: "thresholdout", sigma: options.sigma, threshold: options.threshold, budget: options.budget, holdoutSize: holdoutRows };
+  // The preview's attacker may submit as often as it likes (m = its submissions), answers as the competition releases them.
+  const params: ThresholdoutParams = {
+    sigma: options.sigma,
+    threshold: options.threshold,
+    budget: options.budget,
+    sensitivity: 1 / holdoutRows,
+    maxQueries: submissions,
+    answerDecimals: answerDecimalsFor(options.sigma),
+  };
   let spent = 0;
   const guarded = (): LeaderboardOracle => {
     const streams = createStreams(options.newSecret(), "preview");

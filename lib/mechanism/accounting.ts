@@ -9,11 +9,9 @@ import { gridFor } from "./noise";
  *   - the holdout answer that ends it (Lap(4σ)):                             Δ/(4σ)       = 1u.
  * So a holdout answer costs 9u (the classic 9Δ/(4σ)) and a team allowed B₀ holdout answers at most
  * 9·B₀·u. Below-threshold answers cost nothing beyond the epoch they fall in; rounding a released
- * answer is post-processing and costs nothing. Boards published before the public-first board
- * (docs/mechanism.md §2.6) also showed re-measurements, Q(X) + Lap(4σ) once more, 1u each: they
- * stay counted where they were made.
+ * answer is post-processing and costs nothing.
  */
-export const UNITS = { epoch: 8, answer: 1, remeasure: 1 } as const;
+export const UNITS = { epoch: 8, answer: 1 } as const;
 
 /**
  * u = (Δ_Q + g)/(4σ): the cost of one Lap(4σ) release.
@@ -38,8 +36,6 @@ export function epsDpForBudget(budget: number, sigma: number, sensitivity: numbe
 /** What one team has received so far. */
 export type TeamReleases = {
   holdoutAnswers: number;
-  /** re-measured scores of a board published before the public-first board (0 since) */
-  remeasures: number;
   /** threshold epochs that have answered a query below the threshold and not ended with a holdout answer: the team's own, and those of teams it absorbed */
   openEpochs: number;
 };
@@ -47,8 +43,8 @@ export type TeamReleases = {
 export type PrivacySpent = { perTeam: Map<string, number>; total: number };
 
 /**
- * Privacy spent so far: (9k + r + 8·[open epoch]) (Δ_Q + g)/(4σ) for a team with k holdout
- * answers and r re-measurements. All teams query the same holdout, so by basic composition the
+ * Privacy spent so far: (9k + 8·[open epochs]) (Δ_Q + g)/(4σ) for a team with k holdout
+ * answers. All teams query the same holdout, so by basic composition the
  * total is the sum over teams.
  */
 export function privacySpent(teams: Map<string, TeamReleases>, sigma: number, sensitivity: number): PrivacySpent {
@@ -56,7 +52,7 @@ export function privacySpent(teams: Map<string, TeamReleases>, sigma: number, se
   const perTeam = new Map<string, number>();
   let total = 0;
   for (const [team, t] of teams) {
-    const eps = ((UNITS.epoch + UNITS.answer) * t.holdoutAnswers + UNITS.remeasure * t.remeasures + UNITS.epoch * t.openEpochs) * unit;
+    const eps = ((UNITS.epoch + UNITS.answer) * t.holdoutAnswers + UNITS.epoch * t.openEpochs) * unit;
     perTeam.set(team, eps);
     total += eps;
   }

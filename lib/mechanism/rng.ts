@@ -5,7 +5,7 @@ import seedrandom from "seedrandom";
 export type Rng = () => number;
 
 /** What a stream is drawn for; together with the team and query index it names exactly one draw. */
-export type Purpose = "threshold" | "gamma" | "answer" | "remeasure";
+export type Purpose = "threshold" | "gamma" | "answer";
 
 /** Opens the stream for one (query index, purpose) of one team. */
 export type Streams = (queryIndex: number, purpose: Purpose) => Rng;

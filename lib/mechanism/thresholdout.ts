@@ -15,40 +15,38 @@ import type { Streams } from "./rng";
  * first and released answers are clamped to [0, 1]; a holdout answer is then rounded to
  * `answerDecimals` decimals, so that it takes one of 10^d + 1 values (the count of docs/mechanism.md
  * §2.7). Each draw has its own stream (rng.ts): the threshold of query index 0 is the initial T̂;
- * query i ≥ 1 draws "gamma", then on a charge "answer" and "threshold" (the refreshed T̂); a
- * re-measurement of query i (the board of competitions published before the public-first board,
- * kept for their audit) draws "remeasure".
+ * query i ≥ 1 draws "gamma", then on a charge "answer" and "threshold" (the refreshed T̂).
  *
- * The guarantee covers m queries per team: from query m + 1 on, the answer is "limit" (no score
- * released, nothing spent), said apart from ⊥ for a spent budget.
- *
- * `plain` mode is the unprotected baseline other platforms use: it answers the exact holdout value
- * and spends nothing. It exists for comparisons only.
+ * The guarantee covers m queries per team: from query m + 1 on (counting a merged team's absorbed
+ * queries), the answer is "limit" (no score released, nothing spent), said apart from ⊥ for a spent
+ * budget.
  */
 export type ThresholdoutParams = {
-  mode: "thresholdout" | "plain";
   /** σ, the noise rate (Laplace scale of T̂), in metric units */
   sigma: number;
   /** T, the threshold on |Q(X) − Q(D)|, in metric units */
   threshold: number;
   /** B₀, the number of holdout answers a team may receive */
   budget: number;
-  /** n, the number of holdout rows */
-  holdoutSize: number;
-  /** Δ, the most one holdout row can move a query's value (docs/mechanism.md §4); 1/n, a mean's, when not given */
-  sensitivity?: number;
-  /** m, the number of queries the guarantee covers; later queries are answered "limit" (none: no limit) */
-  maxQueries?: number;
-  /** d: holdout answers are released rounded to d decimals (none: unrounded, as competitions published before the rounding were) */
-  answerDecimals?: number;
+  /** Δ, the most one holdout row can move a query's value (docs/mechanism.md §4): 1/n for a mean */
+  sensitivity: number;
+  /** m, the number of queries the guarantee covers; later queries are answered "limit" */
+  maxQueries: number;
+  /** d: holdout answers are released rounded to d decimals */
+  answerDecimals: number;
 };
 
 /** JSON-serialisable per-team state. `noisyThreshold` is T̂: secret, never shown to a competitor. */
 export type ThresholdoutState = {
   budget: number;
   noisyThreshold: number;
-  /** number of queries answered so far; the next query has index queries + 1 */
+  /** number of queries answered from this team's streams so far; the next query has index queries + 1 */
   queries: number;
+  /**
+   * queries of the teams this team absorbed: the merged team's transcript holds them too, so its
+   * query i is the (absorbed + i)-th, and the limit m counts them (docs/mechanism.md §2.8)
+   */
+  absorbed: number;
 };
 
 /** One query: the submission's metric value on the holdout X and on the public split D, in [0, 1]. */
@@ -59,28 +57,22 @@ export type ThresholdoutAnswer = { kind: AnswerKind; value: number | null };
 
 /** Checks the parameters; throws a MathInputError naming the first bad one. */
 export function checkThresholdoutParams(params: ThresholdoutParams): void {
-  const { sigma, threshold, budget, holdoutSize } = params;
+  const { sigma, threshold, budget } = params;
   check(Number.isFinite(sigma) && sigma > 0, `sigma must be a positive number, got ${sigma}`);
   check(Number.isFinite(threshold) && threshold >= 0, `threshold must be ≥ 0, got ${threshold}`);
   check(Number.isInteger(budget) && budget >= 0, `budget must be a whole number ≥ 0, got ${budget}`);
-  check(Number.isInteger(holdoutSize) && holdoutSize >= 1, `holdout size must be a whole number ≥ 1, got ${holdoutSize}`);
   const delta = params.sensitivity;
-  check(delta === undefined || (delta > 0 && delta <= 1), `sensitivity must be in (0, 1], got ${delta}`);
+  check(delta > 0 && delta <= 1, `sensitivity must be in (0, 1], got ${delta}`);
   const m = params.maxQueries;
-  check(m === undefined || (Number.isInteger(m) && m >= 1), `maxQueries must be a whole number ≥ 1, got ${m}`);
+  check(Number.isInteger(m) && m >= 1, `maxQueries must be a whole number ≥ 1, got ${m}`);
   const d = params.answerDecimals;
-  check(d === undefined || (Number.isInteger(d) && d >= 1 && d <= 8), `answerDecimals must be a whole number from 1 to 8, got ${d}`);
-}
-
-/** Δ of the queries: the metric's, or 1/n for a mean of per-row values (competitions published before Δ was stored). */
-export function sensitivityOf(params: Pick<ThresholdoutParams, "holdoutSize" | "sensitivity">): number {
-  return params.sensitivity ?? 1 / params.holdoutSize;
+  check(Number.isInteger(d) && d >= 1 && d <= 8, `answerDecimals must be a whole number from 1 to 8, got ${d}`);
 }
 
 /** Algorithm 1, line 2: the initial state, with T̂ ← T + Lap(σ) drawn from stream (0, "threshold"). */
 export function initThresholdout(params: ThresholdoutParams, streams: Streams): ThresholdoutState {
   checkThresholdoutParams(params);
-  return { budget: params.budget, noisyThreshold: drawThreshold(params, streams, 0), queries: 0 };
+  return { budget: params.budget, noisyThreshold: drawThreshold(params, streams, 0), queries: 0, absorbed: 0 };
 }
 
 /** Algorithm 1, lines 3–13, for one query: a pure step from state to answer and next state. */
@@ -92,16 +84,13 @@ export function stepThresholdout(
 ): { answer: ThresholdoutAnswer; state: ThresholdoutState } {
   checkQueryValue("holdout", query.holdoutValue);
   checkQueryValue("public", query.publicValue);
-  const grid = gridFor(sensitivityOf(params));
+  const grid = gridFor(params.sensitivity);
   const index = state.queries + 1;
   const holdout = snapToGrid(query.holdoutValue, grid);
   const publicValue = snapToGrid(query.publicValue, grid);
   const next = { ...state, queries: index };
 
-  if (params.mode === "plain") {
-    return { answer: { kind: "holdout", value: query.holdoutValue }, state: next };
-  }
-  if (index > (params.maxQueries ?? Infinity)) return { answer: { kind: "limit", value: null }, state: next };
+  if (index + state.absorbed > params.maxQueries) return { answer: { kind: "limit", value: null }, state: next };
   if (state.budget < 1) return { answer: { kind: "exhausted", value: null }, state: next };
   const gamma = sampleDiscreteLaplace(2 * params.sigma, grid, streams(index, "gamma"));
   if (Math.abs(holdout - publicValue) + gamma > state.noisyThreshold) {
@@ -115,26 +104,13 @@ export function stepThresholdout(
 }
 
 /**
- * Re-measures the holdout value of query `index`: a fresh Q(X) + Lap(4σ) from the stream (index,
- * "remeasure"), clamped to [0, 1]. The board of competitions published before the public-first board
- * (docs/mechanism.md §2.6) showed such a value for each team's best answer; the audit replays them.
- * Costs (Δ_Q + g)/(4σ) (accounting.ts).
- */
-export function remeasureHoldout(params: ThresholdoutParams, index: number, holdoutValue: number, streams: Streams): number {
-  checkQueryValue("holdout", holdoutValue);
-  check(Number.isInteger(index) && index >= 1, `query index must be a whole number ≥ 1, got ${index}`);
-  const grid = gridFor(sensitivityOf(params));
-  return clampUnit(snapToGrid(holdoutValue, grid) + sampleDiscreteLaplace(4 * params.sigma, grid, streams(index, "remeasure")));
-}
-
-/**
  * Half-width w of the 95 % interval of a released holdout value: the smallest grid multiple with
  * P[|Z| ≤ w] ≥ 0.95 for Z the discrete Laplace of scale 4σ (noise.ts). For a fine grid this is
  * 4σ ln 20 ≈ 12σ. In [0, 1] units, like σ.
  */
-export function answerHalfWidth(params: Pick<ThresholdoutParams, "sigma" | "holdoutSize" | "sensitivity">, level = 0.95): number {
+export function answerHalfWidth(params: Pick<ThresholdoutParams, "sigma" | "sensitivity">, level = 0.95): number {
   check(level > 0 && level < 1, `level must be in (0, 1), got ${level}`);
-  const grid = gridFor(sensitivityOf(params));
+  const grid = gridFor(params.sensitivity);
   return discreteLaplaceQuantile((1 + level) / 2, 4 * params.sigma, grid);
 }
 
@@ -148,15 +124,14 @@ export function answerDecimalsFor(sigma: number): number {
   return Math.min(8, Math.max(1, Math.ceil(-Math.log10((4 * sigma * Math.log(20)) / 10))));
 }
 
-/** A released value rounded to d decimals (unrounded without d). */
-function roundAnswer(value: number, decimals: number | undefined): number {
-  if (decimals === undefined) return value;
+/** A released value rounded to d decimals. */
+function roundAnswer(value: number, decimals: number): number {
   const scale = 10 ** decimals;
   return Math.round(value * scale) / scale;
 }
 
 function drawThreshold(params: ThresholdoutParams, streams: Streams, index: number): number {
-  const grid = gridFor(sensitivityOf(params));
+  const grid = gridFor(params.sensitivity);
   return snapToGrid(params.threshold, grid) + sampleDiscreteLaplace(params.sigma, grid, streams(index, "threshold"));
 }
 

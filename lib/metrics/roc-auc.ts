@@ -20,7 +20,8 @@ export function rocAuc(): Metric {
     shape: (labels, rows) => {
       const { positives, negatives } = classCounts(labels, rows);
       check(positives > 0 && negatives > 0, `ROC AUC needs both classes, found ${positives} positive and ${negatives} negative rows`);
-      return { rows: rows.length, sensitivity: 1 / Math.min(positives, negatives), concentration: (positives * negatives) / (positives + negatives) };
+      // A two-sample U-statistic, not a mean of per-row values.
+      return { rows: rows.length, sensitivity: 1 / Math.min(positives, negatives), concentration: (positives * negatives) / (positives + negatives), additive: false };
     },
     display: SHOWN_AS_IS,
     toDisplay: (value) => displayed(SHOWN_AS_IS, value),

@@ -10,11 +10,12 @@ export type SplitData = {
 /**
  * How a split's query value moves with its rows (docs/mechanism.md §4): `sensitivity` Δ, the most one
  * row can move it (1/n for a mean of [0, 1] values; the noise grid and the privacy accounting use
- * it), and `concentration`, 1/Σᵢ cᵢ² for the bounded differences cᵢ of McDiarmid's inequality
+ * it), `concentration`, 1/Σᵢ cᵢ² for the bounded differences cᵢ of McDiarmid's inequality
  * (n for a mean: P[|Q − E Q| > t] ≤ 2e^{−2t²·concentration}), which the proofs and the sampling
- * error use in place of n.
+ * error use in place of n, and `additive`: whether Q is a mean of per-row values, which some
+ * concentration inequalities for correlated rows need (lib/calibration/concentration.ts).
  */
-export type SplitShape = { rows: number; sensitivity: number; concentration: number };
+export type SplitShape = { rows: number; sensitivity: number; concentration: number; additive: boolean };
 
 /**
  * A metric of docs/mechanism.md §4: a query value Q ∈ [0, 1] on a split — the mean of a per-row
@@ -110,7 +111,7 @@ export function meanMetric({ perRow, display, ...rest }: MeanMetric): PerRowMetr
       for (let k = 0; k < rows.length; k++) sum += perRow(predictions[rows[k]], labels[rows[k]]);
       return sum / rows.length;
     },
-    shape: (_, rows) => ({ rows: rows.length, sensitivity: 1 / rows.length, concentration: rows.length }),
+    shape: (_, rows) => ({ rows: rows.length, sensitivity: 1 / rows.length, concentration: rows.length, additive: true }),
     display,
     toDisplay: (value) => displayed(display, value),
     displayHalfWidth: (value, w) => displayedHalfWidth(display, value, w),

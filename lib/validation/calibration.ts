@@ -24,8 +24,23 @@ export type CorrelationModelInput = z.infer<typeof correlationModelSchema>;
 /** PUT …/correlation's body. */
 export const correlationRequestSchema = z.object({ model: correlationModelSchema });
 
-/** Mechanism settings of docs/mechanism.md §2.4 and docs/api.md (`PUT …/mechanism`). */
+/** The budget a new competition starts with: 20 holdout checks per team. */
+export const DEFAULT_BUDGET = 20;
+
+/**
+ * Mechanism settings of docs/mechanism.md §2.4 and docs/api.md (`PUT …/mechanism`): "recommended"
+ * (σ and T the planner recommends for the holdout, with B₀; a new competition's default),
+ * "guarantee" (τ and β: the largest budget that keeps them) or "practical" (σ, T and B₀ as given).
+ */
 export const mechanismSchema = z.discriminatedUnion("mode", [
+  z
+    .object({
+      mode: z.literal("recommended"),
+      budget: z.number().int().min(1).default(DEFAULT_BUDGET),
+      beta: z.number().gt(0).lt(1).optional(),
+      maxQueries: z.number().int().min(1).optional(),
+    })
+    .strict(),
   z
     .object({
       mode: z.literal("guarantee"),
@@ -52,7 +67,9 @@ export type MechanismInput = z.infer<typeof mechanismSchema>;
 /**
  * `POST /api/v1/calibrate` and `npm run calibrate -- spec.json`: exactly one of epsBdp, epsDp,
  * mechanism. With a mechanism, `publicRows` (default n) sizes an honest team's public − holdout gap,
- * and `teams` (default 1,000) and `holdoutCap` the competition-wide figure (docs/mechanism.md §2.7).
+ * `teams` (default 1,000) and `holdoutCap` the competition-wide figure (docs/mechanism.md §2.7), and
+ * `metric` says whether the plan is for a mean of per-row values (the default) or for ROC AUC with
+ * `positives` of the n holdout rows positive (its Δ and N, docs/mechanism.md §4, §2.5).
  */
 export const calibrationRequestSchema = z
   .object({
@@ -65,6 +82,10 @@ export const calibrationRequestSchema = z
     teams: z.number().int().min(1).max(1_000_000).optional(),
     holdoutCap: z.number().int().min(1).max(10_000_000).optional(),
     model: correlationModelSchema,
+    /** the metric the plan is for: a mean of per-row values unless ROC AUC, which needs the holdout's positive rows */
+    metric: z
+      .discriminatedUnion("name", [z.object({ name: z.literal("mean") }).strict(), z.object({ name: z.literal("roc-auc"), positives: z.number().int().min(1) }).strict()])
+      .optional(),
     epsBdp: z.number().positive().optional(),
     epsDp: z.number().positive().optional(),
     mechanism: mechanismSchema.optional(),
@@ -78,8 +99,9 @@ export const calibrationRequestSchema = z
       ? { n: r.n, model: r.model, epsBdp: r.epsBdp }
       : r.epsDp !== undefined
         ? { n: r.n, model: r.model, epsDp: r.epsDp }
-        : { n: r.n, model: r.model, mechanism: r.mechanism!, publicRows: r.publicRows, teams: r.teams, holdoutCap: r.holdoutCap },
-  );
+        : { n: r.n, model: r.model, mechanism: r.mechanism!, publicRows: r.publicRows, teams: r.teams, holdoutCap: r.holdoutCap, metric: r.metric },
+  )
+  .refine((r) => !("metric" in r) || r.metric?.name !== "roc-auc" || r.metric.positives < r.n, { message: "metric.positives must leave at least one negative row (fewer than n)" });
 
 export type CalibrationRequest = z.infer<typeof calibrationRequestSchema>;
 

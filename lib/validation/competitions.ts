@@ -87,6 +87,17 @@ export const LIVE_SETTINGS = ["title", "description", "rules", "endsAt", "dailyS
 export const OPEN_ONLY_SETTINGS = ["endsAt", "dailySubmissionLimit"] as const;
 
 /** PUT …/registrations/{id}: an organizer's decision. */
+/**
+ * What an organizer must acknowledge to publish (docs/operating.md, Publishing): that no formal
+ * guarantee covers the scores, or that the correlation model ignores the groups or the states the
+ * solution declares.
+ */
+export const acknowledgmentCodeSchema = z.enum(["no_guarantee", "model_ignores_groups", "model_ignores_states"]);
+export type AcknowledgmentCode = z.infer<typeof acknowledgmentCodeSchema>;
+
+/** POST …/publish's body (optional): the acknowledgments GET …/publish listed. */
+export const publishRequestSchema = z.object({ acknowledge: z.array(acknowledgmentCodeSchema).max(3).default([]) }).strict();
+
 export const registrationDecisionSchema = z.object({ status: z.enum(["approved", "refused"]) }).strict();
 
 /** POST …/bans: who (by address) and why; the reason is shown to the banned user. */

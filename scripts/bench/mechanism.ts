@@ -39,7 +39,7 @@ export function benchMechanism(): Figure[] {
   const { ms: stickyMs } = time(() => calibrateEpsDp({ kind: "markov", transition: sticky }, 1_000_000, 0.01));
   figures.push({ name: "calibrate markov sticky p=0.95 n=1e6 eps=0.01", value: stickyMs, unit: "ms" });
 
-  const params: ThresholdoutParams = { mode: "thresholdout", sigma: 0.01, threshold: 0.04, budget: 1_000_000, holdoutSize: 100_000 };
+  const params: ThresholdoutParams = { sigma: 0.01, threshold: 0.04, budget: 1_000_000, sensitivity: 1 / 100_000, maxQueries: 1_000_000, answerDecimals: 4 };
   const streams = createStreams(randomBytes(32), "bench-team");
   let state = initThresholdout(params, streams);
   const steps = 50_000;

@@ -2,7 +2,7 @@
 // competition.json) naming the settings, the pages (Markdown files or inline text), the solution,
 // the correlation model, the mechanism and the data files; push creates the competition or brings
 // it up to date through the REST API, the same calls the manage page makes.
-import { existsSync, readFileSync, realpathSync } from "node:fs";
+import { existsSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { parse } from "yaml";
 import { type Client, CliError } from "./client";
@@ -32,6 +32,8 @@ type Bundle = {
   data?: string[];
   /** publish once everything is in place */
   publish?: boolean;
+  /** what publishing asks to acknowledge (GET …/publish: no_guarantee, model_ignores_groups, model_ignores_states), said in version control */
+  acknowledge?: string[];
 };
 
 const REQUIRED = ["slug", "title", "metric", "endsAt", "solution", "mechanism"] as const;
@@ -118,8 +120,12 @@ export async function pushBundle(client: Client, dir: string, out: (line: string
     say(`data file: ${path.basename(name)}`);
   }
   if (bundle.publish && status === "draft") {
-    await client.request("POST", `${base}/publish`);
-    say(`published ${bundle.slug}`);
+    const published = await client.request<{ commitment: { solution: string; secret: string; publishedAt: string } }>("POST", `${base}/publish`, {
+      json: { acknowledge: bundle.acknowledge ?? [] },
+    });
+    // The bundle's record of what publishing fixed (docs/mechanism.md §2.10), to keep in version control beside it.
+    writeFileSync(path.join(dir, "commitment.json"), JSON.stringify({ slug: bundle.slug, ...published.commitment }, null, 2) + "\n");
+    say(`published ${bundle.slug}; its commitment is in commitment.json`);
   }
   return steps;
 }

@@ -8,6 +8,7 @@ import { createReadStream, existsSync, mkdirSync, statSync, writeFileSync } from
 import path from "node:path";
 import { Readable } from "node:stream";
 import { parseArgs } from "node:util";
+import { verificationLines, verifyCompetition } from "./verify";
 import { Client, CliError, loadConfig, saveConfig } from "./client";
 import { readLine } from "../terminal";
 import { pushBundle } from "./bundle";
@@ -26,6 +27,7 @@ const USAGE = `usage: quiltboard [competitions] <command> [options]
   competitions submissions SLUG               your team's submissions
   competitions leaderboard SLUG [--page N]    the live leaderboard, 100 teams a page (the final standings once closed)
   competitions limits SLUG                    submissions left today and when the count resets
+  competitions verify SLUG                    check a revealed competition: its commitment and every answer, replayed
   login [--url URL] [--email EMAIL]           store an API token for this machine (password from the terminal or stdin)
   push DIR                                    create or update a competition from a bundle (organizers; also: create DIR)
 
@@ -66,7 +68,12 @@ function readArgs(argv: string[]): { command: string | undefined; rest: string[]
   return { command, rest, options: parsed.values as Options };
 }
 
-type Answer = { id: string; createdAt: string; answer: { kind: string; score: number | null; publicScore: number }; budget: { remaining: number; initial: number } };
+type Answer = {
+  id: string;
+  createdAt: string;
+  answer: { kind: string; score: number | null; publicScore: number; bound: number | null };
+  budget: { remaining: number; initial: number };
+};
 type Limits = { dailyLimit: number; usedToday: number; remainingToday: number; resetsAt: string };
 
 const KIND: Record<string, string> = {
@@ -164,6 +171,8 @@ export async function run(argv: string[], out: (line: string) => void): Promise<
   /** Scores as the pages show them: at the competition's display precision. */
   const precision = async () => (await client.request<{ displayPrecision: number }>("GET", base())).displayPrecision;
   const score = (x: number | null, p: number) => (x === null ? "—" : x.toFixed(p));
+  /** A score's bound, the ± the mechanism proves for it (docs/mechanism.md §2.8), to two significant digits. */
+  const plusMinus = (bound: number | null) => (bound === null ? "" : `± ${Number(bound.toPrecision(2))}`);
   switch (command) {
     case "submit": {
       need(1, "SLUG -f FILE [-m TEXT]");
@@ -176,42 +185,56 @@ export async function run(argv: string[], out: (line: string) => void): Promise<
       const team = await client.request<{ limits: Limits }>("GET", `${base()}/team`).catch(() => null);
       if (json) return out(JSON.stringify({ ...result, limits: team?.limits ?? null }));
       // The team always sees its public score: as the answer when nothing was checked, beside a holdout answer otherwise.
-      const { kind, score: answer, publicScore } = result.answer;
+      const { kind, score: answer, publicScore, bound } = result.answer;
       const p = await precision();
-      out(`${score(answer ?? publicScore, p)}  ${KIND[kind] ?? kind}${kind === "holdout" ? `; public score ${score(publicScore, p)}` : ""}`);
+      const shown = [score(answer ?? publicScore, p), plusMinus(bound)].filter(Boolean).join(" ");
+      out(`${shown}  ${KIND[kind] ?? kind}${kind === "holdout" ? `; public score ${score(publicScore, p)}` : ""}`);
       out(`budget ${result.budget.remaining} of ${result.budget.initial} left${team ? `; ${limitsLine(team.limits)}` : ""}`);
       return;
     }
     case "submissions": {
       need(1, "SLUG");
-      const data = await client.request<{ submissions: (Answer & { by: string; description: string | null; filename: string | null; selected: boolean })[]; final: string[] }>(
-        "GET",
-        `${base()}/submissions`,
-      );
+      const data = await client.request<{
+        submissions: (Answer & { by: string; description: string | null; filename: string | null; selected: boolean; privateScore?: number })[];
+        final: string[];
+      }>("GET", `${base()}/submissions`);
       if (json) return out(JSON.stringify(data));
       if (data.submissions.length === 0) return out("no submissions yet");
       const p = await precision();
+      // Once the competition has closed, each submission's private (holdout) score too.
+      const closed = data.submissions.some((s) => s.privateScore !== undefined);
       const rows = data.submissions.map((s) => [
         s.createdAt.slice(0, 19).replace("T", " "),
         s.id.slice(0, 8),
         s.answer.kind,
         score(s.answer.score, p),
+        plusMinus(s.answer.bound),
         score(s.answer.publicScore, p),
+        ...(closed ? [score(s.privateScore ?? null, p)] : []),
         `${s.budget.remaining}/${s.budget.initial}`,
         data.final.includes(s.id) ? "final" : "",
         s.filename ?? "",
         s.description ?? "",
       ]);
-      return out(table([["time (UTC)", "id", "kind", "answer", "public", "budget", "", "file", "note"], ...rows]));
+      return out(table([["time (UTC)", "id", "kind", "answer", "±", "public", ...(closed ? ["private"] : []), "budget", "", "file", "note"], ...rows]));
     }
     case "leaderboard": {
       need(1, "SLUG");
       const details = await client.request<{ status: string; displayPrecision: number }>("GET", base());
       const p = details.displayPrecision;
       if (details.status === "closed") {
-        const final = await client.request<{ entries: { rank: number; team: string; score: number; liveRank: number | null }[] }>("GET", `${base()}/final`);
+        const final = await client.request<{ entries: { rank: number; team: string; score: number; bound: number | null; tiedWith: string[]; liveRank: number | null }[] }>(
+          "GET",
+          `${base()}/final`,
+        );
         if (json) return out(JSON.stringify(final));
-        return out(table([["#", "team", "final score", "live rank"], ...final.entries.map((e) => [e.rank, e.team, score(e.score, p), e.liveRank ?? "—"])]));
+        // ≈: tied with another team, their intervals overlap (no proof tells their order apart)
+        return out(
+          table([
+            ["#", "team", "final score", "±", "live rank"],
+            ...final.entries.map((e) => [`${e.tiedWith.length ? "≈" : ""}${e.rank}`, e.team, score(e.score, p), plusMinus(e.bound), e.liveRank ?? "—"]),
+          ]),
+        );
       }
       const page = options.page ?? "1";
       const board = await client.request<{
@@ -223,7 +246,7 @@ export async function run(argv: string[], out: (line: string) => void): Promise<
           team: string;
           score: number | null;
           kind: string | null;
-          uncertainty: number | null;
+          bound: number | null;
           submissions: number;
           budget: { remaining: number; initial: number };
         }[];
@@ -241,7 +264,7 @@ export async function run(argv: string[], out: (line: string) => void): Promise<
             e.rank,
             e.team,
             score(e.score, p),
-            e.uncertainty === null ? "" : Number(e.uncertainty.toPrecision(2)),
+            e.bound === null ? "" : Number(e.bound.toPrecision(2)),
             e.kind ?? "",
             e.submissions,
             `${e.budget.remaining}/${e.budget.initial}`,
@@ -254,6 +277,14 @@ export async function run(argv: string[], out: (line: string) => void): Promise<
       const team = await client.request<{ name: string; limits: Limits; budget: { remaining: number; initial: number } }>("GET", `${base()}/team`);
       if (json) return out(JSON.stringify({ ...team.limits, budget: team.budget }));
       return out(`${limitsLine(team.limits)}; budget ${team.budget.remaining} of ${team.budget.initial} left (team ${team.name})`);
+    }
+    case "verify": {
+      need(1, "SLUG");
+      const verification = await verifyCompetition(client, slug);
+      if (json) out(JSON.stringify(verification));
+      else out(verificationLines(verification).join("\n"));
+      if (!verification.solution || !verification.secret || verification.answers.mismatches > 0) throw new CliError("the competition does not verify", 1);
+      return;
     }
     case "files": {
       need(1, "SLUG");

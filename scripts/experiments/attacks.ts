@@ -1,4 +1,4 @@
-// Dwork et al.'s no-signal experiment and Blum & Hardt's boosting attack (README, "Does it work?"),
+// Dwork et al.'s no-signal experiment and Blum & Hardt's boosting attack (docs/experiments.md),
 // each against three leaderboards side by side: plain, Thresholdout as if rows were independent, and
 // BDP-calibrated Thresholdout.
 import { randomBytes, randomUUID } from "node:crypto";

@@ -1,4 +1,4 @@
-// What the board is worth to honest teams (README, "Does it work?" experiment 6; docs/mechanism.md §2.6).
+// What the board is worth to honest teams (docs/experiments.md experiment 6; docs/mechanism.md §2.6).
 import { randomUUID } from "node:crypto";
 import seedrandom from "seedrandom";
 import { kendallTau, predictionsWithAccuracy, predictionsWithAuc, randomLabels, signAccuracy } from "@/lib/experiments/data";

@@ -1,4 +1,4 @@
-// The experiments (README, "Does it work?"), played through the REST API exactly as an outside client
+// The experiments (docs/experiments.md), played through the REST API exactly as an outside client
 // would: `npm run experiment -- <name>` (scripts/experiment.ts) and their small variants in npm test.
 import { DEFAULTS, type ExperimentOptions, runBoosting, runNoSignal } from "./attacks";
 import type { ExperimentReport } from "./common";

@@ -1,4 +1,4 @@
-// Splits that cut correlated rows (README, "Does it work?" experiment 5).
+// Splits that cut correlated rows (docs/experiments.md experiment 5).
 import { randomUUID } from "node:crypto";
 import seedrandom from "seedrandom";
 import { signAccuracy, randomLabels } from "@/lib/experiments/data";

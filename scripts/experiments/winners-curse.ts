@@ -1,4 +1,4 @@
-// The winner's curse and the cheater's bound on the public-first board (README, "Does it work?"
+// The winner's curse and the cheater's bound on the public-first board (docs/experiments.md
 // experiment 4; docs/mechanism.md §2.6).
 import { randomUUID } from "node:crypto";
 import seedrandom from "seedrandom";

@@ -19,6 +19,7 @@ describe("leaderboard API (docs/api.md)", () => {
         teamId: expect.any(String),
         score: expect.any(Number),
         kind: expect.stringMatching(/^(public|holdout)$/),
+        bound: expect.any(Number),
         uncertainty: expect.any(Number),
         submissions: 1,
         budget: { remaining: expect.any(Number), initial: 5 },
@@ -36,15 +37,19 @@ describe("leaderboard API (docs/api.md)", () => {
     const csv = await api(`/api/v1/competitions/${slug}/leaderboard?format=csv`);
     expect(csv.headers.get("content-type")).toContain("text/csv");
     const lines = (await csv.text()).trim().split("\r\n");
-    expect(lines[0]).toBe("rank,team,score,kind,uncertainty,submissions,budget_remaining,budget_initial,last_submission_at");
-    expect(lines[1]).toMatch(/^1,'=cmd\|' \/C calc'!A0,[01](\.\d+)?,(public|holdout),0\.\d+,1,\d,5,/);
+    expect(lines[0]).toBe("rank,team,score,kind,bound,uncertainty,submissions,budget_remaining,budget_initial,last_submission_at");
+    // the bound as the JSON entry has it, at the display precision
+    expect(lines[1]).toMatch(/^1,'=cmd\|' \/C calc'!A0,[01](\.\d+)?,(public|holdout),[01](\.\d+)?,0\.\d+,1,\d,5,/);
+    expect(Number(lines[1].split(",")[4])).toBe(Number(board.entries[0].bound.toFixed(details.displayPrecision)));
 
     const team = await (await api(`/api/v1/competitions/${slug}/teams/${board.entries[0].teamId}`)).json();
     expect(team.history).toHaveLength(1);
     expect((await api(`/api/v1/competitions/${slug}/final`)).status).toBe(409);
     await api(`/api/v1/competitions/${slug}/close`, { method: "POST", headers: organizer });
     const final = await (await api(`/api/v1/competitions/${slug}/final`)).json();
-    expect(final.entries).toEqual([{ rank: 1, team: "=cmd|' /C calc'!A0", teamId: board.entries[0].teamId, score: expect.any(Number), liveRank: 1, shakeUp: 0 }]);
+    expect(final.entries).toEqual([
+      { rank: 1, team: "=cmd|' /C calc'!A0", teamId: board.entries[0].teamId, score: expect.any(Number), bound: expect.any(Number), tiedWith: [], liveRank: 1, shakeUp: 0 },
+    ]);
     for (const body of [board, team, final]) expect(JSON.stringify(body)).not.toMatch(/holdoutScore|publicScore|noisyThreshold|secret|streamTeamId/);
     expect((await api(`/api/v1/competitions/${slug}/teams/not-a-team`)).status).toBe(404);
   });

@@ -16,6 +16,7 @@ describe("an organizer through the REST API only", () => {
     });
     expect(created.status).toBe(201);
     expect(await created.json()).toMatchObject({ slug: s, status: "draft", metric: { name: "accuracy", direction: "higher" }, mechanism: null });
+    // Until the organizer chooses, it runs the recommended settings: the plan of an empty draft asks for the solution first.
 
     const upload = await putCsv(`/api/v1/competitions/${s}/solution`, demoSolutionCsv(), auth);
     expect(upload.status).toBe(200);
@@ -43,14 +44,23 @@ describe("an organizer through the REST API only", () => {
     expect(viaApi).toEqual(plan);
     expect(await runCalibrateCli(spec)).toEqual(plan);
 
-    const published = await api(`/api/v1/competitions/${s}/publish`, { method: "POST", headers: auth });
+    // No formal guarantee at σ = 0.01, T = 0.04 on this holdout: publishing asks for it to be acknowledged, in words.
+    const checklist = await (await api(`/api/v1/competitions/${s}/publish`, { headers: auth })).json();
+    expect(checklist).toMatchObject({ ready: true, acknowledgments: [{ code: "no_guarantee", message: expect.stringContaining("No formal guarantee") }] });
+    const refused = await api(`/api/v1/competitions/${s}/publish`, { method: "POST", headers: auth });
+    expect(refused.status).toBe(409);
+    expect((await refused.json()).error).toMatchObject({ code: "acknowledgment_required", details: ["no_guarantee"] });
+    const published = await api(`/api/v1/competitions/${s}/publish`, { headers: auth, body: { acknowledge: ["no_guarantee"] } });
     expect(published.status).toBe(200);
     expect(await published.json()).toMatchObject({ status: "published", mechanism: { sigma: 0.01, threshold: 0.04, budget: 20 } });
     expect((await putCsv(`/api/v1/competitions/${s}/solution`, demoSolutionCsv(), auth)).status).toBe(409);
 
     const details = await (await api(`/api/v1/competitions/${s}`)).json();
     expect(details.status).toBe("published");
-    expect(JSON.stringify(details)).not.toMatch(/secret|spike,|holdout,/);
+    // The commitment is two hashes (docs/mechanism.md §2.10); nothing else names the secret or a label.
+    const { commitment, ...rest } = details;
+    expect(commitment).toEqual({ solution: expect.stringMatching(/^[0-9a-f]{64}$/), mechanism: expect.stringMatching(/^[0-9a-f]{64}$/), publishedAt: expect.any(String) });
+    expect(JSON.stringify(rest)).not.toMatch(/secret|spike,|holdout,/);
   });
 
   it("rejects a bad solution with the lines named and nothing stored", async () => {
@@ -192,7 +202,7 @@ describe("running a live competition through the REST API", () => {
     ).json();
     const board = await (await api(`/api/v1/competitions/${slug}/leaderboard`)).json();
     // A baseline shows its public score: the exact public score of the sandbox test, nothing about the holdout.
-    expect(board.baselines).toEqual([{ name: "Logistic regression", score: test.publicScore, kind: "public", uncertainty: expect.any(Number) }]);
+    expect(board.baselines).toEqual([{ name: "Logistic regression", score: test.publicScore, kind: "public", bound: null, uncertainty: expect.any(Number) }]);
     expect(shown.baseline.score).toBe(test.publicScore);
     expect(board.entries.map((e: { team: string }) => e.team)).toEqual(["Stragglers"]);
     expect(JSON.stringify(board)).not.toContain(String(test.holdoutScore));

@@ -28,9 +28,12 @@ describe("submissions over HTTP (docs/api.md)", () => {
     expect(body).toEqual({
       id: expect.any(String),
       createdAt: expect.any(String),
-      answer: { kind: expect.stringMatching(/^(public|holdout)$/), score: expect.any(Number), publicScore: expect.any(Number) },
+      answer: { kind: expect.stringMatching(/^(public|holdout)$/), score: expect.any(Number), publicScore: expect.any(Number), bound: expect.any(Number) },
       budget: { remaining: expect.any(Number), initial: 5 },
     });
+    // The bound the mechanism proves for the score, a half-width in [0, 1] (docs/mechanism.md §2.8): it and the score stay inside [0, 1].
+    expect(body.answer.bound).toBeGreaterThan(0);
+    expect(body.answer.bound).toBeLessThanOrEqual(1);
 
     const form = new FormData();
     form.append("file", new Blob([good("b")], { type: "text/csv" }), "predictions.csv");
@@ -41,7 +44,7 @@ describe("submissions over HTTP (docs/api.md)", () => {
     expect(listed.submissions).toHaveLength(2);
     const text = JSON.stringify(listed);
     // The team's own public scores, never holdout values, thresholds or the mechanism's bookkeeping.
-    expect(text).not.toMatch(/holdoutScore|holdoutValue|noisyThreshold|secret|queryIndex/);
+    expect(text).not.toMatch(/holdoutScore|holdoutValue|privateScore|noisyThreshold|secret|queryIndex/);
     expect(listed.submissions.map((x: { answer: { publicScore: number } }) => typeof x.answer.publicScore)).toEqual(["number", "number"]);
     expect(listed.final).toHaveLength(1);
 
@@ -108,9 +111,14 @@ describe("submissions over HTTP (docs/api.md)", () => {
     expect(await state(slug, auth)).toEqual(afterOne);
 
     await api(`/api/v1/competitions/${slug}/close`, { method: "POST", headers: organizer });
+    const closedState = await state(slug, auth);
     const closed = await postCsv(APP_URL, slug, good("g"), auth);
     expect(closed.status).toBe(409);
-    expect(await state(slug, auth)).toEqual(afterOne);
+    expect(await state(slug, auth)).toEqual(closedState);
+    // What the close added, and nothing else: each submission's private score (docs/api.md).
+    for (const submission of closedState.submissions) expect(submission.privateScore).toEqual(expect.any(Number));
+    const withoutPrivate = (submission: Record<string, unknown>) => Object.fromEntries(Object.entries(submission).filter(([key]) => key !== "privateScore"));
+    expect({ ...closedState, submissions: closedState.submissions.map(withoutPrivate) }).toEqual(afterOne);
   });
 
   it("refuses submissions before the start with 409", async () => {

@@ -99,9 +99,9 @@ describe.skipIf(!CHROMIUM_PATH)("a competitor in a real browser", () => {
       await page.getByTestId("submission-result").filter({ hasText: "Holdout checks left:" }).waitFor();
       expect(await activeTestId(page)).toBe("submission-result");
       expect((await focused(page)).visible).toBe(true);
-      // The answer in words, its scores to the decimals their ± supports (docs/mechanism.md §2.6).
+      // The answer in words: a checked score with the ± the mechanism proves for it, the public score not checked without one (docs/mechanism.md §2.8).
       expect(await page.getByTestId("submission-result").textContent()).toMatch(
-        /^(Public score, checked against the holdout\. 0\.\d+ ± 0\.\d+: your public score agrees|Checked on the holdout: one unit spent\. .* 0\.\d+ ± 0\.\d+ \(95 %\)\. Your public score, not checked: 0\.\d+ ± 0\.\d+)/,
+        /^(Public score, checked against the holdout\. 0\.\d+ ± 0\.\d+: your public score agrees|Checked on the holdout: one unit spent\. .* 0\.\d+ ± 0\.\d+\. Your public score, not checked: 0\.\d+\.)/,
       );
       await expect.poll(() => page.getByTestId("submission-row").count()).toBe(round);
     }

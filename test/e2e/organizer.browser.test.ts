@@ -10,7 +10,7 @@ const n4 = (x: number) => Number(x.toPrecision(4)).toString();
 
 /** The publish checklist as it reads: each item done (✓) or to do (✗), with what it says. */
 async function checklist(page: Page): Promise<string[]> {
-  return (await page.getByTestId("publish-checklist").locator("li").allTextContents()).map((t) => t.replace(/\s+/g, " ").trim());
+  return (await page.getByTestId("publish-checklist").locator("li[data-testid^=check-]").allTextContents()).map((t) => t.replace(/\s+/g, " ").trim());
 }
 
 describe.skipIf(!CHROMIUM_PATH)("an organizer in a real browser", () => {
@@ -47,7 +47,8 @@ describe.skipIf(!CHROMIUM_PATH)("an organizer in a real browser", () => {
       "✗To do: Deadline: The end date has passed; move it to the future before publishing.",
       "✗To do: Solution: Upload the solution before publishing.",
       "✓Done: Correlation model: independent rows",
-      "✗To do: Mechanism: Configure the mechanism before publishing.",
+      // A new competition runs the recommended settings, planned once the solution is there.
+      "✗To do: Mechanism: Upload the solution first: the mechanism is planned for its holdout rows.",
     ]);
     expect(await page.getByRole("button", { name: "Publish" }).isDisabled()).toBe(true);
     await page.getByLabel("Start (UTC, optional)").fill("2027-01-01T00:00");
@@ -61,6 +62,8 @@ describe.skipIf(!CHROMIUM_PATH)("an organizer in a real browser", () => {
     await page.getByLabel(/Solution CSV/).setInputFiles({ name: "solution.csv", mimeType: "text/csv", buffer: Buffer.from(demoSolutionCsv()) });
     await page.getByRole("status").filter({ hasText: "Stored 2,880 rows" }).waitFor();
     await page.getByTestId("solution-summary").filter({ hasText: "2,880" }).waitFor();
+    // The solution declares households and states: the checklist now reads a Markov chain, fitted from them.
+    await page.getByTestId("check-correlation").filter({ hasText: "a Markov chain" }).waitFor();
 
     await page.getByRole("radio", { name: /Markov chain/ }).check();
     await page.getByRole("radio", { name: /Fit P from the state column/ }).check();
@@ -84,8 +87,9 @@ describe.skipIf(!CHROMIUM_PATH)("an organizer in a real browser", () => {
     const correlation = await (await page.request.put(`/api/v1/competitions/${slug}/correlation`, { data: { model: { kind: "markov", fit: { alpha: 1 } } } })).json();
     const cli = await runCalibrateCli({
       n: correlation.n,
+      publicRows: 1344,
       model: correlation.model,
-      mechanism: { mode: "practical", sigma: 0.01, threshold: 0.04, budget: 20, maxQueries: 5 * 30 },
+      mechanism: { mode: "recommended", budget: 20, maxQueries: 5 * 30 },
     });
     expect(await page.getByTestId("plan-budget").textContent()).toBe(String(cli.budget));
     expect(await page.getByTestId("plan-sigma").textContent()).toBe(n4(cli.sigma as number));
@@ -100,13 +104,22 @@ describe.skipIf(!CHROMIUM_PATH)("an organizer in a real browser", () => {
         "✓Done: Deadline: closes 2027-01-31 00:00 UTC",
         "✓Done: Solution: 2,880 rows: 1,344 public, 1,536 holdout",
         "✓Done: Correlation model: a Markov chain",
-        `✓Done: Mechanism: σ = 0.0100, T = 0.0400, budget ${cli.budget}`,
+        `✓Done: Mechanism: σ = ${(cli.sigma as number).toPrecision(3)}, T = ${(cli.threshold as number).toPrecision(3)}, budget ${cli.budget}`,
       ]);
+    // 1,536 holdout rows promise nothing formal: the page says so before Publish, in words.
+    await page
+      .getByTestId("acknowledgments")
+      .getByText(/Competitors will read that no formal guarantee covers their scores\./)
+      .waitFor();
     await look(page, "manage-draft-ready");
     await page.getByRole("button", { name: "Publish" }).click();
     const dialog = page.getByRole("dialog", { name: "Publish the competition?" });
     await dialog.waitFor();
     await look(page, "manage-publish-dialog");
+    // The dialog asks for a tick beside each: without it, the browser keeps the dialog open.
+    await dialog.getByRole("button", { name: "Publish" }).click();
+    expect(await dialog.isVisible()).toBe(true);
+    await dialog.getByRole("checkbox", { name: /No formal guarantee/ }).check();
     await dialog.getByRole("button", { name: "Publish" }).click();
     await page.getByText("Live").first().waitFor();
     await page.getByRole("button", { name: "Close competition" }).waitFor();

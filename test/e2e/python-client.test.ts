@@ -38,7 +38,7 @@ describe.skipIf(!PYTHON)("the Python client (clients/python) against the real se
       QUILTBOARD_TEST_ATTACHMENT_TEXT: text,
       QUILTBOARD_TEST_DAILY: "20",
     });
-    expect(run.output).toMatch(/Ran 9 tests/);
+    expect(run.output).toMatch(/Ran 11 tests/);
     expect([run.code, run.output]).toEqual([0, expect.stringMatching(/\nOK( \(skipped=1\))?\n$/)]);
     // The file went in once (its second submission was answered from the first), the DataFrame once,
     // and the file sent again after a 429 once (with the two uploads that held the slots).

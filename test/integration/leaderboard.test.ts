@@ -13,7 +13,7 @@ import { createTeam } from "@/lib/server/teams/teams";
 import { lastMailTo, mailCount } from "@/test/fixtures/mail";
 import { publishCompetition } from "@/lib/server/competitions/publish";
 import { closeCompetition, closeDueCompetitions } from "@/lib/server/boards/finals";
-import { tag, stream, newUser, publishedCompetition } from "@/test/support/factories";
+import { ACKNOWLEDGE_ALL, tag, stream, newUser, publishedCompetition } from "@/test/support/factories";
 
 // 8 public rows and 8 holdout rows, labelled yes and no in turn; a prediction string gets row i
 // right when its char is "1".
@@ -101,9 +101,9 @@ describe("live leaderboard", () => {
     const evil = await team(slug, '=HYPERLINK("http://x","click")');
     await submit(evil, slug, stream(predict("1111111111111111")), null);
     const csv = await new Response((await leaderboardCsv(null, slug)).stream).text();
-    expect(csv.split("\r\n")[0]).toBe("rank,team,score,kind,uncertainty,submissions,budget_remaining,budget_initial,last_submission_at");
-    // A public score's 95 % half-width on 8 public rows: 1.96 · √(¼ / 8) = 0.346482…
-    expect(csv.split("\r\n")[1]).toMatch(/^1,"'=HYPERLINK\(""http:\/\/x"",""click""\)",1,public,0.34648,1,3,3,\d{4}-/);
+    expect(csv.split("\r\n")[0]).toBe("rank,team,score,kind,bound,uncertainty,submissions,budget_remaining,budget_initial,last_submission_at");
+    // The score's bound (in [0, 1] on so small a holdout), then its sampling error on 8 public rows: 1.96 · √(¼ / 8) = 0.346482…
+    expect(csv.split("\r\n")[1]).toMatch(/^1,"'=HYPERLINK\(""http:\/\/x"",""click""\)",1,public,(0|1|0\.\d+),0.34648,1,3,3,\d{4}-/);
     expect(csvCell("-2+3")).toBe("'-2+3");
     expect(csvCell("plain, with comma")).toBe('"plain, with comma"');
     expect(csvCell(-2)).toBe("-2");
@@ -163,7 +163,7 @@ describe("the automatic close", () => {
     await createCompetition(owner, { slug, title: "Ending", metric: { name: "accuracy" }, endsAt: endsAt.toISOString(), dailySubmissionLimit: 50 });
     await uploadSolution(owner, slug, stream(SOLUTION));
     await setMechanism(owner, slug, { mode: "practical", sigma: 1e-6, threshold: 0.9, budget: 3 });
-    await publishCompetition(owner, slug);
+    await publishCompetition(owner, slug, ACKNOWLEDGE_ALL);
     const member = await team(slug, "Closers");
     await submit(member, slug, stream(predict("1111110011111100")), null);
     await new Promise((r) => setTimeout(r, endsAt.getTime() - Date.now() + 100));

@@ -18,7 +18,7 @@ import { createTeam, getMyTeam, leaveTeam } from "@/lib/server/teams/teams";
 import { demoPredictionsCsv, demoSolutionCsv } from "@/prisma/demo-solution";
 import { publishCompetition } from "@/lib/server/competitions/publish";
 import { closeCompetition } from "@/lib/server/boards/finals";
-import { tag, stream, newUser, rejection, PRACTICAL, publishedCompetition } from "@/test/support/factories";
+import { ACKNOWLEDGE_ALL, tag, stream, newUser, rejection, PRACTICAL, publishedCompetition } from "@/test/support/factories";
 
 const SOLUTION = demoSolutionCsv();
 const DAY = 86_400_000;
@@ -136,7 +136,8 @@ describe("late submissions", () => {
     const csv = demoPredictionsCsv({ skill: 0.9, seed: "4" });
     const { result } = await submit(player, slug, stream(csv), null, undefined, { name: "late.csv", description: "after the bell" });
     const { holdoutValue, publicValue } = await db.unrankedSubmission.findUniqueOrThrow({ where: { id: result.id } });
-    expect(result.answer).toEqual({ kind: "late", score: holdoutValue, publicScore: publicValue });
+    // Exact, after the close: the live competition's guarantee does not cover it, so it has no bound.
+    expect(result.answer).toEqual({ kind: "late", score: holdoutValue, publicScore: publicValue, bound: null });
     expect(result.budget.remaining).toBe(before.budgetRemaining);
     expect(await db.team.findFirstOrThrow({ where: { competitionId: competition.id }, select: { budgetRemaining: true, queryCount: true } })).toEqual(before);
     expect(await getFinalStandings(null, slug)).toEqual(final);
@@ -173,23 +174,19 @@ describe("sandbox and baselines", () => {
     expect((await listSandbox(await requireOrganizer(owner, slug))).map((t) => t.id)).toEqual([test.id]);
     expect((await setBaseline(owner, slug, test.id, { name: "Majority" })).baseline).toEqual({ name: "Majority", score: stored.publicValue }); // a draft may show one too
     await setMechanism(owner, slug, PRACTICAL);
-    await publishCompetition(owner, slug);
+    await publishCompetition(owner, slug, ACKNOWLEDGE_ALL);
     const outsider = await newUser();
     expect((await rejection(testInSandbox(outsider, slug, stream(demoPredictionsCsv({ skill: 0.8, seed: "6" })), {}))).status).toBe(403);
     const shown = await setBaseline(owner, slug, test.id, { name: "Majority" });
     expect(shown.baseline!.name).toBe("Majority");
     const board = await getLeaderboard(null, slug);
     expect(board.entries).toEqual([]);
-    expect(board.baselines).toEqual([{ name: "Majority", score: stored.publicValue, kind: "public", uncertainty: expect.any(Number) }]);
+    expect(board.baselines).toEqual([{ name: "Majority", score: stored.publicValue, kind: "public", bound: null, uncertainty: expect.any(Number) }]);
     await setBaseline(owner, slug, test.id, null);
     expect((await getLeaderboard(null, slug)).baselines).toEqual([]);
     expect((await setBaseline(owner, slug, test.id, { name: "Majority" })).baseline!.score).toBe(stored.publicValue);
-    // A public score releases nothing about the holdout: the health counts no baseline.
-    expect((await holdoutHealth(owner, slug)).baselines).toBe(0);
-    // One shown before baselines showed their public score keeps its noisy value, counted as a release.
-    await db.unrankedSubmission.update({ where: { id: test.id }, data: { baselineValue: stored.holdoutValue + 0.01 } });
-    expect((await getLeaderboard(null, slug)).baselines[0].kind).toBe("holdout");
-    expect((await holdoutHealth(owner, slug)).baselines).toBe(1);
+    // A public score releases nothing about the holdout: the health counts nothing for it.
+    expect((await holdoutHealth(owner, slug)).total).toBe(0);
     expect(await db.submission.count({ where: { competition: { slug } } })).toBe(0);
   });
 });

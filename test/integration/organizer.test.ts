@@ -13,7 +13,7 @@ import { demoSolutionCsv } from "@/prisma/demo-solution";
 import { deleteDraft } from "@/lib/server/competitions/lifecycle";
 import { publishChecklist, publishCompetition } from "@/lib/server/competitions/publish";
 import { closeCompetition } from "@/lib/server/boards/finals";
-import { tag, newUser, rejection, draftCompetition, publishedCompetition } from "@/test/support/factories";
+import { ACKNOWLEDGE_ALL, tag, newUser, rejection, draftCompetition, publishedCompetition } from "@/test/support/factories";
 
 const body = (text: string) => new Response(text).body;
 
@@ -91,18 +91,18 @@ describe("correlation, mechanism, publish", () => {
     expect(counted).toEqual([...counted].sort((a, b) => a - b));
     expect(preview.curves.budgetByCalibration.map((b) => b.label)).toEqual(["As if independent", "Lemma 4 (closed form)", "Exact quilts"]);
 
-    const published = await publishCompetition(owner, c.slug);
+    const published = await publishCompetition(owner, c.slug, ACKNOWLEDGE_ALL);
     expect(published.status).toBe("published");
     expect((await rejection(uploadSolution(owner, c.slug, body(demoSolutionCsv())))).status).toBe(409);
     expect((await rejection(setMechanism(owner, c.slug, { mode: "practical", sigma: 0.1, threshold: 0.1, budget: 1 }))).status).toBe(409);
     expect((await closeCompetition(owner, c.slug)).status).toBe("closed");
   });
 
-  it("will not publish without a solution or a mechanism, and says everything that is missing at once", async () => {
+  it("will not publish without a solution, and says everything that is missing at once", async () => {
     const owner = await newUser();
     const c = await draft(owner);
-    const refused = await rejection(publishCompetition(owner, c.slug));
-    expect(refused.message).toBe("upload the solution before publishing; configure the mechanism before publishing");
+    const refused = await rejection(publishCompetition(owner, c.slug, ACKNOWLEDGE_ALL));
+    expect(refused.message).toBe("upload the solution before publishing; upload the solution first: the mechanism is planned for its holdout rows");
     expect(refused.details).toEqual((await publishChecklist(c)).checks);
     expect((await rejection(setMechanism(owner, c.slug, { mode: "practical", sigma: 0.02, threshold: 0.05, budget: 10 }))).message).toContain("upload the solution first");
   });
@@ -115,7 +115,8 @@ describe("correlation, mechanism, publish", () => {
       ["deadline", false, "the end date has passed; move it to the future before publishing"],
       ["solution", false, "upload the solution before publishing"],
       ["correlation", true, "independent rows"],
-      ["mechanism", false, "configure the mechanism before publishing"],
+      // A new competition runs the recommended settings with B₀ = 20 until the organizer chooses others.
+      ["mechanism", false, "upload the solution first: the mechanism is planned for its holdout rows"],
     ]);
     await uploadSolution(owner, c.slug, body(demoSolutionCsv()));
     await setMechanism(owner, c.slug, { mode: "practical", sigma: 0.01, threshold: 0.04, budget: 20 });
@@ -124,7 +125,7 @@ describe("correlation, mechanism, publish", () => {
     expect(now.checks.map((k) => k.detail)).toEqual([
       `closes ${c.endsAt.toISOString().slice(0, 16).replace("T", " ")} UTC`,
       "2,880 rows: 1,344 public, 1,536 holdout",
-      "independent rows",
+      "independent rows (the solution declares more: see what publishing asks you to acknowledge)",
       "σ = 0.0100, T = 0.0400, budget 20",
     ]);
   });
@@ -149,7 +150,7 @@ describe("correlation, mechanism, publish", () => {
       await uploadSolution(owner, c.slug, body(demoSolutionCsv()));
       await setMechanism(owner, c.slug, { mode: "practical", sigma: 0.02, threshold: 0.05, budget: 10 });
       const second = [...rows.slice(0, -1)].join("\n"); // one row fewer: a different file
-      const [upload, publish] = await Promise.allSettled([uploadSolution(owner, c.slug, body(second)), publishCompetition(owner, c.slug)]);
+      const [upload, publish] = await Promise.allSettled([uploadSolution(owner, c.slug, body(second)), publishCompetition(owner, c.slug, ACKNOWLEDGE_ALL)]);
       const after = await db.competition.findUniqueOrThrow({ where: { id: c.id }, select: { status: true } });
       if (upload.status === "rejected") expect((upload.reason as AppError).message).toBe("the solution cannot change once the competition is published");
       if (publish.status === "rejected") expect((publish.reason as AppError).message).toBe("the competition's settings changed while it was being published; publish again");
@@ -180,7 +181,7 @@ describe("split integrity (docs/mechanism.md §2.6)", () => {
     await setMechanism(owner, c.slug, { mode: "practical", sigma: 0.02, threshold: 0.05, budget: 1 });
     for (const model of [{ kind: "groups" }, { kind: "markov", fit: { alpha: 1 } }]) {
       await setCorrelation(owner, c.slug, { model });
-      const refused = await rejection(publishCompetition(owner, c.slug));
+      const refused = await rejection(publishCompetition(owner, c.slug, ACKNOWLEDGE_ALL));
       expect(refused.status).toBe(409);
       expect(refused.message).toMatch(/^the split cuts correlated rows: 7 groups have rows in both the public and the holdout split \(h0, h1, h2, h3, h4, …\)/);
     }
@@ -188,7 +189,7 @@ describe("split integrity (docs/mechanism.md §2.6)", () => {
     // A split by group publishes.
     const byGroup = cut.replace(/,(public|holdout),(\d),h(\d)/g, (_, _s, o, h) => `,${Number(h) % 2 ? "public" : "holdout"},${o},h${h}`);
     expect((await uploadSolution(owner, c.slug, body(byGroup))).warnings).toEqual([]);
-    expect((await publishCompetition(owner, c.slug)).status).toBe("published");
+    expect((await publishCompetition(owner, c.slug, ACKNOWLEDGE_ALL)).status).toBe("published");
   });
 
   it("a Markov model without a group column is one chain over both splits: refused", async () => {
@@ -197,7 +198,7 @@ describe("split integrity (docs/mechanism.md §2.6)", () => {
     await uploadSolution(owner, c.slug, body(cut.replace(/,h\d+,/g, ",").replace("order,group,state", "order,state")));
     await setCorrelation(owner, c.slug, { model: { kind: "markov", fit: { alpha: 1 } } });
     await setMechanism(owner, c.slug, { mode: "practical", sigma: 0.02, threshold: 0.05, budget: 1 });
-    expect((await rejection(publishCompetition(owner, c.slug))).message).toContain("without a group column all rows form one Markov chain");
+    expect((await rejection(publishCompetition(owner, c.slug, ACKNOWLEDGE_ALL))).message).toContain("without a group column all rows form one Markov chain");
   });
 });
 
@@ -216,7 +217,7 @@ describe("the query cap m", () => {
     });
     await uploadSolution(owner, c.slug, body(demoSolutionCsv()));
     await setMechanism(owner, c.slug, { mode: "practical", sigma: 0.02, threshold: 0.05, budget: 10 });
-    const published = await publishCompetition(owner, c.slug);
+    const published = await publishCompetition(owner, c.slug, ACKNOWLEDGE_ALL);
     expect(published.maxQueries).toBe(12);
   });
 });
@@ -282,7 +283,7 @@ describe("who may manage", () => {
     expect((await requireOrganizer(helper, c.slug)).id).toBe(c.id);
     await uploadSolution(helper, c.slug, body(demoSolutionCsv()));
     await setMechanism(helper, c.slug, { mode: "practical", sigma: 0.02, threshold: 0.05, budget: 10 });
-    await publishCompetition(helper, c.slug);
+    await publishCompetition(helper, c.slug, ACKNOWLEDGE_ALL);
     expect((await rejection(requireOrganizer(stranger, c.slug))).status).toBe(403);
     expect((await getVisibleCompetition(null, c.slug)).id).toBe(c.id);
     expect([await isOrganizer(null, c.id), await isOrganizer(helper, c.id), await isOrganizer(stranger, c.id)]).toEqual([false, true, false]);

@@ -1,4 +1,7 @@
+import { gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
+import { boundSettingFor, scoreInterval } from "@/lib/calibration/score-bounds";
+import { answerDecimalsFor } from "@/lib/mechanism/thresholdout";
 import { auditCompetition, holdoutHealth } from "@/lib/server/scoring/audit";
 import { setMechanism } from "@/lib/server/competitions/calibration";
 import { createCompetition, getVisibleCompetition, toPublicDetails } from "@/lib/server/competitions/competitions";
@@ -12,10 +15,34 @@ import { createTeam, getMyTeam, joinTeam, leaveTeam, setDisqualified } from "@/l
 import { demoPredictionsCsv, demoSolutionCsv } from "@/prisma/demo-solution";
 import { publishCompetition } from "@/lib/server/competitions/publish";
 import { closeCompetition } from "@/lib/server/boards/finals";
-import { tag, stream, newUser, rejection, draftCompetition, publishedCompetition } from "@/test/support/factories";
+import { ACKNOWLEDGE_ALL, tag, stream, newUser, rejection, draftCompetition, publishedCompetition } from "@/test/support/factories";
 import { epsPerHoldoutAnswer } from "@/lib/mechanism/accounting";
 import { getSubmissionFile } from "@/lib/server/scoring/files";
 import { syntheticPredictions, syntheticSolution } from "@/test/support/api";
+
+/** The frames of a zstd file (RFC 8878 §3.1.1), each with the content size its header records and whether it carries a checksum. */
+function zstdFrames(data: Buffer): { contentSize: number | null; checksum: boolean }[] {
+  const frames: { contentSize: number | null; checksum: boolean }[] = [];
+  let at = 0;
+  while (at < data.length) {
+    if (data.readUInt32LE(at) !== 0xfd2fb528) throw new Error(`no zstd frame at byte ${at}`);
+    const descriptor = data[at + 4];
+    const single = (descriptor >> 5) & 1;
+    const sizeBytes = [single, 2, 4, 8][descriptor >> 6];
+    at += 5 + (single ? 0 : 1) + [0, 1, 2, 4][descriptor & 3]; // the window and dictionary fields
+    const contentSize = sizeBytes === 0 ? null : sizeBytes === 8 ? Number(data.readBigUInt64LE(at)) : data.readUIntLE(at, sizeBytes) + (sizeBytes === 2 ? 256 : 0);
+    at += sizeBytes;
+    for (let last = false; !last;) {
+      const header = data.readUIntLE(at, 3); // last block (1 bit), type (2 bits), size (21 bits)
+      last = (header & 1) === 1;
+      at += 3 + (((header >> 1) & 3) === 1 ? 1 : header >>> 3); // an RLE block holds one byte
+    }
+    const checksum = ((descriptor >> 2) & 1) === 1;
+    at += checksum ? 4 : 0;
+    frames.push({ contentSize, checksum });
+  }
+  return frames;
+}
 
 const SOLUTION = demoSolutionCsv();
 const ROWS = SOLUTION.trim()
@@ -51,18 +78,20 @@ async function snapshot(competitionId: string) {
 
 describe("scoring through the mechanism", () => {
   it("answers with the public score when it agrees with the holdout, and stores raw scores for organizers", async () => {
-    const c = await liveCompetition();
+    // With T = 0.5 and σ = 0.01 the two scores (about 0.8 each) could only be told apart by noise of
+    // 0.45 or more: Laplace noise of scale 4σ or less gets there with probability below 10⁻⁵.
+    const c = await liveCompetition({ threshold: 0.5 });
     const player = await newUser();
     await createTeam(player, c.slug, { name: "Agreeable", acceptRules: true });
     const { result } = await submit(player, c.slug, stream(predictions(0.8)), null);
-    expect(result.budget).toEqual({ remaining: expect.any(Number), initial: 5 });
-    expect(["public", "holdout"]).toContain(result.answer.kind);
+    expect(result.budget).toEqual({ remaining: 5, initial: 5 });
+    expect(result.answer.kind).toBe("public");
     const row = await db.submission.findUniqueOrThrow({ where: { id: result.id } });
     expect(row.queryIndex).toBe(1);
     expect(Math.abs(row.publicValue - 0.8)).toBeLessThan(0.05);
-    // The team always sees its own exact public score (docs/mechanism.md §2.2), whatever the answer.
+    // The team always sees its own exact public score (docs/mechanism.md §2.2), and the answer is it.
     expect(result.answer.publicScore).toBe(row.publicValue);
-    if (result.answer.kind === "public") expect(Math.abs(result.answer.score! - row.publicValue)).toBeLessThan(2 ** -20);
+    expect(Math.abs(result.answer.score! - row.publicValue)).toBeLessThan(2 ** -20);
     const team = await db.team.findFirstOrThrow({ where: { competitionId: c.id } });
     // The board shows the released answer itself (public first), with no re-measurement.
     expect(team).toMatchObject({
@@ -71,14 +100,15 @@ describe("scoring through the mechanism", () => {
       bestValue: row.answer,
       bestKind: row.kind,
       bestAt: row.createdAt,
-      remeasures: 0,
+      bestPosition: 1,
+      bestPrior: 0,
       budgetRemaining: result.budget.remaining,
     });
-    expect(row.remeasure).toBeNull();
+    expect(row.position).toBe(1);
     expect(team.noisyThreshold).not.toBeNull();
   });
 
-  it("reads a 2 MB file as it arrives and keeps it byte for byte, as gzip members compressed meanwhile", async () => {
+  it("reads a 2 MB file as it arrives and keeps it byte for byte, as zstd frames compressed meanwhile", async () => {
     const rows = 200_000;
     const { slug } = await publishedCompetition({ solution: syntheticSolution(rows), mechanism: { mode: "practical", sigma: 0.01, threshold: 0.04, budget: 5 } });
     const player = await newUser();
@@ -89,10 +119,26 @@ describe("scoring through the mechanism", () => {
     const csv = `${lines.slice(0, rows / 2).join("\n")}\r\n${lines.slice(rows / 2).join("\r\n")}\r\n`;
     const { result } = await submit(player, slug, stream(csv, 64 * 1024), null);
     const stored = await db.submissionFile.findUniqueOrThrow({ where: { submissionId: result.id }, select: { data: true, size: true } });
-    // Level-1 gzip members start 1f 8b 08 00 00000000 04 03: one per MiB read.
-    expect(Buffer.from(stored.data).toString("hex").split("1f8b08000000000004").length - 1).toBe(Math.ceil(Buffer.byteLength(csv) / 2 ** 20));
+    // One frame per MiB read, each recording its size and a checksum of its content.
+    const bytes = Buffer.byteLength(csv);
+    const sizes = Array.from({ length: Math.ceil(bytes / 2 ** 20) }, (_, i) => Math.min(2 ** 20, bytes - i * 2 ** 20));
+    expect(zstdFrames(Buffer.from(stored.data))).toEqual(sizes.map((contentSize) => ({ contentSize, checksum: true })));
     const file = await getSubmissionFile(player, slug, result.id);
-    expect([file.size, await new Response(file.body).text()]).toEqual([Buffer.byteLength(csv), csv]);
+    expect([file.size, await new Response(file.body).text()]).toEqual([bytes, csv]);
+  });
+
+  it("still serves byte for byte a file kept as gzip members, as every file was before zstd", async () => {
+    const { slug } = await publishedCompetition({ solution: syntheticSolution(200_000), mechanism: { mode: "practical", sigma: 0.01, threshold: 0.04, budget: 5 } });
+    const player = await newUser();
+    await createTeam(player, slug, { name: `Old ${tag()}`, acceptRules: true });
+    const csv = `${syntheticPredictions(200_000, 4)}\n`;
+    const { result } = await submit(player, slug, stream(csv, 64 * 1024), null);
+    // The copy as the code before kept it: a level-1 gzip member per MiB (RFC 1952 §2.2).
+    const raw = Buffer.from(csv);
+    const members = Array.from({ length: Math.ceil(raw.length / 2 ** 20) }, (_, i) => gzipSync(raw.subarray(i * 2 ** 20, (i + 1) * 2 ** 20), { level: 1 }));
+    await db.submissionFile.update({ where: { submissionId: result.id }, data: { data: Buffer.concat(members) } });
+    const file = await getSubmissionFile(player, slug, result.id);
+    expect([file.size, await new Response(file.body).text()]).toEqual([raw.length, csv]);
   });
 
   it("the board row keeps the best public answer; a holdout answer shows only while there is none, the latest one", async () => {
@@ -189,13 +235,18 @@ describe("scoring through the mechanism", () => {
     const slug = `prob-${tag()}`;
     await createCompetition(owner, { slug, title: "Probabilities", metric: { name: "brier" }, endsAt: new Date(Date.now() + 86_400_000).toISOString() });
     await uploadSolution(owner, slug, stream("id,label,split\na,1,public\nb,0,holdout\n"));
-    await setMechanism(owner, slug, { mode: "practical", sigma: 0.01, threshold: 0.04, budget: 3 });
-    await publishCompetition(owner, slug);
+    await setMechanism(owner, slug, { mode: "practical", sigma: 0.01, threshold: 0.5, budget: 3 });
+    await publishCompetition(owner, slug, ACKNOWLEDGE_ALL);
     const player = await newUser();
     await createTeam(player, slug, { name: "Probable", acceptRules: true });
     const error = await rejection(submit(player, slug, stream("id,prediction\na,0.3\nb,1.2\n"), null));
     expect(error.details).toEqual([{ line: 3, message: 'prediction must be a probability in [0, 1], found "1.2"' }]);
-    expect((await submit(player, slug, stream("id,prediction\na,0.9\nb,0.1\n"), null)).result.answer.kind).toMatch(/public|holdout/);
+    // Nothing was spent by the refusal; the valid file's Brier score is 0.01 on both rows, so the public
+    // answer is released (T = 0.5: noise of 0.5 has probability below 10⁻⁵), on the mechanism's grid
+    // (thresholdout.ts snapToGrid; 2⁻¹⁰ here): the value 1 − 0.01 is 1014/1024.
+    const { answer, budget } = (await submit(player, slug, stream("id,prediction\na,0.9\nb,0.1\n"), null)).result;
+    expect([answer.kind, budget.remaining]).toEqual(["public", 3]);
+    expect(answer.score).toBe(10 / 1024);
   });
 
   it("ROC AUC: a one-class split is refused at upload; Δ = 1/min(n₊, n₋) prices each holdout answer; ranks, not means, score", async () => {
@@ -207,7 +258,7 @@ describe("scoring through the mechanism", () => {
     await uploadSolution(owner, slug, stream(["id,label,split", ...rows.map((r) => `${r.id},${r.label},${r.split}`)].join("\n")));
     // σ = 0.001: the check's noise is below 0.04 − 0 = T with probability 1 − e^{−15}, so the kinds below are certain.
     await setMechanism(owner, slug, { mode: "practical", sigma: 0.001, threshold: 0.04, budget: 3 });
-    await publishCompetition(owner, slug);
+    await publishCompetition(owner, slug, ACKNOWLEDGE_ALL);
     const player = await newUser();
     await createTeam(player, slug, { name: "Ranked", acceptRules: true });
     const csv = (score: (r: (typeof rows)[number], i: number) => number) => stream(["id,prediction", ...rows.map((r, i) => `${r.id},${score(r, i)}`)].join("\n"));
@@ -218,7 +269,25 @@ describe("scoring through the mechanism", () => {
       csv((r) => 0.4 + 0.2 * r.label),
       null,
     );
-    expect(perfect.result.answer).toEqual({ kind: "public", score: 1, publicScore: 1 });
+    // Its bound counts ROC AUC's N = n₊n₋/n = 67·133/200 holdout rows through McDiarmid's inequality
+    // (not a mean: no Chernoff–KL form; docs/mechanism.md §2.5, §2.8), at the first query with no holdout answer before it.
+    const { maxQueries } = await db.competition.findUniqueOrThrow({ where: { slug }, select: { maxQueries: true } });
+    const bounds = boundSettingFor(
+      {
+        concentration: { size: (67 * 133) / 200, kl: false },
+        maxQueries: maxQueries!,
+        decimals: answerDecimalsFor(0.001),
+        capped: false,
+        sigma: 0.001,
+        threshold: 0.04,
+        sensitivity: 1 / 67,
+        beta: 0.05,
+      },
+      3,
+    );
+    const at = (value: number, index: number) => scoreInterval(bounds, { kind: "public", value, index, prior: 0, budget: 3 });
+    expect(perfect.result.answer).toEqual({ kind: "public", score: 1, publicScore: 1, bound: 1 - at(1, 1).lower });
+    expect(perfect.result.answer.bound).toBeGreaterThan(0.3);
     // Constant predictions tie every pair: exactly ½.
     expect(
       (
@@ -229,7 +298,7 @@ describe("scoring through the mechanism", () => {
           null,
         )
       ).result.answer,
-    ).toEqual({ kind: "public", score: 0.5, publicScore: 0.5 });
+    ).toEqual({ kind: "public", score: 0.5, publicScore: 0.5, bound: Math.max(at(0.5, 2).upper - 0.5, 0.5 - at(0.5, 2).lower) });
     // Right on the public rows, reversed on the holdout: public 1, holdout 0, so the holdout answers (with noise).
     const leak = await submit(
       player,
@@ -324,7 +393,7 @@ describe("scoring through the mechanism", () => {
     // The epoch is open when a public answer came after the last holdout answer.
     const lastHoldout = Math.max(0, ...rows.filter((r) => r.kind === "holdout").map((r) => r.queryIndex));
     const openEpochs = rows.some((r) => r.kind === "public" && r.queryIndex > lastHoldout) ? 1 : 0;
-    expect(health.teams[0]).toMatchObject({ holdoutAnswers: holdout, remeasures: 0, openEpochs, remaining: 6 - holdout });
+    expect(health.teams[0]).toMatchObject({ holdoutAnswers: holdout, openEpochs, remaining: 6 - holdout });
     // 9 units per holdout answer, 8 for an open threshold epoch (accounting.ts).
     expect(health.total).toBeCloseTo(((9 * holdout + 8 * openEpochs) / 9) * health.perHoldoutAnswer, 12);
   });
@@ -341,10 +410,10 @@ describe("scoring through the mechanism", () => {
     expect(audit.mismatches).toBe(1);
     expect(audit.examples[0].submissionId).toBe(victim.id);
     await db.submission.update({ where: { id: victim.id }, data: { answer: victim.answer } });
-    // A re-measurement stored by a board before the public-first one is replayed too.
+    // The position a query was answered at is replayed too: it decides the limit m.
     const last = await db.submission.findFirstOrThrow({ where: { competitionId: c.id, queryIndex: 4 } });
-    await db.submission.update({ where: { id: last.id }, data: { remeasure: 0.5 } });
-    expect((await auditCompetition(c.owner, c.slug)).examples).toEqual([{ submissionId: last.id, problem: "stored re-measurement 0.5 differs from its replay" }]);
+    await db.submission.update({ where: { id: last.id }, data: { position: 4 + 10_000_000 } });
+    expect((await auditCompetition(c.owner, c.slug)).examples).toEqual([{ submissionId: last.id, problem: expect.stringMatching(/^stored \w+ .* replay gives limit null/) }]);
   });
 
   it("keeps the time of the team's best through later answers, whatever the server's time zone", async () => {

@@ -3,7 +3,7 @@
 // tests can run in parallel on one database.
 import { randomBytes } from "node:crypto";
 import { expect } from "vitest";
-import { setMechanism } from "@/lib/server/competitions/calibration";
+import { setCorrelation, setMechanism } from "@/lib/server/competitions/calibration";
 import { createCompetition } from "@/lib/server/competitions/competitions";
 import { AppError } from "@/lib/server/platform/errors";
 import { publishCompetition } from "@/lib/server/competitions/publish";
@@ -55,10 +55,19 @@ export type CompetitionOptions = {
   solution?: string;
   /** PUT …/mechanism's body (default PRACTICAL) */
   mechanism?: Record<string, unknown>;
+  /** the correlation model, set before the solution (default independent rows, kept whatever the file declares) */
+  model?: Record<string, unknown>;
   owner?: PublicUser;
 };
 
-/** A draft with its owner; with `solution` given, the solution uploaded. */
+/** Every acknowledgment publishing may ask for (docs/operating.md, Publishing): the factories publish whatever the plan says. */
+export const ACKNOWLEDGE_ALL = { acknowledge: ["no_guarantee", "model_ignores_groups", "model_ignores_states"] };
+
+/**
+ * A draft with its owner; with `solution` given, the solution uploaded. Its correlation model is
+ * set first (independent rows unless `model` says otherwise), so that the solution's declared groups
+ * and states do not replace it: tests of that default upload to a draft of their own.
+ */
 export async function draftCompetition(options: CompetitionOptions = {}) {
   const owner = options.owner ?? (await newUser("owner"));
   const slug = `t-${tag()}`;
@@ -69,6 +78,7 @@ export async function draftCompetition(options: CompetitionOptions = {}) {
     endsAt: new Date(Date.now() + 86_400_000 * (options.days ?? 10)).toISOString(),
     ...options.settings,
   });
+  await setCorrelation(owner, slug, { model: options.model ?? { kind: "independent" } });
   if (options.solution !== undefined) await uploadSolution(owner, slug, stream(options.solution));
   return { owner, slug, competition };
 }
@@ -77,6 +87,6 @@ export async function draftCompetition(options: CompetitionOptions = {}) {
 export async function publishedCompetition(options: CompetitionOptions = {}) {
   const { owner, slug } = await draftCompetition({ ...options, solution: options.solution ?? demoSolutionCsv() });
   await setMechanism(owner, slug, options.mechanism ?? PRACTICAL);
-  const competition = await publishCompetition(owner, slug);
+  const competition = await publishCompetition(owner, slug, ACKNOWLEDGE_ALL);
   return { owner, slug, competition, id: competition.id };
 }

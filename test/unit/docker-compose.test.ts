@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { parse, parseDocument } from "yaml";
+import { CONFIGURATION } from "@/lib/server/platform/env";
 import { APP_HEAP_MB } from "@/scripts/app";
 
 // Docker is not installed where the tests run: these check that the image's recipe and the compose
@@ -27,17 +28,17 @@ const scale = parseDocument(readFileSync("compose.scale.yml", "utf8"), { customT
 const dockerfile = readFileSync("Dockerfile", "utf8");
 const stages = dockerfile.split(/^FROM /m).slice(1);
 
-/** Every variable the app, its entry or its preload reads from the environment. */
-const KNOWN = ["DATABASE_URL", "PORT", "NEXTAUTH_URL", "NEXTAUTH_SECRET", "SMTP_URL", "MAIL_FROM", "METRICS_TOKEN", "TRUST_PROXY", "LOG_LEVEL"];
+/** Every variable the app, its entry or its preload reads from the environment: the configuration's schema. */
+const KNOWN: string[] = CONFIGURATION.map((v) => v.name);
 
 describe("the Dockerfile", () => {
   it("builds in one stage and runs the standalone entry as an unprivileged user in another", () => {
     expect(stages).toHaveLength(2);
     const [build, runtime] = stages;
-    expect(build).toMatch(/^node:20\S* AS build/);
+    expect(build).toMatch(/^node:\d+\S* AS build/); // the pinned Node: test/unit/runtime.test.ts
     expect(build).toContain("RUN npm ci");
     expect(build).toContain("RUN npm run build");
-    expect(runtime).toMatch(/^node:20\S* AS runtime/);
+    expect(runtime).toMatch(/^node:\d+\S* AS runtime/);
     expect(runtime).toContain("COPY --from=build --chown=node:node /src/.next/standalone ./");
     expect(runtime).toMatch(/^USER node$/m);
     expect(runtime).toMatch(new RegExp(`^CMD \\["node", "--max-old-space-size=${APP_HEAP_MB}", "entry\\.mjs"\\]$`, "m")); // the heap limit npm start and npm test run with

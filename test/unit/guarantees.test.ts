@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { answerValues, deviationBound, descriptionLengthBound, lnChoose, lnGamma, lnPrefixTranscripts } from "@/lib/calibration/description-length";
-import { expectedCharges, honestGapSd, recommendSettings } from "@/lib/calibration/honest";
+import { expectedCharges, honestGapSd, recommendSettings, roundForHonestTeams } from "@/lib/calibration/honest";
 import { boardSubmission, mergeBoardRows, nextBoardRow, type BoardRow } from "@/lib/mechanism/board";
 import { answerDecimalsFor } from "@/lib/mechanism/thresholdout";
 import { kendallTau } from "@/lib/experiments/data";
@@ -101,14 +101,23 @@ describe("what the mechanism costs an honest team (docs/mechanism.md §2.6)", ()
     }
   });
 
-  it("recommends σ = T/32 and the smallest T with fewer than 0.1 expected charges", () => {
+  it("recommends σ = T/32 and the smallest T with fewer than 0.1 expected charges, to two significant figures (T up, σ down)", () => {
     const s = honestGapSd(10_000, 10_000);
     expect(s).toBeCloseTo(Math.sqrt(0.5 / 10_000), 15);
     const r = recommendSettings({ gapSd: s, queries: 300 });
-    expect(r.sigma).toBeCloseTo(r.threshold / 32, 15);
-    expect(r.threshold / s).toBeCloseTo(3.9, 1);
+    // T = 3.90 s = 0.02755… rounds up to 0.028, σ = T/32 = 0.000861… down to 0.00086
+    expect([r.threshold, r.sigma]).toEqual([0.028, 0.00086]);
+    expect(r.threshold / s).toBeCloseTo(3.96, 2);
     expect(r.expectedCharges).toBeLessThan(0.1);
-    expect(expectedCharges({ sigma: r.sigma * 0.98, threshold: r.threshold * 0.98, gapSd: s, queries: 300 })).toBeGreaterThan(0.1);
+    expect(r.expectedCharges).toBe(expectedCharges({ sigma: r.sigma, threshold: r.threshold, gapSd: s, queries: 300 }));
+    // the unrounded T is the smallest with fewer than 0.1: 2 % below it, more
+    expect(expectedCharges({ sigma: (r.threshold * 0.98) / 32, threshold: r.threshold * 0.98 * (0.02755 / 0.028), gapSd: s, queries: 300 })).toBeGreaterThan(0.1);
+  });
+
+  it("rounds a setting for honest teams: two significant figures, T up and σ down", () => {
+    expect(roundForHonestTeams({ sigma: 0.000861, threshold: 0.02755 })).toEqual({ sigma: 0.00086, threshold: 0.028 });
+    expect(roundForHonestTeams({ sigma: 0.0012, threshold: 0.12 })).toEqual({ sigma: 0.0012, threshold: 0.12 });
+    expect(roundForHonestTeams({ sigma: 0.0019999, threshold: 0.10001 })).toEqual({ sigma: 0.0019, threshold: 0.11 });
   });
 });
 

@@ -80,16 +80,16 @@ describe("metrics (docs/mechanism.md §4)", () => {
     expect(() => auc([1, 1], [0.2, 0.3])).toThrow("needs both classes");
   });
 
-  it("Δ and the concentration size: 1/n and n for a mean; 1/min(n₊, n₋) and n₊n₋/n for ROC AUC", () => {
+  it("Δ and the concentration size: 1/n and n for a mean; 1/min(n₊, n₋) and n₊n₋/n for ROC AUC, which is not a mean", () => {
     const labels = Float64Array.from([1, 0, 0, 0, 1, 1, 0, 0, 0, 0]);
     const split = Uint8Array.from([1, 1, 1, 1, 0, 0, 0, 1, 1, 1]); // holdout: 1 positive, 6 negatives
     expect(splitShapes(getMetric("brier"), labels, split)).toEqual({
-      public: { rows: 3, sensitivity: 1 / 3, concentration: 3 },
-      holdout: { rows: 7, sensitivity: 1 / 7, concentration: 7 },
+      public: { rows: 3, sensitivity: 1 / 3, concentration: 3, additive: true },
+      holdout: { rows: 7, sensitivity: 1 / 7, concentration: 7, additive: true },
     });
     expect(splitShapes(getMetric("roc-auc"), labels, split)).toEqual({
-      public: { rows: 3, sensitivity: 1, concentration: 2 / 3 },
-      holdout: { rows: 7, sensitivity: 1, concentration: 6 / 7 },
+      public: { rows: 3, sensitivity: 1, concentration: 2 / 3, additive: false },
+      holdout: { rows: 7, sensitivity: 1, concentration: 6 / 7, additive: false },
     });
     const oneClass = Uint8Array.from([0, 1, 1, 1, 0, 1, 1, 1, 1, 1]); // public rows 0 and 4: both positive
     expect(() => splitShapes(getMetric("roc-auc"), labels, oneClass)).toThrow("the public rows: ROC AUC needs both classes, found 2 positive and 0 negative rows");

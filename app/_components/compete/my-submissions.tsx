@@ -4,32 +4,26 @@ import { useRouter } from "next/navigation";
 import { startTransition, useOptimistic, useState } from "react";
 import { callApi } from "../api-client";
 import { CELL, DataTable, hiddenBelow } from "../data-table";
-import type { MySubmission, ScoreUncertainty } from "@/lib/responses";
+import type { MySubmission } from "@/lib/responses";
 import { scoreText } from "../format";
 import { ANSWER_KIND } from "./answer-text";
 
 const TIME = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" });
 
-/** The team's submissions with their answers and the final selection (up to 2; default: best). */
-export function MySubmissions({
-  slug,
-  submissions,
-  finalIds,
-  uncertainty,
-  locked,
-}: {
-  slug: string;
-  submissions: MySubmission[];
-  finalIds: string[];
-  uncertainty: ScoreUncertainty | null;
-  locked: boolean;
-}) {
+/**
+ * The team's submissions with their answers and the final selection (up to 2; default: best). A
+ * checked score shows with its ± (the bound the mechanism proves, docs/mechanism.md §2.8) and to the
+ * decimals it supports; a public score that was not checked shows without one.
+ */
+export function MySubmissions({ slug, submissions, finalIds, locked }: { slug: string; submissions: MySubmission[]; finalIds: string[]; locked: boolean }) {
   const router = useRouter();
   const [error, setError] = useState<string>();
   const [shown, setShown] = useOptimistic(submissions, (rows, change: { id: string; selected: boolean }) =>
     rows.map((s) => (s.id === change.id ? { ...s, selected: change.selected } : s)),
   );
   const explicit = shown.some((s) => s.selected);
+  // Once the competition has closed, each submission's private (holdout) score, as Kaggle shows it.
+  const revealed = shown.some((s) => s.privateScore !== undefined);
 
   function toggle(id: string, selected: boolean) {
     startTransition(async () => {
@@ -48,6 +42,11 @@ export function MySubmissions({
           {error}
         </p>
       )}
+      {revealed && (
+        <p className="text-sm text-slate-600">
+          The competition has closed: each submission&apos;s private score is its exact score on the hidden holdout rows, which decides the final standings.
+        </p>
+      )}
       <p className="text-sm text-slate-600">
         {explicit
           ? "Your selected submissions count for the final standings."
@@ -59,6 +58,7 @@ export function MySubmissions({
           { label: "Submitted (UTC)" },
           { label: "By", from: "sm" },
           { label: "Your public score", numeric: true },
+          ...(revealed ? [{ label: "Private score", numeric: true }] : []),
           { label: "Answer" },
           { label: "Holdout checks left", numeric: true, from: "md" },
           { label: "Final" },
@@ -84,12 +84,19 @@ export function MySubmissions({
               )}
             </td>
             <td className={`${CELL.list} ${hiddenBelow("sm")}`}>{s.by}</td>
-            <td className={`${CELL.list} text-right font-mono tabular-nums whitespace-nowrap`}>{scoreText(s.answer.publicScore, uncertainty?.public ?? null)}</td>
+            <td className={`${CELL.list} text-right font-mono tabular-nums whitespace-nowrap`}>
+              {s.answer.kind === "public" ? scoreText(s.answer.publicScore, s.answer.bound) : scoreText(s.answer.publicScore, null)}
+            </td>
+            {revealed && (
+              <td className={`${CELL.list} text-right font-mono tabular-nums whitespace-nowrap`} data-testid="private-score">
+                {s.privateScore === undefined ? "—" : scoreText(s.privateScore, null)}
+              </td>
+            )}
             <td className={`${CELL.list}`}>
               {ANSWER_KIND[s.answer.kind]}
               {s.answer.kind !== "public" && s.answer.score !== null && (
                 <span className="block font-mono tabular-nums" data-testid="holdout-score">
-                  {scoreText(s.answer.score, s.answer.kind === "late" ? null : (uncertainty?.holdout ?? null))}
+                  {scoreText(s.answer.score, s.answer.bound)}
                 </span>
               )}
             </td>

@@ -7,7 +7,7 @@ import { useFocusOn } from "../focus";
 import { formatBytes, scoreText } from "../format";
 import { BUTTON, NOTE } from "../tones";
 import { ANSWER_KIND } from "./answer-text";
-import type { DailyLimits, ScoreUncertainty, SubmissionResult } from "@/lib/responses";
+import type { DailyLimits, SubmissionResult } from "@/lib/responses";
 import type { CsvIssue } from "@/lib/csv/reader";
 
 /**
@@ -17,13 +17,11 @@ import type { CsvIssue } from "@/lib/csv/reader";
  */
 export function SubmitPanel({
   slug,
-  uncertainty,
   maxQueries,
   limits,
   budget,
 }: {
   slug: string;
-  uncertainty: ScoreUncertainty | null;
   maxQueries: number | null;
   limits: DailyLimits;
   budget: { remaining: number; initial: number };
@@ -154,7 +152,7 @@ export function SubmitPanel({
       {result && (
         <div ref={outcome} tabIndex={-1} role="status" data-testid="submission-result" className={result.answer.score === null ? NOTE.warning : NOTE.success}>
           <p>
-            <strong>{ANSWER_KIND[result.answer.kind]}.</strong> {answerExplanation(result, uncertainty, maxQueries)}
+            <strong>{ANSWER_KIND[result.answer.kind]}.</strong> {answerExplanation(result, maxQueries)}
           </p>
           <p className="mt-1">
             Holdout checks left: {result.budget.remaining} of {result.budget.initial}.
@@ -177,14 +175,17 @@ export function SubmitPanel({
   );
 }
 
-/** What an answer means for the team, with its scores to the decimals they support (docs/mechanism.md §2.6). */
-function answerExplanation({ answer }: SubmissionResult, uncertainty: ScoreUncertainty | null, maxQueries: number | null): string {
-  const publicScore = scoreText(answer.publicScore, uncertainty?.public ?? null);
+/**
+ * What an answer means for the team, with its scores to the decimals they support: a checked score
+ * with the ± the mechanism proves for it (docs/mechanism.md §2.8), a score not checked without one.
+ */
+function answerExplanation({ answer }: SubmissionResult, maxQueries: number | null): string {
+  const publicScore = scoreText(answer.publicScore, null);
   switch (answer.kind) {
     case "public":
-      return `${publicScore}: your public score agrees with the hidden holdout, so it goes on the leaderboard; nothing was spent.`;
+      return `${scoreText(answer.publicScore, answer.bound)}: your public score agrees with the hidden holdout, so it goes on the leaderboard; nothing was spent.`;
     case "holdout":
-      return `Its public and holdout scores differ by more than the threshold, so you get the holdout score with noise: ${scoreText(answer.score, uncertainty?.holdout ?? null)} (95 %). Your public score, not checked: ${publicScore}.`;
+      return `Its public and holdout scores differ by more than the threshold, so you get the holdout score with noise: ${scoreText(answer.score, answer.bound)}. Your public score, not checked: ${publicScore}.`;
     case "exhausted":
       return `Your team's holdout checks are used up, so this score is not checked and does not go on the leaderboard: public score ${publicScore}.`;
     case "limit":

@@ -4,9 +4,8 @@ import type { HealthReport } from "@/lib/responses";
 
 /**
  * The privacy each team has spent on the holdout and in total (lib/server/scoring/audit.ts
- * holdoutHealth), with what each team's figure counts: its holdout answers, the threshold epochs
- * left open by public answers (its own and those of teams it absorbed), and the re-measurements of
- * a board published before the public-first board (lib/mechanism/accounting.ts).
+ * holdoutHealth), with what each team's figure counts: its holdout answers and the threshold epochs
+ * left open by public answers (its own and those of teams it absorbed; lib/mechanism/accounting.ts).
  */
 export function HoldoutHealth({ health }: { health: HealthReport }) {
   return health.teams.length === 0 ? (
@@ -16,23 +15,17 @@ export function HoldoutHealth({ health }: { health: HealthReport }) {
       <p>
         Total ε<sub>DP</sub> spent: <strong>{n4(health.total)}</strong>. Each holdout answer costs {n4(health.perHoldoutAnswer)}; a threshold epoch that has answered public scores
         since the team&apos;s last holdout answer has cost 8/9 of that already (it is counted as open); {health.exhausted} of {health.teams.length} teams have exhausted their
-        budget
-        {health.baselines
-          ? `; the total counts ${health.baselines} baseline${health.baselines === 1 ? "" : "s"} shown with a noisy holdout score before baselines showed their public score`
-          : ""}
-        .
+        budget.
       </p>
       <p className="text-slate-600">
         A team&apos;s ε<sub>DP</sub> counts more than its holdout answers: the noisy threshold it is using counts once it has answered a query (an open threshold epoch, one per
-        stream: a merged team keeps the streams of the teams it absorbed), and on a board published before the public-first board each re-measurement of its leaderboard score read
-        the holdout too. So a team&apos;s figure can exceed its holdout answers × {n4(health.perHoldoutAnswer)}.
+        stream: a merged team keeps the streams of the teams it absorbed). So a team&apos;s figure can exceed its holdout answers × {n4(health.perHoldoutAnswer)}.
       </p>
       <DataTable
         caption="Privacy spent per team, with what it counts"
         columns={[
           { label: "Team" },
           { label: "Holdout answers", numeric: true },
-          { label: "Re-measurements", numeric: true },
           { label: "Open threshold epochs", numeric: true },
           { label: "ε_DP spent", numeric: true },
           { label: "Budget" },
@@ -42,7 +35,6 @@ export function HoldoutHealth({ health }: { health: HealthReport }) {
           <tr key={t.name}>
             <td className={`${CELL.list}`}>{t.name}</td>
             <td className={`${CELL.list} text-right tabular-nums`}>{t.holdoutAnswers}</td>
-            <td className={`${CELL.list} text-right tabular-nums`}>{t.remeasures}</td>
             <td className={`${CELL.list} text-right tabular-nums`}>{t.openEpochs}</td>
             <td className={`${CELL.list} text-right tabular-nums`}>{n4(t.epsDp)}</td>
             <td className={`${CELL.list}`}>{t.exhausted ? <span className="font-medium text-red-700">exhausted</span> : `${t.remaining} of ${t.initial} left`}</td>

@@ -9,25 +9,41 @@ import { significant } from "../format";
 import { type Display, displayedHalfWidth } from "@/lib/metrics/types";
 import type { MechanismPreview } from "@/lib/responses";
 
-type Mode = "guarantee" | "practical";
+type Mode = "recommended" | "guarantee" | "practical";
 type Input = { mode: Mode; tolerance: string; beta: string; maxQueries: string; split: string; sigma: string; threshold: string; budget: string };
+
+/** The modes, each with what the organizer sets and a one-line meaning (docs/mechanism.md §2.4). */
+const MODES: Record<Mode, { label: string; meaning: string }> = {
+  recommended: { label: "Recommended (B₀)", meaning: "the noise and threshold that spare honest teams, for this holdout; you choose the holdout checks per team" },
+  guarantee: { label: "Guarantee (τ, β)", meaning: "you choose how close every score must be to the truth; the planner finds the largest budget that keeps it" },
+  practical: { label: "Practical (σ, T, B₀)", meaning: "you set the noise, the threshold and the budget; the planner says what they guarantee" },
+};
 
 function toBody(i: Input) {
   const opt = (v: string) => (v.trim() === "" ? undefined : Number(v));
-  return i.mode === "guarantee"
-    ? { mode: i.mode, tolerance: Number(i.tolerance), beta: Number(i.beta), maxQueries: opt(i.maxQueries), split: opt(i.split) }
-    : { mode: i.mode, sigma: Number(i.sigma), threshold: Number(i.threshold), budget: Number(i.budget), beta: opt(i.beta), maxQueries: opt(i.maxQueries) };
+  switch (i.mode) {
+    case "recommended":
+      return { mode: i.mode, budget: Number(i.budget), beta: opt(i.beta), maxQueries: opt(i.maxQueries) };
+    case "guarantee":
+      return { mode: i.mode, tolerance: Number(i.tolerance), beta: Number(i.beta), maxQueries: opt(i.maxQueries), split: opt(i.split) };
+    case "practical":
+      return { mode: i.mode, sigma: Number(i.sigma), threshold: Number(i.threshold), budget: Number(i.budget), beta: opt(i.beta), maxQueries: opt(i.maxQueries) };
+  }
 }
 
 const n4 = (x: number) => significant(x);
 
-/** Guarantee or practical mode with the planner's live answer in words and plots. */
+/**
+ * Recommended, guarantee or practical mode with the planner's live answer in words and plots: each
+ * symbol with its meaning, the per-team promise by holdout checks used, and, where a guarantee does
+ * not hold, what would make it hold.
+ */
 export function MechanismPanel({ slug, initial, locked, metric }: { slug: string; initial: Partial<Input>; locked: boolean; metric: { title: string; display: Display } }) {
   /** A deviation in [0, 1] units in the metric's units, at its widest (docs/mechanism.md §4). */
   const inUnits = (x: number) => displayedHalfWidth(metric.display, 0, x);
   const router = useRouter();
   const [input, setInput] = useState<Input>({
-    mode: "practical",
+    mode: "recommended",
     tolerance: "0.2",
     beta: "0.05",
     maxQueries: "",
@@ -93,32 +109,43 @@ export function MechanismPanel({ slug, initial, locked, metric }: { slug: string
 
   return (
     <div className="space-y-5" data-testid="mechanism-panel">
-      <fieldset disabled={locked} className="flex gap-2" role="radiogroup" aria-label="Mode">
-        {(["guarantee", "practical"] as const).map((m) => (
+      <fieldset disabled={locked} className="grid gap-2 sm:grid-cols-3" role="radiogroup" aria-label="Mode">
+        {(Object.keys(MODES) as Mode[]).map((m) => (
           <label
             key={m}
-            className="flex cursor-pointer items-center gap-2 rounded-md border border-slate-200 px-3 py-2 text-sm has-[:checked]:border-indigo-500 has-[:checked]:bg-indigo-50"
+            className="flex cursor-pointer items-start gap-2 rounded-md border border-slate-200 px-3 py-2 text-sm has-[:checked]:border-indigo-500 has-[:checked]:bg-indigo-50"
           >
-            <input type="radio" name="mode" checked={input.mode === m} onChange={() => setInput({ ...input, mode: m })} />
-            {m === "guarantee" ? "Guarantee mode (τ, β)" : "Practical mode (σ, T, B)"}
+            <input type="radio" name="mode" className="mt-1" checked={input.mode === m} onChange={() => setInput({ ...input, mode: m })} />
+            <span>
+              <span className="font-medium">{MODES[m].label}</span>
+              <span className="block text-xs text-slate-600">{MODES[m].meaning}</span>
+            </span>
           </label>
         ))}
       </fieldset>
       <div className="grid gap-3 sm:grid-cols-5">
-        {input.mode === "guarantee" ? (
+        {input.mode === "guarantee" && (
           <>
-            {field("tolerance", "Tolerance τ", "answers within τ of the truth")}
-            {field("beta", "Failure probability β")}
+            {field("tolerance", "Tolerance τ", "every score within τ of the truth")}
+            {field("beta", "Failure probability β", "the chance the promise fails")}
             {field("maxQueries", "Submissions per team m", "default: daily cap × days")}
-            {field("split", "Split constant c", "in (0, 1), default ½")}
+            {field("split", "Split constant c", "Theorem 2's, in (0, 1), default ½")}
           </>
-        ) : (
+        )}
+        {input.mode === "practical" && (
           <>
-            {field("sigma", "Noise σ")}
-            {field("threshold", "Threshold T")}
-            {field("budget", "Budget B₀", "holdout answers per team")}
+            {field("sigma", "Noise σ", "the threshold's noise; a holdout answer gets 4σ")}
+            {field("threshold", "Threshold T", "how far public and holdout may differ unchecked")}
+            {field("budget", "Budget B₀", "holdout checks per team")}
             {field("maxQueries", "Submissions per team m", "default: daily cap × days")}
-            {field("beta", "β for the guarantee check")}
+            {field("beta", "Failure probability β", "the chance the promise fails")}
+          </>
+        )}
+        {input.mode === "recommended" && (
+          <>
+            {field("budget", "Budget B₀", "holdout checks per team")}
+            {field("maxQueries", "Submissions per team m", "default: daily cap × days")}
+            {field("beta", "Failure probability β", "the chance the promise fails")}
           </>
         )}
       </div>
@@ -135,8 +162,9 @@ export function MechanismPanel({ slug, initial, locked, metric }: { slug: string
               threshold T = <strong data-testid="plan-threshold">{n4(plan.threshold)}</strong>.
             </p>
             <p className="mt-1">
-              Privacy per team: ε<sub>DP</sub> = <span data-testid="plan-epsdp">{n4(plan.epsDp)}</span>, which under your correlation model is ε<sub>BDP</sub> ={" "}
-              <span data-testid="plan-epsbdp">{n4(plan.epsBdp)}</span>. Effective holdout size n<sub>eff</sub> = {n4(plan.nEff)}.
+              Privacy per team (how much a team&apos;s whole budget can reveal about the holdout): ε<sub>DP</sub> = <span data-testid="plan-epsdp">{n4(plan.epsDp)}</span>, which
+              under your correlation model is ε<sub>BDP</sub> = <span data-testid="plan-epsbdp">{n4(plan.epsBdp)}</span>. Effective holdout size (rows the correlation leaves
+              independent) n<sub>eff</sub> = {n4(plan.nEff)}.{plan.scores && <> The scores&apos; bounds rest on {plan.scores.concentration.inequality}.</>}
             </p>
             <p className="mt-1" data-testid="plan-units">
               {metric.display.root ? (
@@ -162,9 +190,29 @@ export function MechanismPanel({ slug, initial, locked, metric }: { slug: string
               {plan.guarantee.byProof.descriptionLength ? `±${n4(plan.guarantee.byProof.descriptionLength.tolerance)}` : "does not apply to this correlation model"}. The tighter is
               used.
             </p>
+            {plan.scores && (
+              <p className="mt-1" data-testid="plan-promise">
+                Each score carries its own bound: a team never checked on the holdout is promised ±{n4(inUnits(plan.scores.byChecks[0].bound))} on every score it is shown;{" "}
+                {plan.scores.byChecks
+                  .slice(1)
+                  .map((c) => `after ${c.checks} check${c.checks === 1 ? "" : "s"}, ±${n4(inUnits(c.bound))}`)
+                  .join("; ")}
+                .
+              </p>
+            )}
             <p className={`mt-1 ${plan.competition.holds ? "text-emerald-700" : "text-amber-700"}`} data-testid="plan-competition">
               {plan.competition.explanation}
             </p>
+            {plan.remedies.length > 0 && (
+              <div className="mt-2" data-testid="plan-remedies">
+                <p className="font-medium">What would make the promise hold:</p>
+                <ul className="list-disc pl-5">
+                  {plan.remedies.map((r) => (
+                    <li key={r.change}>{r.text}</li>
+                  ))}
+                </ul>
+              </div>
+            )}
             {!plan.exhaustive && (
               <p className="mt-2 text-amber-700" data-testid="plan-not-exhaustive">
                 The exact quilt search stopped at its work limit (a very slowly mixing chain): these numbers are valid but more conservative than the model allows.
@@ -180,18 +228,10 @@ export function MechanismPanel({ slug, initial, locked, metric }: { slug: string
               {n4(plan.honest.recommended.sigma)}, T = {n4(plan.honest.recommended.threshold)} ({n4(plan.honest.recommended.expectedCharges)} expected checks; a cheater&apos;s
               public score is then shown at most about T above its holdout score).
             </p>
-            {!locked && (
+            {!locked && input.mode !== "recommended" && (
               <button
                 type="button"
-                onClick={() =>
-                  setInput({
-                    ...input,
-                    mode: "practical",
-                    sigma: String(plan.honest.recommended.sigma),
-                    threshold: String(plan.honest.recommended.threshold),
-                    budget: String(Math.max(1, plan.budget)),
-                  })
-                }
+                onClick={() => setInput({ ...input, mode: "recommended", budget: String(Math.max(1, plan.budget)) })}
                 className="rounded-md border border-indigo-300 px-3 py-1.5 font-medium text-indigo-800 hover:bg-indigo-50"
               >
                 Use recommended settings

@@ -113,7 +113,7 @@ export function LiveLeaderboard({ slug, initial, live, myTeamId }: { slug: strin
                 {baseline.name} <span className="ml-1 rounded bg-slate-200 px-1.5 py-0.5 text-xs not-italic">baseline</span>
               </td>
               <td className={`${CELL.board} text-right font-mono tabular-nums whitespace-nowrap`}>
-                <ScoreCell score={baseline.score} kind={baseline.kind} uncertainty={baseline.uncertainty} />
+                <ScoreCell score={baseline.score} kind={baseline.kind} bound={null} />
               </td>
               <td colSpan={3} className={`${CELL.board} text-xs`}>
                 set by the organizers, not ranked
@@ -123,7 +123,7 @@ export function LiveLeaderboard({ slug, initial, live, myTeamId }: { slug: strin
             <tr key={e.teamId} data-testid="leaderboard-row" className={e.teamId === myTeamId ? MINE : undefined}>
               <td className={`${CELL.board} text-right tabular-nums whitespace-nowrap`}>
                 {tiedWithAbove(board, i) && (
-                  <span title="Statistically tied with the team above: the difference is within the ± of the scores" className="mr-1 text-slate-500">
+                  <span title="Tied with the team above: their intervals overlap, so no proof tells which is better" className="mr-1 text-slate-500">
                     ≈
                   </span>
                 )}
@@ -136,7 +136,7 @@ export function LiveLeaderboard({ slug, initial, live, myTeamId }: { slug: strin
                 {e.teamId === myTeamId && <YourTeam />}
               </td>
               <td className={`${CELL.board} text-right font-mono tabular-nums whitespace-nowrap`}>
-                <ScoreCell score={e.score} kind={e.kind} uncertainty={e.uncertainty} />
+                <ScoreCell score={e.score} kind={e.kind} bound={e.bound} />
               </td>
               <td className={`${CELL.board} ${hiddenBelow("sm")} text-right tabular-nums`}>{e.submissions}</td>
               <td className={`${CELL.board} ${hiddenBelow("md")} whitespace-nowrap text-slate-600`}>{e.lastSubmissionAt ? TIME.format(new Date(e.lastSubmissionAt)) : "—"}</td>
@@ -155,8 +155,9 @@ export function LiveLeaderboard({ slug, initial, live, myTeamId }: { slug: strin
         )}
       </DataTable>
       <p className="text-xs text-slate-500">
-        Each score is the team&apos;s best public score, checked against the hidden holdout (± its sampling error, 95 %); a team with no checked public score shows its latest
-        holdout score, marked &ldquo;holdout&rdquo; (± the noise added to it). ≈ marks a team whose score lies within the ± of the team above: their order could swap on new data.
+        Each score is the team&apos;s best public score, checked against the hidden holdout; a team with no checked public score shows its latest holdout score, marked
+        &ldquo;holdout&rdquo;. The ± is what the platform can prove: with 95 % probability, every score a team is shown lies within its ± of the score the same submission would get
+        on unlimited new data, however the team chose its submissions. ≈ marks a team whose interval overlaps the one above: no proof tells which of the two is better.
       </p>
       {pages > 1 && (
         <nav aria-label="Leaderboard pages" className="flex items-center justify-between text-sm">
@@ -175,11 +176,11 @@ export function LiveLeaderboard({ slug, initial, live, myTeamId }: { slug: strin
   );
 }
 
-/** True when entry i's score lies within the ± of the entry ranked just above it (same page). */
+/** True when entry i's interval (score ± bound) overlaps the one of the entry ranked just above it (same page). */
 function tiedWithAbove(board: Leaderboard, i: number): boolean {
   const [above, entry] = [board.entries[i - 1], board.entries[i]];
-  if (!above || above.rank !== entry.rank - 1 || above.score === null || entry.score === null || entry.uncertainty === null) return false;
-  return Math.abs(above.score - entry.score) <= entry.uncertainty;
+  if (!above || above.rank !== entry.rank - 1 || above.score === null || entry.score === null || above.bound === null || entry.bound === null) return false;
+  return Math.abs(above.score - entry.score) <= above.bound + entry.bound;
 }
 
 type Row = { e: Leaderboard["entries"][number]; i: number; baseline?: undefined } | { e?: undefined; i?: undefined; baseline: Leaderboard["baselines"][number] };
@@ -201,14 +202,14 @@ function withBaselines(board: Leaderboard, lastPage: boolean): Row[] {
   return rows;
 }
 
-/** A shown score to the decimals its uncertainty supports, with its ± and, for a holdout answer, a marker saying so. */
-function ScoreCell({ score, kind, uncertainty }: { score: number | null; kind: "public" | "holdout" | null; uncertainty: number | null }) {
+/** A shown score to the decimals its bound supports, with its ± and, for a holdout answer, a marker saying so. */
+function ScoreCell({ score, kind, bound }: { score: number | null; kind: "public" | "holdout" | null; bound: number | null }) {
   if (score === null) return <>—</>;
-  const decimals = decimalsFor(uncertainty);
+  const decimals = decimalsFor(bound);
   return (
     <>
       {score.toFixed(decimals)}
-      {uncertainty !== null && <span className="block text-xs text-slate-600 sm:ml-1 sm:inline">± {uncertainty.toFixed(decimals)}</span>}
+      {bound !== null && <span className="block text-xs text-slate-600 sm:ml-1 sm:inline">± {bound.toFixed(decimals)}</span>}
       {kind === "holdout" && (
         <span className="rounded bg-amber-50 px-1 text-xs text-amber-800 sm:ml-1" title="No checked public score yet: the team's latest holdout score, with noise">
           holdout

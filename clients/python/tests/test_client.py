@@ -91,7 +91,7 @@ class ClientTest(unittest.TestCase):
         rows = self.client.leaderboard()
         self.assertEqual([r["rank"] for r in rows], list(range(1, len(rows) + 1)))
         ours = next(r for r in rows if r["team"] == os.environ["QUILTBOARD_TEST_TEAM"])
-        self.assertEqual(set(ours), {"rank", "team", "teamId", "score", "kind", "uncertainty", "submissions", "lastSubmissionAt", "budget_remaining", "budget_initial"})
+        self.assertEqual(set(ours), {"rank", "team", "teamId", "score", "kind", "bound", "uncertainty", "submissions", "lastSubmissionAt", "budget_remaining", "budget_initial"})
 
     def test_limits(self):
         limits = self.client.limits()

@@ -4,7 +4,7 @@ import { getServerSession } from "next-auth";
 import { encode } from "next-auth/jwt";
 import CredentialsProvider from "next-auth/providers/credentials";
 import { cookies } from "next/headers";
-import { env } from "@/lib/server/platform/env";
+import { env, required } from "@/lib/server/platform/env";
 import { AppError } from "@/lib/server/platform/errors";
 import { clientAddress } from "@/lib/server/platform/rate-limit";
 import { findUserByToken } from "./tokens";
@@ -65,10 +65,10 @@ export async function getSessionUser(): Promise<PublicUser | null> {
 export async function renewSession(user: PublicUser): Promise<void> {
   const session = await getServerSession(authOptions);
   if (session?.user?.id !== user.id) return;
-  const secure = process.env.NEXTAUTH_URL?.startsWith("https://") ?? false;
+  const secure = env().NEXTAUTH_URL.startsWith("https://");
   const token = await encode({
     token: { sub: user.id, name: user.name, email: user.email, role: user.role, sv: await sessionVersionOf(user.id) },
-    secret: env().NEXTAUTH_SECRET,
+    secret: required("NEXTAUTH_SECRET"),
     maxAge: SESSION_SECONDS,
   });
   (await cookies()).set(`${secure ? "__Secure-" : ""}next-auth.session-token`, token, { httpOnly: true, sameSite: "lax", path: "/", secure, maxAge: SESSION_SECONDS });

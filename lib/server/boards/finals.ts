@@ -9,6 +9,9 @@ import { type BoardAnswer, boardSubmission } from "@/lib/mechanism/board";
 import { isBetter, type Metric } from "@/lib/metrics/registry";
 import type { FinalStandings } from "@/lib/responses";
 import { solutionCache } from "@/lib/server/competitions/solution-cache";
+import { csvLines } from "@/lib/csv/writer";
+import { getScoreBounds } from "@/lib/server/competitions/plans";
+import { finalInterval, tiedWith } from "@/lib/calibration/finals";
 
 // The final standings: which submissions count (a team's selection, or its best by default), the
 // close that scores them exactly on the holdout (by an organizer, or at the deadline through
@@ -114,13 +117,16 @@ function ordinal(n: number): string {
   return `${n}${suffixes[(v - 20) % 10] ?? suffixes[v] ?? suffixes[0]}`;
 }
 
-/** Mails every member of every team: the final standings are out. */
+/** Mails every member of every team: the final standings are out, with the team's place and the teams it is tied with. */
 async function announceFinalStandings(competition: CompetitionRow): Promise<void> {
-  const members = await db.teamMember.findMany({
-    where: { competitionId: competition.id },
-    select: { user: { select: { email: true, name: true } }, team: { select: { name: true, finalRank: true } } },
-  });
+  const [members, entries] = await Promise.all([
+    db.teamMember.findMany({ where: { competitionId: competition.id }, select: { user: { select: { email: true, name: true } }, team: { select: { id: true, name: true } } } }),
+    finalEntries(competition),
+  ]);
+  const byId = new Map(entries.map((e) => [e.teamId, e]));
   for (const m of members) {
+    const entry = byId.get(m.team.id);
+    const tied = entry?.tiedWith.map((id) => byId.get(id)!.team) ?? [];
     await sendMail(
       message({
         to: m.user.email,
@@ -128,7 +134,9 @@ async function announceFinalStandings(competition: CompetitionRow): Promise<void
         name: m.user.name,
         paragraphs: [
           `${competition.title} has closed and its final standings are out: each team's final submissions scored exactly on the holdout.`,
-          m.team.finalRank ? `Your team ${m.team.name} finished ${ordinal(m.team.finalRank)}.` : `Your team ${m.team.name} had no answered submission, so it is not ranked.`,
+          entry
+            ? `Your team ${m.team.name} finished ${ordinal(entry.rank)}${tied.length ? `, tied with ${listed(tied)}: your scores' intervals overlap, so no proof tells your order apart` : ""}.`
+            : `Your team ${m.team.name} had no answered submission, so it is not ranked.`,
         ],
         action: { label: "See the final standings", url: appLink(`/competitions/${competition.slug}/leaderboard`) },
       }),
@@ -136,27 +144,74 @@ async function announceFinalStandings(competition: CompetitionRow): Promise<void
   }
 }
 
+/** "A", "A and B", "A, B and C". */
+function listed(names: string[]): string {
+  return names.length < 2 ? names.join("") : `${names.slice(0, -1).join(", ")} and ${names.at(-1)}`;
+}
+
 /** The final standings of a closed competition (docs/api.md, GET …/final); 409 before it closes. */
 export async function getFinalStandings(viewer: PublicUser | null, slug: string): Promise<FinalStandings> {
   const competition = await getVisibleCompetition(viewer, slug);
   if (competition.status !== "closed") throw new AppError("conflict", "the final standings are revealed when the competition closes");
   const metric = metricOf(competition);
-  // A team disqualified after the close leaves the final board; the ones below move up.
-  const teams = await db.team.findMany({
-    where: { competitionId: competition.id, finalRank: { not: null }, disqualifiedAt: null },
-    orderBy: { finalRank: "asc" },
-    select: { id: true, name: true, finalValue: true, finalRank: true, liveRank: true },
-  });
   return {
     metric: { name: metric.name, title: metric.title, direction: metric.direction },
     displayPrecision: competition.displayPrecision,
-    entries: teams.map((t, i) => ({
+    entries: await finalEntries(competition),
+  };
+}
+
+/** GET …/final?format=csv: the final standings as CSV, the tied teams by name. */
+export async function finalStandingsCsv(viewer: PublicUser | null, slug: string): Promise<string> {
+  const { entries, displayPrecision } = await getFinalStandings(viewer, slug);
+  const name = new Map(entries.map((e) => [e.teamId, e.team]));
+  const round = (x: number | null) => (x === null ? null : Number(x.toFixed(displayPrecision)));
+  return csvLines([
+    ["rank", "team", "score", "bound", "tied_with", "live_rank", "shake_up"],
+    ...entries.map((e) => [e.rank, e.team, round(e.score), round(e.bound), e.tiedWith.map((id) => name.get(id)).join("; "), e.liveRank, e.shakeUp]),
+  ]);
+}
+
+/**
+ * The final standings' entries (docs/mechanism.md §2.9): each team's exact final score with the bound
+ * that holds under the whole competition's adaptivity (lib/calibration/finals.ts: the competition-wide
+ * count at its teams and holdout answers; null where no inequality covers the metric and model), the
+ * teams whose intervals overlap it (`tiedWith`: no proof tells their order apart), its live rank and
+ * the shake-up. A team disqualified after the close leaves them; the ones below move up.
+ */
+async function finalEntries(competition: CompetitionRow): Promise<FinalStandings["entries"]> {
+  const metric = metricOf(competition);
+  const [teams, players, bounds] = await Promise.all([
+    db.team.findMany({
+      where: { competitionId: competition.id, finalRank: { not: null }, disqualifiedAt: null },
+      orderBy: { finalRank: "asc" },
+      select: { id: true, name: true, finalValue: true, finalRank: true, liveRank: true },
+    }),
+    db.team.count({ where: { competitionId: competition.id, mergedIntoId: null, submissionCount: { gt: 0 } } }),
+    getScoreBounds(competition),
+  ]);
+  const input = bounds && {
+    concentration: bounds.concentration,
+    teams: Math.max(1, players),
+    maxQueries: bounds.maxQueries,
+    holdoutAnswers: competition.holdoutAnswers,
+    decimals: bounds.decimals,
+    beta: bounds.beta,
+  };
+  const intervals = teams.map((t) => ({ id: t.id, value: t.finalValue!, ...(input ? finalInterval(input, t.finalValue!) : { lower: t.finalValue!, upper: t.finalValue! }) }));
+  const ties = input ? tiedWith(intervals) : new Map<string, string[]>();
+  return teams.map((t, i) => {
+    const { value, lower, upper } = intervals[i];
+    const shown = metric.toDisplay(value);
+    return {
       rank: i + 1,
       team: t.name,
       teamId: t.id,
-      score: metric.toDisplay(t.finalValue!),
+      score: shown,
+      bound: input ? Math.max(metric.toDisplay(upper) - shown, shown - metric.toDisplay(lower)) : null,
+      tiedWith: ties.get(t.id) ?? [],
       liveRank: t.liveRank,
       shakeUp: t.liveRank === null ? null : t.liveRank - (i + 1),
-    })),
-  };
+    };
+  });
 }

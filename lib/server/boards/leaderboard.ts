@@ -6,7 +6,8 @@ import { log } from "@/lib/server/platform/log";
 import { type CompetitionRow, getVisibleCompetition, metricOf } from "@/lib/server/competitions/competitions";
 import type { PublicUser } from "@/lib/server/accounts/users";
 import { Prisma } from "@/lib/generated/prisma/client";
-import { getCorrelationSummary } from "@/lib/server/competitions/plans";
+import { displayBound, getCorrelationSummary, getScoreBounds } from "@/lib/server/competitions/plans";
+import type { ScoreBoundSetting } from "@/lib/calibration/score-bounds";
 import { loadSolution, shapesOf } from "@/lib/server/competitions/solutions";
 import type { BoardKind } from "@/lib/mechanism/board";
 import { answerHalfWidth } from "@/lib/mechanism/thresholdout";
@@ -17,8 +18,9 @@ import { LEADERBOARD_PAGE } from "@/lib/validation/competitions";
 import { liveOrder, ON_BOARD, readRanked, snapshotRanking } from "./ranking";
 
 /**
- * The 95 % half-widths of a shown score in [0, 1] units (docs/mechanism.md §2.6, §4): a public
- * score's sampling error on the public rows, 1.96·√(1/(4N)) with N the public split's concentration
+ * The 95 % half-widths of a shown score's sampling error in [0, 1] units (docs/mechanism.md §2.6,
+ * §4; `uncertainty`, not a promise: the promise is each score's `bound`, §2.8): a public score's
+ * sampling error on the public rows, 1.96·√(1/(4N)) with N the public split's concentration
  * size (its rows for a mean, whose variance is at most ¼ per row; n₊n₋/n for ROC AUC, whose variance
  * is at most 1/(4 min(n₊, n₋)) ≤ 1/(4N)) counted at the holdout's ratio n_eff / n; a holdout
  * answer's noise (thresholdout.ts answerHalfWidth). Null before the mechanism is fixed.
@@ -31,7 +33,7 @@ async function halfWidths(competition: CompetitionRow): Promise<Record<BoardKind
   const publicSize = shapes.public.concentration * (summary.nEff / summary.n);
   return {
     public: 1.96 * Math.sqrt(0.25 / Math.max(1, publicSize)),
-    holdout: answerHalfWidth({ sigma: competition.sigma, holdoutSize: shapes.holdout.rows, sensitivity: shapes.holdout.sensitivity }),
+    holdout: answerHalfWidth({ sigma: competition.sigma, sensitivity: shapes.holdout.sensitivity }),
   };
 }
 
@@ -56,13 +58,15 @@ type BoardRow = {
   name: string;
   best_score: number | null;
   best_kind: BoardKind | null;
+  best_position: number | null;
+  best_prior: number | null;
   submission_count: number;
   budget_remaining: number;
   initial_budget: number;
   last_submission_at: string | null;
 };
 
-const BOARD_COLUMNS = Prisma.sql`id, name, best_score, best_kind, submission_count, budget_remaining, initial_budget, last_submission_at AT TIME ZONE 'UTC' AS last_submission_at`;
+const BOARD_COLUMNS = Prisma.sql`id, name, best_score, best_kind, best_position, best_prior, submission_count, budget_remaining, initial_budget, last_submission_at AT TIME ZONE 'UTC' AS last_submission_at`;
 
 /** The teams with these ids (a slice of the order: the board's rows, sorted by the caller). */
 function teamsWithIds(ids: string[]): Prisma.Sql {
@@ -78,14 +82,22 @@ async function halfWidthOf(competition: CompetitionRow, metric: Metric): Promise
   return (value, kind) => (w === null ? null : metric.displayHalfWidth(value, w[kind]));
 }
 
-/** An entry as the API shows it (display units), at its rank. */
-function toEntry(metric: Metric, halfWidth: HalfWidth, rank: number, r: BoardRow): LeaderboardEntry {
+/** How a board's entries are shown: the metric, the sampling error's half-widths and what the bounds depend on. */
+type Shown = { metric: Metric; halfWidth: HalfWidth; bounds: ScoreBoundSetting | null };
+
+/** An entry as the API shows it (display units), at its rank, with its bound (docs/mechanism.md §2.8). */
+function toEntry({ metric, halfWidth, bounds }: Shown, rank: number, r: BoardRow): LeaderboardEntry {
+  const bound =
+    r.best_kind === null || r.best_position === null || r.best_prior === null
+      ? null
+      : displayBound(bounds, metric, { kind: r.best_kind, value: r.best_score, index: r.best_position, prior: r.best_prior, budget: r.initial_budget });
   return {
     rank,
     team: r.name,
     teamId: r.id,
     score: r.best_score === null ? null : metric.toDisplay(r.best_score),
     kind: r.best_kind,
+    bound,
     uncertainty: r.best_score === null || r.best_kind === null ? null : halfWidth(r.best_score, r.best_kind),
     submissions: r.submission_count,
     budget: { remaining: r.budget_remaining, initial: r.initial_budget },
@@ -96,7 +108,8 @@ function toEntry(metric: Metric, halfWidth: HalfWidth, rank: number, r: BoardRow
 /**
  * A page of the live leaderboard (docs/mechanism.md §2.6, public first): every team that has
  * submitted, ranked by its shown score — its best public answer, checked against the hidden holdout,
- * or, without one, its latest holdout answer — with the kind and the 95 % half-width of each. The
+ * or, without one, its latest holdout answer — with the kind, the bound the mechanism proves (§2.8)
+ * and the sampling error of each. The
  * order is kept by ranking.ts, so a page reads its own teams' rows and no others; `q` filters by
  * team name (reading the teams whose names match), ranks staying the overall ranks. `next` is the
  * next page's address, null on the last.
@@ -110,7 +123,7 @@ export async function getLeaderboard(viewer: PublicUser | null, slug: string, op
   const offset = (page - 1) * pageSize;
   const search = Prisma.sql`FROM teams WHERE competition_id = ${competition.id}::uuid AND ${ON_BOARD} AND name ILIKE ${likePattern(q)}`;
   let pageIds: string[] = [];
-  const [{ ranking, rows, count }, halfWidth, baselines] = await Promise.all([
+  const [{ ranking, rows, count }, halfWidth, bounds, baselines] = await Promise.all([
     readRanked<BoardRow>(competition.id, metric, (ranking) => {
       if (q !== "")
         return {
@@ -121,18 +134,21 @@ export async function getLeaderboard(viewer: PublicUser | null, slug: string, op
       return { rows: teamsWithIds(pageIds) };
     }),
     halfWidthOf(competition, metric),
+    getScoreBounds(competition),
     listBaselines(competition.id),
   ]);
+  const shown = { metric, halfWidth, bounds };
   // A page's ranks are its places in the order; a search's, the matches' ranks in it.
   const places = new Map(pageIds.map((id, i) => [id, offset + i + 1]));
   const rankOf = (id: string) => places.get(id) ?? ranking.rankOf(id)!;
   const total = count ?? ranking.size;
-  const entries = rows.map((r) => toEntry(metric, halfWidth, rankOf(r.id), r)).sort((a, b) => a.rank - b.rank);
+  const entries = rows.map((r) => toEntry(shown, rankOf(r.id), r)).sort((a, b) => a.rank - b.rank);
   const next = new URLSearchParams({ page: String(page + 1), pageSize: String(pageSize), ...(q ? { q } : {}) });
   return {
     metric: { name: metric.name, title: metric.title, direction: metric.direction },
     displayPrecision: competition.displayPrecision,
-    baselines: baselines.map((b) => ({ name: b.name, score: metric.toDisplay(b.value), kind: b.kind, uncertainty: halfWidth(b.value, b.kind) })),
+    // A baseline is the organizers' own reference, not a query of the mechanism: nothing bounds it.
+    baselines: baselines.map((b) => ({ name: b.name, score: metric.toDisplay(b.value), kind: b.kind, bound: null, uncertainty: halfWidth(b.value, b.kind) })),
     total,
     page,
     pageSize,
@@ -190,7 +206,8 @@ export async function leaderboardCsv(viewer: PublicUser | null, slug: string): P
 
 /** The competition's export as the board is now: the rendered one while it is fresh, else rendered again (once for every export that asks meanwhile). */
 async function currentExport(competition: CompetitionRow): Promise<Rendered> {
-  const key = JSON.stringify([competition.displayPrecision, competition.sigma, competition.metric, competition.metricParams, competition.correlation]);
+  const { displayPrecision, sigma, threshold, budget, maxQueries, answerDecimals, holdoutCap, metric, metricParams, correlation, mechanism } = competition;
+  const key = JSON.stringify([displayPrecision, sigma, threshold, budget, maxQueries, answerDecimals, holdoutCap, metric, metricParams, correlation, mechanism]);
   const [{ version }] = await db.$queryRaw<{ version: bigint }[]>`SELECT board_version AS version FROM competitions WHERE id = ${competition.id}::uuid`;
   const cached = rendered.get(competition.id);
   if (cached && cached.key === key && cached.version === version && Date.now() - cached.at < EXPORT_FRESH_MS) {
@@ -213,9 +230,10 @@ async function renderExport(competition: CompetitionRow, key: string): Promise<R
   else renders++;
   try {
     const metric = metricOf(competition);
-    const halfWidth = await halfWidthOf(competition, metric);
+    const [halfWidth, bounds] = await Promise.all([halfWidthOf(competition, metric), getScoreBounds(competition)]);
+    const shown = { metric, halfWidth, bounds };
     const round = (x: number | null) => (x === null ? null : Number(x.toFixed(competition.displayPrecision)));
-    const header = ["rank", "team", "score", "kind", "uncertainty", "submissions", "budget_remaining", "budget_initial", "last_submission_at"];
+    const header = ["rank", "team", "score", "kind", "bound", "uncertainty", "submissions", "budget_remaining", "budget_initial", "last_submission_at"];
     const at = Date.now();
     const { version, parts } = await transaction(
       async (tx) => {
@@ -226,8 +244,8 @@ async function renderExport(competition: CompetitionRow, key: string): Promise<R
           const [{ rows }] = await tx.read<{ rows: BoardRow[] }>(Prisma.sql`SELECT coalesce(json_agg(r), '[]') AS rows FROM (${teamsWithIds(ids)}) r`);
           const byId = new Map(rows.map((r) => [r.id, r]));
           const lines = ids.map((id, i) => {
-            const e = toEntry(metric, halfWidth, from + i + 1, byId.get(id)!);
-            return [e.rank, e.team, round(e.score), e.kind, round(e.uncertainty), e.submissions, e.budget.remaining, e.budget.initial, e.lastSubmissionAt];
+            const e = toEntry(shown, from + i + 1, byId.get(id)!);
+            return [e.rank, e.team, round(e.score), e.kind, round(e.bound), round(e.uncertainty), e.submissions, e.budget.remaining, e.budget.initial, e.lastSubmissionAt];
           });
           parts.push(Buffer.from(csvLines(lines)));
         }
@@ -296,16 +314,12 @@ function sendSlices(bytes: Buffer, finish: () => void): ReadableStream<Uint8Arra
   );
 }
 
-/**
- * The organizers' baselines shown on the board ([0, 1] units), in the order they were tested: each
- * its public score (lib/server/scoring/sandbox.ts setBaseline), or, shown before baselines showed
- * their public score, the noisy holdout value it released then.
- */
+/** The organizers' baselines shown on the board ([0, 1] units), in the order they were tested: each its public score (lib/server/scoring/sandbox.ts setBaseline). */
 async function listBaselines(competitionId: string): Promise<{ name: string; value: number; kind: BoardKind }[]> {
   const rows = await db.unrankedSubmission.findMany({
     where: { competitionId, kind: "sandbox", baselineName: { not: null } },
     orderBy: { createdAt: "asc" },
-    select: { baselineName: true, baselineValue: true, publicValue: true },
+    select: { baselineName: true, publicValue: true },
   });
-  return rows.map((r) => ({ name: r.baselineName!, value: r.baselineValue!, kind: r.baselineValue === r.publicValue ? "public" : "holdout" }));
+  return rows.map((r) => ({ name: r.baselineName!, value: r.publicValue, kind: "public" }));
 }

@@ -4,7 +4,7 @@ import { Prisma } from "@/lib/generated/prisma/client";
 import type { Metric } from "@/lib/metrics/registry";
 
 // The live board's order, kept by each app instance per competition so that a page reads only its
-// own rows (README, Performance). The order is checked on every read against the competition's
+// own rows (docs/performance.md, "The leaderboard"). The order is checked on every read against the competition's
 // `board_version`, which the teams table's triggers bump in the same transaction as any change to a
 // team's place (prisma/migrations/20261126000000_board_ranking): the scoring transaction, a merge, a
 // disqualification, a reinstatement. A read whose statement finds the version the order was built at

@@ -1,5 +1,6 @@
 import "server-only";
 import { closeDueCompetitions } from "./finals";
+import { env } from "@/lib/server/platform/env";
 import { log } from "@/lib/server/platform/log";
 
 /**
@@ -9,7 +10,7 @@ import { log } from "@/lib/server/platform/log";
  * competition is closed (and its teams told) exactly once. Started by instrumentation.ts.
  */
 export function startScheduler(): void {
-  const seconds = Number(process.env.QUILTBOARD_CLOSE_SECONDS ?? 30);
+  const seconds = env().QUILTBOARD_CLOSE_SECONDS;
   let running = false;
   const tick = async () => {
     if (running) return;

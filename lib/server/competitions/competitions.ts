@@ -5,9 +5,10 @@ import { AppError } from "@/lib/server/platform/errors";
 import type { PublicUser } from "@/lib/server/accounts/users";
 import { accessOf } from "./access";
 import type { ThresholdoutParams } from "@/lib/mechanism/thresholdout";
+import { secretCommitment, settingsText } from "@/lib/mechanism/commitment";
 import { getMetric, type Metric, type SplitShape } from "@/lib/metrics/registry";
 import type { MetricParams } from "@/lib/metrics/types";
-import type { CorrelationModelInput, MechanismInput } from "@/lib/validation/calibration";
+import { type CorrelationModelInput, DEFAULT_BUDGET, type MechanismInput } from "@/lib/validation/calibration";
 import { createCompetitionSchema } from "@/lib/validation/competitions";
 import { Prisma } from "@/lib/generated/prisma/client";
 import type { CompetitionDetails, CompetitionListItem } from "@/lib/responses";
@@ -41,6 +42,10 @@ export const COMPETITION_SELECT = {
   publishedAt: true,
   closedAt: true,
   createdAt: true,
+  solutionCommitment: true,
+  secretCommitment: true,
+  committedSettings: true,
+  revealedAt: true,
 } as const satisfies Prisma.CompetitionSelect;
 
 export type CompetitionRow = Prisma.CompetitionGetPayload<{ select: typeof COMPETITION_SELECT }>;
@@ -64,15 +69,32 @@ export function correlationOf(c: Pick<CompetitionRow, "correlation">): Correlati
  */
 export function thresholdoutParams(competition: CompetitionRow, holdout: SplitShape): ThresholdoutParams {
   return {
-    mode: "thresholdout",
     sigma: competition.sigma!,
     threshold: competition.threshold!,
     budget: competition.budget!,
-    holdoutSize: holdout.rows,
     sensitivity: holdout.sensitivity,
-    maxQueries: competition.maxQueries ?? undefined,
-    answerDecimals: competition.answerDecimals ?? undefined,
+    maxQueries: competition.maxQueries!,
+    answerDecimals: competition.answerDecimals!,
   };
+}
+
+/**
+ * The commitment to the mechanism's secret with the settings its answers are drawn with
+ * (lib/mechanism/commitment.ts): the settings text and its hash with this secret, for σ, T and the
+ * answers' decimals as planned.
+ */
+export function commitSecret(
+  competition: Pick<CompetitionRow, "metric" | "metricParams" | "correlation">,
+  planned: { sigma: number; threshold: number; answerDecimals: number },
+  secret: Uint8Array,
+): { secretCommitment: string; committedSettings: string } {
+  const text = settingsText({
+    metric: competition.metric,
+    metricParams: competition.metricParams as Record<string, number>,
+    correlation: competition.correlation ?? { kind: "independent" },
+    ...planned,
+  });
+  return { committedSettings: text, secretCommitment: secretCommitment(secret, text) };
 }
 
 /** The mechanism settings as the organizer set them, or null before they are set. */
@@ -101,6 +123,12 @@ export function toPublicDetails(c: CompetitionRow): CompetitionDetails {
     mechanism: c.status === "draft" || c.budget === null ? null : { sigma: c.sigma, threshold: c.threshold, budget: c.budget, maxQueries: c.maxQueries },
     // Holdout answers released over all teams, and the organizer's cap on them (docs/mechanism.md §2.6).
     holdout: { answersReleased: c.holdoutAnswers, cap: c.holdoutCap },
+    // What publishing fixed (docs/mechanism.md §2.10), and when the organizers revealed it.
+    commitment:
+      c.status === "draft" || c.solutionCommitment === null || c.secretCommitment === null
+        ? null
+        : { solution: c.solutionCommitment, mechanism: c.secretCommitment, publishedAt: c.publishedAt!.toISOString() },
+    revealedAt: c.revealedAt?.toISOString() ?? null,
     access: accessOf(c),
     lateSubmissions: c.lateSubmissions,
   };
@@ -117,10 +145,12 @@ export async function listCompetitions(viewer: PublicUser | null): Promise<Compe
   const rows = await db.competition.findMany({
     where: { OR: [{ status: { in: ["published", "closed"] } }, drafts] },
     orderBy: { endsAt: "asc" },
-    select: { slug: true, title: true, status: true, metric: true, endsAt: true, _count: { select: { teams: { where: { mergedIntoId: null } } } } },
+    select: { slug: true, title: true, status: true, metric: true, endsAt: true, closedAt: true, _count: { select: { teams: { where: { mergedIntoId: null } } } } },
   });
   const order = { published: 0, draft: 1, closed: 2 } as const;
-  return rows.sort((a, b) => order[a.status] - order[b.status]).map(({ _count, ...c }) => ({ ...c, endsAt: c.endsAt.toISOString(), teams: _count.teams }));
+  return rows
+    .sort((a, b) => order[a.status] - order[b.status])
+    .map(({ _count, ...c }) => ({ ...c, endsAt: c.endsAt.toISOString(), closedAt: c.closedAt?.toISOString() ?? null, teams: _count.teams }));
 }
 
 /**
@@ -207,6 +237,8 @@ export async function createCompetition(user: PublicUser, input: unknown): Promi
           holdoutCap: data.holdoutCap,
           access: data.access ?? {},
           lateSubmissions: data.lateSubmissions,
+          // The settings honest teams are best served by, planned once the solution is there (docs/mechanism.md §2.6).
+          mechanism: { mode: "recommended", budget: DEFAULT_BUDGET },
           createdById: user.id,
           secret: randomBytes(32),
           organizers: { create: { userId: user.id } },

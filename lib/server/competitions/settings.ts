@@ -1,6 +1,6 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
-import { checkMetric, COMPETITION_SELECT, type CompetitionRow, defaultMaxQueries, mechanismOf, requireOrganizer } from "./competitions";
+import { checkMetric, commitSecret, COMPETITION_SELECT, type CompetitionRow, defaultMaxQueries, mechanismOf, requireOrganizer } from "./competitions";
 import { db, lockCompetition } from "@/lib/server/platform/db";
 import { AppError } from "@/lib/server/platform/errors";
 import type { PublicUser } from "@/lib/server/accounts/users";
@@ -87,6 +87,15 @@ async function prepare(competition: CompetitionRow, input: UpdateCompetitionInpu
     for (const key of ["sigma", "threshold", "budget"] as const) if (before[key] !== after[key]) changes.push({ field: key, before: before[key], after: after[key] });
   }
   Object.assign(data, { maxQueries: next, sigma: after.sigma, threshold: after.threshold, budget: after.budget, answerDecimals: after.answerDecimals });
+  if (!submitted && competition.status === "published") {
+    // σ, T and the answers' decimals are planned afresh before any answer: the commitment to the secret follows them (docs/mechanism.md §2.10).
+    const { secret } = await db.competition.findUniqueOrThrow({ where: { id: competition.id }, select: { secret: true } });
+    const recommitted = commitSecret(competition, after, secret);
+    if (recommitted.secretCommitment !== competition.secretCommitment) {
+      changes.push({ field: "secretCommitment", before: competition.secretCommitment, after: recommitted.secretCommitment });
+      Object.assign(data, recommitted);
+    }
+  }
   return { changes, plan: { before: figures(before), after: figures(after), replanned: !submitted }, data, submitted };
 }
 

@@ -1,11 +1,11 @@
 import "server-only";
 import { db, transaction } from "@/lib/server/platform/db";
 import { AppError } from "@/lib/server/platform/errors";
-import { type CompetitionRow, requireOrganizer, metricOf } from "./competitions";
+import { type CompetitionRow, correlationOf, requireOrganizer, metricOf } from "./competitions";
 import { readCsvUpload } from "@/lib/server/platform/csv-upload";
 import type { PublicUser } from "@/lib/server/accounts/users";
 import { requireDraft } from "./lifecycle";
-import { splitIntegrityProblem } from "@/lib/calibration/resolve";
+import { declaredModel, fitsSolution, splitIntegrityProblem } from "@/lib/calibration/resolve";
 import { createSolutionParser, type Solution } from "@/lib/csv/solution";
 import { PackedStrings } from "@/lib/csv/strings";
 import { solutionCache } from "./solution-cache";
@@ -24,14 +24,16 @@ export type SolutionSummary = { rows: number; public: number; holdout: number; s
  * lock, so a file cannot land after a publish that ran meanwhile). Rejected files change nothing; the error
  * lists the problems with their lines (422), 413 past MAX_SOLUTION_BYTES. `warnings` says at once
  * when groups have rows in both splits (such a solution cannot be published under the groups or
- * Markov model).
+ * Markov model). The correlation model follows what the file declares (a state column: a fitted
+ * chain; a group column: groups) unless the organizer chose one it can still resolve.
  */
 export async function uploadSolution(user: PublicUser, slug: string, body: ReadableStream<Uint8Array> | null): Promise<SolutionSummary & { warnings: string[] }> {
   const competition = await requireOrganizer(user, slug);
   requireDraft(competition, "the solution");
   if (!body) throw new AppError("unprocessable_entity", "send the solution CSV as the request body (Content-Type: text/csv)");
   const metric = metricOf(competition);
-  const { result: solution, sha256 } = await readCsvUpload(body, { what: "the solution file", parser: () => createSolutionParser(metric.input) });
+  // The file is kept as uploaded: the reveal after the close serves it, and its SHA-256 is what publishing commits to (docs/mechanism.md §2.10).
+  const { result: solution, sha256, file } = await readCsvUpload(body, { what: "the solution file", parser: () => createSolutionParser(metric.input), keep: true });
   try {
     splitShapes(metric, solution.labels, solution.split);
   } catch (error) {
@@ -40,7 +42,11 @@ export async function uploadSolution(user: PublicUser, slug: string, body: Reada
   }
   const holdout = solution.split.reduce((a, b) => a + b, 0);
   const uploadedAt = new Date();
-  await storeSolution(competition.id, solution, { holdout, sha256, uploadedAt });
+  // A solution that declares groups or states is modelled by them (resolve.ts declaredModel) unless the
+  // organizer chose a model this file can still resolve.
+  const chosen = correlationOf(competition);
+  const correlation = competition.correlation !== null && fitsSolution(chosen, solution) ? competition.correlation : declaredModel(solution);
+  await storeSolution(competition.id, solution, { holdout, sha256, uploadedAt, kept: file!, correlation });
   const crossing = splitIntegrityProblem("groups", solution);
   const warnings = crossing ? [`${crossing.charAt(0).toUpperCase()}${crossing.slice(1)} Under the groups or Markov model this solution cannot be published.`] : [];
   return { rows: solution.ids.length, public: solution.ids.length - holdout, holdout, sha256, uploadedAt, warnings };
@@ -114,26 +120,33 @@ function bytesOf(array: Int32Array | Float64Array | Uint8Array): Uint8Array {
 }
 
 /**
- * Writes a solution's columns as blobs, replacing the competition's previous solution, in one
- * transaction under the competition's row lock (a draft only). Through node-postgres, which sends
+ * Writes a solution's columns as blobs and its file as kept (compressed), replacing the competition's
+ * previous solution, and sets the competition's correlation model, in one transaction under the
+ * competition's row lock (a draft only). Through node-postgres, which sends
  * each column as it is (binary): Prisma turned 34 MB of columns into strings for 2 to 4 s of the
  * event loop and ~150 MB of memory, and its interactive transaction gave up after 5 s (a 500 for a
  * large file while another change held the lock).
  */
-async function storeSolution(competitionId: string, s: Solution, file: { holdout: number; sha256: string; uploadedAt: Date }): Promise<void> {
+async function storeSolution(
+  competitionId: string,
+  s: Solution,
+  file: { holdout: number; sha256: string; uploadedAt: Date; kept: { compressed: Uint8Array; size: number }; correlation: unknown },
+): Promise<void> {
   const rows = s.ids.length;
   const json = (value: unknown) => (value === null ? null : JSON.stringify(value));
   await transaction(async (tx) => {
     const [{ status }] = await tx.read<{ status: CompetitionStatus }>(Prisma.sql`SELECT status FROM competitions WHERE id = ${competitionId}::uuid FOR UPDATE`);
     requireDraft({ status }, "the solution");
     tx.write(Prisma.sql`
-      INSERT INTO solutions (competition_id, rows, public_rows, holdout_rows, ids, labels, classes, split, order_values, group_codes, group_names, state_codes, state_names, sha256, uploaded_at)
+      INSERT INTO solutions (competition_id, rows, public_rows, holdout_rows, ids, labels, classes, split, order_values, group_codes, group_names, state_codes, state_names, sha256, file, file_size, uploaded_at)
       VALUES (${competitionId}::uuid, ${rows}, ${rows - file.holdout}, ${file.holdout}, ${bytesOf(s.ids.bytes)}, ${bytesOf(s.labels)}, ${json(s.classes)}::jsonb, ${bytesOf(s.split)},
         ${s.order && bytesOf(s.order)}, ${s.groups && bytesOf(s.groups.codes)}, ${s.groups && bytesOf(s.groups.names.bytes)}, ${s.states && bytesOf(s.states.codes)},
-        ${json(s.states?.names ?? null)}::jsonb, ${file.sha256}, ${file.uploadedAt.toISOString()}::timestamp)
+        ${json(s.states?.names ?? null)}::jsonb, ${file.sha256}, ${file.kept.compressed}, ${file.kept.size}, ${file.uploadedAt.toISOString()}::timestamp)
       ON CONFLICT (competition_id) DO UPDATE SET rows = EXCLUDED.rows, public_rows = EXCLUDED.public_rows, holdout_rows = EXCLUDED.holdout_rows, ids = EXCLUDED.ids,
         labels = EXCLUDED.labels, classes = EXCLUDED.classes, split = EXCLUDED.split, order_values = EXCLUDED.order_values, group_codes = EXCLUDED.group_codes,
-        group_names = EXCLUDED.group_names, state_codes = EXCLUDED.state_codes, state_names = EXCLUDED.state_names, sha256 = EXCLUDED.sha256, uploaded_at = EXCLUDED.uploaded_at`);
+        group_names = EXCLUDED.group_names, state_codes = EXCLUDED.state_codes, state_names = EXCLUDED.state_names, sha256 = EXCLUDED.sha256, file = EXCLUDED.file,
+        file_size = EXCLUDED.file_size, uploaded_at = EXCLUDED.uploaded_at`);
+    tx.write(Prisma.sql`UPDATE competitions SET correlation = ${json(file.correlation)}::jsonb WHERE id = ${competitionId}::uuid`);
   });
 }
 

@@ -2,6 +2,7 @@ import "server-only";
 import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
 import { AppError } from "./errors";
+import { env, INSIDE_NEXT } from "./env";
 import type { TaskMessage, TaskReply, Tasks } from "./compute-worker";
 import { MathInputError } from "@/lib/mechanism/errors";
 
@@ -15,9 +16,8 @@ import { MathInputError } from "@/lib/mechanism/errors";
  * workers as cores less one, up to 4; 32 waiting) and `computeForAnyone` (one worker; 8 waiting).
  * Beyond a lane's queue the answer is a 503 with Retry-After. Workers start when first needed.
  */
-const TIME_LIMIT_MS = 1000 * Number(process.env.QUILTBOARD_COMPUTE_SECONDS ?? 20);
-
-type Job = { message: TaskMessage; resolve: (value: unknown) => void; reject: (error: unknown) => void };
+/** A task waiting for or running on a worker, with the time it may take (QUILTBOARD_COMPUTE_SECONDS when it was asked for). */
+type Job = { message: TaskMessage; seconds: number; resolve: (value: unknown) => void; reject: (error: unknown) => void };
 type Slot = { worker: Worker | null; job: Job | null; timer: NodeJS.Timeout | null };
 type Lane = { slots: Slot[]; queue: Job[]; queueLimit: number };
 
@@ -41,7 +41,8 @@ export function computeForAnyone<K extends keyof Tasks>(task: K, ...args: Parame
 function run<K extends keyof Tasks>(lane: Lane, task: K, args: Parameters<Tasks[K]>): Promise<Awaited<ReturnType<Tasks[K]>>> {
   if (lane.queue.length >= lane.queueLimit) return Promise.reject(new AppError("unavailable", "the calibration service is busy; try again in a few seconds"));
   return new Promise((resolve, reject) => {
-    lane.queue.push({ message: { task, args }, resolve: resolve as (value: unknown) => void, reject });
+    const seconds = env().QUILTBOARD_COMPUTE_SECONDS;
+    lane.queue.push({ message: { task, args }, seconds, resolve: resolve as (value: unknown) => void, reject });
     dispatch(lane);
   });
 }
@@ -58,23 +59,20 @@ function dispatch(lane: Lane): void {
       slot.worker = null;
       finish(lane, slot, () =>
         job.reject(
-          new AppError(
-            "unprocessable_entity",
-            `this calibration needs more than ${TIME_LIMIT_MS / 1000} s of work: use fewer states, fewer different chain lengths or a smaller n`,
-          ),
+          new AppError("unprocessable_entity", `this calibration needs more than ${job.seconds} s of work: use fewer states, fewer different chain lengths or a smaller n`),
         ),
       );
-    }, TIME_LIMIT_MS);
+    }, job.seconds * 1000);
     slot.worker.postMessage(job.message);
   }
 }
 
 function startWorker(lane: Lane, slot: Slot): Worker {
   const options = { resourceLimits: { maxOldGenerationSizeMb: 1024 } };
-  // Inside Next (NEXT_RUNTIME is set) the worker entry is bundled into JavaScript; run from source
+  // Inside Next the worker entry is bundled into JavaScript; run from source
   // (tsx: the demo seed, the tests) the worker registers tsx itself, as Node 20 does not pass
   // tsx's hooks on to worker threads.
-  const worker = process.env.NEXT_RUNTIME
+  const worker = INSIDE_NEXT
     ? new Worker(new URL("./compute-worker.ts", import.meta.url), options)
     : new Worker(`import("tsx/esm/api").then((tsx) => { tsx.register(); return import(${JSON.stringify(new URL("compute-worker.ts", import.meta.url).href)}); });`, {
         ...options,

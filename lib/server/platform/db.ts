@@ -1,8 +1,10 @@
 import "server-only";
+import { Readable } from "node:stream";
+import { createGunzip, createZstdDecompress } from "node:zlib";
 import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
 import { type CompetitionStatus, Prisma, PrismaClient } from "@/lib/generated/prisma/client";
-import { env } from "./env";
+import { DEVELOPMENT, required } from "./env";
 import { log } from "./log";
 
 // One client per module instance, created on first use so that `next build` can load server
@@ -16,14 +18,14 @@ function connect(): { client: PrismaClient; pool: pg.Pool } {
     instance = globalForDb.quiltboardDb;
     if (!instance) {
       // pipeline: a client sends a statement without waiting for the answer to the one before (`transaction`).
-      const pool = new pg.Pool({ connectionString: env().DATABASE_URL, pipeline: true });
+      const pool = new pg.Pool({ connectionString: required("DATABASE_URL"), pipeline: true });
       // An idle connection the server closes (a restart, a dropped database) is an error event on
       // the pool; unhandled, it would end the process. The pool replaces the connection on next use.
       pool.on("error", (error) => log.warn({ err: error.message }, "an idle database connection was closed"));
       instance = { client: new PrismaClient({ adapter: new PrismaPg(pool) }), pool };
     }
   }
-  if (process.env.NODE_ENV === "development") globalForDb.quiltboardDb = instance;
+  if (DEVELOPMENT) globalForDb.quiltboardDb = instance;
   return instance;
 }
 
@@ -57,7 +59,7 @@ export type Transaction = {
  * transaction that every submission runs. Prisma's interactive transaction cost 1.5 ms of CPU for
  * two statements where this costs 0.3 ms; and the pool pipelines (sends statements without waiting
  * for the answer to the one before), so BEGIN goes out with the first reads and the writes with the
- * COMMIT: two round trips in all when the work reads once and writes once (README, Reliability).
+ * COMMIT: two round trips in all when the work reads once and writes once (docs/performance.md, "Many submissions at once").
  * Rolled back when `work` throws or a statement fails; a statement still waiting after 30 s (a lock,
  * the database) fails it. Columns come back as node-postgres reads them: read a `timestamp` column
  * `AT TIME ZONE 'UTC'` to get its instant whatever the process's zone. With `snapshot`, a read-only
@@ -134,6 +136,28 @@ export function streamSlices(size: number, slice: (offset: number, length: numbe
     },
     { highWaterMark: 0 },
   );
+}
+
+/** The first bytes of a zstd frame (RFC 8878 §3.1.1); a gzip member starts 1f 8b (RFC 1952 §2.3.1). */
+const ZSTD_MAGIC = Buffer.from([0x28, 0xb5, 0x2f, 0xfd]);
+
+/**
+ * A kept file, unpacked as the reader takes it: `stored` selects the compressed bytes as `blob` (one
+ * row). Files are kept as zstd frames (platform/csv-upload.ts), or as gzip members for those kept
+ * before Quiltboard moved to Node 24, which stay as they were: the first bytes say which. The
+ * compressed bytes are read a slice at a time (streamSlices) and unpacked on the way, so a slow
+ * download of a file that unpacks to far more than it takes holds a slice and the decompressor's
+ * window, not the file.
+ */
+export async function streamStoredFile(stored: Prisma.Sql): Promise<ReadableStream<Uint8Array>> {
+  const [{ compressed, head }] = await db.$queryRaw<{ compressed: number; head: Uint8Array }[]>`
+    SELECT octet_length(blob)::int AS compressed, substring(blob FROM 1 FOR 4) AS head FROM (${stored}) stored`;
+  const packed = streamSlices(compressed, async (offset, length) => {
+    const [row] = await db.$queryRaw<{ slice: Uint8Array }[]>`SELECT substring(blob FROM ${offset + 1}::int FOR ${length}::int) AS slice FROM (${stored}) stored`;
+    return row.slice;
+  });
+  const unpack = Buffer.from(head).equals(ZSTD_MAGIC) ? createZstdDecompress() : createGunzip();
+  return Readable.toWeb(Readable.fromWeb(packed as import("node:stream/web").ReadableStream<Uint8Array>).pipe(unpack)) as ReadableStream<Uint8Array>;
 }
 
 /**

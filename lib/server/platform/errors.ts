@@ -13,6 +13,7 @@ export type ErrorCode =
   | "not_found"
   | "request_timeout"
   | "conflict"
+  | "acknowledgment_required"
   | "payload_too_large"
   | "unprocessable_entity"
   | "rate_limited"
@@ -29,6 +30,7 @@ const STATUS: Record<ErrorCode, number> = {
   not_found: 404,
   request_timeout: 408,
   conflict: 409,
+  acknowledgment_required: 409,
   payload_too_large: 413,
   unprocessable_entity: 422,
   rate_limited: 429,

@@ -1,4 +1,5 @@
 import "server-only";
+import { env } from "./env";
 import { log } from "./log";
 import nodemailer, { type Transporter } from "nodemailer";
 
@@ -13,22 +14,22 @@ let transport: Transporter | undefined;
 export type Mail = { to: string; subject: string; text: string; html: string };
 
 export async function sendMail(mail: Mail): Promise<void> {
-  const url = process.env.SMTP_URL;
+  const { SMTP_URL: url, MAIL_FROM: from } = env();
   if (!url) {
     log.warn({ subject: mail.subject }, "SMTP_URL is not set: a mail was not sent");
     return;
   }
   transport ??= nodemailer.createTransport(url);
   try {
-    await transport.sendMail({ from: process.env.MAIL_FROM ?? "Quiltboard <no-reply@quiltboard.invalid>", ...mail });
+    await transport.sendMail({ from, ...mail });
   } catch (error) {
     log.error({ subject: mail.subject, err: (error as Error).message }, "a mail could not be sent");
   }
 }
 
-/** An absolute link into this app, built from NEXTAUTH_URL (the public address). */
+/** An absolute link into this app, built from NEXTAUTH_URL (the public address; http://localhost:$PORT by default). */
 export function appLink(pathAndQuery: string): string {
-  return new URL(pathAndQuery, process.env.NEXTAUTH_URL ?? "http://localhost:3000").toString();
+  return new URL(pathAndQuery, env().NEXTAUTH_URL).toString();
 }
 
 const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);

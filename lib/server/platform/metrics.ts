@@ -2,6 +2,7 @@ import "server-only";
 import { timingSafeEqual } from "node:crypto";
 import client from "prom-client";
 import { poolStats } from "./db";
+import { env } from "./env";
 import { AppError } from "./errors";
 
 // Prometheus metrics (GET /api/metrics). One registry per process: prom-client's default one, which
@@ -13,7 +14,7 @@ function once<T extends client.Metric>(name: string, make: () => T): T {
   return (client.register.getSingleMetric(name) as T | undefined) ?? make();
 }
 
-/** Answers given, by kind (public, holdout, exhausted, late). */
+/** Answers given, by kind (public, holdout, exhausted, limit, capped, late: lib/responses.ts resultKindSchema). */
 export const submissionsTotal = once(
   "quiltboard_submissions_total",
   () => new client.Counter({ name: "quiltboard_submissions_total", help: "Submissions answered, by answer kind", labelNames: ["kind"] }),
@@ -64,7 +65,7 @@ export function gauge(name: string, help: string, value: () => number): void {
  * METRICS_TOKEN the endpoint is off (404): metrics tell outsiders how busy a competition is.
  */
 export async function metricsFor(authorization: string | null): Promise<{ body: string; contentType: string }> {
-  const token = process.env.METRICS_TOKEN;
+  const token = env().METRICS_TOKEN;
   if (!token) throw new AppError("not_found", "metrics are off: set METRICS_TOKEN to turn them on");
   const given = Buffer.from(authorization?.replace(/^Bearer\s+/i, "") ?? "");
   const expected = Buffer.from(token);

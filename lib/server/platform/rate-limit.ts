@@ -1,40 +1,38 @@
 import "server-only";
 import { createHash } from "node:crypto";
 import { db } from "./db";
+import { env, type RateLimitVariable } from "./env";
 import { AppError } from "./errors";
 
 /**
- * The abuse limits: attempts per window, per account and per client address. Each can be changed
- * with an environment variable QUILTBOARD_LIMIT_<NAME>=<count>/<seconds>, e.g.
- * QUILTBOARD_LIMIT_SIGN_UP_IP=20/3600. The client address is the one scripts/http-preload.mjs
- * resolves (the socket's, or with TRUST_PROXY the proxy's X-Forwarded-For).
+ * The abuse limits: attempts per window, per account and per client address. Each is set by its
+ * variable QUILTBOARD_LIMIT_<NAME>=<count>/<seconds> (lib/server/platform/env.ts holds the
+ * defaults), e.g. QUILTBOARD_LIMIT_SIGN_UP_IP=20/3600. The client address is the one
+ * scripts/http-preload.mjs resolves (the socket's, or with TRUST_PROXY the proxy's X-Forwarded-For).
  */
-const DEFAULTS = {
-  signIn: { limit: 10, windowSeconds: 600, what: "wrong passwords for this account from your address" },
-  signInIp: { limit: 60, windowSeconds: 600, what: "sign-in attempts from your address" },
-  signUpIp: { limit: 20, windowSeconds: 3600, what: "new accounts from your address" },
-  tokens: { limit: 20, windowSeconds: 3600, what: "new API tokens" },
-  tokensIp: { limit: 60, windowSeconds: 3600, what: "new API tokens from your address" },
-  calibrateIp: { limit: 60, windowSeconds: 60, what: "calibrations from your address" },
-  verificationMail: { limit: 3, windowSeconds: 3600, what: "verification mails" },
-  passwordReset: { limit: 3, windowSeconds: 3600, what: "password resets for this address" },
-  passwordResetIp: { limit: 10, windowSeconds: 3600, what: "password resets from your address" },
-  submissions: { limit: 600, windowSeconds: 60, what: "submissions" },
-  invitations: { limit: 20, windowSeconds: 3600, what: "invitations to organize" },
-};
+const LIMITS = {
+  signIn: { variable: "QUILTBOARD_LIMIT_SIGN_IN", what: "wrong passwords for this account from your address" },
+  signInIp: { variable: "QUILTBOARD_LIMIT_SIGN_IN_IP", what: "sign-in attempts from your address" },
+  signUpIp: { variable: "QUILTBOARD_LIMIT_SIGN_UP_IP", what: "new accounts from your address" },
+  tokens: { variable: "QUILTBOARD_LIMIT_TOKENS", what: "new API tokens" },
+  tokensIp: { variable: "QUILTBOARD_LIMIT_TOKENS_IP", what: "new API tokens from your address" },
+  calibrateIp: { variable: "QUILTBOARD_LIMIT_CALIBRATE_IP", what: "calibrations from your address" },
+  verificationMail: { variable: "QUILTBOARD_LIMIT_VERIFICATION_MAIL", what: "verification mails" },
+  passwordReset: { variable: "QUILTBOARD_LIMIT_PASSWORD_RESET", what: "password resets for this address" },
+  passwordResetIp: { variable: "QUILTBOARD_LIMIT_PASSWORD_RESET_IP", what: "password resets from your address" },
+  submissions: { variable: "QUILTBOARD_LIMIT_SUBMISSIONS", what: "submissions" },
+  invitations: { variable: "QUILTBOARD_LIMIT_INVITATIONS", what: "invitations to organize" },
+} satisfies Record<string, { variable: RateLimitVariable; what: string }>;
 
-export type LimitName = keyof typeof DEFAULTS;
+export type LimitName = keyof typeof LIMITS;
 
-function configured(name: LimitName): (typeof DEFAULTS)[LimitName] {
-  const variable = `QUILTBOARD_LIMIT_${name.replace(/[A-Z]/g, (c) => `_${c}`).toUpperCase()}`;
-  const value = process.env[variable];
-  if (!value) return DEFAULTS[name];
-  const match = /^(\d+)\/(\d+)$/.exec(value.trim());
-  if (!match || Number(match[2]) === 0) throw new Error(`${variable} must be <count>/<seconds>, e.g. 20/3600; found "${value}"`);
-  return { ...DEFAULTS[name], limit: Number(match[1]), windowSeconds: Number(match[2]) };
+/** The limit `kind` counts against, as configured now: at most `limit` attempts in `windowSeconds`. */
+export function limitOf(kind: LimitName): { limit: number; windowSeconds: number; what: string } {
+  return { ...env()[LIMITS[kind].variable], what: LIMITS[kind].what };
 }
 
-export const LIMITS = Object.fromEntries(Object.keys(DEFAULTS).map((name) => [name, configured(name as LimitName)])) as typeof DEFAULTS;
+/** Every limit's variable, for the test that each variable of the schema is one limit's. */
+export const LIMIT_VARIABLES: RateLimitVariable[] = Object.values(LIMITS).map((l) => l.variable);
 
 /** The client's address for per-address limits; "unknown" (one shared bucket) without the preload. */
 export function clientAddress(request: { headers: Headers | Record<string, string | string[] | undefined> }): string {
@@ -53,7 +51,7 @@ function keyOf(kind: LimitName, subject: string): string {
  * time to wait.
  */
 export async function consumeRateLimit(kind: LimitName, subject: string): Promise<void> {
-  const { limit, windowSeconds, what } = LIMITS[kind];
+  const { limit, windowSeconds, what } = limitOf(kind);
   const key = keyOf(kind, subject);
   const [row] = await db.$queryRaw<{ count: number; window_start: Date }[]>`
     INSERT INTO rate_limits (key, window_start, count) VALUES (${key}, now(), 1)

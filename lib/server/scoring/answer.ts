@@ -1,7 +1,11 @@
 import type { Metric } from "@/lib/metrics/registry";
 import type { Answer, ResultKind } from "@/lib/responses";
 
-/** The answer as its team sees it: kind, the released value and the exact public score, in the metric's units. */
-export function presentAnswer(metric: Metric, kind: ResultKind, answer: number | null, publicValue: number): Answer {
-  return { kind, score: answer === null ? null : metric.toDisplay(answer), publicScore: metric.toDisplay(publicValue) };
+/**
+ * The answer as its team sees it: kind, the released value, the exact public score, in the metric's
+ * units, and the released value's bound (docs/mechanism.md §2.8; null when no score was released, or
+ * for a late answer, which the live competition's guarantee does not cover).
+ */
+export function presentAnswer(metric: Metric, kind: ResultKind, answer: number | null, publicValue: number, bound: number | null = null): Answer {
+  return { kind, score: answer === null ? null : metric.toDisplay(answer), publicScore: metric.toDisplay(publicValue), bound: answer === null ? null : bound };
 }

@@ -4,42 +4,22 @@ import { requireOrganizer, thresholdoutParams } from "@/lib/server/competitions/
 import { loadSolution, shapesOf } from "@/lib/server/competitions/solutions";
 import type { PublicUser } from "@/lib/server/accounts/users";
 import { epsPerHoldoutAnswer, privacySpent, type TeamReleases } from "@/lib/mechanism/accounting";
-import { createStreams } from "@/lib/mechanism/rng";
-import { initThresholdout, remeasureHoldout, stepThresholdout } from "@/lib/mechanism/thresholdout";
+import { createReplay, type ReplayedQuery } from "@/lib/mechanism/replay";
 import type { AuditReport, HealthReport } from "@/lib/responses";
 
 /**
- * Replays every answer from the stored secret (docs/mechanism.md §5): for each team's stream, query
- * by query, Algorithm 1 is stepped again on the stored raw scores with the budget the team had, and
- * the kind, the released value, the budget after and any re-measured leaderboard value must match
- * exactly; query indices must run 1, 2, 3, … with none reused or skipped.
+ * Replays every answer from the stored secret (docs/mechanism.md §5; lib/mechanism/replay.ts), the
+ * submissions read in pages in order of stream and query index.
  */
 export async function auditCompetition(user: PublicUser, slug: string): Promise<AuditReport> {
   const competition = await requireOrganizer(user, slug);
-  const report: AuditReport = { queries: 0, mismatches: 0, examples: [] };
-  if (competition.budget === null) return report;
+  if (competition.budget === null) return { queries: 0, mismatches: 0, examples: [] };
   const { secret } = await db.competition.findUniqueOrThrow({ where: { id: competition.id }, select: { secret: true } });
   const solution = await loadSolution(competition.id, { published: competition.status !== "draft" });
-  const params = thresholdoutParams(competition, shapesOf(competition, solution!).holdout);
-  const mismatch = (submissionId: string, problem: string) => {
-    report.mismatches++;
-    if (report.examples.length < 10) report.examples.push({ submissionId, problem });
-  };
+  const replay = createReplay(thresholdoutParams(competition, shapesOf(competition, solution!).holdout), secret);
   let cursor: { streamTeamId: string; queryIndex: number } | null = null;
-  let stream: { team: string; threshold: number; next: number; streams: ReturnType<typeof createStreams> } | null = null;
   for (;;) {
-    const batch: {
-      id: string;
-      streamTeamId: string;
-      queryIndex: number;
-      kind: string;
-      answer: number | null;
-      budgetBefore: number;
-      budgetAfter: number;
-      remeasure: number | null;
-      publicValue: number;
-      holdoutValue: number;
-    }[] = await db.submission.findMany({
+    const batch: ReplayedQuery[] = await db.submission.findMany({
       where: {
         competitionId: competition.id,
         ...(cursor ? { OR: [{ streamTeamId: { gt: cursor.streamTeamId } }, { streamTeamId: cursor.streamTeamId, queryIndex: { gt: cursor.queryIndex } }] } : {}),
@@ -50,83 +30,45 @@ export async function auditCompetition(user: PublicUser, slug: string): Promise<
         id: true,
         streamTeamId: true,
         queryIndex: true,
+        position: true,
         kind: true,
         answer: true,
         budgetBefore: true,
         budgetAfter: true,
-        remeasure: true,
         publicValue: true,
         holdoutValue: true,
       },
     });
     if (batch.length === 0) break;
-    for (const s of batch) {
-      if (!stream || stream.team !== s.streamTeamId) {
-        const streams = createStreams(secret, s.streamTeamId);
-        stream = { team: s.streamTeamId, streams, threshold: initThresholdout(params, streams).noisyThreshold, next: 1 };
-      }
-      report.queries++;
-      if (s.queryIndex !== stream.next) mismatch(s.id, `query index ${s.queryIndex}, expected ${stream.next}`);
-      stream.next = s.queryIndex + 1;
-      const step = stepThresholdout(
-        params,
-        { budget: s.budgetBefore, noisyThreshold: stream.threshold, queries: s.queryIndex - 1 },
-        { holdoutValue: s.holdoutValue, publicValue: s.publicValue },
-        stream.streams,
-      );
-      stream.threshold = step.state.noisyThreshold;
-      if (!sameKind(s.kind, step.answer.kind, params.answerDecimals === undefined) || step.answer.value !== s.answer || step.state.budget !== s.budgetAfter) {
-        mismatch(s.id, `stored ${s.kind} ${s.answer} (budget ${s.budgetAfter}), replay gives ${step.answer.kind} ${step.answer.value} (budget ${step.state.budget})`);
-      } else if (s.remeasure !== null && remeasureHoldout(params, s.queryIndex, s.holdoutValue, stream.streams) !== s.remeasure) {
-        mismatch(s.id, `stored re-measurement ${s.remeasure} differs from its replay`);
-      }
-    }
+    for (const s of batch) replay.add(s);
     const last = batch[batch.length - 1];
     cursor = { streamTeamId: last.streamTeamId, queryIndex: last.queryIndex };
   }
-  return report;
-}
-
-/**
- * Whether a stored kind is the one replayed. "capped" is the ⊥ a team with budget left gets once the
- * competition's cap is reached: the answer replayed with the budget the team had then (0) is
- * "exhausted". Competitions published before answers were rounded (no answerDecimals) stored the ⊥
- * past m as "exhausted", today's "limit".
- */
-function sameKind(stored: string, replayed: string, legacy: boolean): boolean {
-  return stored === replayed || (stored === "capped" && replayed === "exhausted") || (legacy && stored === "exhausted" && replayed === "limit");
+  return replay.report;
 }
 
 /**
  * The holdout's health (docs/mechanism.md §2.6, "count every release"): the DP privacy each team has
- * spent (accounting.ts: its holdout answers, the open threshold epoch of each of its streams — an
- * absorbed team's too — and re-measured scores of a board before the public-first board), the total
- * over teams (basic composition: every team queries the same holdout; a baseline shown with a noisy
- * holdout value before baselines showed their public score counts one re-measurement), and the
- * teams that exhausted their budget.
+ * spent (accounting.ts: its holdout answers and the open threshold epoch of each of its streams, an
+ * absorbed team's too), the total over teams (basic composition: every team queries the same
+ * holdout), and the teams that exhausted their budget.
  */
 export async function holdoutHealth(user: PublicUser, slug: string): Promise<HealthReport> {
   const competition = await requireOrganizer(user, slug);
   const solution = competition.sigma === null ? null : await loadSolution(competition.id, { published: competition.status !== "draft" });
-  if (!solution || competition.sigma === null) return { perHoldoutAnswer: 0, total: 0, teams: [], exhausted: 0, baselines: 0 };
+  if (!solution || competition.sigma === null) return { perHoldoutAnswer: 0, total: 0, teams: [], exhausted: 0 };
   // Per stream (a team and the teams it absorbed keep their own streams): its holdout answers, and
   // whether its current threshold epoch is open — a public answer came after its last holdout answer.
-  const teams = await db.$queryRaw<
-    { id: string; name: string; initial_budget: number; budget_remaining: number; remeasures: number; holdout_answers: number; open_epochs: number }[]
-  >`
+  const teams = await db.$queryRaw<{ id: string; name: string; initial_budget: number; budget_remaining: number; holdout_answers: number; open_epochs: number }[]>`
     WITH streams AS (
       SELECT s.team_id, s.stream_team_id, count(*) FILTER (WHERE s.kind = 'holdout')::int AS holdout_answers,
              COALESCE(max(s.query_index) FILTER (WHERE s.kind = 'public'), 0) > COALESCE(max(s.query_index) FILTER (WHERE s.kind = 'holdout'), 0) AS open
       FROM submissions s WHERE s.competition_id = ${competition.id}::uuid GROUP BY s.team_id, s.stream_team_id)
-    SELECT t.id, t.name, t.initial_budget, t.budget_remaining, t.remeasures,
+    SELECT t.id, t.name, t.initial_budget, t.budget_remaining,
            COALESCE(sum(st.holdout_answers), 0)::int AS holdout_answers, count(*) FILTER (WHERE st.open)::int AS open_epochs
     FROM teams t LEFT JOIN streams st ON st.team_id = t.id
     WHERE t.competition_id = ${competition.id}::uuid AND t.merged_into_id IS NULL GROUP BY t.id ORDER BY t.name`;
-  const releases = new Map<string, TeamReleases>(teams.map((t) => [t.id, { holdoutAnswers: t.holdout_answers, remeasures: t.remeasures, openEpochs: t.open_epochs }]));
-  const [{ baselines }] = await db.$queryRaw<{ baselines: number }[]>`
-    SELECT count(*)::int AS baselines FROM unranked_submissions
-    WHERE competition_id = ${competition.id}::uuid AND kind = 'sandbox' AND baseline_score IS NOT NULL AND baseline_score <> public_score`;
-  for (let i = 0; i < baselines; i++) releases.set(`baseline ${i}`, { holdoutAnswers: 0, remeasures: 1, openEpochs: 0 });
+  const releases = new Map<string, TeamReleases>(teams.map((t) => [t.id, { holdoutAnswers: t.holdout_answers, openEpochs: t.open_epochs }]));
   const { sensitivity } = shapesOf(competition, solution).holdout;
   const spent = privacySpent(releases, competition.sigma, sensitivity);
   const rows = teams.map((t) => {
@@ -138,6 +80,5 @@ export async function holdoutHealth(user: PublicUser, slug: string): Promise<Hea
     total: spent.total,
     teams: rows,
     exhausted: rows.filter((r) => r.exhausted).length,
-    baselines,
   };
 }

@@ -45,7 +45,7 @@ export async function recordLate(
         description: file.description,
         filename: file.filename,
         fileSize: scored.kept.size,
-        fileData: scored.kept.gzip,
+        fileData: scored.kept.compressed,
       },
       select: { id: true, createdAt: true },
     });

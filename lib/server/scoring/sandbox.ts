@@ -37,7 +37,7 @@ export async function testInSandbox(user: PublicUser, slug: string, body: Readab
       description,
       filename,
       fileSize: scored.kept.size,
-      fileData: scored.kept.gzip,
+      fileData: scored.kept.compressed,
     },
     select: SANDBOX_SELECT,
   });
@@ -52,7 +52,6 @@ const SANDBOX_SELECT = {
   description: true,
   filename: true,
   baselineName: true,
-  baselineValue: true,
   user: { select: { name: true } },
 } as const;
 
@@ -64,7 +63,6 @@ type Stored = {
   description: string | null;
   filename: string | null;
   baselineName: string | null;
-  baselineValue: number | null;
   user: { name: string };
 };
 
@@ -78,7 +76,7 @@ function present(competition: CompetitionRow, r: Stored): SandboxRow {
     holdoutScore: metric.toDisplay(r.holdoutValue),
     description: r.description,
     filename: r.filename,
-    baseline: r.baselineName === null || r.baselineValue === null ? null : { name: r.baselineName, score: metric.toDisplay(r.baselineValue) },
+    baseline: r.baselineName === null ? null : { name: r.baselineName, score: metric.toDisplay(r.publicValue) },
   };
 }
 
@@ -91,19 +89,17 @@ export async function listSandbox(competition: CompetitionRow): Promise<SandboxR
 /**
  * PUT …/sandbox/{id}/baseline `{name}` (organizers): shows the sandbox test on the leaderboard as
  * a baseline row, unranked, with its exact public score, which releases nothing about the holdout
- * and is what the board's own scores are (docs/mechanism.md §2.6). `null` (DELETE) hides it. A
- * baseline shown before baselines showed their public score keeps the noisy holdout value it
- * released then.
+ * and is what the board's own scores are (docs/mechanism.md §2.6). `null` (DELETE) hides it.
  */
 export async function setBaseline(user: PublicUser, slug: string, id: string, input: unknown | null): Promise<SandboxRow> {
   const competition = await requireOrganizer(user, slug);
   const name = input === null ? null : baselineSchema.parse(input).name;
   if (!isUuid(id)) throw new AppError("not_found", "no such sandbox test");
-  const row = await db.unrankedSubmission.findFirst({ where: { id, competitionId: competition.id, kind: "sandbox" }, select: { publicValue: true, baselineValue: true } });
+  const row = await db.unrankedSubmission.findFirst({ where: { id, competitionId: competition.id, kind: "sandbox" }, select: { id: true } });
   if (!row) throw new AppError("not_found", "no such sandbox test");
   const updated = await db.unrankedSubmission.update({
     where: { id },
-    data: name === null ? { baselineName: null } : { baselineName: name, baselineValue: row.baselineValue ?? row.publicValue },
+    data: { baselineName: name },
     select: SANDBOX_SELECT,
   });
   return present(competition, updated);

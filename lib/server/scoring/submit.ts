@@ -6,6 +6,7 @@ import type { PublicUser } from "@/lib/server/accounts/users";
 import { bannedError } from "@/lib/server/competitions/access";
 import { getVisibleCompetition, metricOf } from "@/lib/server/competitions/competitions";
 import { checkOpen } from "@/lib/server/competitions/lifecycle";
+import { getScoreBounds } from "@/lib/server/competitions/plans";
 import { db } from "@/lib/server/platform/db";
 import { AppError } from "@/lib/server/platform/errors";
 import { scoringSeconds, submissionsTotal } from "@/lib/server/platform/metrics";
@@ -28,8 +29,8 @@ import { descriptionSchema, safeFilename } from "@/lib/validation/files";
  * it) and a row lock on the team: the competition is re-checked (still published, before its
  * deadline); a repeated Idempotency-Key is answered (the first result for the same file, 409 for
  * another); the daily cap is checked (and a competition-wide holdout cap, under the competition's
- * row lock); the next query index is taken, Algorithm 1 stepped, a new best answer re-measured,
- * and the submission, the team's mechanism state and its leaderboard row written together.
+ * row lock); the next query index is taken, Algorithm 1 stepped, and the submission, the team's
+ * mechanism state and its leaderboard row written together; the answer carries its bound.
  * Concurrent submissions of one team (on any number of app instances) are thereby serialised, and
  * a crash before the commit leaves nothing behind. `now` fixes the submission's time (tests, the
  * demo seed); by default it is the database's clock once the team's lock is held.
@@ -53,7 +54,7 @@ export async function submit(
     SELECT m.team_id AS "teamId", b.reason AS ban, CASE WHEN t.disqualified_at IS NULL THEN NULL ELSE coalesce(t.disqualify_reason, '') END AS "disqualifyReason",
       ${usedTodaySql(Prisma.sql`m.team_id`, Prisma.sql`${at.toISOString()}::timestamp`)} AS "usedToday",
       EXISTS (SELECT 1 FROM submissions s WHERE s.team_id = m.team_id AND s.idempotency_key = ${idempotencyKey}) AS "keyUsed",
-      t.query_count >= ${competition.maxQueries ?? 2 ** 31 - 1} AS "pastM"
+      t.query_count + t.absorbed_queries >= ${competition.maxQueries ?? 2 ** 31 - 1} AS "pastM"
     FROM team_members m JOIN teams t ON t.id = m.team_id
     LEFT JOIN competition_bans b ON b.competition_id = m.competition_id AND b.user_id = m.user_id
     WHERE m.competition_id = ${competition.id}::uuid AND m.user_id = ${user.id}::uuid`;
@@ -66,12 +67,12 @@ export async function submit(
   if (!body) throw new AppError("unprocessable_entity", 'send the predictions CSV as the request body or as the multipart field "file"');
 
   const started = performance.now();
-  const scored = await scoreUpload(competition, metric, body);
+  const [scored, bounds] = await Promise.all([scoreUpload(competition, metric, body), late ? null : getScoreBounds(competition)]);
   const { name, description } = await fileDetails(details);
   const file = { description: descriptionSchema.parse(description ?? ""), filename: safeFilename(name ?? "") ?? "submission.csv" };
   const outcome = late
     ? { result: await recordLate(user, competition, metric, member.teamId, scored, file, now), replayed: false }
-    : await scoreThroughMechanism(user, competition, metric, member.teamId, scored, idempotencyKey, file, now);
+    : await scoreThroughMechanism({ user, competition, metric, teamId: member.teamId, scored, idempotencyKey, file, bounds, now });
   if (!outcome.replayed) {
     scoringSeconds.observe((performance.now() - started) / 1000);
     submissionsTotal.inc({ kind: outcome.result.answer.kind });

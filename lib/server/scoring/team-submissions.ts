@@ -3,6 +3,8 @@ import { presentAnswer } from "./answer";
 import type { PublicUser } from "@/lib/server/accounts/users";
 import { finalSubmissionIds } from "@/lib/server/boards/finals";
 import { getVisibleCompetition, metricOf } from "@/lib/server/competitions/competitions";
+import { displayBound, getScoreBounds } from "@/lib/server/competitions/plans";
+import { transcriptPlaces } from "@/lib/calibration/score-bounds";
 import { db, lockTeam } from "@/lib/server/platform/db";
 import { AppError } from "@/lib/server/platform/errors";
 import type { MySubmission } from "@/lib/responses";
@@ -14,7 +16,8 @@ const MAX_FINAL = 2;
 
 /**
  * The caller's team's submissions, newest first (late ones, after the close, first): the answers and
- * the team's own public scores, never holdout values (docs/mechanism.md §2.2).
+ * the team's own public scores, never holdout values (docs/mechanism.md §2.2), each released score
+ * with its bound, from its place in the team's transcript (§2.8).
  */
 export async function listMySubmissions(user: PublicUser, slug: string): Promise<{ submissions: MySubmission[]; finalIds: string[] }> {
   const competition = await getVisibleCompetition(user, slug);
@@ -24,15 +27,19 @@ export async function listMySubmissions(user: PublicUser, slug: string): Promise
     select: { teamId: true, team: { select: { initialBudget: true } } },
   });
   if (!member) return { submissions: [], finalIds: [] };
+  // Each submission's private (holdout) score is the team's once the competition has closed, as on
+  // Kaggle; before, it is never read for a competitor (docs/mechanism.md §2.2).
+  const closed = competition.status === "closed";
   const rows = await db.submission.findMany({
     where: { teamId: member.teamId },
-    orderBy: { createdAt: "desc" },
+    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
     select: {
       id: true,
       createdAt: true,
       kind: true,
       answer: true,
       publicValue: true,
+      holdoutValue: closed,
       budgetAfter: true,
       selected: true,
       description: true,
@@ -40,11 +47,20 @@ export async function listMySubmissions(user: PublicUser, slug: string): Promise
       user: { select: { name: true } },
     },
   });
-  const submissions = rows.map((s) => ({
+  const bounds = await getScoreBounds(competition);
+  const places = transcriptPlaces(rows.map((s) => s.kind).reverse()).reverse();
+  const submissions = rows.map((s, k) => ({
     id: s.id,
     createdAt: s.createdAt.toISOString(),
     by: s.user.name,
-    answer: presentAnswer(metric, s.kind, s.answer, s.publicValue),
+    answer: presentAnswer(
+      metric,
+      s.kind,
+      s.answer,
+      s.publicValue,
+      displayBound(bounds, metric, { kind: s.kind, value: s.answer, ...places[k], budget: member.team.initialBudget }),
+    ),
+    ...(closed ? { privateScore: metric.toDisplay(s.holdoutValue!) } : {}),
     budget: { remaining: s.budgetAfter, initial: member.team.initialBudget },
     selected: s.selected,
     description: s.description,
@@ -61,6 +77,7 @@ export async function listMySubmissions(user: PublicUser, slug: string): Promise
     createdAt: s.createdAt.toISOString(),
     by: s.user.name,
     answer: presentAnswer(metric, "late", s.holdoutValue, s.publicValue),
+    privateScore: metric.toDisplay(s.holdoutValue),
     budget,
     selected: false,
     description: s.description,

@@ -14,7 +14,7 @@ export type ScoredUpload = {
   publicValue: number;
   sha256: string;
   sketch: Int32Array<ArrayBuffer>;
-  kept: { gzip: Buffer<ArrayBuffer>; size: number };
+  kept: { compressed: Buffer<ArrayBuffer>; size: number };
   data: ScoringData;
 };
 

@@ -23,7 +23,7 @@ const WARM_ROUNDS = 4;
 let warming: Promise<void> | undefined;
 
 /**
- * Makes this app instance's first submission cost what its later ones do (README, Performance):
+ * Makes this app instance's first submission cost what its later ones do (docs/performance.md, "One submission"):
  * V8 compiles the byte-level CSV reader and the submission parser to optimised code only after
  * they have run hot for a while, a competition's solution is decoded and indexed on its first
  * submission, and a statement's first run in a process costs several times its later ones. So,

@@ -28,7 +28,9 @@ type Side = {
   bestValue: number | null;
   bestKind: string | null;
   bestAt: Date | null;
-  remeasures: number;
+  queryCount: number;
+  absorbedQueries: number;
+  holdoutAnswers: number;
   lastSubmissionAt: Date | null;
   members: number;
   /** members banned from the competition */
@@ -51,7 +53,9 @@ async function readSides(tx: Pick<Prisma.TransactionClient, "team" | "$queryRaw"
       bestValue: true,
       bestKind: true,
       bestAt: true,
-      remeasures: true,
+      queryCount: true,
+      absorbedQueries: true,
+      holdoutAnswers: true,
       lastSubmissionAt: true,
       _count: { select: { members: true } },
     },
@@ -73,12 +77,13 @@ async function readSides(tx: Pick<Prisma.TransactionClient, "team" | "$queryRaw"
 /**
  * Why `b` cannot merge into `a` at `now`, or null. The rules: both teams still playing, neither
  * disqualified, no member banned from the competition; the size limit; at most daily cap × days
- * elapsed submissions together; and the budget the guarantee was calibrated for (docs/mechanism.md
- * §2.6): the merged team has learned what both learned, so together the two may have received at
- * most B₀ holdout answers, and `b`'s open threshold epoch (a public answer since its last holdout
- * answer: 8u of privacy spent, lib/mechanism/accounting.ts) counts as one more, since the merged
- * team carries on with `a`'s threshold and `b`'s is abandoned. Checked when a merge is asked for,
- * and again under both teams' locks when it is accepted.
+ * elapsed submissions together; and what the guarantee was calibrated for (docs/mechanism.md §2.6,
+ * §2.8): the merged team has learned what both learned, so its transcript holds both teams' queries,
+ * at most m of them (transcriptLength), and together the two may have received at most B₀ holdout
+ * answers, `b`'s open threshold epoch (a public answer since its last holdout answer: 8u of privacy
+ * spent, lib/mechanism/accounting.ts) counting as one more, since the merged team carries on with
+ * `a`'s threshold and `b`'s is abandoned. Checked when a merge is asked for, and again under both
+ * teams' locks when it is accepted.
  */
 function mergeProblem(competition: CompetitionRow, a: Side, b: Side, now: Date): AppError | null {
   const conflict = (message: string) => new AppError("conflict", message);
@@ -102,12 +107,19 @@ function mergeProblem(competition: CompetitionRow, a: Side, b: Side, now: Date):
       : `${received} = ${spentA + spentB} holdout answers`;
     return conflict(`${counted}, more than the budget of ${a.initialBudget} one team may hold; they cannot merge`);
   }
-  if (a.remeasures + b.remeasures > a.initialBudget) {
+  const m = competition.maxQueries!;
+  const [queriesA, queriesB] = [transcriptLength(a, m), transcriptLength(b, m)];
+  if (queriesA + queriesB > m) {
     return conflict(
-      `the two teams' leaderboard scores were re-measured ${a.remeasures} + ${b.remeasures} = ${a.remeasures + b.remeasures} times, more than the ${a.initialBudget} one team may receive; they cannot merge`,
+      `the two teams made ${queriesA} + ${queriesB} = ${queriesA + queriesB} scored submissions, more than the ${m} this competition's guarantee covers for one team; they cannot merge`,
     );
   }
   return null;
+}
+
+/** The queries in a team's transcript that the guarantee counts: its own and those it absorbed, at most m (later ones were answered "limit"). */
+function transcriptLength(team: Side, m: number): number {
+  return Math.min(m, team.queryCount + team.absorbedQueries);
 }
 
 /** 1 when the team's threshold epoch is open (its last answer was public and it has budget left), else 0. */
@@ -180,8 +192,10 @@ async function requestOfMyTeam(user: PublicUser, competitionId: string, id: stri
  * scoring takes) and both teams' row locks (in id order), the request must still be pending and
  * every rule of `mergeProblem` is checked again. The merged team keeps both teams' members and
  * submissions, the better leaderboard row (by the answers that selected them) and B₀ minus what
- * both spent; it gets a new invite code, the absorbed team's code is dead, and the absorbed team's
- * other pending requests are cancelled. Answers the caller's team as it is now.
+ * both spent; its transcript counts the absorbed team's queries and holdout answers too, and the
+ * shown answer's place in it (both teams' submissions in time order) is counted again for its bound.
+ * It gets a new invite code, the absorbed team's code is dead, and the absorbed team's other
+ * pending requests are cancelled. Answers the caller's team as it is now.
  */
 export async function acceptMerge(user: PublicUser, slug: string, id: string, now = new Date()): Promise<TeamView> {
   const competition = await requireOpenCompetition(user, slug, now);
@@ -207,13 +221,21 @@ export async function acceptMerge(user: PublicUser, slug: string, id: string, no
         bestValue: best?.value ?? null,
         bestKind: best?.kind ?? null,
         bestAt: best?.at ?? null,
-        remeasures: a.remeasures + b.remeasures,
+        absorbedQueries: a.absorbedQueries + b.queryCount + b.absorbedQueries,
+        holdoutAnswers: a.holdoutAnswers + b.holdoutAnswers,
         lastSubmissionAt: [a.lastSubmissionAt, b.lastSubmissionAt].filter((t) => t !== null).sort((x, y) => y.getTime() - x.getTime())[0] ?? null,
         // Whoever had the old code (the absorbed team's members included) must ask for the new one.
         inviteCode: newInviteCode(),
       },
     });
     await tx.team.update({ where: { id: b.id }, data: { mergedIntoId: a.id, budgetRemaining: 0 } });
+    // The shown answer's position in the merged transcript (both teams' submissions in time order;
+    // a tie in time counts before it, which only widens its bound) and the holdout answers before it.
+    await tx.$executeRaw`
+      UPDATE teams t SET
+        best_position = (SELECT count(*) FROM submissions s WHERE s.team_id = t.id AND s.created_at <= t.best_at),
+        best_prior = (SELECT count(*) FROM submissions s WHERE s.team_id = t.id AND s.kind = 'holdout' AND s.created_at < t.best_at)
+      WHERE t.id = ${a.id}::uuid AND t.best_at IS NOT NULL`;
     await tx.mergeRequest.updateMany({ where: { status: "pending", OR: [{ fromTeamId: b.id }, { toTeamId: b.id }] }, data: { status: "cancelled", decidedAt: now } });
     return { a: a.name, b: b.name };
   });

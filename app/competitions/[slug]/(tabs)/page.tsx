@@ -78,6 +78,41 @@ export default async function OverviewPage({ params }: { params: Promise<{ slug:
             <dd>{competition.lateSubmissions ? "taken after the close, on a separate board" : "not taken"}</dd>
           </dl>
         </Section>
+        {details.commitment && (
+          <Section id="commitment" title="Commitment">
+            <div className="space-y-2 text-sm" data-testid="commitment">
+              <p>
+                Publishing fixed the solution and the mechanism&apos;s secret: their SHA-256 hashes, published {formatDate(details.commitment.publishedAt)}, say nothing about the
+                labels, and let anyone check them once revealed.
+              </p>
+              <dl className="space-y-1">
+                <dt className="text-slate-600">Solution file</dt>
+                <dd className="font-mono text-xs break-all">{details.commitment.solution}</dd>
+                <dt className="text-slate-600">Secret with its settings</dt>
+                <dd className="font-mono text-xs break-all">{details.commitment.mechanism}</dd>
+              </dl>
+              {details.revealedAt ? (
+                <p>
+                  Revealed {formatDate(details.revealedAt)}:{" "}
+                  <a href={`/api/v1/competitions/${slug}/reveal`} className={LINK}>
+                    the secret
+                  </a>
+                  ,{" "}
+                  <a href={`/api/v1/competitions/${slug}/reveal/solution`} className={LINK}>
+                    the solution
+                  </a>{" "}
+                  and{" "}
+                  <a href={`/api/v1/competitions/${slug}/reveal/transcript`} className={LINK}>
+                    every answer
+                  </a>
+                  . Check them with <code>quiltboard verify {slug}</code> or the Python client&apos;s <code>verify()</code>.
+                </p>
+              ) : (
+                competition.status === "closed" && <p className="text-slate-600">The organizers have not revealed them (the default keeps them private).</p>
+              )}
+            </div>
+          </Section>
+        )}
       </aside>
     </div>
   );

@@ -124,7 +124,7 @@ export default async function ManagePage({ params }: { params: Promise<{ slug: s
             {competition.dailySubmissionLimit} submissions per team per day
           </p>
         </div>
-        {competition.status === "published" && <Lifecycle slug={slug} status={competition.status} checklist={null} />}
+        {competition.status !== "draft" && <Lifecycle slug={slug} status={competition.status} checklist={null} revealed={competition.revealedAt !== null} />}
       </div>
 
       <nav aria-label="Sections" className="flex flex-wrap gap-3 text-sm">

@@ -1,7 +1,5 @@
 import Link from "../../../../_components/link";
 import { listMySubmissions } from "@/lib/server/scoring/team-submissions";
-import { metricOf } from "@/lib/server/competitions/competitions";
-import { scoreUncertainty } from "@/lib/server/boards/leaderboard";
 import { MySubmissions } from "../../../../_components/compete/my-submissions";
 import { SubmitPanel } from "../../../../_components/compete/submit-panel";
 import { Section } from "../../../../_components/section";
@@ -26,7 +24,7 @@ export default async function SubmissionsTab({ params }: { params: Promise<{ slu
       </Section>
     );
   }
-  const [mine, uncertainty] = await Promise.all([listMySubmissions(viewer!, slug), scoreUncertainty(competition, metricOf(competition))]);
+  const mine = await listMySubmissions(viewer!, slug);
   return (
     <div className="space-y-6">
       {(open || late) && (
@@ -36,11 +34,11 @@ export default async function SubmissionsTab({ params }: { params: Promise<{ slu
               The competition has closed. Late submissions get their exact holdout score on the late board and never change the final standings.
             </p>
           )}
-          <SubmitPanel slug={slug} uncertainty={uncertainty} maxQueries={competition.maxQueries} limits={team.limits} budget={team.budget} />
+          <SubmitPanel slug={slug} maxQueries={competition.maxQueries} limits={team.limits} budget={team.budget} />
         </Section>
       )}
       <Section id="my-submissions" title="My submissions">
-        <MySubmissions slug={slug} submissions={mine.submissions} finalIds={mine.finalIds} uncertainty={uncertainty} locked={competition.status === "closed"} />
+        <MySubmissions slug={slug} submissions={mine.submissions} finalIds={mine.finalIds} locked={competition.status === "closed"} />
       </Section>
     </div>
   );

@@ -31,9 +31,8 @@ export async function generateMetadata({ params }: { params: Params }): Promise<
 
 export default async function TeamPage({ params }: { params: Params }) {
   const { slug, teamId } = await params;
-  const { team, history, metric, uncertainty } = await loadTeam(slug, teamId);
+  const { team, history, metric } = await loadTeam(slug, teamId);
   const holdout = history.filter((h) => h.kind === "holdout").length;
-  const shownHalfWidth = team.kind === null || uncertainty === null ? null : uncertainty[team.kind];
   return (
     <div className="space-y-6">
       <p className="text-sm">
@@ -52,14 +51,24 @@ export default async function TeamPage({ params }: { params: Params }) {
           <p className="text-slate-600">{team.members.join(", ")}</p>
         </div>
         <dl className="grid grid-cols-2 gap-x-6 gap-y-3 text-sm sm:flex sm:gap-6">
-          <div>
-            <dt className="text-slate-600">Rank</dt>
-            <dd className="text-lg font-semibold">{team.rank ?? "—"}</dd>
-          </div>
+          {team.finalRank !== null ? (
+            <div>
+              <dt className="text-slate-600">Final rank</dt>
+              <dd className="text-lg font-semibold" data-testid="final-rank">
+                {team.finalRank}
+                {team.rank !== null && <span className="ml-1 text-sm font-normal text-slate-600">(live {team.rank})</span>}
+              </dd>
+            </div>
+          ) : (
+            <div>
+              <dt className="text-slate-600">Rank</dt>
+              <dd className="text-lg font-semibold">{team.rank ?? "—"}</dd>
+            </div>
+          )}
           <div>
             <dt className="text-slate-600">Leaderboard score</dt>
             <dd className="text-lg font-semibold tabular-nums">
-              {scoreText(team.score, shownHalfWidth)}
+              {scoreText(team.score, team.bound)}
               {team.kind === "holdout" && <span className="ml-1 text-sm font-normal text-slate-600">(holdout score)</span>}
             </dd>
           </div>
@@ -78,10 +87,16 @@ export default async function TeamPage({ params }: { params: Params }) {
       <Section id="history" title="Score history">
         <p className="text-sm text-slate-600">
           {metric.title} of each released answer over time; {holdout} of {history.length} were checked on the holdout and used one unit of budget. Public answers are exact scores
-          on the public rows, checked against the hidden holdout (± {significant(uncertainty?.public ?? null, 2)} sampling error, 95 %); holdout answers carry noise (±{" "}
-          {significant(uncertainty?.holdout ?? null, 2)}, 95 %). The leaderboard shows the team&apos;s best public answer, or without one its latest holdout answer.
+          on the public rows, checked against the hidden holdout; holdout answers carry noise. Each carries the ± the platform proves for it (at the leaderboard score, ±{" "}
+          {significant(team.bound, 2)}): with 95 % probability every score the team is shown is within its ± of its true score. The leaderboard shows the team&apos;s best public
+          answer, or without one its latest holdout answer.
         </p>
-        <HistoryChart points={history} initialBudget={team.budget.initial} precision={decimalsFor(uncertainty?.public ?? null)} boardScore={team.score} />
+        <HistoryChart
+          points={history}
+          initialBudget={team.budget.initial}
+          precision={decimalsFor(team.bound ?? history.find((h) => h.bound !== null)?.bound ?? null)}
+          boardScore={team.score}
+        />
       </Section>
     </div>
   );
