@@ -111,7 +111,7 @@ export const competitionDetailsSchema = z
      * exact bytes, and of the mechanism's secret followed by the settings its answers are drawn with;
      * null for a draft
      */
-    commitment: z.object({ solution: z.string(), mechanism: z.string(), publishedAt: instant }).nullable(),
+    commitment: z.object({ solution: z.string(), secret: z.string(), publishedAt: instant }).nullable(),
     /** when the organizers revealed the solution, the secret and every answer (GET …/reveal), null until then */
     revealedAt: instant.nullable(),
     access: accessSchema,
@@ -359,7 +359,7 @@ export type HealthReport = z.infer<typeof healthReportSchema>;
  */
 export const revealSchema = z
   .object({
-    commitment: z.object({ solution: z.string(), mechanism: z.string(), publishedAt: instant }),
+    commitment: z.object({ solution: z.string(), secret: z.string(), publishedAt: instant }),
     revealedAt: instant,
     secret: z.string(),
     settings: z.string(),

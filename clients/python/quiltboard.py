@@ -247,7 +247,7 @@ class Client:
             replay.add(row)
         return Verification(
             solution=hashlib.sha256(solution).hexdigest() == reveal["commitment"]["solution"],
-            secret=hashlib.sha256(secret + reveal["settings"].encode("utf-8")).hexdigest() == reveal["commitment"]["mechanism"],
+            secret=hashlib.sha256(secret + reveal["settings"].encode("utf-8")).hexdigest() == reveal["commitment"]["secret"],
             queries=replay.queries,
             differences=replay.differences,
         )

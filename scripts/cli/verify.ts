@@ -50,7 +50,7 @@ export async function verifyCompetition(client: Client, slug: string): Promise<V
   reader.end();
   return {
     solution: createHash("sha256").update(solution.bytes).digest("hex") === reveal.commitment.solution,
-    secret: secretCommitment(secret, reveal.settings) === reveal.commitment.mechanism,
+    secret: secretCommitment(secret, reveal.settings) === reveal.commitment.secret,
     answers: replay.report,
   };
 }

@@ -59,7 +59,7 @@ describe("an organizer through the REST API only", () => {
     expect(details.status).toBe("published");
     // The commitment is two hashes (docs/mechanism.md §2.10); nothing else names the secret or a label.
     const { commitment, ...rest } = details;
-    expect(commitment).toEqual({ solution: expect.stringMatching(/^[0-9a-f]{64}$/), mechanism: expect.stringMatching(/^[0-9a-f]{64}$/), publishedAt: expect.any(String) });
+    expect(commitment).toEqual({ solution: expect.stringMatching(/^[0-9a-f]{64}$/), secret: expect.stringMatching(/^[0-9a-f]{64}$/), publishedAt: expect.any(String) });
     expect(JSON.stringify(rest)).not.toMatch(/secret|spike,|holdout,/);
   });
 

@@ -52,7 +52,7 @@ describe("verifying a revealed competition", () => {
     // the solution's bytes as the organizer uploaded them (test/support/api.ts: demoSolutionCsv())
     expect(details.commitment).toEqual({
       solution: createHash("sha256").update(demoSolutionCsv()).digest("hex"),
-      mechanism: expect.stringMatching(/^[0-9a-f]{64}$/),
+      secret: expect.stringMatching(/^[0-9a-f]{64}$/),
       publishedAt: expect.any(String),
     });
     expect((await api(`/api/v1/competitions/${slug}/reveal`)).status).toBe(404);

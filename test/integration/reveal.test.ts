@@ -34,7 +34,7 @@ describe("a competition's commitment and reveal", () => {
     });
     const mail = await lastMailTo(owner.email, /is published/);
     expect(mail.text).toContain(details.commitment!.solution);
-    expect(mail.text).toContain(details.commitment!.mechanism);
+    expect(mail.text).toContain(details.commitment!.secret);
 
     const player = await newUser();
     await createTeam(player, slug, { name: "Revealed", acceptRules: true });

@@ -50,7 +50,7 @@ export async function getReveal(viewer: PublicUser | null, slug: string): Promis
   const params = thresholdoutParams(competition, shapesOf(competition, solution!).holdout);
   const base = `/api/v1/competitions/${competition.slug}/reveal`;
   return {
-    commitment: { solution: competition.solutionCommitment!, mechanism: competition.secretCommitment!, publishedAt: competition.publishedAt!.toISOString() },
+    commitment: { solution: competition.solutionCommitment!, secret: competition.secretCommitment!, publishedAt: competition.publishedAt!.toISOString() },
     revealedAt: competition.revealedAt!.toISOString(),
     secret: Buffer.from(secret).toString("hex"),
     settings: competition.committedSettings!,

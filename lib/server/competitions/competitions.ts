@@ -127,7 +127,7 @@ export function toPublicDetails(c: CompetitionRow): CompetitionDetails {
     commitment:
       c.status === "draft" || c.solutionCommitment === null || c.secretCommitment === null
         ? null
-        : { solution: c.solutionCommitment, mechanism: c.secretCommitment, publishedAt: c.publishedAt!.toISOString() },
+        : { solution: c.solutionCommitment, secret: c.secretCommitment, publishedAt: c.publishedAt!.toISOString() },
     revealedAt: c.revealedAt?.toISOString() ?? null,
     access: accessOf(c),
     lateSubmissions: c.lateSubmissions,

@@ -89,7 +89,7 @@ export default async function OverviewPage({ params }: { params: Promise<{ slug:
                 <dt className="text-slate-600">Solution file</dt>
                 <dd className="font-mono text-xs break-all">{details.commitment.solution}</dd>
                 <dt className="text-slate-600">Secret with its settings</dt>
-                <dd className="font-mono text-xs break-all">{details.commitment.mechanism}</dd>
+                <dd className="font-mono text-xs break-all">{details.commitment.secret}</dd>
               </dl>
               {details.revealedAt ? (
                 <p>
