@@ -104,9 +104,11 @@ async function closeNow(competition: CompetitionRow): Promise<CompetitionRow | n
     { timeout: 120_000, maxWait: 30_000 },
   );
   if (!closed) return null;
-  // Scoring is done with the solution, unless late submissions come (the others read it rarely: decoded again then).
-  if (!closed.lateSubmissions) solutionCache.forget(closed.id);
   await announceFinalStandings(closed);
+  // Scoring is done with the solution, unless late submissions come. The standings' bounds read it
+  // too (plans.ts getScoreBounds, here just above and on a view of the board): decoded again then,
+  // within the cache's budget.
+  if (!closed.lateSubmissions) solutionCache.forget(closed.id);
   return closed;
 }
 
