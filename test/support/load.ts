@@ -90,6 +90,12 @@ export function trickle(base: string, path: string, headers: Record<string, stri
 }
 
 /** An app's database pool as its metrics say (`token`: its METRICS_TOKEN): connections open, idle, and queries waiting for one. */
+/** The app's memory outside V8's heap, in MB (prom-client's nodejs_external_memory_bytes: buffers and typed arrays among it), from GET /api/metrics. */
+export async function externalMbOf(base: string, token: string): Promise<number> {
+  const text = await (await fetch(`${base}/api/metrics`, { headers: { authorization: `Bearer ${token}` } })).text();
+  return Number(/^nodejs_external_memory_bytes (\d+)/m.exec(text)?.[1]) / 1024 / 1024;
+}
+
 export async function poolOf(base: string, token: string): Promise<{ total: number; idle: number; waiting: number }> {
   const text = await (await fetch(`${base}/api/metrics`, { headers: { authorization: `Bearer ${token}` } })).text();
   const value = (state: string) => Number(new RegExp(`^quiltboard_db_pool_connections\\{state="${state}"\\} (\\d+)`, "m").exec(text)?.[1]);
