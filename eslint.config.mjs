@@ -8,6 +8,13 @@ const DOMAINS = ["platform", "accounts", "competitions", "teams", "boards", "sco
 const ABOVE = { platform: DOMAINS.slice(1), accounts: DOMAINS.slice(2), competitions: DOMAINS.slice(3), teams: ["boards", "scoring"], boards: ["teams", "scoring"], scoring: [] };
 const PURE = ["mechanism", "calibration", "metrics", "csv", "experiments", "validation"];
 
+/** The environment is read through env() of lib/server/platform/env.ts (below: lib/, app/ and lib/validation). */
+const noProcessEnv = {
+  object: "process",
+  property: "env",
+  message: "read configuration through env() of lib/server/platform/env.ts, where each variable is declared and validated",
+};
+
 export default defineConfig([
   ...nextVitals,
   ...nextTypescript,
@@ -45,14 +52,21 @@ export default defineConfig([
     files: ["lib/**", "app/**"],
     ignores: ["lib/server/platform/env.ts"],
     rules: {
-      "no-restricted-properties": [
-        "error",
-        { object: "process", property: "env", message: "read configuration through env() of lib/server/platform/env.ts, where each variable is declared and validated" },
-      ],
+      "no-restricted-properties": ["error", noProcessEnv],
       "no-restricted-syntax": [
         "error",
         { selector: "ImportDeclaration[source.value=/^(node:)?process$/]", message: "read configuration through env() of lib/server/platform/env.ts, not node:process" },
       ],
+    },
+  },
+  // Request input is parsed by lib/validation's schemas, whose strings are lib/validation/text.ts's
+  // text(): a NUL in any field is a 422 naming it, never a 500 from the database. (A later block's
+  // no-restricted-properties replaces an earlier one's, so this one repeats the process.env ban.)
+  {
+    files: ["lib/validation/**"],
+    ignores: ["lib/validation/text.ts"],
+    rules: {
+      "no-restricted-properties": ["error", noProcessEnv, { object: "z", property: "string", message: "use text() from lib/validation/text.ts (it refuses NUL)" }],
     },
   },
   // Links go through app/_components/link.tsx (no prefetching: every page is dynamic).

@@ -17,7 +17,12 @@ export default defineConfig({
     projects: [
       { extends: true, test: { name: "unit", include: ["test/unit/**/*.test.ts"] } },
       { extends: true, test: { name: "integration", include: ["test/integration/**/*.test.ts"] } },
-      { extends: true, test: { name: "e2e", include: ["test/e2e/**/*.test.ts"], setupFiles: ["test/e2e/setup.ts"], testTimeout: 120_000 } },
+      // A page's answer to a click is a round trip to the server: expect.poll waits up to 15 s for it (vitest's
+      // default, 1 s, failed the merge and keyboard walks whenever the machine was busy).
+      {
+        extends: true,
+        test: { name: "e2e", include: ["test/e2e/**/*.test.ts"], setupFiles: ["test/e2e/setup.ts"], testTimeout: 120_000, expect: { poll: { timeout: 15_000 } } },
+      },
     ],
   },
 });

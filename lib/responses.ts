@@ -31,10 +31,12 @@ export const errorBodySchema = z
         "domain_not_allowed",
         "approval_required",
         "not_found",
+        "method_not_allowed",
         "request_timeout",
         "conflict",
         "acknowledgment_required",
         "payload_too_large",
+        "unsupported_media_type",
         "unprocessable_entity",
         "rate_limited",
         "unavailable",
@@ -177,7 +179,7 @@ export type ChangeLogEntry = z.infer<typeof changeLogEntrySchema>;
 export const solutionUploadedSchema = z.object({ rows: count, public: count, holdout: count, sha256: z.string(), warnings: z.array(z.string()) });
 
 /** A data file of a competition. */
-export const attachmentSchema = z.object({ id: z.uuid(), filename: z.string(), contentType: z.string(), size: count, createdAt: instant });
+export const attachmentSchema = z.object({ id: z.uuid(), filename: z.string(), contentType: z.string(), size: count, sha256: z.string(), createdAt: instant });
 export type AttachmentSummary = z.infer<typeof attachmentSchema>;
 
 /**
@@ -195,10 +197,11 @@ export type PublishChecklist = z.infer<typeof publishChecklistSchema>;
 export const banSchema = z.object({ userId: z.uuid(), name: z.string(), email: z.string(), reason: z.string(), createdAt: instant });
 export type BanView = z.infer<typeof banSchema>;
 
-/** GET …/organizers (organizers): who organizes, and the invitations not accepted yet. */
+/** GET …/organizers (organizers): who organizes (the creator first), the invitations not accepted yet, and whether the caller may remove co-organizers (the creator and admins). */
 export const organizersSchema = z.object({
-  organizers: z.array(z.object({ userId: z.uuid(), name: z.string(), email: z.string() })),
+  organizers: z.array(z.object({ userId: z.uuid(), name: z.string(), email: z.string(), creator: z.boolean() })),
   invitations: z.array(z.object({ id: z.uuid(), email: z.string(), invitedBy: z.string(), expiresAt: instant })),
+  mayRemove: z.boolean(),
 });
 export type OrganizersView = z.infer<typeof organizersSchema>;
 
@@ -422,7 +425,8 @@ export type ResultKind = z.infer<typeof resultKindSchema>;
  * guarantee covers the live competition only) and where no proof covers the competition's metric and
  * correlation model.
  */
-export const answerSchema = z.object({ kind: resultKindSchema, score: z.number().nullable(), publicScore: z.number(), bound: z.number().nullable() });
+/** An answer as its team sees it; `decimals`: what its numbers are shown to (lib/metrics/display.ts: those its bound supports, else the competition's displayPrecision). */
+export const answerSchema = z.object({ kind: resultKindSchema, score: z.number().nullable(), publicScore: z.number(), bound: z.number().nullable(), decimals: z.number().int() });
 export type Answer = z.infer<typeof answerSchema>;
 
 const budgetSchema = z.object({ remaining: z.number().int(), initial: z.number().int() });
@@ -531,6 +535,8 @@ export const leaderboardEntrySchema = z.object({
   bound: z.number().nullable(),
   /** the score's 95 % sampling error (a public score's on the public rows, a holdout answer's noise), display units: not a promise */
   uncertainty: z.number().nullable(),
+  /** the decimals `score` and `bound` are shown to (lib/metrics/display.ts: those its bound supports, else the competition's displayPrecision) */
+  decimals: z.number().int(),
   submissions: count,
   budget: budgetSchema,
   lastSubmissionAt: instant.nullable(),
@@ -555,7 +561,7 @@ export const leaderboardSchema = z
     entries: z.array(leaderboardEntrySchema),
     /** the organizers' baselines: unranked rows, each its public score (lib/server/scoring/sandbox.ts) */
     /** a baseline is not a query of the mechanism: its `bound` is null */
-    baselines: z.array(z.object({ name: z.string(), score: z.number(), kind: boardKindSchema, bound: z.null(), uncertainty: z.number().nullable() })),
+    baselines: z.array(z.object({ name: z.string(), score: z.number(), kind: boardKindSchema, bound: z.null(), uncertainty: z.number().nullable(), decimals: z.number().int() })),
   })
   .meta({ id: "Leaderboard" });
 export type Leaderboard = z.infer<typeof leaderboardSchema>;
@@ -585,6 +591,8 @@ export const finalStandingsSchema = z.object({
       teamId: z.uuid(),
       score: z.number(),
       bound: z.number().nullable(),
+      /** the decimals `score` and `bound` are shown to (lib/metrics/display.ts: those its bound supports, else the competition's displayPrecision) */
+      decimals: z.number().int(),
       tiedWith: z.array(z.uuid()),
       liveRank: z.number().int().nullable(),
       shakeUp: z.number().int().nullable(),
@@ -609,6 +617,8 @@ export const teamHistorySchema = z.object({
     kind: boardKindSchema.nullable(),
     /** the shown score's bound, as on the leaderboard */
     bound: z.number().nullable(),
+    /** the decimals `score` and `bound` are shown to (lib/metrics/display.ts: those its bound supports, else the competition's displayPrecision) */
+    decimals: z.number().int(),
     disqualified: disqualifiedSchema,
   }),
   metric: metricSummarySchema,
@@ -616,7 +626,9 @@ export const teamHistorySchema = z.object({
   /** the 95 % half-widths of a public answer (its sampling error) and of a holdout answer (its noise), display units */
   uncertainty: scoreUncertaintySchema.nullable(),
   /** every query in time order: the released answer (null when the budget was spent), its bound (docs/mechanism.md §2.8) and the budget after */
-  history: z.array(z.object({ at: instant, kind: storedKindSchema, score: z.number().nullable(), bound: z.number().nullable(), budget: z.number().int() })),
+  history: z.array(
+    z.object({ at: instant, kind: storedKindSchema, score: z.number().nullable(), bound: z.number().nullable(), decimals: z.number().int(), budget: z.number().int() }),
+  ),
 });
 export type TeamHistory = z.infer<typeof teamHistorySchema>;
 

@@ -4,6 +4,7 @@ import { chmodSync, closeSync, cpSync, existsSync, openSync, mkdirSync, readdirS
 import path from "node:path";
 import { buildSync } from "esbuild";
 import { packCli } from "./cli/build";
+import { packPython } from "./python-package";
 
 const ROOT = process.cwd();
 export const DATA_DIR = path.join(ROOT, ".data");
@@ -52,13 +53,14 @@ export const STANDALONE = path.join(ROOT, ".next", "standalone");
  * Runs `next build` unless the last build was made from exactly these sources, then completes the
  * standalone server with what Next leaves to the deployment (the static assets and public/) and
  * what Quiltboard adds: the migrations, the HTTP preload and the entry (scripts/server-entry.ts).
- * Either way the `quiltboard` command's package is current in its public directory
- * (/quiltboard-cli.tgz, scripts/cli/build.ts).
+ * Either way the clients' packages are current in its public directory: the `quiltboard` command's
+ * (/quiltboard-cli.tgz, scripts/cli/build.ts) and the Python client's (/quiltboard-python.tar.gz,
+ * scripts/python-package.ts).
  */
 export function ensureBuilt(log: (line: string) => void): void {
   const stamp = hashInputs();
   if (existsSync(path.join(ROOT, ".next", "BUILD_ID")) && existsSync(BUILD_STAMP) && readFileSync(BUILD_STAMP, "utf8") === stamp) {
-    packCli(path.join(STANDALONE, "public"));
+    packClients();
     log("build is up to date");
     return;
   }
@@ -83,8 +85,13 @@ export function ensureBuilt(log: (line: string) => void): void {
     banner: { js: 'import { createRequire as quiltboardRequire } from "node:module"; const require = quiltboardRequire(import.meta.url);' },
     logLevel: "warning",
   });
-  packCli(path.join(STANDALONE, "public"));
+  packClients();
   writeFileSync(BUILD_STAMP, stamp);
+}
+
+function packClients(): void {
+  packCli(path.join(STANDALONE, "public"));
+  packPython(path.join(STANDALONE, "public"));
 }
 
 /** The next-auth secret: NEXTAUTH_SECRET, else one generated once and kept in .data/nextauth-secret. */

@@ -10,7 +10,7 @@
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
-import { chooseNode, ensurePinnedNode, PINNED, satisfies } from "./runtime.mjs";
+import { chooseNode, ensurePinnedNode, INSTALL_ARGS, PINNED, satisfies } from "./runtime.mjs";
 
 const [command, ...args] = process.argv.slice(2);
 const log = (/** @type {string} */ line) => console.log(`[quiltboard] ${line}`);
@@ -34,9 +34,9 @@ if (chooseNode({ version: process.version, engines, ci: Boolean(process.env.CI) 
 const installed = "node_modules/.package-lock.json";
 const stale = !existsSync(installed) || !existsSync("node_modules/tsx") || statSync("package-lock.json").mtimeMs > statSync(installed).mtimeMs;
 if (stale) {
-  log("installing dependencies (npm install)…");
+  log(`installing dependencies (npm ${INSTALL_ARGS.join(" ")})…`);
   const npm = process.platform === "win32" ? "npm.cmd" : "npm";
-  const result = spawnSync(npm, ["install", "--no-audit", "--no-fund"], { stdio: "inherit", env });
+  const result = spawnSync(npm, INSTALL_ARGS, { stdio: "inherit", env });
   if (result.status !== 0) process.exit(result.status ?? 1);
 }
 

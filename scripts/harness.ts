@@ -13,15 +13,16 @@ export const HARNESS_LIMITS = {
   QUILTBOARD_LIMIT_SIGN_UP_IP: "1000000/3600",
   QUILTBOARD_LIMIT_SIGN_IN_IP: "1000000/3600",
   QUILTBOARD_LIMIT_TOKENS_IP: "1000000/3600",
+  QUILTBOARD_LIMIT_PASSWORD_RESET_IP: "1000000/3600",
   QUILTBOARD_LIMIT_CALIBRATE_IP: "1000000/60",
 };
 
-/** A throwaway database and `instances` app instances on it, for benchmarks and experiments over HTTP. */
-export async function startHarness(instances = 1, verbose = false, options: { embedded?: boolean } = {}) {
+/** A throwaway database and `instances` app instances on it (with `options.env` added to their environment), for benchmarks and experiments over HTTP. */
+export async function startHarness(instances = 1, verbose = false, options: { embedded?: boolean; env?: Record<string, string> } = {}) {
   const database = await startTestDatabase(() => {}, options);
   await migrate(database.url);
   ensureBuilt(() => {});
-  const env = { DATABASE_URL: database.url, NEXTAUTH_SECRET: randomBytes(32).toString("base64url"), ...HARNESS_LIMITS };
+  const env = { DATABASE_URL: database.url, NEXTAUTH_SECRET: randomBytes(32).toString("base64url"), ...HARNESS_LIMITS, ...options.env };
   const apps: RunningApp[] = [];
   for (let i = 0; i < instances; i++) apps.push(await startApp({ port: await freePort(), env, quiet: !verbose }));
   return {

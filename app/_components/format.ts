@@ -24,24 +24,6 @@ export function significant(x: number | null | undefined, digits = 4): string {
   return Number.isFinite(x) ? Number(x.toPrecision(digits)).toString() : "∞";
 }
 
-/**
- * The decimals a score with this 95 % half-width supports (docs/mechanism.md §2.6): the half-width
- * to one significant digit (two when it starts with a 1) and the score to the same place, between 1
- * and 6 decimals; 3 without a half-width.
- */
-export function decimalsFor(halfWidth: number | null): number {
-  if (halfWidth === null || !(halfWidth > 0) || !Number.isFinite(halfWidth)) return 3;
-  const exponent = Math.floor(Math.log10(halfWidth));
-  return Math.min(6, Math.max(1, -exponent + (halfWidth / 10 ** exponent < 2 ? 1 : 0)));
-}
-
-/** A score to the decimals its half-width supports, with the half-width: "0.723 ± 0.010" ("—" for none). */
-export function scoreText(score: number | null, halfWidth: number | null): string {
-  if (score === null) return "—";
-  const decimals = decimalsFor(halfWidth);
-  return halfWidth === null ? score.toFixed(decimals) : `${score.toFixed(decimals)} ± ${halfWidth.toFixed(decimals)}`;
-}
-
 /** Who may take part, in words (a competition's access rules: lib/validation/competitions.ts accessSchema). */
 export function describeAccess(access: { requireVerifiedEmail: boolean; allowedEmailDomains: string[]; approval: boolean }): string {
   const rules = [

@@ -5,11 +5,26 @@ import Link from "./link";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { Field, FormError, SubmitButton } from "./field";
+import { BUTTON } from "./tones";
 
-/** Sign-in, then on to `callbackUrl`; `signUpHref` keeps that destination for someone who has no account yet. */
-export function SignInForm({ callbackUrl, signUpHref }: { callbackUrl: string; signUpHref: string }) {
+/**
+ * Sign-in, then on to `callbackUrl`: with email and password, or through one of `providers` (a
+ * redirect to it and back); `signUpHref` keeps that destination for someone who has no account yet
+ * (null where password sign-up is off), `refusal` says why a provider's sign-in was refused.
+ */
+export function SignInForm({
+  callbackUrl,
+  signUpHref,
+  providers,
+  refusal,
+}: {
+  callbackUrl: string;
+  signUpHref: string | null;
+  providers: { id: string; name: string }[];
+  refusal?: string;
+}) {
   const router = useRouter();
-  const [error, setError] = useState<string>();
+  const [error, setError] = useState<string | undefined>(refusal);
   const [pending, setPending] = useState(false);
 
   async function onSubmit(event: React.FormEvent<HTMLFormElement>) {
@@ -28,6 +43,16 @@ export function SignInForm({ callbackUrl, signUpHref }: { callbackUrl: string; s
   return (
     <form onSubmit={onSubmit} className="space-y-4" noValidate>
       <FormError message={error} />
+      {providers.length > 0 && (
+        <div className="space-y-2">
+          {providers.map((p) => (
+            <button key={p.id} type="button" className={`w-full ${BUTTON.secondary}`} onClick={() => void signIn(p.id, { callbackUrl })}>
+              Continue with {p.name}
+            </button>
+          ))}
+          <p className="text-center text-sm text-slate-600">or with your email and password</p>
+        </div>
+      )}
       <Field label="Email" name="email" type="email" autoComplete="email" required />
       <Field label="Password" name="password" type="password" autoComplete="current-password" required />
       <SubmitButton pending={pending}>Sign in</SubmitButton>
@@ -36,12 +61,14 @@ export function SignInForm({ callbackUrl, signUpHref }: { callbackUrl: string; s
           Forgot your password?
         </Link>
       </p>
-      <p className="text-center text-sm text-slate-600">
-        New here?{" "}
-        <Link href={signUpHref} className="font-medium text-indigo-700 hover:underline">
-          Create an account
-        </Link>
-      </p>
+      {signUpHref && (
+        <p className="text-center text-sm text-slate-600">
+          New here?{" "}
+          <Link href={signUpHref} className="font-medium text-indigo-700 hover:underline">
+            Create an account
+          </Link>
+        </p>
+      )}
     </form>
   );
 }

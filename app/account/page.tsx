@@ -9,6 +9,7 @@ import { formatDate } from "../_components/format";
 import { revokeTokenAction } from "./actions";
 import { CELL, DataTable, hiddenBelow } from "../_components/data-table";
 import { Section } from "../_components/section";
+import { ClientSetup } from "../_components/client-setup";
 import { PASSWORD_MIN_LENGTH } from "@/lib/validation/accounts";
 
 export const metadata: Metadata = { title: "Account" };
@@ -84,6 +85,7 @@ export default async function AccountPage() {
         }
       >
         <CreateTokenForm />
+        <ClientSetup />
         {tokens.length > 0 && (
           <DataTable caption="Your API tokens" columns={[{ label: "Name" }, { label: "Token" }, { label: "Created", from: "sm" }, { label: "Actions", srOnly: true }]}>
             {tokens.map((t) => (

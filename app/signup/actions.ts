@@ -18,6 +18,7 @@ export async function signUp(_: SignUpState, form: FormData): Promise<SignUpStat
     return { ok: true };
   } catch (error) {
     if (error instanceof AppError && error.code === "conflict") return { ok: false, fieldErrors: { email: error.message } };
+    if (error instanceof AppError && error.code === "forbidden") return { ok: false, formError: error.message };
     throw error;
   }
 }

@@ -1,9 +1,11 @@
 """Quiltboard's REST API from Python (docs/api.md): submit predictions, read the leaderboard, your
 team's submissions and limits, and download a competition's data files.
 
-Standard library only: copy this file next to your notebook, or put clients/python on sys.path.
-pandas is optional: submit() takes a DataFrame as well as a file, and every list this client returns
-is a list of flat dicts, so pandas.DataFrame(rows) makes a table of it.
+Standard library only. A running Quiltboard serves it as a package, ``pip install
+https://HOST/quiltboard-python.tar.gz`` (its build needs nothing from PyPI); or copy this file next
+to your notebook. pandas is optional: submit() takes a DataFrame as well as a file (its index too,
+when it is named ``id``), and every list this client returns is a list of flat dicts with
+snake_case keys and times as datetimes, so pandas.DataFrame(rows) makes a table of it.
 
     from quiltboard import Client
     client = Client("https://quiltboard.example.org/competitions/household-power-spikes", token="qb_...")
@@ -39,9 +41,14 @@ import urllib.error
 import urllib.parse
 import urllib.request
 from dataclasses import dataclass
-from typing import Any, Dict, List, Optional, Union
+from datetime import datetime
+from decimal import ROUND_HALF_UP, Decimal
+from typing import Any, Dict, Iterable, List, Optional, Union
 
-__all__ = ["Client", "Answer", "Limits", "Verification", "QuiltboardError", "KINDS"]
+__all__ = ["Client", "Answer", "Limits", "Verification", "QuiltboardError", "KINDS", "score_text"]
+
+#: The package's version: the app's, in the package it serves (scripts/python-package.ts).
+__version__ = "0.0.0.dev0"
 
 #: What each kind of answer means (docs/api.md, POST …/submissions).
 KINDS = {
@@ -52,6 +59,23 @@ KINDS = {
     "capped": "not checked: the competition's cap on holdout checks is reached",
     "late": "late submission: the exact holdout score, off the final standings",
 }
+
+
+def score_text(score: Optional[float], bound: Optional[float], decimals: int) -> str:
+    """A score as every surface shows it (docs/clients.md, "How scores are shown"): "0.723 ± 0.010", "0.72345", or "—".
+
+    ``decimals`` is what the API gives with the score (those its ± supports, else the competition's
+    display precision); halves are rounded as the web's JavaScript rounds them (away from zero, on
+    the exact binary value), so that every surface writes the same digits.
+    """
+    if score is None:
+        return "—"
+    return _fixed(score, decimals) + ("" if bound is None else f" ± {_fixed(bound, decimals)}")
+
+
+def _fixed(x: float, decimals: int) -> str:
+    """JavaScript's x.toFixed(decimals): the exact binary value rounded half away from zero."""
+    return str(Decimal(x).quantize(Decimal(1).scaleb(-decimals), rounding=ROUND_HALF_UP))
 
 
 class QuiltboardError(Exception):
@@ -85,29 +109,35 @@ class Answer:
     95 %, every score the team is shown lies within its bound of its true score; None when nothing
     was checked, for a late answer, or where no proof covers the competition); ``public_score`` is
     the submission's exact public score, which a team always sees ("public score, not checked" when
-    ``kind`` is not "public"). ``replayed`` says the server answered an earlier submission of the
-    same file again (nothing was spent).
+    ``kind`` is not "public"). ``decimals`` is what its numbers are shown to (those its bound
+    supports; str() and ``text`` show them so). ``replayed`` says the server answered an earlier
+    submission of the same file again (nothing was spent).
     """
 
     id: str
-    created_at: str
+    created_at: datetime
     kind: str
     score: Optional[float]
     bound: Optional[float]
     public_score: float
     budget_remaining: int
     budget_initial: int
+    decimals: int
     replayed: bool = False
     description: Optional[str] = None
     filename: Optional[str] = None
     #: the submission's exact holdout score, once the competition has closed (None before)
     private_score: Optional[float] = None
 
+    @property
+    def text(self) -> str:
+        """The answer as the pages show it: "0.723 ± 0.010" ("—" when nothing was checked)."""
+        return score_text(self.score, self.bound, self.decimals)
+
     def __str__(self) -> str:
-        score = "—" if self.score is None else f"{self.score:g}" + ("" if self.bound is None else f" ± {self.bound:.2g}")
-        unchecked = "" if self.kind == "public" else f" (public score {self.public_score:g}, not checked)"
+        unchecked = "" if self.kind == "public" else f" (public score {_fixed(self.public_score, self.decimals)}, not checked)"
         again = " · the same file again: its first answer" if self.replayed else ""
-        return f"{score}  {KINDS.get(self.kind, self.kind)}{unchecked} · budget {self.budget_remaining} of {self.budget_initial}{again}"
+        return f"{self.text}  {KINDS.get(self.kind, self.kind)}{unchecked} · budget {self.budget_remaining} of {self.budget_initial}{again}"
 
 
 @dataclass(frozen=True)
@@ -117,13 +147,13 @@ class Limits:
     daily_limit: int
     used_today: int
     remaining_today: int
-    resets_at: str
+    resets_at: datetime
     budget_remaining: int
     budget_initial: int
 
     def __str__(self) -> str:
         return (
-            f"{self.remaining_today} of {self.daily_limit} submissions left today (resets {self.resets_at[:16].replace('T', ' ')} UTC); "
+            f"{self.remaining_today} of {self.daily_limit} submissions left today (resets {self.resets_at:%Y-%m-%d %H:%M} UTC); "
             f"budget {self.budget_remaining} of {self.budget_initial}"
         )
 
@@ -131,7 +161,8 @@ class Limits:
 class Client:
     """A competitor's connection to one competition.
 
-    ``url`` is the competition's page, e.g. https://quiltboard.example.org/competitions/my-slug;
+    ``url`` is the competition's page, e.g. https://quiltboard.example.org/competitions/my-slug (or
+    the server's address alone, for competitions() only);
     ``token`` a personal API token (the account page, or POST /api/v1/tokens), by default the
     environment's QUILTBOARD_TOKEN. A refusal with a Retry-After of at most ``max_wait`` seconds is
     sent again after that wait (at most ``RETRIES`` times).
@@ -142,10 +173,10 @@ class Client:
     def __init__(self, url: str, token: Optional[str] = None, timeout: float = 120.0, max_wait: float = 30.0):
         parsed = urllib.parse.urlsplit(url)
         found = re.match(r"^(.*?)/competitions/([^/]+)/?$", parsed.path)
-        if not parsed.scheme or not found:
+        if not parsed.scheme or not (found or parsed.path in ("", "/")):
             raise ValueError(f"{url!r} is not a competition's address: expected https://host/competitions/SLUG")
-        self.base = urllib.parse.urlunsplit((parsed.scheme, parsed.netloc, found.group(1), "", ""))
-        self.slug = urllib.parse.unquote(found.group(2))
+        self.base = urllib.parse.urlunsplit((parsed.scheme, parsed.netloc, found.group(1) if found else "", "", ""))
+        self.slug: Optional[str] = urllib.parse.unquote(found.group(2)) if found else None
         self.token = token if token is not None else os.environ.get("QUILTBOARD_TOKEN")
         self.timeout = timeout
         self.max_wait = max_wait
@@ -158,7 +189,11 @@ class Client:
         problem in the file) when it is refused.
         """
         if hasattr(path_or_dataframe, "to_csv"):
-            body = path_or_dataframe.to_csv(index=False).encode("utf-8")
+            frame = path_or_dataframe
+            # A frame indexed by id (df.set_index("id")) sends its index as the id column.
+            if getattr(getattr(frame, "index", None), "name", None) == "id" and "id" not in list(getattr(frame, "columns", [])):
+                frame = frame.reset_index()
+            body = frame.to_csv(index=False).encode("utf-8")
             filename = "dataframe.csv"
         else:
             with open(path_or_dataframe, "rb") as file:
@@ -174,59 +209,120 @@ class Client:
         data, _ = self._request("GET", "submissions")
         return [_answer(s) for s in data["submissions"]]
 
+    def competitions(self) -> List[Dict[str, Any]]:
+        """The competitions the token's account can see, one flat dict each (slug, title, status, metric, ends_at, teams, …)."""
+        data, _ = self._request("GET", "/api/v1/competitions")
+        return _rows(data["competitions"])
+
+    def files(self) -> List[Dict[str, Any]]:
+        """The competition's data files: id, filename, content_type, size, sha256, created_at."""
+        data, _ = self._request("GET", "attachments")
+        return _rows(data["attachments"])
+
     def leaderboard(self) -> List[Dict[str, Any]]:
-        """The whole live leaderboard, one flat dict per team (rank, team, score, kind, bound, uncertainty, …).
+        """The whole live leaderboard, one flat dict per team (rank, team, team_id, score, kind, bound, uncertainty, decimals, …).
+
+        score_text(row["score"], row["bound"], row["decimals"]) writes a row's score as the pages do.
 
         Follows the API's pages. Once the competition has closed, the final standings instead.
         """
         if self._request("GET", "")[0]["status"] == "closed":
-            return self._request("GET", "final")[0]["entries"]
+            return _rows(self._request("GET", "final")[0]["entries"])
         # A board that moves between two pages can repeat or skip a team: read it again (at most three times).
         for _ in range(3):
             rows: List[Dict[str, Any]] = []
-            page: Optional[str] = f"/api/v1/competitions/{urllib.parse.quote(self.slug)}/leaderboard?pageSize=1000"
+            page: Optional[str] = f"/api/v1/competitions/{urllib.parse.quote(self._competition())}/leaderboard?pageSize=1000"
             total = None
             while page:
                 data, _ = self._request("GET", page)
                 total = data["total"] if total is None else total
-                for e in data["entries"]:
+                for e in _rows(data["entries"]):
                     budget = e.pop("budget")
                     rows.append({**e, "budget_remaining": budget["remaining"], "budget_initial": budget["initial"]})
                 page = data["next"] if data["total"] == total else None
-            if len(rows) == total and len({r["teamId"] for r in rows}) == total:
+            if len(rows) == total and len({r["team_id"] for r in rows}) == total:
                 return rows
         raise QuiltboardError("the leaderboard kept changing while it was read: try again")
+
+    def leaderboard_csv(self, path: Optional[str] = None) -> str:
+        """The whole leaderboard as the API's CSV (the final standings' once closed); written to ``path`` too when given.
+
+        pandas.read_csv(io.StringIO(client.leaderboard_csv())) makes a table of it.
+        """
+        closed = self._request("GET", "")[0]["status"] == "closed"
+        text = self._bytes("final?format=csv" if closed else "leaderboard?format=csv").decode("utf-8")
+        if path is not None:
+            with open(path, "w", encoding="utf-8", newline="") as file:
+                file.write(text)
+        return text
+
+    def select_final(self, ids: Iterable[Union[str, "Answer"]]) -> List[str]:
+        """Makes these submissions (at most 2: Answers, ids, or ids' first characters as printed) the team's final selection; its ids.
+
+        The submissions selected before and not named are unselected first. The server refuses more than 2 (409).
+        """
+        mine, _ = self._request("GET", "submissions")
+        wanted = []
+        for given in ids:
+            prefix = (given.id if isinstance(given, Answer) else str(given)).lower()
+            matching = [s["id"] for s in mine["submissions"] if s["id"].startswith(prefix)]
+            if len(matching) != 1:
+                raise QuiltboardError(f"{prefix} is the start of {len(matching)} of your submissions' ids: give more of it" if matching else f"none of your team's submissions has an id starting with {prefix}")
+            wanted.append(matching[0])
+        # What the team selected itself (without a selection, the final standings take its board submission).
+        selected = [s["id"] for s in mine["submissions"] if s.get("selected")]
+        for id in selected:
+            if id not in wanted:
+                self._request("PUT", f"submissions/{id}/final", body=b'{"selected":false}', headers={"content-type": "application/json"})
+        for id in wanted:
+            if id not in selected:
+                self._request("PUT", f"submissions/{id}/final", body=b'{"selected":true}', headers={"content-type": "application/json"})
+        return self._request("GET", "submissions")[0]["final"]
 
     def limits(self) -> Limits:
         """Submissions left today, when the count resets, and the team's budget."""
         team, _ = self._request("GET", "team")
         l, b = team["limits"], team["budget"]
-        return Limits(l["dailyLimit"], l["usedToday"], l["remainingToday"], l["resetsAt"], b["remaining"], b["initial"])
+        return Limits(l["dailyLimit"], l["usedToday"], l["remainingToday"], _when(l["resetsAt"]), b["remaining"], b["initial"])
 
-    def download(self, directory: Optional[str] = None) -> List[str]:
-        """Downloads the competition's data files into ``directory`` (default ./SLUG); their paths."""
-        target = directory if directory is not None else self.slug
-        listing, _ = self._request("GET", "attachments")
+    def download(self, directory: Optional[str] = None, file: Optional[str] = None, force: bool = False) -> List[str]:
+        """Downloads the competition's data files (or the one called ``file``) into ``directory`` (default ./SLUG); their paths.
+
+        A file already there with the SHA-256 the server lists is not fetched again (``force=True``
+        fetches it anyway); a file that arrives with another SHA-256 is not kept and raises.
+        """
+        target = directory if directory is not None else self._competition()
+        attachments = self.files()
+        if file is not None:
+            attachments = [a for a in attachments if a["filename"] == file]
+            if not attachments:
+                raise QuiltboardError(f"no data file called {file}; files() lists them")
         os.makedirs(target, exist_ok=True)
         paths = []
-        for attachment in listing["attachments"]:
+        for attachment in attachments:
             path = os.path.join(target, os.path.basename(attachment["filename"]))
+            paths.append(path)
+            if not force and os.path.isfile(path) and _sha256_of(path) == attachment["sha256"]:
+                continue
             partial = path + ".part"
             _, response = self._request("GET", f"attachments/{attachment['id']}", raw=True)
-            with response, open(partial, "wb") as file:
+            digest = hashlib.sha256()
+            with response, open(partial, "wb") as out:
                 received = 0
                 while True:
                     chunk = response.read(1 << 20)
                     if not chunk:
                         break
-                    file.write(chunk)
+                    out.write(chunk)
+                    digest.update(chunk)
                     received += len(chunk)
-            # A connection cut short ends the body early without an error: the file is whole only at its length.
-            if received != attachment["size"]:
+            # A connection cut short ends the body early without an error: the file is whole only with its hash.
+            if digest.hexdigest() != attachment["sha256"]:
                 os.remove(partial)
-                raise QuiltboardError(f"the download of {attachment['filename']} was cut short ({received} of {attachment['size']} bytes): try again")
+                raise QuiltboardError(
+                    f"the download of {attachment['filename']} arrived with another SHA-256 than the server lists ({received} of {attachment['size']} bytes): try again"
+                )
             os.replace(partial, path)
-            paths.append(path)
         return paths
 
     def verify(self) -> "Verification":
@@ -251,6 +347,11 @@ class Client:
             queries=replay.queries,
             differences=replay.differences,
         )
+
+    def _competition(self) -> str:
+        if self.slug is None:
+            raise ValueError("this client was made with the server's address: Client('https://host/competitions/SLUG') for a competition's requests")
+        return self.slug
 
     def _bytes(self, path: str) -> bytes:
         """A file of the API, whole."""
@@ -277,7 +378,7 @@ class Client:
                 time.sleep(max(wait, 1.0))
 
     def _send(self, method: str, path: str, body: Optional[bytes], headers: Optional[Dict[str, str]], raw: bool):
-        url = self.base + (path if path.startswith("/api/") else f"/api/v1/competitions/{urllib.parse.quote(self.slug)}" + (f"/{path}" if path else ""))
+        url = self.base + (path if path.startswith("/api/") else f"/api/v1/competitions/{urllib.parse.quote(self._competition())}" + (f"/{path}" if path else ""))
         request = urllib.request.Request(url, data=body, method=method, headers={"accept": "application/json", **(headers or {})})
         if self.token:
             request.add_header("authorization", f"Bearer {self.token}")
@@ -440,17 +541,45 @@ class _Replay:
         return "public", min(1.0, max(0.0, public)), budget
 
 
+def _snake(name: str) -> str:
+    """The API's camelCase key in snake_case: lastSubmissionAt → last_submission_at."""
+    return re.sub(r"(?<=[a-z0-9])([A-Z])", r"_\1", name).lower()
+
+
+def _when(text: str) -> datetime:
+    """An ISO 8601 time of the API (UTC, "Z") as an aware datetime."""
+    return datetime.fromisoformat(text.replace("Z", "+00:00"))
+
+
+def _rows(value: Any) -> Any:
+    """The API's JSON with snake_case keys and its times (keys ending in At) as datetimes."""
+    if isinstance(value, list):
+        return [_rows(v) for v in value]
+    if isinstance(value, dict):
+        return {_snake(k): _when(v) if k.endswith("At") and isinstance(v, str) else _rows(v) for k, v in value.items()}
+    return value
+
+
+def _sha256_of(path: str) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as file:
+        for chunk in iter(lambda: file.read(1 << 20), b""):
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
 def _answer(data: Dict[str, Any], replayed: bool = False) -> Answer:
     answer, budget = data["answer"], data["budget"]
     return Answer(
         id=data["id"],
-        created_at=data["createdAt"],
+        created_at=_when(data["createdAt"]),
         kind=answer["kind"],
         score=answer["score"],
         bound=answer["bound"],
         public_score=answer["publicScore"],
         budget_remaining=budget["remaining"],
         budget_initial=budget["initial"],
+        decimals=answer["decimals"],
         replayed=replayed,
         description=data.get("description"),
         filename=data.get("filename"),

@@ -101,6 +101,13 @@ function fieldBytes(record: CsvRecord, f: number): { buf: Uint8Array; start: num
   return { buf, start: 0, end: buf.length };
 }
 
+/** The first field of `record` holding a NUL byte, or -1. */
+function fieldWithNul(record: CsvRecord): number {
+  const bytes = record.bytes;
+  for (let f = 0; f < record.count; f++) for (let i = record.starts[f]; i < record.ends[f]; i++) if (bytes[i] === 0) return f;
+  return -1;
+}
+
 function holdsLineBreak(field: { buf: Uint8Array; start: number; end: number }): boolean {
   for (let i = field.start; i < field.end; i++) if (field.buf[i] === LF || field.buf[i] === CR) return true;
   return false;
@@ -109,16 +116,17 @@ function holdsLineBreak(field: { buf: Uint8Array; start: number; end: number }):
 /**
  * A streaming parser and validator for solution files. Feed it text with `push`, then `end` returns
  * the columns or throws a CsvValidationError listing up to 20 problems, each with its line: missing
- * or unknown columns, empty or duplicate ids, a line break in an id or a group, a split that is not
- * public/holdout, a label that is not a number (number metrics) or not 0/1 (probability metrics),
- * more classes or states than MAX_CLASSES or MAX_STATES, a non-numeric order, an empty split, more
- * than MAX_SOLUTION_ROWS rows. Ids and group names are read as bytes into PackedStrings and every
- * other column into typed arrays: what it holds is about the file's size (lib/csv/submission.ts reads
- * submissions the same way).
+ * or unknown columns, empty or duplicate ids, a line break in an id or a group, a field holding NUL,
+ * a split that is not public/holdout, a label that is not a number (number metrics) or not 0/1
+ * (probability metrics), more classes or states than MAX_CLASSES or MAX_STATES, a non-numeric order,
+ * an empty split, more than MAX_SOLUTION_ROWS rows. Ids and group names are read as bytes into
+ * PackedStrings and every other column into typed arrays: what it holds is about the file's size
+ * (lib/csv/submission.ts reads submissions the same way).
  */
 export function createSolutionParser(labelKind: LabelKind) {
   const issues: CsvIssue[] = [];
   let columns: Record<string, number> | null = null;
+  let names: string[] = [];
   let width = 0;
   const ids = new PackedStringsBuilder();
   const idLines = new Column(int32); // the line of each id, for a duplicate's message
@@ -137,7 +145,7 @@ export function createSolutionParser(labelKind: LabelKind) {
   };
 
   function header(fields: string[], line: number) {
-    const names = fields.map((f) => f.trim().toLowerCase());
+    names = fields.map((f) => f.trim().toLowerCase());
     const missing = REQUIRED.filter((c) => !names.includes(c));
     if (missing.length) problem(line, `missing column${missing.length > 1 ? "s" : ""} ${missing.join(", ")}: the header must include id,label,split`);
     const unknown = names.filter((n) => !(REQUIRED as readonly string[]).includes(n) && !(OPTIONAL as readonly string[]).includes(n));
@@ -155,6 +163,9 @@ export function createSolutionParser(labelKind: LabelKind) {
     if (split.length === MAX_SOLUTION_ROWS)
       throw new CsvValidationError([{ line, message: `more than ${MAX_SOLUTION_ROWS.toLocaleString("en")} rows: a solution may have at most that many` }]);
     if (record.count !== width) return problem(line, `expected ${width} fields, found ${record.count}`);
+    // Labels, group and state names are stored as text, which holds no NUL (a UTF-16 or binary file has them).
+    const nul = fieldWithNul(record);
+    if (nul >= 0) return problem(line, `the ${names[nul]} holds the NUL character (U+0000), which no text may hold: is the file saved as UTF-8 text?`);
     const id = fieldBytes(record, c.id);
     if (id.start === id.end) return problem(line, "empty id");
     if (holdsLineBreak(id)) return problem(line, "an id cannot contain a line break");

@@ -1,36 +1,56 @@
 import { z } from "zod";
+import "./messages";
+import { text } from "./text";
 
-const email = z.string().trim().toLowerCase().email({ message: "enter a valid email address" }).max(254);
+const email = text().trim().toLowerCase().email({ message: "enter a valid email address" }).max(254);
 /** The shortest password accepted (the sign-up and password forms say it before anyone types). */
 export const PASSWORD_MIN_LENGTH = 10;
 
-const password = z
-  .string()
+const password = text()
   .min(PASSWORD_MIN_LENGTH, { message: `use at least ${PASSWORD_MIN_LENGTH} characters` })
   .max(200, { message: "use at most 200 characters" });
 
 export const signUpSchema = z.object({
   email,
   password,
-  name: z.string().trim().min(1, { message: "enter your name" }).max(80, { message: "use at most 80 characters" }),
+  name: text().trim().min(1, { message: "enter your name" }).max(80, { message: "use at most 80 characters" }),
 });
 
 export type SignUpInput = z.infer<typeof signUpSchema>;
 
 export const tokenNameSchema = z.object({
-  name: z.string().trim().min(1, { message: "name the token, e.g. “laptop”" }).max(60, { message: "use at most 60 characters" }),
+  name: text().trim().min(1, { message: "name the token, e.g. “laptop”" }).max(60, { message: "use at most 60 characters" }),
 });
 
 export const passwordChangeSchema = z.object({
-  currentPassword: z.string().min(1, { message: "enter your current password" }).max(200),
+  currentPassword: text().min(1, { message: "enter your current password" }).max(200),
   newPassword: password,
 });
 
-export const emailChangeSchema = z.object({ email, currentPassword: z.string().min(1, { message: "enter your current password" }).max(200) });
+export const emailChangeSchema = z.object({ email, currentPassword: text().min(1, { message: "enter your current password" }).max(200) });
 
 export const passwordResetRequestSchema = z.object({ email });
 
 /** POST /api/v1/email-verification: the token of the verification mail's link. */
-export const emailVerificationSchema = z.object({ token: z.string().min(1).max(200) });
+export const emailVerificationSchema = z.object({ token: text().min(1).max(200) });
 
-export const passwordResetConfirmSchema = z.object({ token: z.string().min(1).max(200), password });
+export const passwordResetConfirmSchema = z.object({ token: text().min(1).max(200), password });
+
+/**
+ * The kinds of notification mail a user can turn off, each by the one-click link in its mails
+ * (lib/server/accounts/notifications.ts), with what a page calls it. Mail about the account itself
+ * (verification, password reset, invitations, a disqualification) is always sent.
+ */
+export const NOTIFICATION_KINDS = {
+  results: "final standings",
+  merge_requests: "merge requests",
+  approvals: "decisions on requests to take part",
+} as const;
+export type NotificationKind = keyof typeof NOTIFICATION_KINDS;
+
+/** POST /api/v1/unsubscribe: the query of a mail's unsubscribe link. */
+export const unsubscribeSchema = z.object({
+  user: z.uuid(),
+  kind: z.enum(Object.keys(NOTIFICATION_KINDS) as [NotificationKind, ...NotificationKind[]], { message: "no such kind of mail" }),
+  sig: text().min(1).max(100),
+});

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import "./messages";
 
 /** The largest holdout a calibration may describe, and the most chains it may list. */
 const MAX_ROWS = 10_000_000;
@@ -105,7 +106,7 @@ export const calibrationRequestSchema = z
 
 export type CalibrationRequest = z.infer<typeof calibrationRequestSchema>;
 
-/** One line per problem, each naming the field: `model.transition.1: expected number, received string`. */
+/** One line per problem, each naming the field: `model.transition.1: expected a number, got "a"`. */
 export function describeZodError(error: z.ZodError): string[] {
   return error.issues.map((issue) => `${issue.path.length ? issue.path.join(".") : "(body)"}: ${issue.message}`);
 }

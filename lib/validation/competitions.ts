@@ -1,8 +1,9 @@
 import { z } from "zod";
+import "./messages";
+import { text } from "./text";
 import { METRIC_NAMES } from "@/lib/metrics/types";
 
-const slug = z
-  .string()
+const slug = text()
   .trim()
   .min(3, { message: "use at least 3 characters" })
   .max(60, { message: "use at most 60 characters" })
@@ -15,8 +16,7 @@ const metric = z
   })
   .strict();
 
-const domain = z
-  .string()
+const domain = text()
   .trim()
   .toLowerCase()
   .regex(/^(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z]{2,}$/, { message: "a domain such as university.edu" });
@@ -34,15 +34,18 @@ export const accessSchema = z
 
 export type Access = z.infer<typeof accessSchema>;
 
-const date = z.coerce.date({ message: "expected a date, e.g. 2027-01-31T23:59:59Z" });
+/** The dates a competition may have: from 1970 to the end of year 9999 (past it, no ISO 8601 date, which the database and its clients read). */
+const DATES = { from: new Date("1970-01-01T00:00:00Z"), to: new Date("9999-12-31T23:59:59.999Z") };
+const outOfRange = { message: "expected a date from 1970 to 9999, e.g. 2027-01-31T23:59:59Z" };
+const date = z.coerce.date({ message: "expected a date, e.g. 2027-01-31T23:59:59Z" }).min(DATES.from, outOfRange).max(DATES.to, outOfRange);
 
 /** POST /api/v1/competitions and the create form (docs/api.md). */
 export const createCompetitionSchema = z
   .object({
     slug,
-    title: z.string().trim().min(3, { message: "use at least 3 characters" }).max(120),
-    description: z.string().max(50_000).default(""),
-    rules: z.string().max(20_000).default(""),
+    title: text().trim().min(3, { message: "use at least 3 characters" }).max(120),
+    description: text().max(50_000).default(""),
+    rules: text().max(20_000).default(""),
     metric,
     startsAt: date.optional(),
     endsAt: date,
@@ -62,9 +65,9 @@ export type CreateCompetitionInput = z.infer<typeof createCompetitionSchema>;
 /** PATCH /api/v1/competitions/{slug}: any of the settings while a draft; after publishing, LIVE_SETTINGS. */
 export const updateCompetitionSchema = z
   .object({
-    title: z.string().trim().min(3).max(120),
-    description: z.string().max(50_000),
-    rules: z.string().max(20_000),
+    title: text().trim().min(3).max(120),
+    description: text().max(50_000),
+    rules: text().max(20_000),
     metric,
     startsAt: date.nullable(),
     endsAt: date,
@@ -101,22 +104,22 @@ export const publishRequestSchema = z.object({ acknowledge: z.array(acknowledgme
 export const registrationDecisionSchema = z.object({ status: z.enum(["approved", "refused"]) }).strict();
 
 /** POST …/bans: who (by address) and why; the reason is shown to the banned user. */
-export const banSchema = z.object({ email: z.string().trim().toLowerCase().email(), reason: z.string().trim().min(3, { message: "say why, in a few words" }).max(500) }).strict();
+export const banSchema = z.object({ email: text().trim().toLowerCase().email(), reason: text().trim().min(3, { message: "say why, in a few words" }).max(500) }).strict();
 
 /** PUT …/sandbox/{id}/baseline: the name the baseline row carries on the leaderboard. */
-export const baselineSchema = z.object({ name: z.string().trim().min(2, { message: "use at least 2 characters" }).max(60) }).strict();
+export const baselineSchema = z.object({ name: text().trim().min(2, { message: "use at least 2 characters" }).max(60) }).strict();
 
-export const inviteOrganizerSchema = z.object({ email: z.string().trim().toLowerCase().email().max(254) }).strict();
+export const inviteOrganizerSchema = z.object({ email: text().trim().toLowerCase().email().max(254) }).strict();
 
 /** POST /api/v1/organizer-invitations/accept: the token of the invitation's link. */
-export const invitationSchema = z.object({ token: z.string().min(1).max(200) }).strict();
+export const invitationSchema = z.object({ token: text().min(1).max(200) }).strict();
 
 /** A page of the live leaderboard: its entries unless asked for fewer or more, and the most one page may hold (the CSV export has them all). */
 export const LEADERBOARD_PAGE = { default: 100, max: 1000 } as const;
 
 /** GET …/leaderboard's query: a search and a page of `pageSize` entries, or (`format=csv`) every entry. */
 export const leaderboardQuerySchema = z.object({
-  q: z.string().max(200).optional(),
+  q: text().max(200).optional(),
   page: z.coerce.number({ message: "page must be a whole number from 1" }).int().min(1).max(1_000_000).default(1),
   pageSize: z.coerce
     .number({ message: `pageSize must be a whole number from 1 to ${LEADERBOARD_PAGE.max}` })

@@ -1,15 +1,17 @@
 import { z } from "zod";
+import "./messages";
+import { text } from "./text";
 
 export const createTeamSchema = z
   .object({
-    name: z.string().trim().min(2, { message: "use at least 2 characters" }).max(60, { message: "use at most 60 characters" }),
+    name: text().trim().min(2, { message: "use at least 2 characters" }).max(60, { message: "use at most 60 characters" }),
     acceptRules: z.literal(true, { message: "accept the competition's rules to take part" }),
   })
   .strict();
 
-export const inviteCodeSchema = z.object({ inviteCode: z.string().trim().min(4).max(64) }).strict();
+export const inviteCodeSchema = z.object({ inviteCode: text().trim().min(4).max(64) }).strict();
 
 export const finalSelectionSchema = z.object({ selected: z.boolean() }).strict();
 
 /** POST …/teams/{teamId}/disqualify (organizers): the reason, shown on the team's page. */
-export const disqualifySchema = z.object({ reason: z.string().trim().min(3, { message: "say why, in a few words" }).max(500) }).strict();
+export const disqualifySchema = z.object({ reason: text().trim().min(3, { message: "say why, in a few words" }).max(500) }).strict();

@@ -1,9 +1,14 @@
+import { randomBytes, scryptSync } from "node:crypto";
+import pg from "pg";
 import type { Figure } from "./mechanism";
 import { benchHostileLoad } from "./hostile-load";
 import { readOnlyBaseline } from "./scoring";
+import { percentile } from "./stats";
 import { startHarness } from "../harness";
-import { client, newApiUser, newCompetitor, openRequest, publishOverApi, syntheticPredictions, syntheticSolution } from "../../test/support/api";
+import { startMailCatcher } from "../mail";
+import { client, newApiUser, newCompetitor, openRequest, publishOverApi, seededShuffle, signInWithCookies, syntheticPredictions, syntheticSolution } from "../../test/support/api";
 import { rssMb } from "../../test/support/load";
+import { mannWhitney, raceDisqualifyAgainstMerge, raceResetAgainst, resetTimings } from "../../test/support/races";
 
 /**
  * Issue 12's hostile requests, each beside the normal case: how long the server takes to answer it
@@ -105,6 +110,7 @@ export async function benchHostile(): Promise<Figure[]> {
   } finally {
     await harness.stop();
   }
+  figures.push(...(await rolesRacesInput()));
   return figures;
 }
 
@@ -245,13 +251,7 @@ async function medianWhile(base: string, path: string, during: Promise<unknown>)
  */
 async function rejectedAtOnce(base: string, auth: { authorization: string }, n: number): Promise<Figure> {
   const lines = syntheticPredictions(n, 11).split("\n");
-  const rows = lines.slice(1);
-  let x = 12345;
-  for (let i = rows.length - 1; i > 0; i--) {
-    x = (x * 1103515245 + 12345) % 2147483648;
-    const j = x % (i + 1);
-    [rows[i], rows[j]] = [rows[j], rows[i]];
-  }
+  const rows = seededShuffle(lines.slice(1), 12345);
   rows[rows.length - 1] = "not-an-id,a";
   const shuffled = [lines[0], ...rows].join("\n");
   const board = "/api/v1/competitions/hostile/leaderboard";
@@ -269,4 +269,201 @@ async function rejectedAtOnce(base: string, auth: { authorization: string }, n: 
     unit: "ms",
     note: `quiet p50 ${quiet.toFixed(0)} ms (ratio ${(busy / quiet).toFixed(1)}); answers ${[...new Set(statuses)].map((s) => `${statuses.filter((t) => t === s).length} × ${s}`).join(", ")}`,
   };
+}
+
+/**
+ * Issue 39's roles, races and input (docs/red-team.md, "Roles, races and input"), on an app of its
+ * own with a mail catcher: how often each race is lost, and the timing gaps that told secrets
+ * (whether an address has an account; the solution's row order), and what a sign-in costs with
+ * issue 40's scrypt parameters.
+ */
+export async function rolesRacesInput(): Promise<Figure[]> {
+  const mail = await startMailCatcher();
+  process.env.MAIL_UI_URL = mail.webUrl;
+  const harness = await startHarness(1, false, { env: { SMTP_URL: mail.smtpUrl } });
+  const [base] = harness.urls;
+  const figures: Figure[] = [];
+  const tally = (results: { survived?: boolean; lost?: boolean }[]) => results.filter((r) => r.survived || r.lost).length;
+  try {
+    for (const kind of ["token", "session"] as const) {
+      const results = [];
+      for (let i = 0; i < 10; i++) results.push(await raceResetAgainst(base, kind, 5 * i));
+      figures.push({
+        name: `reset vs ${kind === "token" ? "API token" : "sign-in"} with the old password: survivors`,
+        value: tally(results),
+        unit: "of 10",
+        note: `old password used 0–45 ms after the reset was sent; what it got: ${results.map((r) => `${r.attempt}${r.survived ? " (alive)" : ""}`).join(", ")}`,
+      });
+    }
+
+    const { slug, organizer } = await publishOverApi(base, { settings: { maxTeamSize: 4, dailySubmissionLimit: 100 }, solution: syntheticSolution(1000) });
+    const merges = [];
+    for (let i = 0; i < 6; i++) merges.push(await raceDisqualifyAgainstMerge(base, slug, organizer.auth, 2 * i));
+    figures.push({
+      name: "disqualification vs merge acceptance: lost",
+      value: tally(merges),
+      unit: "of 6",
+      note: `disqualify/accept statuses: ${merges.map((m) => `${m.disqualify}/${m.accept}${m.lost ? " (lost)" : ""}`).join(", ")}`,
+    });
+
+    const { existing, unknown } = await resetTimings(base, 16);
+    const test = mannWhitney(existing, unknown);
+    figures.push({
+      name: "password reset: known − unknown address (medians)",
+      value: percentile(existing, 50) - percentile(unknown, 50),
+      unit: "ms",
+      note: `known ${percentile(existing, 50).toFixed(0)} ms, unknown ${percentile(unknown, 50).toFixed(0)} ms, 16 each; Mann–Whitney z = ${test.z.toFixed(2)}, p = ${test.p.toPrecision(2)}`,
+    });
+
+    figures.push(await rowOrderGap(base));
+    figures.push(...(await signInCost(base, harness.databaseUrl, harness.apps[0].child.pid!)));
+  } finally {
+    await harness.stop();
+    await mail.stop();
+  }
+  return figures;
+}
+
+/**
+ * Whether parse time tells the solution's row order: a competition of 10⁶ rows whose solution lists
+ * its ids (r0 … r999999) in a secret shuffled order, and the same rejected file (an unknown id on
+ * its last line: parsed to the end, nothing spent) sent in the solution's order, sorted, reversed
+ * and in another shuffled order, five rounds, medians. The figure is the solution's order over the
+ * other shuffled order: far below 1 when the order shows.
+ */
+async function rowOrderGap(base: string): Promise<Figure> {
+  const n = 1_000_000;
+  const [header, ...rows] = syntheticSolution(n).split("\n");
+  const secret = seededShuffle(rows, 4242);
+  const [predictionHeader, ...predictions] = syntheticPredictions(n, 5).split("\n");
+  const byId = new Map(predictions.map((line) => [line.slice(0, line.indexOf(",")), line]));
+  const inOrder = (ids: string[]) => {
+    const lines = ids.map((id) => byId.get(id)!);
+    lines[lines.length - 1] = "not-an-id,a";
+    return [predictionHeader, ...lines].join("\n");
+  };
+  const idOf = (line: string) => line.slice(0, line.indexOf(","));
+  const sorted = rows.map(idOf);
+  const files: Record<string, string> = {
+    "the solution's order": inOrder(secret.map(idOf)),
+    sorted: inOrder(sorted),
+    reversed: inOrder([...sorted].reverse()),
+    "another shuffle": inOrder(seededShuffle(sorted, 77)),
+  };
+  // Building the files blocked the event loop for longer than the server keeps an idle connection:
+  // let the client see those connections closed, or its next request goes out on one of them.
+  await new Promise((r) => setTimeout(r, 200));
+  const { slug } = await publishOverApi(base, { settings: { dailySubmissionLimit: 1000 }, solution: [header, ...secret].join("\n") });
+  const player = await newCompetitor(base, slug);
+  const post = (csv: string) => fetch(`${base}/api/v1/competitions/${slug}/submissions`, { method: "POST", headers: { ...player.auth, "content-type": "text/csv" }, body: csv });
+  await (await post([predictionHeader, ...predictions].join("\n"))).text(); // decodes the solution and warms the parser
+  const times: Record<string, number[]> = Object.fromEntries(Object.keys(files).map((k) => [k, []]));
+  for (let round = 0; round < 5; round++) {
+    for (const [name, csv] of Object.entries(files)) {
+      const start = performance.now();
+      const answer = await post(csv);
+      await answer.text();
+      if (answer.status !== 422) throw new Error(`the rejected file (${name}) got ${answer.status}`);
+      times[name].push(performance.now() - start);
+    }
+  }
+  const medians = Object.fromEntries(Object.entries(times).map(([k, v]) => [k, percentile(v, 50)]));
+  return {
+    name: "rejected 1e6-row file: solution's order ÷ another order",
+    value: medians["the solution's order"] / medians["another shuffle"],
+    unit: "ratio",
+    note: `medians of 5: ${Object.entries(medians)
+      .map(([k, v]) => `${k} ${v.toFixed(0)} ms`)
+      .join(", ")}`,
+  };
+}
+
+/**
+ * What a sign-in costs (next-auth's credentials callback, which checks the password with scrypt):
+ * the median of 10 in a row; 8 at once (the wall time, and the app's resident memory at most,
+ * beside before); and the first and second sign-in of an account whose hash has issue 40's old
+ * parameters (N = 2¹⁵), which the first rehashes.
+ */
+async function signInCost(base: string, databaseUrl: string, pid: number): Promise<Figure[]> {
+  const user = await newApiUser(base, "signin");
+  const timed = async (email: string, password: string) => {
+    let start = 0;
+    const session = await signInWithCookies(base, email, password, async () => void (start = performance.now()));
+    if (!session.signedIn) throw new Error(`${email} could not sign in`);
+    return performance.now() - start;
+  };
+  await timed(user.email, user.password);
+  const alone = [];
+  for (let i = 0; i < 10; i++) alone.push(await timed(user.email, user.password));
+  const hash = await fetchHash(databaseUrl, user.email);
+
+  const others = [];
+  for (let i = 0; i < 8; i++) others.push(await newApiUser(base, "signin"));
+  await new Promise((r) => setTimeout(r, 2000));
+  const before = rssMb(pid);
+  let peak = before;
+  const sampler = setInterval(() => (peak = Math.max(peak, rssMb(pid))), 20);
+  const start = performance.now();
+  await Promise.all(others.map((o) => timed(o.email, o.password)));
+  const wall = performance.now() - start;
+  clearInterval(sampler);
+
+  const old = await newApiUser(base, "old-hash");
+  const salt = randomBytes(16);
+  const key = scryptSync(old.password.normalize("NFKC"), salt, 32, { N: 2 ** 15, r: 8, p: 1, maxmem: 64 * 1024 * 1024 });
+  await setHash(databaseUrl, old.email, ["scrypt", 2 ** 15, 8, 1, salt.toString("base64"), key.toString("base64")].join("$"));
+  const first = await timed(old.email, old.password);
+  const second = await timed(old.email, old.password);
+  const after = await fetchHash(databaseUrl, old.email);
+  // The baseline, in this process: one scrypt hash with each N, median of 3 (the machine is shared).
+  const raw = (n: number) =>
+    percentile(
+      [0, 1, 2].map(() => {
+        const start = performance.now();
+        scryptSync("a long enough password", salt, 32, { N: n, r: 8, p: 1, maxmem: 256 * 1024 * 1024 });
+        return performance.now() - start;
+      }),
+      50,
+    );
+  const [raw15, raw17] = [raw(2 ** 15), raw(2 ** 17)];
+  return [
+    {
+      name: "sign-in, median of 10",
+      value: percentile(alone, 50),
+      unit: "ms",
+      note: `stored hash ${hash.split("$").slice(0, 4).join("$")}; one scrypt hash in the bench's process: N = 2^15 ${raw15.toFixed(0)} ms, N = 2^17 ${raw17.toFixed(0)} ms`,
+    },
+    {
+      name: "8 sign-ins at once: wall time",
+      value: wall,
+      unit: "ms",
+      note: `app's resident memory ${before.toFixed(0)} MB before, ${peak.toFixed(0)} MB at most (+${(peak - before).toFixed(0)} MB)`,
+    },
+    {
+      name: "first sign-in with an N = 2^15 hash",
+      value: first,
+      unit: "ms",
+      note: `the second ${second.toFixed(0)} ms; the hash afterwards ${after.split("$").slice(0, 4).join("$")}`,
+    },
+  ];
+}
+
+async function fetchHash(databaseUrl: string, email: string): Promise<string> {
+  const db = new pg.Client({ connectionString: databaseUrl });
+  await db.connect();
+  try {
+    return (await db.query("SELECT password_hash FROM users WHERE email = $1", [email])).rows[0].password_hash;
+  } finally {
+    await db.end();
+  }
+}
+
+async function setHash(databaseUrl: string, email: string, hash: string): Promise<void> {
+  const db = new pg.Client({ connectionString: databaseUrl });
+  await db.connect();
+  try {
+    await db.query("UPDATE users SET password_hash = $1 WHERE email = $2", [hash, email]);
+  } finally {
+    await db.end();
+  }
 }

@@ -1,5 +1,5 @@
 // The CLI's side of the REST API: requests with the token, one-line errors, the stored login.
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import path from "node:path";
 
@@ -13,24 +13,43 @@ export class CliError extends Error {
   }
 }
 
-type Config = { url?: string; token?: string };
+/**
+ * The credentials file, as Kaggle's kaggle.json: `~/.quiltboard/quiltboard.json` (the directory
+ * QUILTBOARD_CONFIG_DIR names instead, when set), readable by its user only. It holds the server's
+ * URL, the API token and a default competition; QUILTBOARD_URL, QUILTBOARD_TOKEN and
+ * QUILTBOARD_COMPETITION override what it holds, and options override both.
+ */
+export const CONFIG_KEYS = ["url", "token", "competition"] as const;
+export type ConfigKey = (typeof CONFIG_KEYS)[number];
+export type Config = Partial<Record<ConfigKey, string>>;
 
-function configFile(): string {
-  const dir = process.env.XDG_CONFIG_HOME || path.join(homedir(), ".config");
-  return path.join(dir, "quiltboard", "config.json");
+export function configFile(): string {
+  return path.join(process.env.QUILTBOARD_CONFIG_DIR || path.join(homedir(), ".quiltboard"), "quiltboard.json");
 }
 
-export function loadConfig(): Config {
+/** The credentials file's settings ({} without one); `warn` hears when others may read it. */
+export function loadConfig(warn: (line: string) => void): Config {
   const file = configFile();
   if (!existsSync(file)) return {};
+  let parsed: unknown;
   try {
-    return JSON.parse(readFileSync(file, "utf8")) as Config;
+    parsed = JSON.parse(readFileSync(file, "utf8"));
   } catch {
-    throw new CliError(`${file} is not valid JSON; delete it and run quiltboard login again`);
+    throw new CliError(`${file} is not valid JSON; fix it, or delete it and run quiltboard login again`);
   }
+  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) throw new CliError(`${file} must hold a JSON object ({"url": …, "token": …, "competition": …})`);
+  const config: Config = {};
+  for (const key of CONFIG_KEYS) {
+    const value = (parsed as Record<string, unknown>)[key];
+    if (value === undefined) continue;
+    if (typeof value !== "string") throw new CliError(`${file}: "${key}" must be a string`);
+    config[key] = value;
+  }
+  if (process.platform !== "win32" && (statSync(file).mode & 0o077) !== 0) warn(`warning: others can read ${file}, which holds your token; run chmod 600 ${file}`);
+  return config;
 }
 
-/** Stores the URL and token readable by the user only; returns the file's path. */
+/** Stores the settings readable by the user only (mode 0600 in a directory of mode 0700); returns the file's path. */
 export function saveConfig(config: Config): string {
   const file = configFile();
   mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
@@ -52,14 +71,17 @@ function describe(status: number, body: ApiErrorBody): string {
   return [message, ...listed].join("; ") + (details.length > 3 ? ` (and ${details.length - 3} more)` : "");
 }
 
+type RequestOptions = { json?: unknown; body?: BodyInit; contentType?: string; basic?: [string, string]; headers?: Record<string, string> };
+
 export class Client {
   constructor(
     readonly url: string,
     private readonly token: string | null,
   ) {}
 
-  private async fetch(method: string, pathname: string, init: { json?: unknown; body?: BodyInit; contentType?: string; basic?: [string, string] } = {}): Promise<Response> {
-    const headers: Record<string, string> = {};
+  /** A request; the response when it succeeded, else a CliError with the API's message. */
+  async fetch(method: string, pathname: string, init: RequestOptions = {}): Promise<Response> {
+    const headers: Record<string, string> = { ...init.headers };
     if (init.basic) headers.authorization = `Basic ${Buffer.from(init.basic.join(":")).toString("base64")}`;
     else if (this.token) headers.authorization = `Bearer ${this.token}`;
     let body = init.body;
@@ -82,7 +104,7 @@ export class Client {
   }
 
   /** A JSON request; the parsed answer, or a CliError with the API's message. */
-  async request<T>(method: string, pathname: string, init: { json?: unknown; body?: BodyInit; contentType?: string; basic?: [string, string] } = {}): Promise<T> {
+  async request<T>(method: string, pathname: string, init: RequestOptions = {}): Promise<T> {
     return (await (await this.fetch(method, pathname, init)).json()) as T;
   }
 

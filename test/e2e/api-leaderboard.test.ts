@@ -21,6 +21,7 @@ describe("leaderboard API (docs/api.md)", () => {
         kind: expect.stringMatching(/^(public|holdout)$/),
         bound: expect.any(Number),
         uncertainty: expect.any(Number),
+        decimals: expect.any(Number),
         submissions: 1,
         budget: { remaining: expect.any(Number), initial: 5 },
         lastSubmissionAt: expect.any(String),
@@ -38,9 +39,10 @@ describe("leaderboard API (docs/api.md)", () => {
     expect(csv.headers.get("content-type")).toContain("text/csv");
     const lines = (await csv.text()).trim().split("\r\n");
     expect(lines[0]).toBe("rank,team,score,kind,bound,uncertainty,submissions,budget_remaining,budget_initial,last_submission_at");
-    // the bound as the JSON entry has it, at the display precision
-    expect(lines[1]).toMatch(/^1,'=cmd\|' \/C calc'!A0,[01](\.\d+)?,(public|holdout),[01](\.\d+)?,0\.\d+,1,\d,5,/);
-    expect(Number(lines[1].split(",")[4])).toBe(Number(board.entries[0].bound.toFixed(details.displayPrecision)));
+    // the score and its bound as the pages show them: to the decimals the JSON entry gives (lib/metrics/display.ts)
+    expect(lines[1]).toMatch(/^1,'=cmd\|' \/C calc'!A0,[01]\.\d+,(public|holdout),[01]\.\d+,[01]\.\d+,1,\d,5,/);
+    const [entry] = board.entries;
+    expect([lines[1].split(",")[2], lines[1].split(",")[4]]).toEqual([entry.score.toFixed(entry.decimals), entry.bound.toFixed(entry.decimals)]);
 
     const team = await (await api(`/api/v1/competitions/${slug}/teams/${board.entries[0].teamId}`)).json();
     expect(team.history).toHaveLength(1);
@@ -48,7 +50,17 @@ describe("leaderboard API (docs/api.md)", () => {
     await api(`/api/v1/competitions/${slug}/close`, { method: "POST", headers: organizer });
     const final = await (await api(`/api/v1/competitions/${slug}/final`)).json();
     expect(final.entries).toEqual([
-      { rank: 1, team: "=cmd|' /C calc'!A0", teamId: board.entries[0].teamId, score: expect.any(Number), bound: expect.any(Number), tiedWith: [], liveRank: 1, shakeUp: 0 },
+      {
+        rank: 1,
+        team: "=cmd|' /C calc'!A0",
+        teamId: board.entries[0].teamId,
+        score: expect.any(Number),
+        bound: expect.any(Number),
+        decimals: expect.any(Number),
+        tiedWith: [],
+        liveRank: 1,
+        shakeUp: 0,
+      },
     ]);
     for (const body of [board, team, final]) expect(JSON.stringify(body)).not.toMatch(/holdoutScore|publicScore|noisyThreshold|secret|streamTeamId/);
     expect((await api(`/api/v1/competitions/${slug}/teams/not-a-team`)).status).toBe(404);

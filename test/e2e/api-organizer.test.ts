@@ -202,7 +202,9 @@ describe("running a live competition through the REST API", () => {
     ).json();
     const board = await (await api(`/api/v1/competitions/${slug}/leaderboard`)).json();
     // A baseline shows its public score: the exact public score of the sandbox test, nothing about the holdout.
-    expect(board.baselines).toEqual([{ name: "Logistic regression", score: test.publicScore, kind: "public", bound: null, uncertainty: expect.any(Number) }]);
+    expect(board.baselines).toEqual([
+      { name: "Logistic regression", score: test.publicScore, kind: "public", bound: null, uncertainty: expect.any(Number), decimals: board.displayPrecision },
+    ]);
     expect(shown.baseline.score).toBe(test.publicScore);
     expect(board.entries.map((e: { team: string }) => e.team)).toEqual(["Stragglers"]);
     expect(JSON.stringify(board)).not.toContain(String(test.holdoutScore));

@@ -28,7 +28,13 @@ describe("submissions over HTTP (docs/api.md)", () => {
     expect(body).toEqual({
       id: expect.any(String),
       createdAt: expect.any(String),
-      answer: { kind: expect.stringMatching(/^(public|holdout)$/), score: expect.any(Number), publicScore: expect.any(Number), bound: expect.any(Number) },
+      answer: {
+        kind: expect.stringMatching(/^(public|holdout)$/),
+        score: expect.any(Number),
+        publicScore: expect.any(Number),
+        bound: expect.any(Number),
+        decimals: expect.any(Number),
+      },
       budget: { remaining: expect.any(Number), initial: 5 },
     });
     // The bound the mechanism proves for the score, a half-width in [0, 1] (docs/mechanism.md §2.8): it and the score stay inside [0, 1].
@@ -201,7 +207,7 @@ describe("submission files and notes", () => {
     tooLong.set("description", "x".repeat(501));
     const refused = await fetch(`${APP_URL}/api/v1/competitions/${slug}/submissions`, { method: "POST", headers: auth, body: tooLong });
     expect(refused.status).toBe(422);
-    expect((await refused.json()).error.message).toBe("the description is limited to 500 characters");
+    expect((await refused.json()).error.message).toBe("description: the description is limited to 500 characters");
     expect(await state(slug, auth)).toEqual(before);
   });
 });

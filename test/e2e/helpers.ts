@@ -18,6 +18,7 @@ import {
   parseAnswer,
   publishOverApi,
   request,
+  signInWithCookies as signInAt,
 } from "@/test/support/api";
 
 export { type Answer, parseAnswer };
@@ -133,7 +134,7 @@ export function send(path: string, headers: Record<string, string>, chunks: Iter
       if (!answer || answered) return;
       answered = true;
       socket.destroy();
-      checkAnswer(url, "POST", answer.status, answer.headers["content-type"] ?? null, answer.body).then(() => resolve({ ...answer, sent }), reject);
+      checkAnswer(url, "POST", answer.status, answer.headers["content-type"] ?? null, answer.body, answer.headers.allow).then(() => resolve({ ...answer, sent }), reject);
     };
     socket.on("data", (d: Buffer) => {
       received = Buffer.concat([received, d]);
@@ -175,25 +176,13 @@ export function postCsv(url: string, slug: string, csv: string, headers: Record<
 }
 
 /**
- * Signs in as a browser would, without one: next-auth's CSRF token, then its credentials callback;
- * the cookie jar of that session (a `cookie` header for later requests).
+ * Signs in as a browser would, without one (test/support/api.ts): the cookie jar of that session (a
+ * `cookie` header for later requests).
  */
 export async function signInWithCookies(email: string, password: string): Promise<{ cookie: () => string; keep: (response: Response) => void }> {
-  const jar = new Map<string, string>();
-  const keep = (r: Response) => r.headers.getSetCookie().forEach((c) => jar.set(c.split("=")[0], c.split(";")[0]));
-  const cookie = () => [...jar.values()].join("; ");
-  const csrf = await fetch(`${APP_URL}/api/auth/csrf`);
-  keep(csrf);
-  const { csrfToken } = await csrf.json();
-  const signIn = await fetch(`${APP_URL}/api/auth/callback/credentials`, {
-    method: "POST",
-    redirect: "manual",
-    headers: { "content-type": "application/x-www-form-urlencoded", cookie: cookie() },
-    body: new URLSearchParams({ csrfToken, email, password, json: "true" }),
-  });
-  keep(signIn);
-  if (![...jar.keys()].some((k) => k.includes("session-token"))) throw new Error(`signing in as ${email} set no session cookie`);
-  return { cookie, keep };
+  const session = await signInAt(APP_URL, email, password);
+  if (!session.signedIn) throw new Error(`signing in as ${email} set no session cookie`);
+  return session;
 }
 
 /** Signs in through the sign-in page and waits until the header shows the account. */

@@ -2,7 +2,7 @@ import type { BrowserContext } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { lastMailTo, linkIn } from "@/test/fixtures/mail";
 import { look } from "./a11y";
-import { api, CHROMIUM_PATH, launchBrowser, newApiUser, publishedCompetition, signInInBrowser, signUpInBrowser } from "./helpers";
+import { api, APP_URL, CHROMIUM_PATH, launchBrowser, newApiUser, newCompetitor, publishedCompetition, signInInBrowser, signUpInBrowser } from "./helpers";
 
 // The mail is read from the real SMTP server the test run starts (MailDev), as a user would.
 describe.skipIf(!CHROMIUM_PATH)("accounts and mail in a real browser", () => {
@@ -165,6 +165,44 @@ describe.skipIf(!CHROMIUM_PATH)("accounts and mail in a real browser", () => {
     await elsewhere.goto("/account");
     await elsewhere.waitForURL((url) => url.pathname === "/signin");
     await other.close();
+    await page.close();
+  });
+  it("the close's mail unsubscribes with one click (a mail client's POST to List-Unsubscribe) or from the page its last link opens", async () => {
+    const { slug, organizer } = await publishedCompetition();
+    const [one, two] = [await newCompetitor(slug), await newCompetitor(slug)];
+    expect((await api(`/api/v1/competitions/${slug}/close`, { method: "POST", headers: organizer })).status).toBe(200);
+    type Caught = { subject: string; to: { address: string }[]; headers: Record<string, string> };
+    const headersOf = async (email: string) => {
+      await lastMailTo(email, /Final standings of/);
+      const mails = (await (await fetch(`${process.env.MAIL_UI_URL}/email`)).json()) as Caught[];
+      return mails.find((m) => m.to.some((t) => t.address === email) && /Final standings of/.test(m.subject))!.headers;
+    };
+
+    // A mail client's one-click unsubscribe: a POST with RFC 8058's body, no cookie, no token.
+    const headers = await headersOf(one.email);
+    expect(headers["list-unsubscribe-post"]).toBe("List-Unsubscribe=One-Click");
+    const oneClick = new URL(headers["list-unsubscribe"].replace(/^<|>$/g, ""));
+    const answer = await fetch(new URL(oneClick.pathname + oneClick.search, APP_URL), {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: "List-Unsubscribe=One-Click",
+    });
+    expect(answer.status).toBe(200);
+    expect(await answer.json()).toEqual({ kind: "results", label: "final standings", unsubscribed: true });
+
+    // A person follows the link at the end of the mail: a page asks first.
+    const link = linkIn(await lastMailTo(two.email, /Final standings of/), "/unsubscribe?");
+    await browser.clearCookies();
+    const page = await browser.newPage();
+    await page.goto(link.pathname + link.search);
+    await page.getByText("Stop mail about final standings?").waitFor();
+    await look(page, "unsubscribe");
+    await page.getByRole("button", { name: "Unsubscribe" }).click();
+    await page.getByRole("status").filter({ hasText: "You will get no more mail about final standings." }).waitFor();
+    // A link someone made up is refused.
+    await page.goto(`/unsubscribe?user=${crypto.randomUUID()}&kind=results&sig=made-up`);
+    await page.getByRole("button", { name: "Unsubscribe" }).click();
+    await page.getByRole("alert").filter({ hasText: "This unsubscribe link is not valid" }).waitFor();
     await page.close();
   });
 });

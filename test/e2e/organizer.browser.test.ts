@@ -74,7 +74,7 @@ describe.skipIf(!CHROMIUM_PATH)("an organizer in a real browser", () => {
     await panel.scrollIntoViewIfNeeded();
     await page.getByTestId("plan-guarantee").waitFor();
     await page.getByRole("button", { name: "Save mechanism" }).click();
-    await page.getByRole("status").filter({ hasText: "Saved." }).waitFor();
+    await page.getByRole("status").filter({ hasText: "Saved. These settings are used when you publish." }).waitFor();
     await page.getByRole("button", { name: "Run attack preview" }).click();
     await page
       .getByTestId("attack-preview")

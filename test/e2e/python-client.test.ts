@@ -1,5 +1,5 @@
-import { spawn } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { spawn, spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -38,11 +38,39 @@ describe.skipIf(!PYTHON)("the Python client (clients/python) against the real se
       QUILTBOARD_TEST_ATTACHMENT_TEXT: text,
       QUILTBOARD_TEST_DAILY: "20",
     });
-    expect(run.output).toMatch(/Ran 11 tests/);
+    expect(run.output).toMatch(/Ran 15 tests/);
     expect([run.code, run.output]).toEqual([0, expect.stringMatching(/\nOK( \(skipped=1\))?\n$/)]);
     // The file went in once (its second submission was answered from the first), the DataFrame once,
     // and the file sent again after a 429 once (with the two uploads that held the slots).
     const mine = await (await api(`/api/v1/competitions/${slug}/submissions`, { headers: competitor.auth })).json();
     expect(mine.submissions.map((s: { filename: string }) => s.filename).sort()).toEqual(["dataframe.csv", "gbm.csv", "retry.csv"]);
+  });
+
+  it("installs with pip from the app's own package into a fresh virtual environment, with nothing from PyPI, and works from there", { timeout: 180_000 }, async () => {
+    const { slug } = await publishedCompetition();
+    // The command as the Data tab gives it.
+    const page = await (await fetch(`${APP_URL}/competitions/${slug}/data`)).text();
+    const [, documented] = /pip install (\S+\/quiltboard-python\.tar\.gz)/.exec(page) ?? [];
+    expect(documented).toBe(`${APP_URL}/quiltboard-python.tar.gz`);
+    const venv = path.join(mkdtempSync(path.join(tmpdir(), "quiltboard-venv-")), "env");
+    const created = spawnSync(PYTHON!, ["-m", "venv", venv], { encoding: "utf8" });
+    expect(created.status, created.stderr).toBe(0);
+    // --no-index: nothing may come from PyPI (the build backend is the standard library's).
+    const pip = spawnSync(path.join(venv, "bin", "pip"), ["install", "--no-index", "--disable-pip-version-check", documented], {
+      encoding: "utf8",
+      cwd: tmpdir(),
+    });
+    expect(pip.status, pip.stderr + pip.stdout).toBe(0);
+    const script = [
+      "import json, quiltboard",
+      `c = quiltboard.Client(${JSON.stringify(APP_URL)})`,
+      "print(json.dumps([quiltboard.__version__, quiltboard.__file__, [x['slug'] for x in c.competitions()]]))",
+    ];
+    const used = spawnSync(path.join(venv, "bin", "python"), ["-c", script.join("\n")], { encoding: "utf8", cwd: tmpdir() });
+    expect(used.stderr).toBe("");
+    const [version, file, slugs] = JSON.parse(used.stdout);
+    expect(version).toBe(JSON.parse(readFileSync("package.json", "utf8")).version);
+    expect(file.startsWith(venv)).toBe(true);
+    expect(slugs).toContain(slug);
   });
 });

@@ -59,6 +59,26 @@ describe("competition access rules", () => {
     expect((await createTeam(applicant, slug, { name: "Applicants", acceptRules: true })).name).toBe("Applicants");
   });
 
+  // Issue 39, Low: a domain rule without "verified only" admitted anyone who typed an address at
+  // the domain. A domain says something about a person only once the address is proven.
+  it('admits an address at an allowed domain only once it is verified, with or without "verified only"', async () => {
+    const { owner, slug } = await live();
+    await updateCompetition(owner, slug, { access: { allowedEmailDomains: ["uni.edu"] } });
+    const client = `domains-${tag()}`; // its own sign-up limit: the integration tests share the database
+    const claimed = await user("uni.edu", client);
+    const refused = await rejection(createTeam(claimed, slug, { name: "Claimed", acceptRules: true }));
+    expect([refused.status, refused.code, refused.message]).toEqual([
+      403,
+      "email_unverified",
+      "this competition admits addresses at uni.edu once they are verified: open the link we mailed you (or send it again from your account page)",
+    ]);
+    await verifyEmail({ token: linkIn(await lastMailTo(claimed.email), "/verify-email?token=").searchParams.get("token")! });
+    expect((await createTeam(claimed, slug, { name: "Claimed", acceptRules: true })).name).toBe("Claimed");
+    // Without a domain rule, an unverified address is as welcome as before.
+    await updateCompetition(owner, slug, { access: {} });
+    expect((await createTeam(await user("gmail.com", client), slug, { name: "Anyone", acceptRules: true })).name).toBe("Anyone");
+  });
+
   it("lets only organizers and team members who meet the rules download the data files", async () => {
     const { owner, slug } = await live();
     const file = await addAttachment(owner, slug, stream("a,b\n1,2\n"), async () => ({ name: "train.csv", contentType: "text/csv", description: null }));

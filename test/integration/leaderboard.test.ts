@@ -102,11 +102,16 @@ describe("live leaderboard", () => {
     await submit(evil, slug, stream(predict("1111111111111111")), null);
     const csv = await new Response((await leaderboardCsv(null, slug)).stream).text();
     expect(csv.split("\r\n")[0]).toBe("rank,team,score,kind,bound,uncertainty,submissions,budget_remaining,budget_initial,last_submission_at");
-    // The score's bound (in [0, 1] on so small a holdout), then its sampling error on 8 public rows: 1.96 · √(¼ / 8) = 0.346482…
-    expect(csv.split("\r\n")[1]).toMatch(/^1,"'=HYPERLINK\(""http:\/\/x"",""click""\)",1,public,(0|1|0\.\d+),0.34648,1,3,3,\d{4}-/);
+    // The score, its bound (in [0, 1] on so small a holdout) and its sampling error on 8 public rows (1.96 · √(¼ / 8) = 0.346482…),
+    // each to the decimals the bound supports, as the pages show them (lib/metrics/display.ts).
+    const [entry] = (await getLeaderboard(null, slug)).entries;
+    expect(entry.uncertainty).toBeCloseTo(0.346482, 6);
+    const shown = [entry.score!, entry.bound!, entry.uncertainty!].map((x) => x.toFixed(entry.decimals));
+    expect(csv.split("\r\n")[1]).toMatch(new RegExp(`^1,"'=HYPERLINK\\(""http://x"",""click""\\)",${shown[0]},public,${shown[1]},${shown[2]},1,3,3,\\d{4}-`));
     expect(csvCell("-2+3")).toBe("'-2+3");
     expect(csvCell("plain, with comma")).toBe('"plain, with comma"');
     expect(csvCell(-2)).toBe("-2");
+    expect([csvCell("-0.563"), csvCell("-1"), csvCell("-1e3"), csvCell("-0.5 ")]).toEqual(["-0.563", "-1", "'-1e3", "'-0.5 "]);
   });
 
   it("a team page shows the answers over time", async () => {

@@ -137,7 +137,7 @@ describe("late submissions", () => {
     const { result } = await submit(player, slug, stream(csv), null, undefined, { name: "late.csv", description: "after the bell" });
     const { holdoutValue, publicValue } = await db.unrankedSubmission.findUniqueOrThrow({ where: { id: result.id } });
     // Exact, after the close: the live competition's guarantee does not cover it, so it has no bound.
-    expect(result.answer).toEqual({ kind: "late", score: holdoutValue, publicScore: publicValue, bound: null });
+    expect(result.answer).toEqual({ kind: "late", score: holdoutValue, publicScore: publicValue, bound: null, decimals: competition.displayPrecision });
     expect(result.budget.remaining).toBe(before.budgetRemaining);
     expect(await db.team.findFirstOrThrow({ where: { competitionId: competition.id }, select: { budgetRemaining: true, queryCount: true } })).toEqual(before);
     expect(await getFinalStandings(null, slug)).toEqual(final);
@@ -181,7 +181,9 @@ describe("sandbox and baselines", () => {
     expect(shown.baseline!.name).toBe("Majority");
     const board = await getLeaderboard(null, slug);
     expect(board.entries).toEqual([]);
-    expect(board.baselines).toEqual([{ name: "Majority", score: stored.publicValue, kind: "public", bound: null, uncertainty: expect.any(Number) }]);
+    expect(board.baselines).toEqual([
+      { name: "Majority", score: stored.publicValue, kind: "public", bound: null, uncertainty: expect.any(Number), decimals: board.displayPrecision },
+    ]);
     await setBaseline(owner, slug, test.id, null);
     expect((await getLeaderboard(null, slug)).baselines).toEqual([]);
     expect((await setBaseline(owner, slug, test.id, { name: "Majority" })).baseline!.score).toBe(stored.publicValue);

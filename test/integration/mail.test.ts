@@ -99,13 +99,13 @@ describe("password reset", () => {
   it("resets once with a link that expires, signs sessions out, revokes API tokens, and proves the address", async () => {
     const email = address();
     const user = await registerUser({ email, password: PASSWORD, name: "Resa" }, "test-client");
-    const { token: apiToken } = await createToken(user.id, { name: "laptop" }, "test-client");
+    const { token: apiToken } = await createToken({ user, sessionVersion: 0 }, { name: "laptop" }, "test-client");
     const before = await db.user.findUniqueOrThrow({ where: { id: user.id }, select: { sessionVersion: true } });
     await requestPasswordReset({ email: email.toUpperCase() }, "test-client");
     const token = linkIn(await lastMailTo(email, /Reset your/), "/reset-password?token=").searchParams.get("token")!;
     await expect(confirmPasswordReset({ token, password: "short" })).rejects.toThrow("use at least 10 characters"); // a zod error: 422, the link still good
     await confirmPasswordReset({ token, password: "the second password" });
-    expect(await authenticate(email, "the second password", "test-client")).toMatchObject({ id: user.id });
+    expect(await authenticate(email, "the second password", "test-client")).toMatchObject({ user: { id: user.id } });
     expect(await authenticate(email, PASSWORD, "test-client")).toBeNull();
     const after = await db.user.findUniqueOrThrow({ where: { id: user.id }, select: { sessionVersion: true, emailVerifiedAt: true } });
     expect(after.sessionVersion).toBe(before.sessionVersion + 1);

@@ -73,7 +73,7 @@ describe("the project's migrator", () => {
     const client = new pg.Client({ connectionString: older });
     try {
       const dir = mkdtempSync(path.join(tmpdir(), "migrations-"));
-      for (const m of migrations.filter((m) => m < "20261127110000_packed_group_names")) cpSync(path.join("prisma/migrations", m), path.join(dir, m), { recursive: true });
+      for (const m of migrations.filter((m) => m < "20261127210000_packed_group_names")) cpSync(path.join("prisma/migrations", m), path.join(dir, m), { recursive: true });
       cpSync("prisma/migrations/migration_lock.toml", path.join(dir, "migration_lock.toml"));
       await migrate(older, dir);
       await client.connect();

@@ -4,7 +4,7 @@ import { addAttachment } from "@/lib/server/competitions/attachments";
 import { createCompetition, getVisibleCompetition, requireOrganizer, isOrganizer } from "@/lib/server/competitions/competitions";
 import { acceptInvitation, describeInvitation, inviteOrganizer, listOrganizers, removeOrganizer, withdrawInvitation } from "@/lib/server/competitions/organizers";
 import { createTeam, joinTeam } from "@/lib/server/teams/teams";
-import { lastMailTo, linkIn } from "@/test/fixtures/mail";
+import { lastMailTo, linkIn, mailCount } from "@/test/fixtures/mail";
 import { db } from "@/lib/server/platform/db";
 import { AppError } from "@/lib/server/platform/errors";
 import { loadSolution, uploadSolution } from "@/lib/server/competitions/solutions";
@@ -13,7 +13,7 @@ import { demoSolutionCsv } from "@/prisma/demo-solution";
 import { deleteDraft } from "@/lib/server/competitions/lifecycle";
 import { publishChecklist, publishCompetition } from "@/lib/server/competitions/publish";
 import { closeCompetition } from "@/lib/server/boards/finals";
-import { ACKNOWLEDGE_ALL, tag, newUser, rejection, draftCompetition, publishedCompetition } from "@/test/support/factories";
+import { ACKNOWLEDGE_ALL, PRACTICAL, tag, newUser, rejection, draftCompetition, publishedCompetition } from "@/test/support/factories";
 
 const body = (text: string) => new Response(text).body;
 
@@ -295,9 +295,14 @@ async function invitationToken(email: string): Promise<string> {
   return linkIn(await lastMailTo(email, /invited to organize/), "/organizer-invitation?token=").searchParams.get("token")!;
 }
 
-/** `owner` invites `helper`, who accepts the mailed link. */
+/**
+ * `owner` invites `helper`, who accepts the mailed link: the new one, once the catcher holds it (an
+ * older invitation of theirs, already accepted, would be the newest until then).
+ */
 async function addOrganizer(owner: PublicUser, slug: string, helper: PublicUser): Promise<void> {
+  const sent = await mailCount(helper.email, 0, /invited to organize/);
   await inviteOrganizer(owner, slug, { email: helper.email });
+  await mailCount(helper.email, sent + 1, /invited to organize/);
   await acceptInvitation(helper, { token: await invitationToken(helper.email) });
 }
 
@@ -312,7 +317,7 @@ describe("co-organizers", () => {
     expect(Object.keys(await inviteOrganizer(owner, c.slug, { email: nobody }))).toEqual(Object.keys(invited));
     expect(await db.user.count({ where: { email: nobody } })).toBe(0);
     expect(await isOrganizer(helper, c.id)).toBe(false); // nobody is promoted without seeing it
-    const view = await listOrganizers(c.id);
+    const view = await listOrganizers(c, owner);
     expect(view.organizers.map((o) => o.email)).toEqual([owner.email]);
     expect(view.invitations.map((i) => i.email).sort()).toEqual([helper.email, nobody].sort());
 
@@ -323,12 +328,12 @@ describe("co-organizers", () => {
     expect(await acceptInvitation(helper, { token })).toEqual({ slug: c.slug, title: c.title });
     expect(await isOrganizer(helper, c.id)).toBe(true);
     expect((await rejection(acceptInvitation(helper, { token }))).status).toBe(422); // single use
-    expect((await listOrganizers(c.id)).organizers.map((o) => o.email)).toEqual([owner.email, helper.email]);
+    expect((await listOrganizers(c, owner)).organizers.map((o) => o.email)).toEqual([owner.email, helper.email]);
 
     // A withdrawn invitation's link is dead.
     const third = await newUser();
     await inviteOrganizer(owner, c.slug, { email: third.email });
-    const withdrawn = (await listOrganizers(c.id)).invitations.find((i) => i.email === third.email)!;
+    const withdrawn = (await listOrganizers(c, owner)).invitations.find((i) => i.email === third.email)!;
     await withdrawInvitation(c, withdrawn.id);
     expect((await rejection(acceptInvitation(third, { token: await invitationToken(third.email) }))).status).toBe(422);
   });
@@ -351,15 +356,80 @@ describe("co-organizers", () => {
     }
   });
 
-  it("can be removed, except the last organizer", async () => {
-    const owner = await newUser();
+  // Issue 39, Medium 3: a co-organizer read every raw score, removed themself (200), then made a
+  // team and submitted (201). Only the creator removes co-organizers now, nobody removes the
+  // creator, and a removed co-organizer keeps the mark of having organized.
+  it("are removed by the creator only, never the creator, and never compete after", async () => {
+    const c = await publishedCompetition();
+    const [helper, other] = [await newUser(), await newUser()];
+    await addOrganizer(c.owner, c.slug, helper);
+    await addOrganizer(c.owner, c.slug, other);
+    const competition = await requireOrganizer(helper, c.slug);
+    const self = await rejection(removeOrganizer(helper, competition, helper.id));
+    expect([self.status, self.message]).toEqual([403, "only the competition's creator removes co-organizers"]);
+    expect((await rejection(removeOrganizer(helper, competition, c.owner.id))).status).toBe(403);
+    const creator = await rejection(removeOrganizer(c.owner, competition, c.owner.id));
+    expect([creator.status, creator.message]).toEqual([409, "the creator of a competition stays one of its organizers"]);
+    expect((await listOrganizers(competition, helper)).mayRemove).toBe(false);
+    expect((await listOrganizers(competition, c.owner)).organizers.map((o) => [o.email, o.creator])).toEqual([
+      [c.owner.email, true],
+      [helper.email, false],
+      [other.email, false],
+    ]);
+
+    await removeOrganizer(c.owner, competition, helper.id);
+    expect(await isOrganizer(helper, c.id)).toBe(false);
+    expect((await listOrganizers(competition, c.owner)).organizers.map((o) => o.email)).toEqual([c.owner.email, other.email]);
+    expect((await rejection(removeOrganizer(c.owner, competition, helper.id))).status).toBe(404);
+    const team = await rejection(createTeam(helper, c.slug, { name: "Former organizer", acceptRules: true }));
+    expect([team.status, team.message]).toEqual([403, "you organized this competition and saw its raw scores, so you cannot compete in it"]);
+    const { inviteCode } = await createTeam(await newUser(), c.slug, { name: "Players", acceptRules: true });
+    expect((await rejection(joinTeam(helper, c.slug, { inviteCode }))).message).toBe("you organized this competition and saw its raw scores, so you cannot compete in it");
+    expect((await rejection(createTeam(other, c.slug, { name: "Sitting organizer", acceptRules: true }))).message).toBe(
+      "organizers see raw scores, so they cannot compete in this competition",
+    );
+
+    // Invited again, a removed co-organizer organizes again.
+    await addOrganizer(c.owner, c.slug, helper);
+    expect(await isOrganizer(helper, c.id)).toBe(true);
+  });
+
+  it("removed before the publishing, get none of its mail with the commitment; the others get theirs", async () => {
+    const { owner, slug } = await draftCompetition({ solution: demoSolutionCsv() });
+    const [helper, other] = [await newUser(), await newUser()];
+    await addOrganizer(owner, slug, helper);
+    await addOrganizer(owner, slug, other);
+    await removeOrganizer(owner, await requireOrganizer(owner, slug), helper.id);
+    await setMechanism(owner, slug, PRACTICAL);
+    const published = await publishCompetition(owner, slug, ACKNOWLEDGE_ALL);
+    for (const organizer of [owner, other]) expect((await lastMailTo(organizer.email, /is published/)).text).toContain(published.solutionCommitment!);
+    await expect(lastMailTo(helper.email, /is published/)).rejects.toThrow(`no mail to ${helper.email} matching /is published/ within 10 s`);
+  });
+
+  it("take back, when removed, the invitations they sent; one accepted as they are removed is refused", async () => {
+    const c = await publishedCompetition();
     const helper = await newUser();
-    const c = await draft(owner);
-    await addOrganizer(owner, c.slug, helper);
-    await removeOrganizer(c, owner.id);
-    expect(await isOrganizer(owner, c.id)).toBe(false);
-    const last = await rejection(removeOrganizer(c, helper.id));
-    expect([last.status, last.message]).toEqual([409, "this is the competition's last organizer; invite another before removing them"]);
-    expect((await rejection(removeOrganizer(c, owner.id))).status).toBe(404);
+    await addOrganizer(c.owner, c.slug, helper);
+    const competition = await requireOrganizer(helper, c.slug);
+    const invitee = await newUser();
+    await inviteOrganizer(helper, c.slug, { email: invitee.email });
+    const token = await invitationToken(invitee.email);
+    await removeOrganizer(c.owner, competition, helper.id);
+    expect((await listOrganizers(competition, c.owner)).invitations).toEqual([]);
+    expect((await rejection(acceptInvitation(invitee, { token }))).status).toBe(422);
+    expect(await isOrganizer(invitee, c.id)).toBe(false);
+
+    // An invitation the removal did not see (sent as it committed) is refused when it is accepted.
+    await addOrganizer(c.owner, c.slug, helper);
+    const late = await newUser();
+    await inviteOrganizer(helper, c.slug, { email: late.email });
+    const lateToken = await invitationToken(late.email);
+    await db.competitionOrganizer.update({ where: { competitionId_userId: { competitionId: c.id, userId: helper.id } }, data: { removedAt: new Date() } });
+    const refused = await rejection(acceptInvitation(late, { token: lateToken }));
+    expect([refused.status, refused.message]).toEqual([
+      422,
+      `this invitation is not valid any more: ${helper.name}, who sent it, no longer organizes this competition; ask its organizers for a new one`,
+    ]);
+    expect(await isOrganizer(late, c.id)).toBe(false);
   });
 });

@@ -32,7 +32,7 @@ it("seeds the demo accounts with their printed passwords and a configured, publi
     { email: "alice@quiltboard.test", role: "user" },
     { email: "bob@quiltboard.test", role: "user" },
   ]);
-  for (const account of DEMO_ACCOUNTS) expect((await authenticate(account.email, account.password, "test-client"))?.email).toBe(account.email);
+  for (const account of DEMO_ACCOUNTS) expect((await authenticate(account.email, account.password, "test-client"))?.user.email).toBe(account.email);
   const competition = await db.competition.findUniqueOrThrow({ where: { slug: DEMO_SLUG }, include: { solution: { select: { rows: true } }, organizers: true } });
   expect(competition.status).toBe("published");
   expect(competition.solution?.rows).toBe(DEMO_HOUSEHOLDS * 48);

@@ -1,4 +1,5 @@
 import { gzipSync } from "node:zlib";
+import { scoreDecimals } from "@/lib/metrics/display";
 import { describe, expect, it } from "vitest";
 import { boundSettingFor, scoreInterval } from "@/lib/calibration/score-bounds";
 import { answerDecimalsFor } from "@/lib/mechanism/thresholdout";
@@ -286,7 +287,8 @@ describe("scoring through the mechanism", () => {
       3,
     );
     const at = (value: number, index: number) => scoreInterval(bounds, { kind: "public", value, index, prior: 0, budget: 3 });
-    expect(perfect.result.answer).toEqual({ kind: "public", score: 1, publicScore: 1, bound: 1 - at(1, 1).lower });
+    // Its numbers are shown to the decimals the bound supports (lib/metrics/display.ts; the competition shows 5 otherwise).
+    expect(perfect.result.answer).toEqual({ kind: "public", score: 1, publicScore: 1, bound: 1 - at(1, 1).lower, decimals: scoreDecimals(1 - at(1, 1).lower, 5) });
     expect(perfect.result.answer.bound).toBeGreaterThan(0.3);
     // Constant predictions tie every pair: exactly ½.
     expect(
@@ -298,7 +300,13 @@ describe("scoring through the mechanism", () => {
           null,
         )
       ).result.answer,
-    ).toEqual({ kind: "public", score: 0.5, publicScore: 0.5, bound: Math.max(at(0.5, 2).upper - 0.5, 0.5 - at(0.5, 2).lower) });
+    ).toEqual({
+      kind: "public",
+      score: 0.5,
+      publicScore: 0.5,
+      bound: Math.max(at(0.5, 2).upper - 0.5, 0.5 - at(0.5, 2).lower),
+      decimals: scoreDecimals(Math.max(at(0.5, 2).upper - 0.5, 0.5 - at(0.5, 2).lower), 5),
+    });
     // Right on the public rows, reversed on the holdout: public 1, holdout 0, so the holdout answers (with noise).
     const leak = await submit(
       player,

@@ -5,7 +5,7 @@ import { db } from "@/lib/server/platform/db";
 import { auditCompetition } from "@/lib/server/scoring/audit";
 import { submit } from "@/lib/server/scoring/submit";
 import { acceptMerge, cancelMerge, declineMerge, requestMerge } from "@/lib/server/teams/merges";
-import { createTeam, getMyTeam, joinTeam, setDisqualified } from "@/lib/server/teams/teams";
+import { createTeam, getMyTeam, joinTeam, leaveTeam, setDisqualified } from "@/lib/server/teams/teams";
 import type { PublicUser } from "@/lib/server/accounts/users";
 import { demoPredictionsCsv } from "@/prisma/demo-solution";
 import { lastMailTo, mailCount } from "@/test/fixtures/mail";
@@ -131,6 +131,19 @@ describe("merges need the absorbed team's consent", () => {
     expect((await rejection(requestMerge(clean.user, c.slug, { inviteCode: banned.team.inviteCode }))).message).toBe(
       "a member of team Banned is banned from this competition; the team cannot merge",
     );
+
+    // A team formed by someone who organized the competition before organizing left its mark (the
+    // migration gave them their mark back) cannot carry them into another team, either way.
+    const former = await player(c.slug, "Former");
+    await db.competitionOrganizer.create({ data: { competitionId: c.id, userId: former.user.id, removedAt: new Date() } });
+    for (const [asker, asked] of [
+      [clean, former],
+      [former, clean],
+    ]) {
+      expect((await rejection(requestMerge(asker.user, c.slug, { inviteCode: asked.team.inviteCode }))).message).toBe(
+        "a member of team Former organizes or organized this competition and saw its raw scores; the team cannot merge",
+      );
+    }
   });
 
   it("merged budget is B₀ minus what both spent, the absorbed team's open threshold epoch counting as one unit; more than B₀ is refused", async () => {
@@ -226,5 +239,17 @@ describe("a disqualified team is told", () => {
     expect((await getMyTeam(user, c.slug))!.disqualified).toBeNull();
     expect(await mailCount(user.email, 2)).toBe(2);
     expect((await lastMailTo(user.email, /reinstated/)).text).toContain("can submit again");
+  });
+
+  // Issue 39, Low: a team disqualified before its first submission could be left (and, emptied,
+  // deleted), and its members start afresh in a new team.
+  it("keeps its members: none may leave it, submitted or not", async () => {
+    const c = await liveCompetition();
+    const { user, team } = await player(c.slug, "Caught early");
+    await setDisqualified(c.owner, c.slug, team.id, { reason: "a second account" });
+    const left = await rejection(leaveTeam(user, c.slug));
+    expect([left.status, left.message]).toEqual([409, 'your team was disqualified by the organizers ("a second account"); its members cannot leave it']);
+    expect((await getMyTeam(user, c.slug))!.disqualified).toMatchObject({ reason: "a second account" });
+    expect((await rejection(createTeam(user, c.slug, { name: "A fresh start", acceptRules: true }))).message).toBe("you are already in a team in this competition");
   });
 });

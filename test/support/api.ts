@@ -133,6 +133,47 @@ export async function publishOverApi(base: string, options: PublishOptions): Pro
   return { slug, organizer };
 }
 
+/**
+ * Signs in at `base` as a browser would, without one: next-auth's CSRF token, then its credentials
+ * callback; the cookie jar of that session (a `cookie` header for later requests) and the
+ * callback's answer. `ready` runs between the two (a race's start line).
+ */
+export async function signInWithCookies(
+  base: string,
+  email: string,
+  password: string,
+  ready: () => Promise<void> = async () => {},
+): Promise<{ cookie: () => string; keep: (response: Response) => void; signedIn: boolean }> {
+  const jar = new Map<string, string>();
+  const keep = (r: Response) => r.headers.getSetCookie().forEach((c) => jar.set(c.split("=")[0], c.split(";")[0]));
+  const cookie = () => [...jar.values()].join("; ");
+  const csrf = await fetch(`${base}/api/auth/csrf`);
+  keep(csrf);
+  const { csrfToken } = await csrf.json();
+  await ready();
+  const signIn = await fetch(`${base}/api/auth/callback/credentials`, {
+    method: "POST",
+    redirect: "manual",
+    headers: { "content-type": "application/x-www-form-urlencoded", cookie: cookie() },
+    body: new URLSearchParams({ csrfToken, email, password, json: "true" }),
+  });
+  await signIn.arrayBuffer();
+  keep(signIn);
+  return { cookie, keep, signedIn: [...jar.keys()].some((k) => k.includes("session-token")) };
+}
+
+/** `items` in an order drawn from `seed` (Fisher–Yates with a linear congruential generator): the same seed, the same order. */
+export function seededShuffle<T>(items: T[], seed: number): T[] {
+  const out = [...items];
+  let x = seed;
+  for (let i = out.length - 1; i > 0; i--) {
+    x = (x * 1103515245 + 12345) % 2147483648;
+    const j = x % (i + 1);
+    [out[i], out[j]] = [out[j], out[i]];
+  }
+  return out;
+}
+
 /** A solution of n rows, half public, with binary class labels "a"/"b". */
 export function syntheticSolution(n: number): string {
   const lines = new Array<string>(n + 1);
@@ -234,7 +275,7 @@ export function openRequest(base: string, path: string, headers: Record<string, 
       const deadline = Date.now() + ms;
       for (;;) {
         const answer = parseAnswer(received);
-        if (answer) await checkAnswer(url, method, answer.status, answer.headers["content-type"] ?? null, answer.body);
+        if (answer) await checkAnswer(url, method, answer.status, answer.headers["content-type"] ?? null, answer.body, answer.headers.allow);
         if (answer || Date.now() > deadline) return answer;
         await new Promise((r) => setTimeout(r, 20));
       }

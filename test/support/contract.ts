@@ -44,11 +44,29 @@ class Contract {
   }
 
   /** Throws when the answer breaks the contract; `body` is the parsed JSON body, when the answer is JSON. */
-  check(answer: { method: string; pathname: string; status: number; contentType: string | null; body?: unknown }): void {
+  check(answer: { method: string; pathname: string; status: number; contentType: string | null; body?: unknown; allow?: string | null }): void {
     const { method, pathname, status } = answer;
     const what = `${method} ${pathname} → ${status}`;
-    const route = this.routes.find((r) => r.pattern.test(pathname) && r.methods[method.toLowerCase()]);
+    // The most specific path that matches serves the request, as the app's router picks it (…/teams/join before …/teams/{teamId}).
+    const path = this.routes.find((r) => r.pattern.test(pathname));
+    const route = path?.methods[method.toLowerCase()] ? path : undefined;
     const mediaType = (answer.contentType ?? "").split(";")[0].trim().toLowerCase();
+    if (!route && path && method !== "HEAD") {
+      // A method the path does not have: the API's JSON 405, with Allow naming the path's own methods (HEAD with GET, and OPTIONS); OPTIONS: 204 with that Allow.
+      const own = ["get", "post", "put", "patch", "delete"].filter((m) => path.methods[m]).map((m) => m.toUpperCase());
+      const allow = [...own, ...(own.includes("GET") ? ["HEAD"] : []), "OPTIONS"].join(", ");
+      if (method === "OPTIONS") {
+        if (status !== 204 || answer.allow !== allow) throw new Error(`${what} (Allow: ${answer.allow}): OPTIONS ${path.template} must answer 204 with Allow: ${allow}`);
+        return;
+      }
+      if (status !== 405 || mediaType !== "application/json" || answer.allow !== allow)
+        throw new Error(
+          `${what} (${mediaType || "no body"}, Allow: ${answer.allow}): ${path.template} has no ${method}, so the answer must be the API's JSON 405 with Allow: ${allow}`,
+        );
+      const validate = this.validator({ $ref: "#/components/schemas/Error" });
+      if (!validate(answer.body)) throw new Error(`${what}: the 405's body is not the API's error: ${JSON.stringify(answer.body).slice(0, 300)}`);
+      return;
+    }
     if (!route) {
       // Anything the API does not have is its JSON 404 (app/api/v1/[...path]); nothing else may answer.
       if (status === 404 && mediaType === "application/json") return;
@@ -90,10 +108,10 @@ function isApi(url: URL): boolean {
 }
 
 /** Holds one answer to the contract (no-op before `installContract`, and for what is not the API). */
-export async function checkAnswer(url: string | URL, method: string, status: number, contentType: string | null, body?: unknown): Promise<void> {
+export async function checkAnswer(url: string | URL, method: string, status: number, contentType: string | null, body?: unknown, allow?: string | null): Promise<void> {
   const parsed = new URL(url);
   if (!originalFetch || !isApi(parsed)) return;
-  (await contractOf(parsed.origin)).check({ method: method.toUpperCase(), pathname: parsed.pathname, status, contentType, body });
+  (await contractOf(parsed.origin)).check({ method: method.toUpperCase(), pathname: parsed.pathname, status, contentType, body, allow });
 }
 
 /** Checks every answer `fetch` receives from now on (e2e tests: test/e2e/setup.ts). */
@@ -107,7 +125,8 @@ export function installContract(): void {
     const method = init?.method ?? (input instanceof Request ? input.method : "GET");
     const contentType = response.headers.get("content-type");
     const json = (contentType ?? "").toLowerCase().startsWith("application/json");
-    await checkAnswer(url, method, response.status, contentType, json && method.toUpperCase() !== "HEAD" ? await response.clone().json() : undefined);
+    const body = json && method.toUpperCase() !== "HEAD" ? await response.clone().json() : undefined;
+    await checkAnswer(url, method, response.status, contentType, body, response.headers.get("allow"));
     return response;
   };
 }

@@ -184,4 +184,16 @@ describe("the lint rule", () => {
     expect(await problems("lib/server/platform/env.ts", code)).toEqual([]);
     expect(await problems("scripts/example.ts", code)).toEqual([]);
   });
+
+  it("refuses both process.env and z.string() in lib/validation (a later block's rule replaces an earlier one's)", async () => {
+    const code = 'import { z } from "zod";\nexport const a = process.env.PORT;\nexport const s = z.string();\n';
+    const messages = async (file: string) => (await eslint.lintText(code, { filePath: path.join(ROOT, file) }))[0].messages.map((m) => m.message);
+    expect(await messages("lib/validation/example.ts")).toEqual([
+      "'process.env' is restricted from being used. read configuration through env() of lib/server/platform/env.ts, where each variable is declared and validated",
+      "'z.string' is restricted from being used. use text() from lib/validation/text.ts (it refuses NUL)",
+    ]);
+    expect(await messages("lib/validation/text.ts")).toEqual([
+      "'process.env' is restricted from being used. read configuration through env() of lib/server/platform/env.ts, where each variable is declared and validated",
+    ]);
+  });
 });

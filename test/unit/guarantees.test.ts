@@ -4,7 +4,8 @@ import { expectedCharges, honestGapSd, recommendSettings, roundForHonestTeams } 
 import { boardSubmission, mergeBoardRows, nextBoardRow, type BoardRow } from "@/lib/mechanism/board";
 import { answerDecimalsFor } from "@/lib/mechanism/thresholdout";
 import { kendallTau } from "@/lib/experiments/data";
-import { decimalsFor, scoreText } from "@/app/_components/format";
+import { readFileSync } from "node:fs";
+import { scoreDecimals, scoreText } from "@/lib/metrics/display";
 
 // The reference figures quoted here are docs/mechanism.md §2.6 and §2.7's (there: an independent
 // simulator of Algorithm 1 with the charges computed as a renewal process, and the count's numbers).
@@ -179,12 +180,14 @@ describe("the public-first board row (lib/mechanism/board.ts)", () => {
 });
 
 describe("what the board shows and how the experiments judge it", () => {
-  it("a score shows the decimals its ± supports", () => {
-    expect([0.12, 0.032, 0.0098, 0.0103, 0.35, 1e-9].map(decimalsFor)).toEqual([2, 2, 3, 3, 1, 6]);
-    expect(decimalsFor(null)).toBe(3);
-    expect(scoreText(0.72345, 0.0098)).toBe("0.723 ± 0.010");
-    expect(scoreText(0.58, 0.12)).toBe("0.58 ± 0.12");
-    expect(scoreText(null, 0.1)).toBe("—");
+  it("a score shows the decimals its ± supports, else the competition's display precision, on every surface", () => {
+    expect([0.12, 0.032, 0.0098, 0.0103, 0.35, 1e-9].map((bound) => scoreDecimals(bound, 5))).toEqual([2, 2, 3, 3, 1, 6]);
+    expect([scoreDecimals(null, 5), scoreDecimals(0, 4), scoreDecimals(Infinity, 3)]).toEqual([5, 4, 3]);
+    // The cases the Python client's test checks too (clients/python/tests/score_display.json).
+    type Case = { score: number | null; bound: number | null; precision: number; decimals: number; text: string };
+    const { cases } = JSON.parse(readFileSync("clients/python/tests/score_display.json", "utf8")) as { cases: Case[] };
+    expect(cases).toHaveLength(13);
+    for (const c of cases) expect([scoreDecimals(c.bound, c.precision), scoreText(c.score, c.bound, scoreDecimals(c.bound, c.precision))]).toEqual([c.decimals, c.text]);
   });
 
   it("Kendall's τ-b: 1 for the same order, −1 reversed, and the textbook value with ties", () => {

@@ -100,12 +100,73 @@ describe("the OpenAPI document", () => {
     expect(compiled).toBe(Object.keys(OPERATIONS).length);
   });
 
+  it("names its server, its licence and its tags, and files every operation under a declared tag", () => {
+    const doc = document as {
+      servers: { url: string }[];
+      info: { license: { name: string } };
+      tags: { name: string; description: string }[];
+      paths: Record<string, Record<string, { tags: string[] }>>;
+    };
+    expect(doc.servers).toEqual([{ url: "/", description: "the Quiltboard instance that serves this document" }]);
+    expect(doc.info.license.name).toBe("Proprietary");
+    const declared = doc.tags.map((t) => t.name);
+    expect(declared).toEqual(["Accounts", "Competitions", "Reveal", "Teams and submissions", "Viewing", "Service"]);
+    const used = Object.values(doc.paths).flatMap((methods) => Object.values(methods).map((o) => o.tags));
+    for (const tags of used) expect(tags.length === 1 && declared.includes(tags[0])).toBe(true);
+    expect(new Set(used.flat())).toEqual(new Set(declared));
+    expect(doc.paths["/api/v1/users"].post.tags).toEqual(["Accounts"]);
+    expect(doc.paths[`${SLUG}/leaderboard`].get.tags).toEqual(["Viewing"]);
+    expect(doc.paths["/api/health"].get.tags).toEqual(["Service"]);
+  });
+
+  it("lists 401 wherever a Bearer token is read, public GETs included, and nowhere else", () => {
+    type Op = { security: object[]; responses: Record<string, unknown> };
+    const paths = document.paths as Record<string, Record<string, Op>>;
+    for (const [key, operation] of Object.entries(OPERATIONS)) {
+      const [method, route] = key.split(" ");
+      const listed = "401" in paths[route][method.toLowerCase()].responses;
+      expect(listed, key).toBe(operation.auth !== "none");
+    }
+    expect(paths[`${SLUG}/leaderboard`].get.responses).toHaveProperty("401");
+    expect(paths["/api/v1/competitions"].get.responses).toHaveProperty("401");
+    expect(paths["/api/v1/users"].post.responses).not.toHaveProperty("401");
+  });
+
+  it("marks a JSON body required exactly where the server refuses its absence", () => {
+    type Op = { requestBody?: { required: boolean; content: Record<string, unknown> } };
+    const paths = document.paths as Record<string, Record<string, Op>>;
+    const optional: string[] = [];
+    for (const [route, methods] of Object.entries(paths)) {
+      for (const [method, operation] of Object.entries(methods)) {
+        if (!operation.requestBody) continue;
+        if (!operation.requestBody.required) optional.push(`${method.toUpperCase()} ${route}`);
+      }
+    }
+    // An absent body is read as {}: only these take it (publishing without acknowledgments, a PATCH that changes nothing).
+    expect(optional.sort()).toEqual([`PATCH ${SLUG}`, `POST ${SLUG}/publish`]);
+  });
+
   it("has exactly the endpoints docs/api.md describes, and the app serves exactly those", () => {
     const documented = new Set(documentedEndpoints(readFileSync("docs/api.md", "utf8"))); // a row may describe another use of an endpoint (?sandbox=true)
     const inDocument = Object.entries(document.paths as Record<string, object>).flatMap(([p, methods]) => Object.keys(methods).map((m) => `${m.toUpperCase()} ${p}`));
     expect([...documented].sort()).toEqual([...inDocument].sort());
     expect([...routeFiles()].sort()).toEqual([...inDocument].sort());
     expect(Object.keys(OPERATIONS).sort()).toEqual([...inDocument].sort());
+  });
+
+  it("has every route file answer the methods it lacks (405 with Allow, through otherMethods) and OPTIONS", () => {
+    const visit = (dir: string): string[] =>
+      readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? visit(path.join(dir, e.name)) : e.name === "route.ts" ? [path.join(dir, e.name)] : []));
+    const files = visit("app/api").filter((f) => !f.includes("[...") && !f.includes(`${path.sep}auth${path.sep}`));
+    expect(files.length).toBeGreaterThan(50);
+    for (const file of files) {
+      const source = readFileSync(file, "utf8");
+      const own = [...source.matchAll(/export const (GET|POST|PUT|PATCH|DELETE)\b/g)].map((m) => m[1]);
+      const others = /export const \{ ([A-Z, ]+) \} = otherMethods\(\{ ([A-Z, ]+) \}\);/.exec(source);
+      expect(others, file).not.toBeNull();
+      expect(others![2].split(", "), file).toEqual(own);
+      expect(others![1].split(", "), file).toEqual([...METHODS.filter((m) => !own.includes(m)), "OPTIONS"]);
+    }
   });
 
   it("reads docs/api.md's ways of listing several endpoints in one row", () => {

@@ -5,7 +5,7 @@ import { startTransition, useOptimistic, useState } from "react";
 import { callApi } from "../api-client";
 import { CELL, DataTable, hiddenBelow } from "../data-table";
 import type { MySubmission } from "@/lib/responses";
-import { scoreText } from "../format";
+import { scoreText } from "@/lib/metrics/display";
 import { ANSWER_KIND } from "./answer-text";
 
 const TIME = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" });
@@ -85,18 +85,18 @@ export function MySubmissions({ slug, submissions, finalIds, locked }: { slug: s
             </td>
             <td className={`${CELL.list} ${hiddenBelow("sm")}`}>{s.by}</td>
             <td className={`${CELL.list} text-right font-mono tabular-nums whitespace-nowrap`}>
-              {s.answer.kind === "public" ? scoreText(s.answer.publicScore, s.answer.bound) : scoreText(s.answer.publicScore, null)}
+              {scoreText(s.answer.publicScore, s.answer.kind === "public" ? s.answer.bound : null, s.answer.decimals)}
             </td>
             {revealed && (
               <td className={`${CELL.list} text-right font-mono tabular-nums whitespace-nowrap`} data-testid="private-score">
-                {s.privateScore === undefined ? "—" : scoreText(s.privateScore, null)}
+                {s.privateScore === undefined ? "—" : scoreText(s.privateScore, null, s.answer.decimals)}
               </td>
             )}
             <td className={`${CELL.list}`}>
               {ANSWER_KIND[s.answer.kind]}
               {s.answer.kind !== "public" && s.answer.score !== null && (
                 <span className="block font-mono tabular-nums" data-testid="holdout-score">
-                  {scoreText(s.answer.score, s.answer.bound)}
+                  {scoreText(s.answer.score, s.answer.bound, s.answer.decimals)}
                 </span>
               )}
             </td>

@@ -4,7 +4,8 @@ import { useRouter } from "next/navigation";
 import { useRef, useState } from "react";
 import { type ApiError, uploadWithProgress } from "../api-client";
 import { useFocusOn } from "../focus";
-import { formatBytes, scoreText } from "../format";
+import { scoreText } from "@/lib/metrics/display";
+import { formatBytes } from "../format";
 import { BUTTON, NOTE } from "../tones";
 import { ANSWER_KIND } from "./answer-text";
 import type { DailyLimits, SubmissionResult } from "@/lib/responses";
@@ -176,16 +177,17 @@ export function SubmitPanel({
 }
 
 /**
- * What an answer means for the team, with its scores to the decimals they support: a checked score
- * with the ± the mechanism proves for it (docs/mechanism.md §2.8), a score not checked without one.
+ * What an answer means for the team, with its scores to the decimals its ± supports (the answer's
+ * `decimals`, lib/metrics/display.ts): a checked score with the ± the mechanism proves for it
+ * (docs/mechanism.md §2.8), a score not checked without one.
  */
 function answerExplanation({ answer }: SubmissionResult, maxQueries: number | null): string {
-  const publicScore = scoreText(answer.publicScore, null);
+  const publicScore = scoreText(answer.publicScore, null, answer.decimals);
   switch (answer.kind) {
     case "public":
-      return `${scoreText(answer.publicScore, answer.bound)}: your public score agrees with the hidden holdout, so it goes on the leaderboard; nothing was spent.`;
+      return `${scoreText(answer.publicScore, answer.bound, answer.decimals)}: your public score agrees with the hidden holdout, so it goes on the leaderboard; nothing was spent.`;
     case "holdout":
-      return `Its public and holdout scores differ by more than the threshold, so you get the holdout score with noise: ${scoreText(answer.score, answer.bound)}. Your public score, not checked: ${publicScore}.`;
+      return `Its public and holdout scores differ by more than the threshold, so you get the holdout score with noise: ${scoreText(answer.score, answer.bound, answer.decimals)}. Your public score, not checked: ${publicScore}.`;
     case "exhausted":
       return `Your team's holdout checks are used up, so this score is not checked and does not go on the leaderboard: public score ${publicScore}.`;
     case "limit":
@@ -193,6 +195,6 @@ function answerExplanation({ answer }: SubmissionResult, maxQueries: number | nu
     case "capped":
       return `The competition's cap on holdout checks over all teams is reached, so no more scores are checked: public score ${publicScore}.`;
     case "late":
-      return `A late submission: its exact holdout score is ${scoreText(answer.score, null)}, on the late board; it does not change the final standings.`;
+      return `A late submission: its exact holdout score is ${scoreText(answer.score, null, answer.decimals)}, on the late board; it does not change the final standings.`;
   }
 }

@@ -52,9 +52,13 @@ export function AccessSettings({ slug, access, registrations }: { slug: string; 
           <label htmlFor="access-domains" className="block font-medium text-slate-700">
             Allowed email domains (subdomains included; empty: any)
           </label>
+          <p id="access-domains-hint" className="text-slate-600">
+            An address counts once its owner has verified it: anyone can type an address at any domain.
+          </p>
           <input
             id="access-domains"
             name="domains"
+            aria-describedby="access-domains-hint"
             defaultValue={access.allowedEmailDomains.join(", ")}
             placeholder="e.g. university.edu, lab.org"
             className="block w-full max-w-md rounded-md border border-slate-300 px-3 py-2"

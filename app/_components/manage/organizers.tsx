@@ -6,9 +6,10 @@ import { callApi } from "../api-client";
 import type { OrganizersView } from "@/lib/responses";
 
 /**
- * The organizers of a competition with a button to remove each (never the last one), the pending
- * invitations with a button to withdraw each, and the form that invites an address (docs/api.md,
- * Organizers): the invitee becomes an organizer when they accept the mailed link.
+ * The organizers of a competition, the creator first, with a button to remove each co-organizer
+ * for the creator (and admins), the pending invitations with a button to withdraw each, and the form
+ * that invites an address (docs/api.md, Organizers): the invitee becomes an organizer when they
+ * accept the mailed link.
  */
 export function Organizers({ slug, view }: { slug: string; view: OrganizersView }) {
   const router = useRouter();
@@ -35,14 +36,21 @@ export function Organizers({ slug, view }: { slug: string; view: OrganizersView 
         {view.organizers.map((o) => (
           <li key={o.userId} className="flex flex-wrap items-center gap-2">
             <span className="flex-1">
-              {o.name} <span className="text-slate-500">({o.email})</span>
+              {o.name}{" "}
+              <span className="text-slate-500">
+                ({o.email}
+                {o.creator ? ", creator" : ""})
+              </span>
             </span>
-            {view.organizers.length > 1 && (
+            {view.mayRemove && !o.creator && (
               <button
                 type="button"
                 className={button}
                 aria-label={`Remove ${o.name} as organizer`}
-                onClick={() => window.confirm(`Remove ${o.name} as organizer?`) && send(`/${o.userId}`, { method: "DELETE" }, `${o.name} is no longer an organizer.`)}
+                onClick={() =>
+                  window.confirm(`Remove ${o.name} as organizer? They keep having seen the raw scores, so they still cannot compete here.`) &&
+                  send(`/${o.userId}`, { method: "DELETE" }, `${o.name} is no longer an organizer.`)
+                }
               >
                 Remove
               </button>

@@ -3,7 +3,6 @@
 import Link from "../link";
 import { useEffect, useRef, useState } from "react";
 import { BudgetBar } from "../budget-bar";
-import { decimalsFor } from "../format";
 import type { Leaderboard } from "@/lib/responses";
 import { CELL, DataTable, hiddenBelow, MINE, YourTeam } from "../data-table";
 
@@ -113,7 +112,7 @@ export function LiveLeaderboard({ slug, initial, live, myTeamId }: { slug: strin
                 {baseline.name} <span className="ml-1 rounded bg-slate-200 px-1.5 py-0.5 text-xs not-italic">baseline</span>
               </td>
               <td className={`${CELL.board} text-right font-mono tabular-nums whitespace-nowrap`}>
-                <ScoreCell score={baseline.score} kind={baseline.kind} bound={null} />
+                <ScoreCell score={baseline.score} kind={baseline.kind} bound={null} decimals={baseline.decimals} />
               </td>
               <td colSpan={3} className={`${CELL.board} text-xs`}>
                 set by the organizers, not ranked
@@ -136,7 +135,7 @@ export function LiveLeaderboard({ slug, initial, live, myTeamId }: { slug: strin
                 {e.teamId === myTeamId && <YourTeam />}
               </td>
               <td className={`${CELL.board} text-right font-mono tabular-nums whitespace-nowrap`}>
-                <ScoreCell score={e.score} kind={e.kind} bound={e.bound} />
+                <ScoreCell score={e.score} kind={e.kind} bound={e.bound} decimals={e.decimals} />
               </td>
               <td className={`${CELL.board} ${hiddenBelow("sm")} text-right tabular-nums`}>{e.submissions}</td>
               <td className={`${CELL.board} ${hiddenBelow("md")} whitespace-nowrap text-slate-600`}>{e.lastSubmissionAt ? TIME.format(new Date(e.lastSubmissionAt)) : "—"}</td>
@@ -203,9 +202,8 @@ function withBaselines(board: Leaderboard, lastPage: boolean): Row[] {
 }
 
 /** A shown score to the decimals its bound supports, with its ± and, for a holdout answer, a marker saying so. */
-function ScoreCell({ score, kind, bound }: { score: number | null; kind: "public" | "holdout" | null; bound: number | null }) {
+function ScoreCell({ score, kind, bound, decimals }: { score: number | null; kind: "public" | "holdout" | null; bound: number | null; decimals: number }) {
   if (score === null) return <>—</>;
-  const decimals = decimalsFor(bound);
   return (
     <>
       {score.toFixed(decimals)}

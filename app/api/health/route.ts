@@ -1,7 +1,7 @@
 // GET /api/health – liveness and readiness for load balancers and the image's HEALTHCHECK: 200 when
 // the database answers, 503 otherwise. The first one (the process asks for it itself as soon as it
 // listens, scripts/http-preload.mjs) also starts warming the scoring path (lib/server/scoring/warm.ts).
-import { handleApi, json } from "@/lib/server/platform/api";
+import { handleApi, json, otherMethods } from "@/lib/server/platform/api";
 import { db } from "@/lib/server/platform/db";
 import { warmScoring } from "@/lib/server/scoring/warm";
 
@@ -10,3 +10,5 @@ export const GET = handleApi(async () => {
   void warmScoring();
   return json({ status: "ok" });
 });
+
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods({ GET });

@@ -8,6 +8,7 @@ QUILTBOARD_TEST_ATTACHMENT_TEXT (its content), QUILTBOARD_TEST_DAILY (the daily 
 """
 
 import csv
+import datetime
 import hashlib
 import http.client
 import io
@@ -42,6 +43,33 @@ class FakeFrame:
         return out.getvalue()
 
 
+class IndexedFrame(FakeFrame):
+    """A DataFrame indexed by id (df.set_index("id")): to_csv(index=False) would drop the ids, reset_index() brings them back."""
+
+    class Index:
+        name = "id"
+
+    index = Index()
+    columns = ["prediction"]
+
+    def to_csv(self, index=True):
+        raise AssertionError("an id index must be reset first")
+
+    def reset_index(self):
+        return FakeFrame(self.rows)
+
+
+def flipped_rows():
+    """The predictions file's rows with the first prediction changed: another file than the one on disk."""
+    with open(PREDICTIONS, newline="") as file:
+        rows = list(csv.reader(file))[1:]
+    rows[0][1] = "spike" if rows[0][1] == "none" else "none"
+    return rows
+
+
+UTC = datetime.timezone.utc
+
+
 class ClientTest(unittest.TestCase):
     def setUp(self):
         self.client = Client(URL)  # the token from QUILTBOARD_TOKEN
@@ -51,7 +79,7 @@ class ClientTest(unittest.TestCase):
         self.assertIn(first.kind, KINDS)
         self.assertIsInstance(first.public_score, float)
         self.assertIn(KINDS[first.kind], str(first))
-        self.assertFalse(first.replayed)
+        self.assertEqual(first.created_at.tzinfo, UTC)
         again = self.client.submit(PREDICTIONS, description="from a notebook")
         self.assertTrue(again.replayed)
         self.assertEqual((again.id, again.kind, again.score, again.public_score), (first.id, first.kind, first.score, first.public_score))
@@ -61,13 +89,12 @@ class ClientTest(unittest.TestCase):
         self.assertEqual(mine[first.id].filename, os.path.basename(PREDICTIONS))
         self.assertEqual(len([s for s in mine.values() if s.id == first.id]), 1)
 
-    def test_a_dataframe_is_submitted_as_its_csv(self):
-        with open(PREDICTIONS, newline="") as file:
-            rows = list(csv.reader(file))[1:]
-        rows[0][1] = "spike" if rows[0][1] == "none" else "none"  # another file than the one on disk
-        answer = self.client.submit(FakeFrame(rows))
-        self.assertFalse(answer.replayed)
+    def test_a_dataframe_is_submitted_as_its_csv_with_an_id_index_as_the_id_column(self):
+        answer = self.client.submit(FakeFrame(flipped_rows()))
         self.assertEqual(next(s for s in self.client.submissions() if s.id == answer.id).filename, "dataframe.csv")
+        # The same rows indexed by id make the same file: its answer again.
+        indexed = self.client.submit(IndexedFrame(flipped_rows()))
+        self.assertEqual((indexed.id, indexed.replayed), (answer.id, True))
 
     @unittest.skipUnless(__import__("importlib").util.find_spec("pandas"), "pandas is not installed (it is optional)")
     def test_a_pandas_dataframe(self):
@@ -91,20 +118,74 @@ class ClientTest(unittest.TestCase):
         rows = self.client.leaderboard()
         self.assertEqual([r["rank"] for r in rows], list(range(1, len(rows) + 1)))
         ours = next(r for r in rows if r["team"] == os.environ["QUILTBOARD_TEST_TEAM"])
-        self.assertEqual(set(ours), {"rank", "team", "teamId", "score", "kind", "bound", "uncertainty", "submissions", "lastSubmissionAt", "budget_remaining", "budget_initial"})
+        self.assertEqual(
+            set(ours), {"rank", "team", "team_id", "score", "kind", "bound", "uncertainty", "decimals", "submissions", "last_submission_at", "budget_remaining", "budget_initial"}
+        )
+        self.assertIsInstance(ours["last_submission_at"], datetime.datetime)
+
+    def test_the_leaderboard_as_csv(self):
+        self.client.submit(PREDICTIONS)
+        with tempfile.TemporaryDirectory() as directory:
+            path = os.path.join(directory, "board.csv")
+            text = self.client.leaderboard_csv(path)
+            with open(path, encoding="utf-8", newline="") as file:
+                self.assertEqual(file.read(), text)
+        rows = list(csv.DictReader(io.StringIO(text)))
+        self.assertEqual(next(r for r in rows if r["team"] == os.environ["QUILTBOARD_TEST_TEAM"])["rank"], "1")
+
+    def test_competitions_and_files(self):
+        slug = URL.rstrip("/").split("/")[-1]
+        server = Client(URL.rsplit("/competitions/", 1)[0])  # the server's address alone
+        ours = next(c for c in server.competitions() if c["slug"] == slug)
+        self.assertEqual(ours["status"], "published")
+        self.assertIsInstance(ours["ends_at"], datetime.datetime)
+        text = os.environ["QUILTBOARD_TEST_ATTACHMENT_TEXT"].encode("utf-8")
+        [listed] = self.client.files()
+        self.assertEqual(
+            (listed["filename"], listed["size"], listed["sha256"], listed["content_type"]),
+            (os.environ["QUILTBOARD_TEST_ATTACHMENT"], len(text), hashlib.sha256(text).hexdigest(), "text/plain"),
+        )
+        with self.assertRaises(ValueError):
+            server.files()
+
+    def test_the_final_selection(self):
+        first = self.client.submit(PREDICTIONS)
+        second = self.client.submit(FakeFrame(flipped_rows()))
+        self.assertEqual(self.client.select_final([first.id[:8]]), [first.id])
+        self.assertEqual(sorted(self.client.select_final([second, first.id])), sorted([first.id, second.id]))
+        self.assertEqual(self.client.select_final([second.id]), [second.id])
+        with self.assertRaises(QuiltboardError):
+            self.client.select_final(["ffffffff"])
 
     def test_limits(self):
         limits = self.client.limits()
         self.assertEqual(limits.daily_limit, int(os.environ["QUILTBOARD_TEST_DAILY"]))
         self.assertEqual(limits.used_today + limits.remaining_today, limits.daily_limit)
+        self.assertEqual((limits.resets_at.tzinfo, limits.resets_at.hour, limits.resets_at.minute), (UTC, 0, 0))
         self.assertIn("submissions left today", str(limits))
 
-    def test_download_writes_the_data_files(self):
+    def test_download_writes_the_data_files_and_skips_those_already_there(self):
+        text = os.environ["QUILTBOARD_TEST_ATTACHMENT_TEXT"]
         with tempfile.TemporaryDirectory() as directory:
             paths = self.client.download(directory)
             self.assertEqual([os.path.basename(p) for p in paths], [os.environ["QUILTBOARD_TEST_ATTACHMENT"]])
             with open(paths[0], encoding="utf-8") as file:
-                self.assertEqual(file.read(), os.environ["QUILTBOARD_TEST_ATTACHMENT_TEXT"])
+                self.assertEqual(file.read(), text)
+            # Already there with the listed SHA-256: not written again (its modification time stays), unless force=True.
+            os.utime(paths[0], (0, 0))
+            self.assertEqual(self.client.download(directory, file=os.environ["QUILTBOARD_TEST_ATTACHMENT"]), paths)
+            self.assertEqual(os.stat(paths[0]).st_mtime, 0)
+            self.client.download(directory, force=True)
+            self.assertNotEqual(os.stat(paths[0]).st_mtime, 0)
+            # A changed local copy is fetched again.
+            with open(paths[0], "w", encoding="utf-8") as file:
+                file.write("edited locally\n")
+            self.client.download(directory)
+            with open(paths[0], encoding="utf-8") as file:
+                self.assertEqual(file.read(), text)
+        with self.assertRaises(QuiltboardError) as missing:
+            self.client.download(tempfile.mkdtemp(), file="nope.csv")
+        self.assertEqual(str(missing.exception), "no data file called nope.csv; files() lists them")
 
     def test_an_upload_refused_for_a_moment_is_sent_again_after_the_wait_the_server_asks(self):
         with open(PREDICTIONS, newline="") as file:

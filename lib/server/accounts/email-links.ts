@@ -2,7 +2,9 @@ import "server-only";
 import { createHash, randomBytes } from "node:crypto";
 import { db } from "@/lib/server/platform/db";
 import { AppError } from "@/lib/server/platform/errors";
-import { appLink, message, sendMail } from "@/lib/server/platform/mail";
+import { runAfterAnswer } from "@/lib/server/platform/background";
+import { appLink, message } from "@/lib/server/platform/mail";
+import { sendMails } from "@/lib/server/platform/outbox";
 import { hashPassword } from "./passwords";
 import { consumeRateLimit } from "@/lib/server/platform/rate-limit";
 import type { PublicUser } from "./users";
@@ -24,9 +26,18 @@ type LinkMail = { subject: string; paragraphs: string[]; label: string; page: st
 /** Issues a single-use link for `purpose` and mails it to the user's current address, on `mail.page?token=…`. */
 async function mailLink(user: { id: string; email: string; name: string }, purpose: Purpose, mail: LinkMail): Promise<void> {
   const token = randomBytes(32).toString("base64url");
-  await db.emailToken.create({ data: { userId: user.id, purpose, email: user.email, tokenHash: hash(token), expiresAt: new Date(Date.now() + LIFETIME_MS[purpose]) } });
+  const row = await db.emailToken.create({
+    data: { userId: user.id, purpose, email: user.email, tokenHash: hash(token), expiresAt: new Date(Date.now() + LIFETIME_MS[purpose]) },
+    select: { id: true },
+  });
   const { subject, paragraphs, label, page, footer } = mail;
-  await sendMail(message({ to: user.email, subject, name: user.name, paragraphs, action: { label, url: appLink(`${page}?token=${token}`) }, footer }));
+  await sendMails([
+    {
+      key: `${purpose}:${row.id}`,
+      kind: "account",
+      mail: message({ to: user.email, subject, name: user.name, paragraphs, action: { label, url: appLink(`${page}?token=${token}`) }, footer }),
+    },
+  ]);
 }
 
 /** Sends a link that verifies the user's current address (after sign-up, a change of address, or on request). */
@@ -86,21 +97,26 @@ export async function verifyEmail(input: unknown): Promise<{ email: string }> {
 
 /**
  * POST /api/v1/password-reset `{email}`: mails a reset link when an account has this address. The
- * answer is the same either way (no one learns which addresses have accounts), and requests are
- * limited per client address and per address asked about.
+ * answer is the same either way (no one learns which addresses have accounts), and so is its time:
+ * the request is checked and counted (limited per client address and per address asked about),
+ * and the lookup, the link and the mail happen after the answer, for every address alike. Timed
+ * on the request (a mail takes ~160 ms), an address with an account answered in 191 ms and one
+ * without in 29.
  */
 export async function requestPasswordReset(input: unknown, client: string): Promise<void> {
   const { email } = passwordResetRequestSchema.parse(input);
   await consumeRateLimit("passwordResetIp", client);
   await consumeRateLimit("passwordReset", email);
-  const user = await db.user.findUnique({ where: { email }, select: { id: true, email: true, name: true } });
-  if (!user) return;
-  await mailLink(user, "reset", {
-    subject: "Reset your Quiltboard password",
-    paragraphs: ["Someone (we hope you) asked to reset the password of your Quiltboard account."],
-    label: "Choose a new password",
-    page: "/reset-password",
-    footer: "The link works once and expires in one hour. If you did not ask for it, ignore this mail: your password stays as it is.",
+  runAfterAnswer("password-reset mail", async () => {
+    const user = await db.user.findUnique({ where: { email }, select: { id: true, email: true, name: true } });
+    if (!user) return;
+    await mailLink(user, "reset", {
+      subject: "Reset your Quiltboard password",
+      paragraphs: ["Someone (we hope you) asked to reset the password of your Quiltboard account."],
+      label: "Choose a new password",
+      page: "/reset-password",
+      footer: "The link works once and expires in one hour. If you did not ask for it, ignore this mail: your password stays as it is.",
+    });
   });
 }
 

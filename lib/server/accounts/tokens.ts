@@ -3,7 +3,7 @@ import { createHash, randomBytes } from "node:crypto";
 import { db } from "@/lib/server/platform/db";
 import { AppError } from "@/lib/server/platform/errors";
 import { consumeRateLimit } from "@/lib/server/platform/rate-limit";
-import type { PublicUser } from "./users";
+import type { PublicUser, SignedIn } from "./users";
 import { tokenNameSchema } from "@/lib/validation/accounts";
 import { isUuid } from "@/lib/validation/ids";
 
@@ -16,16 +16,25 @@ function hashToken(token: string): string {
 
 export type TokenSummary = { id: string; name: string; prefix: string; createdAt: Date; lastUsedAt: Date | null; revokedAt: Date | null };
 
-/** Creates a personal API token (limited per user and per client address); the token itself is returned once and never stored. */
-export async function createToken(userId: string, input: unknown, client: string): Promise<{ id: string; name: string; token: string }> {
+/**
+ * Creates a personal API token (limited per user and per client address) for a caller whose
+ * password or session was just checked; the token itself is returned once and never stored. The
+ * row is written only while the account still has the session version read with that check, under
+ * a share lock on the account's row: a password reset or change that commits first leaves nothing
+ * written (401), and one in flight waits for this insert, and then revokes the token with the others.
+ */
+export async function createToken(caller: SignedIn, input: unknown, client: string): Promise<{ id: string; name: string; token: string }> {
   const { name } = tokenNameSchema.parse(input);
+  const { user, sessionVersion } = caller;
   await consumeRateLimit("tokensIp", client);
-  await consumeRateLimit("tokens", userId);
+  await consumeRateLimit("tokens", user.id);
   const token = PREFIX + randomBytes(32).toString("base64url");
-  const created = await db.apiToken.create({
-    data: { userId, name, tokenHash: hashToken(token), prefix: token.slice(0, PREFIX.length + 6) },
-    select: { id: true, name: true },
-  });
+  const [created] = await db.$queryRaw<{ id: string; name: string }[]>`
+    INSERT INTO api_tokens (id, user_id, name, token_hash, prefix)
+    SELECT gen_random_uuid(), u.id, ${name}, ${hashToken(token)}, ${token.slice(0, PREFIX.length + 6)}
+    FROM (SELECT id FROM users WHERE id = ${user.id}::uuid AND session_version = ${sessionVersion} FOR SHARE) u
+    RETURNING id, name`;
+  if (!created) throw new AppError("unauthorized", "your password was changed meanwhile, which signs everything out: sign in with the new one");
   return { ...created, token };
 }
 

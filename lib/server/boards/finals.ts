@@ -1,16 +1,20 @@
 import "server-only";
+import { scoreDecimals } from "@/lib/metrics/display";
 import { liveOrder, ON_BOARD } from "./ranking";
 import { COMPETITION_SELECT, type CompetitionRow, getVisibleCompetition, metricOf, requireOrganizer } from "@/lib/server/competitions/competitions";
 import type { PublicUser } from "@/lib/server/accounts/users";
 import { db, lockCompetition } from "@/lib/server/platform/db";
 import { AppError } from "@/lib/server/platform/errors";
-import { appLink, message, sendMail } from "@/lib/server/platform/mail";
+import { appLink, message } from "@/lib/server/platform/mail";
+import { deliver, type Outgoing, queueMails } from "@/lib/server/platform/outbox";
+import type { Prisma } from "@/lib/generated/prisma/client";
 import { type BoardAnswer, boardSubmission } from "@/lib/mechanism/board";
 import { isBetter, type Metric } from "@/lib/metrics/registry";
 import type { FinalStandings } from "@/lib/responses";
 import { solutionCache } from "@/lib/server/competitions/solution-cache";
 import { csvLines } from "@/lib/csv/writer";
 import { getScoreBounds } from "@/lib/server/competitions/plans";
+import type { ScoreBoundSetting } from "@/lib/calibration/score-bounds";
 import { finalInterval, tiedWith } from "@/lib/calibration/finals";
 
 // The final standings: which submissions count (a team's selection, or its best by default), the
@@ -61,13 +65,16 @@ export async function closeDueCompetitions(now = new Date()): Promise<string[]> 
  * submissions (its selection, or by default its best answered one) scored exactly on the holdout,
  * the best of them counting; ties go to the earlier submission. The live rank is kept beside it
  * for the shake-up. Null when the competition was not published any more once its row was locked
- * (closed meanwhile, by another instance or an organizer). The teams' members are told by mail, and
- * this instance lets the decoded solution go (competitions/solution-cache.ts) unless late
- * submissions will need it.
+ * (closed meanwhile, by another instance or an organizer). The teams' members are told by mail,
+ * queued in the outbox in the close's own transaction (none is lost if the SMTP server is down, or
+ * this process ends, right after the close) and sent once it has committed; then this instance lets
+ * the decoded solution go (competitions/solution-cache.ts) unless late submissions will need it.
  */
 async function closeNow(competition: CompetitionRow): Promise<CompetitionRow | null> {
   const metric = metricOf(competition);
-  const closed = await db.$transaction(
+  // The bounds depend on the settings alone, which the close does not change: computed before the competition's row is locked.
+  const bounds = await getScoreBounds(competition);
+  const outcome = await db.$transaction(
     async (tx) => {
       // Every scoring holds FOR KEY SHARE on the competition row until it commits (scoring/transaction.ts):
       // this lock waits for those in flight, and later ones wait for it and then find the
@@ -99,17 +106,18 @@ async function closeNow(competition: CompetitionRow): Promise<CompetitionRow | n
           FROM unnest(${finals.map((f) => f.teamId)}::uuid[], ${finals.map((f) => f.score)}::float8[], ${finals.map((_, i) => i + 1)}::int[], ${finals.map((f) => liveRank.get(f.teamId) ?? null)}::int[]) AS v(id, score, rank, live)
           WHERE t.id = v.id`;
       }
-      return tx.competition.update({ where: { id: competition.id }, data: { status: "closed", closedAt: new Date() }, select: COMPETITION_SELECT });
+      const closed = await tx.competition.update({ where: { id: competition.id }, data: { status: "closed", closedAt: new Date() }, select: COMPETITION_SELECT });
+      return { closed, mails: await queueMails(tx, await finalStandingsMails(tx, closed, bounds)) };
     },
     { timeout: 120_000, maxWait: 30_000 },
   );
-  if (!closed) return null;
-  await announceFinalStandings(closed);
+  if (!outcome) return null;
+  await deliver(outcome.mails);
   // Scoring is done with the solution, unless late submissions come. The standings' bounds read it
-  // too (plans.ts getScoreBounds, here just above and on a view of the board): decoded again then,
-  // within the cache's budget.
-  if (!closed.lateSubmissions) solutionCache.forget(closed.id);
-  return closed;
+  // too (plans.ts getScoreBounds, here before the close and on a view of the board): decoded again
+  // then, within the cache's budget.
+  if (!outcome.closed.lateSubmissions) solutionCache.forget(outcome.closed.id);
+  return outcome.closed;
 }
 
 /** 1st, 2nd, 3rd, 4th, …, 11th, 12th, 13th, …, 21st. */
@@ -119,18 +127,22 @@ function ordinal(n: number): string {
   return `${n}${suffixes[(v - 20) % 10] ?? suffixes[v] ?? suffixes[0]}`;
 }
 
-/** Mails every member of every team: the final standings are out, with the team's place and the teams it is tied with. */
-async function announceFinalStandings(competition: CompetitionRow): Promise<void> {
-  const [members, entries] = await Promise.all([
-    db.teamMember.findMany({ where: { competitionId: competition.id }, select: { user: { select: { email: true, name: true } }, team: { select: { id: true, name: true } } } }),
-    finalEntries(competition),
-  ]);
+/** A mail to every member of every team (read through the close's transaction): the final standings are out, with the team's place and the teams it is tied with. */
+async function finalStandingsMails(tx: Prisma.TransactionClient, competition: CompetitionRow, bounds: ScoreBoundSetting | null): Promise<Outgoing[]> {
+  const members = await tx.teamMember.findMany({
+    where: { competitionId: competition.id },
+    select: { user: { select: { id: true, email: true, name: true } }, team: { select: { id: true, name: true } } },
+  });
+  const entries = await finalEntries(competition, tx, bounds);
   const byId = new Map(entries.map((e) => [e.teamId, e]));
-  for (const m of members) {
+  return members.map((m) => {
     const entry = byId.get(m.team.id);
     const tied = entry?.tiedWith.map((id) => byId.get(id)!.team) ?? [];
-    await sendMail(
-      message({
+    return {
+      key: `closed:${competition.id}:${m.user.id}`,
+      kind: "results" as const,
+      userId: m.user.id,
+      mail: message({
         to: m.user.email,
         subject: `Final standings of ${competition.title}`,
         name: m.user.name,
@@ -142,8 +154,8 @@ async function announceFinalStandings(competition: CompetitionRow): Promise<void
         ],
         action: { label: "See the final standings", url: appLink(`/competitions/${competition.slug}/leaderboard`) },
       }),
-    );
-  }
+    };
+  });
 }
 
 /** "A", "A and B", "A, B and C". */
@@ -165,12 +177,20 @@ export async function getFinalStandings(viewer: PublicUser | null, slug: string)
 
 /** GET …/final?format=csv: the final standings as CSV, the tied teams by name. */
 export async function finalStandingsCsv(viewer: PublicUser | null, slug: string): Promise<string> {
-  const { entries, displayPrecision } = await getFinalStandings(viewer, slug);
+  const { entries } = await getFinalStandings(viewer, slug);
   const name = new Map(entries.map((e) => [e.teamId, e.team]));
-  const round = (x: number | null) => (x === null ? null : Number(x.toFixed(displayPrecision)));
+  // Each number as the pages show it: to the decimals its bound supports (lib/metrics/display.ts).
   return csvLines([
     ["rank", "team", "score", "bound", "tied_with", "live_rank", "shake_up"],
-    ...entries.map((e) => [e.rank, e.team, round(e.score), round(e.bound), e.tiedWith.map((id) => name.get(id)).join("; "), e.liveRank, e.shakeUp]),
+    ...entries.map((e) => [
+      e.rank,
+      e.team,
+      e.score.toFixed(e.decimals),
+      e.bound === null ? null : e.bound.toFixed(e.decimals),
+      e.tiedWith.map((id) => name.get(id)).join("; "),
+      e.liveRank,
+      e.shakeUp,
+    ]),
   ]);
 }
 
@@ -181,16 +201,20 @@ export async function finalStandingsCsv(viewer: PublicUser | null, slug: string)
  * teams whose intervals overlap it (`tiedWith`: no proof tells their order apart), its live rank and
  * the shake-up. A team disqualified after the close leaves them; the ones below move up.
  */
-async function finalEntries(competition: CompetitionRow): Promise<FinalStandings["entries"]> {
+async function finalEntries(
+  competition: CompetitionRow,
+  client: Pick<Prisma.TransactionClient, "team"> = db,
+  scoreBounds?: ScoreBoundSetting | null,
+): Promise<FinalStandings["entries"]> {
   const metric = metricOf(competition);
   const [teams, players, bounds] = await Promise.all([
-    db.team.findMany({
+    client.team.findMany({
       where: { competitionId: competition.id, finalRank: { not: null }, disqualifiedAt: null },
       orderBy: { finalRank: "asc" },
       select: { id: true, name: true, finalValue: true, finalRank: true, liveRank: true },
     }),
-    db.team.count({ where: { competitionId: competition.id, mergedIntoId: null, submissionCount: { gt: 0 } } }),
-    getScoreBounds(competition),
+    client.team.count({ where: { competitionId: competition.id, mergedIntoId: null, submissionCount: { gt: 0 } } }),
+    scoreBounds === undefined ? getScoreBounds(competition) : scoreBounds,
   ]);
   const input = bounds && {
     concentration: bounds.concentration,
@@ -205,12 +229,14 @@ async function finalEntries(competition: CompetitionRow): Promise<FinalStandings
   return teams.map((t, i) => {
     const { value, lower, upper } = intervals[i];
     const shown = metric.toDisplay(value);
+    const bound = input ? Math.max(metric.toDisplay(upper) - shown, shown - metric.toDisplay(lower)) : null;
     return {
       rank: i + 1,
       team: t.name,
       teamId: t.id,
       score: shown,
-      bound: input ? Math.max(metric.toDisplay(upper) - shown, shown - metric.toDisplay(lower)) : null,
+      bound,
+      decimals: scoreDecimals(bound, competition.displayPrecision),
       tiedWith: ties.get(t.id) ?? [],
       liveRank: t.liveRank,
       shakeUp: t.liveRank === null ? null : t.liveRank - (i + 1),

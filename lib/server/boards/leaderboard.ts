@@ -1,4 +1,5 @@
 import "server-only";
+import { scoreDecimals } from "@/lib/metrics/display";
 import { db, transaction } from "@/lib/server/platform/db";
 import { env } from "@/lib/server/platform/env";
 import { AppError } from "@/lib/server/platform/errors";
@@ -83,10 +84,10 @@ async function halfWidthOf(competition: CompetitionRow, metric: Metric): Promise
 }
 
 /** How a board's entries are shown: the metric, the sampling error's half-widths and what the bounds depend on. */
-type Shown = { metric: Metric; halfWidth: HalfWidth; bounds: ScoreBoundSetting | null };
+type Shown = { metric: Metric; halfWidth: HalfWidth; bounds: ScoreBoundSetting | null; precision: number };
 
 /** An entry as the API shows it (display units), at its rank, with its bound (docs/mechanism.md §2.8). */
-function toEntry({ metric, halfWidth, bounds }: Shown, rank: number, r: BoardRow): LeaderboardEntry {
+function toEntry({ metric, halfWidth, bounds, precision }: Shown, rank: number, r: BoardRow): LeaderboardEntry {
   const bound =
     r.best_kind === null || r.best_position === null || r.best_prior === null
       ? null
@@ -99,6 +100,7 @@ function toEntry({ metric, halfWidth, bounds }: Shown, rank: number, r: BoardRow
     kind: r.best_kind,
     bound,
     uncertainty: r.best_score === null || r.best_kind === null ? null : halfWidth(r.best_score, r.best_kind),
+    decimals: scoreDecimals(bound, precision),
     submissions: r.submission_count,
     budget: { remaining: r.budget_remaining, initial: r.initial_budget },
     lastSubmissionAt: r.last_submission_at === null ? null : new Date(r.last_submission_at).toISOString(),
@@ -137,7 +139,7 @@ export async function getLeaderboard(viewer: PublicUser | null, slug: string, op
     getScoreBounds(competition),
     listBaselines(competition.id),
   ]);
-  const shown = { metric, halfWidth, bounds };
+  const shown = { metric, halfWidth, bounds, precision: competition.displayPrecision };
   // A page's ranks are its places in the order; a search's, the matches' ranks in it.
   const places = new Map(pageIds.map((id, i) => [id, offset + i + 1]));
   const rankOf = (id: string) => places.get(id) ?? ranking.rankOf(id)!;
@@ -148,7 +150,14 @@ export async function getLeaderboard(viewer: PublicUser | null, slug: string, op
     metric: { name: metric.name, title: metric.title, direction: metric.direction },
     displayPrecision: competition.displayPrecision,
     // A baseline is the organizers' own reference, not a query of the mechanism: nothing bounds it.
-    baselines: baselines.map((b) => ({ name: b.name, score: metric.toDisplay(b.value), kind: b.kind, bound: null, uncertainty: halfWidth(b.value, b.kind) })),
+    baselines: baselines.map((b) => ({
+      name: b.name,
+      score: metric.toDisplay(b.value),
+      kind: b.kind,
+      bound: null,
+      uncertainty: halfWidth(b.value, b.kind),
+      decimals: competition.displayPrecision,
+    })),
     total,
     page,
     pageSize,
@@ -231,8 +240,7 @@ async function renderExport(competition: CompetitionRow, key: string): Promise<R
   try {
     const metric = metricOf(competition);
     const [halfWidth, bounds] = await Promise.all([halfWidthOf(competition, metric), getScoreBounds(competition)]);
-    const shown = { metric, halfWidth, bounds };
-    const round = (x: number | null) => (x === null ? null : Number(x.toFixed(competition.displayPrecision)));
+    const shown = { metric, halfWidth, bounds, precision: competition.displayPrecision };
     const header = ["rank", "team", "score", "kind", "bound", "uncertainty", "submissions", "budget_remaining", "budget_initial", "last_submission_at"];
     const at = Date.now();
     const { version, parts } = await transaction(
@@ -245,7 +253,9 @@ async function renderExport(competition: CompetitionRow, key: string): Promise<R
           const byId = new Map(rows.map((r) => [r.id, r]));
           const lines = ids.map((id, i) => {
             const e = toEntry(shown, from + i + 1, byId.get(id)!);
-            return [e.rank, e.team, round(e.score), e.kind, round(e.bound), round(e.uncertainty), e.submissions, e.budget.remaining, e.budget.initial, e.lastSubmissionAt];
+            // Each number as the pages show it: to the decimals its bound supports (lib/metrics/display.ts).
+            const shownAs = (x: number | null) => (x === null ? null : x.toFixed(e.decimals));
+            return [e.rank, e.team, shownAs(e.score), e.kind, shownAs(e.bound), shownAs(e.uncertainty), e.submissions, e.budget.remaining, e.budget.initial, e.lastSubmissionAt];
           });
           parts.push(Buffer.from(csvLines(lines)));
         }

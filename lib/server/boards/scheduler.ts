@@ -2,12 +2,15 @@ import "server-only";
 import { closeDueCompetitions } from "./finals";
 import { env } from "@/lib/server/platform/env";
 import { log } from "@/lib/server/platform/log";
+import { drainOutbox } from "@/lib/server/platform/outbox";
 
 /**
- * Closes competitions at their end: every app instance checks every QUILTBOARD_CLOSE_SECONDS
- * (default 30), so a competition closes within that long after `endsAt`; closing locks the
- * competition's row and re-checks that it is still published, so however many instances run, each
- * competition is closed (and its teams told) exactly once. Started by instrumentation.ts.
+ * Closes competitions at their end and sends the mail that is due: every app instance checks every
+ * QUILTBOARD_CLOSE_SECONDS (default 30), so a competition closes within that long after `endsAt`;
+ * closing locks the competition's row and re-checks that it is still published, so however many
+ * instances run, each competition is closed (and its teams told) exactly once. Then the outbox's due
+ * mail is sent (lib/server/platform/outbox.ts: retries after an SMTP outage; each row is claimed by
+ * one instance). Started by instrumentation.ts.
  */
 export function startScheduler(): void {
   const seconds = env().QUILTBOARD_CLOSE_SECONDS;
@@ -20,6 +23,12 @@ export function startScheduler(): void {
       for (const slug of closed) log.info({ competition: slug }, "closed at its end; the final standings are out");
     } catch (error) {
       log.error({ err: (error as Error).message }, "closing due competitions failed");
+    }
+    try {
+      const sent = await drainOutbox();
+      if (sent) log.info({ sent }, "sent mail that was due from the outbox");
+    } catch (error) {
+      log.error({ err: (error as Error).message }, "sending the outbox's due mail failed");
     } finally {
       running = false;
     }

@@ -1,4 +1,5 @@
 import "server-only";
+import { scoreDecimals } from "@/lib/metrics/display";
 import { scoreUncertainty } from "./leaderboard";
 import { ON_BOARD, readRanked } from "./ranking";
 import { getVisibleCompetition, metricOf } from "@/lib/server/competitions/competitions";
@@ -75,18 +76,23 @@ export async function getTeamHistory(viewer: PublicUser | null, slug: string, te
       score: entry?.score ?? null,
       kind: entry?.kind ?? null,
       bound: entry?.bound ?? null,
+      decimals: scoreDecimals(entry?.bound ?? null, competition.displayPrecision),
       disqualified: team.disqualifiedAt ? { at: team.disqualifiedAt.toISOString(), reason: team.disqualifyReason ?? "" } : null,
     },
     metric: { name: metric.name, title: metric.title, direction: metric.direction },
     displayPrecision: competition.displayPrecision,
     uncertainty: await scoreUncertainty(competition, metric),
-    history: subs.map((s, k) => ({
-      at: s.createdAt.toISOString(),
-      kind: s.kind,
-      score: s.answer === null ? null : metric.toDisplay(s.answer),
-      bound: boundOf(s.kind, s.answer, places[k]),
-      budget: s.budgetAfter,
-    })),
+    history: subs.map((s, k) => {
+      const bound = boundOf(s.kind, s.answer, places[k]);
+      return {
+        at: s.createdAt.toISOString(),
+        kind: s.kind,
+        score: s.answer === null ? null : metric.toDisplay(s.answer),
+        bound,
+        decimals: scoreDecimals(bound, competition.displayPrecision),
+        budget: s.budgetAfter,
+      };
+    }),
   };
 }
 

@@ -1,7 +1,8 @@
 import "server-only";
 import { db } from "@/lib/server/platform/db";
 import { AppError } from "@/lib/server/platform/errors";
-import { appLink, message, sendMail } from "@/lib/server/platform/mail";
+import { appLink, message } from "@/lib/server/platform/mail";
+import { sendMails } from "@/lib/server/platform/outbox";
 import type { CompetitionRow } from "./competitions";
 import type { PublicUser } from "@/lib/server/accounts/users";
 import { type Access, accessSchema, banSchema, registrationDecisionSchema } from "@/lib/validation/competitions";
@@ -34,20 +35,25 @@ export function bannedError(reason: string): AppError {
 }
 
 /**
- * Throws the 403 of the first rule `user` does not meet (a ban, `email_unverified`,
- * `domain_not_allowed`, `approval_required`); checked when creating or joining a team and for the
- * competition's data files.
+ * Throws the 403 of the first rule `user` does not meet (a ban, `domain_not_allowed`,
+ * `email_unverified`, `approval_required`); checked when creating or joining a team and for the
+ * competition's data files. An allowed-domain rule admits verified addresses only, whether or not
+ * "verified only" is set: anyone can type an address at any domain, so only a proven one says
+ * where its owner studies or works (docs/api.md, `access`).
  */
 export async function requireAccess(user: PublicUser, competition: Pick<CompetitionRow, "id" | "access">): Promise<void> {
   await requireNotBanned(user.id, competition.id);
   const access = accessOf(competition);
-  if (access.requireVerifiedEmail) {
-    const { emailVerifiedAt } = await db.user.findUniqueOrThrow({ where: { id: user.id }, select: { emailVerifiedAt: true } });
-    if (!emailVerifiedAt)
-      throw new AppError("email_unverified", "this competition admits verified addresses only: open the link we mailed you (or send it again from your account page)");
+  const domains = access.allowedEmailDomains;
+  if (!domainAllowed(user.email, domains)) {
+    throw new AppError("domain_not_allowed", `this competition admits addresses at ${domains.join(", ")} only`);
   }
-  if (!domainAllowed(user.email, access.allowedEmailDomains)) {
-    throw new AppError("domain_not_allowed", `this competition admits addresses at ${access.allowedEmailDomains.join(", ")} only`);
+  if (access.requireVerifiedEmail || domains.length > 0) {
+    const { emailVerifiedAt } = await db.user.findUniqueOrThrow({ where: { id: user.id }, select: { emailVerifiedAt: true } });
+    if (!emailVerifiedAt) {
+      const rule = access.requireVerifiedEmail ? "verified addresses only" : `addresses at ${domains.join(", ")} once they are verified`;
+      throw new AppError("email_unverified", `this competition admits ${rule}: open the link we mailed you (or send it again from your account page)`);
+    }
   }
   if (access.approval) {
     const registration = await db.registration.findUnique({ where: { competitionId_userId: { competitionId: competition.id, userId: user.id } }, select: { status: true } });
@@ -93,23 +99,23 @@ export async function decideRegistration(competition: CompetitionRow, id: string
   const r = await db.registration.update({
     where: { id },
     data: { status, decidedAt: new Date() },
-    select: { id: true, status: true, createdAt: true, user: { select: { name: true, email: true } } },
+    select: { id: true, status: true, createdAt: true, decidedAt: true, userId: true, user: { select: { name: true, email: true } } },
   });
   const approved = status === "approved";
-  await sendMail(
-    message({
-      to: r.user.email,
-      subject: `${approved ? "You may take part in" : "Your request for"} ${competition.title}`,
-      name: r.user.name,
-      paragraphs: [
-        approved
-          ? `The organizers of ${competition.title} approved your request: create or join a team to take part.`
-          : `The organizers of ${competition.title} did not approve your request to take part.`,
-      ],
-      action: { label: "Open the competition", url: appLink(`/competitions/${competition.slug}`) },
-    }),
-  );
-  return { ...r, createdAt: r.createdAt.toISOString() };
+  const mail = message({
+    to: r.user.email,
+    subject: `${approved ? "You may take part in" : "Your request for"} ${competition.title}`,
+    name: r.user.name,
+    paragraphs: [
+      approved
+        ? `The organizers of ${competition.title} approved your request: create or join a team to take part.`
+        : `The organizers of ${competition.title} did not approve your request to take part.`,
+    ],
+    action: { label: "Open the competition", url: appLink(`/competitions/${competition.slug}`) },
+  });
+  // Each decision is its own event: an organizer may refuse a request and approve it later.
+  await sendMails([{ key: `registration:${r.id}:${r.decidedAt!.getTime()}`, kind: "approvals", userId: r.userId, mail }]);
+  return { id: r.id, status: r.status, createdAt: r.createdAt.toISOString(), user: r.user };
 }
 
 /** The users banned from the competition, newest first (organizers). */

@@ -1,5 +1,5 @@
 import "server-only";
-import { randomUUID } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 import { requireAccess } from "./access";
 import { db, nameLock, streamSlices, transaction } from "@/lib/server/platform/db";
 import { AppError } from "@/lib/server/platform/errors";
@@ -20,9 +20,12 @@ export const MAX_ATTACHMENT_BYTES = 50 * 1024 * 1024;
 export const MAX_ATTACHMENTS = 20;
 export const MAX_ATTACHMENTS_TOTAL_BYTES = 200 * 1024 * 1024;
 
-const SUMMARY = { id: true, filename: true, contentType: true, size: true, createdAt: true } as const;
+const SUMMARY = { id: true, filename: true, contentType: true, size: true, sha256: true, createdAt: true } as const;
 
-const summary = (a: { id: string; filename: string; contentType: string; size: number; createdAt: Date }): AttachmentSummary => ({ ...a, createdAt: a.createdAt.toISOString() });
+const summary = (a: { id: string; filename: string; contentType: string; size: number; sha256: string; createdAt: Date }): AttachmentSummary => ({
+  ...a,
+  createdAt: a.createdAt.toISOString(),
+});
 
 const MiB = (bytes: number) => `${bytes / 1024 / 1024} MiB`;
 
@@ -59,14 +62,15 @@ export async function addAttachment(user: PublicUser, slug: string, body: Readab
   const { name, contentType } = await details();
   const filename = safeFilename(name ?? "");
   if (!filename) throw new AppError("unprocessable_entity", "the file needs a name");
+  const sha256 = createHash("sha256").update(bytes).digest("hex");
   const stored = await transaction(async (tx) => {
     void tx.read(nameLock(`attachments:${competition.id}`));
     refuseOverStorage((await tx.read<Stored>(storedBesides(competition.id, filename)))[0], bytes.byteLength);
-    const [row] = await tx.read<{ id: string; filename: string; contentType: string; size: number; createdAt: Date }>(Prisma.sql`
-      INSERT INTO attachments (id, competition_id, filename, content_type, size, data, created_at)
-      VALUES (${randomUUID()}::uuid, ${competition.id}::uuid, ${filename}, ${contentType || "application/octet-stream"}, ${bytes.byteLength}, ${bytes}, now() AT TIME ZONE 'UTC')
-      ON CONFLICT (competition_id, filename) DO UPDATE SET content_type = EXCLUDED.content_type, size = EXCLUDED.size, data = EXCLUDED.data
-      RETURNING id, filename, content_type AS "contentType", size, created_at AT TIME ZONE 'UTC' AS "createdAt"`);
+    const [row] = await tx.read<{ id: string; filename: string; contentType: string; size: number; sha256: string; createdAt: Date }>(Prisma.sql`
+      INSERT INTO attachments (id, competition_id, filename, content_type, size, sha256, data, created_at)
+      VALUES (${randomUUID()}::uuid, ${competition.id}::uuid, ${filename}, ${contentType || "application/octet-stream"}, ${bytes.byteLength}, ${sha256}, ${bytes}, now() AT TIME ZONE 'UTC')
+      ON CONFLICT (competition_id, filename) DO UPDATE SET content_type = EXCLUDED.content_type, size = EXCLUDED.size, sha256 = EXCLUDED.sha256, data = EXCLUDED.data
+      RETURNING id, filename, content_type AS "contentType", size, sha256, created_at AT TIME ZONE 'UTC' AS "createdAt"`);
     return row;
   });
   return summary(stored);

@@ -10,6 +10,7 @@ import { getMetric, type Metric, type SplitShape } from "@/lib/metrics/registry"
 import type { MetricParams } from "@/lib/metrics/types";
 import { type CorrelationModelInput, DEFAULT_BUDGET, type MechanismInput } from "@/lib/validation/calibration";
 import { createCompetitionSchema } from "@/lib/validation/competitions";
+import { hasNul } from "@/lib/validation/text";
 import { Prisma } from "@/lib/generated/prisma/client";
 import type { CompetitionDetails, CompetitionListItem } from "@/lib/responses";
 
@@ -42,6 +43,7 @@ export const COMPETITION_SELECT = {
   publishedAt: true,
   closedAt: true,
   createdAt: true,
+  createdById: true,
   solutionCommitment: true,
   secretCommitment: true,
   committedSettings: true,
@@ -141,7 +143,7 @@ export function toPublicDetails(c: CompetitionRow): CompetitionDetails {
  */
 export async function listCompetitions(viewer: PublicUser | null): Promise<CompetitionListItem[]> {
   const drafts: Prisma.CompetitionWhereInput =
-    viewer?.role === "admin" ? { status: "draft" } : viewer ? { status: "draft", organizers: { some: { userId: viewer.id } } } : { id: { in: [] } };
+    viewer?.role === "admin" ? { status: "draft" } : viewer ? { status: "draft", organizers: { some: { userId: viewer.id, removedAt: null } } } : { id: { in: [] } };
   const rows = await db.competition.findMany({
     where: { OR: [{ status: { in: ["published", "closed"] } }, drafts] },
     orderBy: { endsAt: "asc" },
@@ -162,11 +164,11 @@ export function lockParticipant(tx: Prisma.TransactionClient, competitionId: str
   return lockName(tx, `participant:${competitionId}:${userId}`);
 }
 
-/** Whether the user organizes the competition (admins organize every one). */
+/** Whether the user organizes the competition now (admins organize every one). */
 export async function isOrganizer(user: PublicUser | null, competitionId: string): Promise<boolean> {
   if (!user) return false;
   if (user.role === "admin") return true;
-  return (await db.competitionOrganizer.count({ where: { competitionId, userId: user.id } })) > 0;
+  return (await db.competitionOrganizer.count({ where: { competitionId, userId: user.id, removedAt: null } })) > 0;
 }
 
 /**
@@ -174,7 +176,7 @@ export async function isOrganizer(user: PublicUser | null, competitionId: string
  * existence is not revealed) and 403 once it is public.
  */
 export async function requireOrganizer(user: PublicUser, slug: string): Promise<CompetitionRow> {
-  const competition = await db.competition.findUnique({ where: { slug }, select: COMPETITION_SELECT });
+  const competition = await competitionBySlug(slug);
   if (!competition) throw notFound(slug);
   if (!(await isOrganizer(user, competition.id))) {
     if (competition.status === "draft") throw notFound(slug);
@@ -189,10 +191,16 @@ export async function requireOrganizer(user: PublicUser, slug: string): Promise<
  * only where the answer changes something: this runs on every submission.
  */
 export async function getVisibleCompetition(viewer: PublicUser | null, slug: string): Promise<CompetitionRow> {
-  const competition = await db.competition.findUnique({ where: { slug }, select: COMPETITION_SELECT });
+  const competition = await competitionBySlug(slug);
   if (!competition) throw notFound(slug);
   if (competition.status === "draft" && !(await isOrganizer(viewer, competition.id))) throw notFound(slug);
   return competition;
+}
+
+/** The competition called `slug`, or null; a slug with a NUL (a page's `/competitions/a%00b`) names none, and is not looked for. */
+function competitionBySlug(slug: string): Promise<CompetitionRow | null> {
+  if (hasNul(slug)) return Promise.resolve(null);
+  return db.competition.findUnique({ where: { slug }, select: COMPETITION_SELECT });
 }
 
 function notFound(slug: string): AppError {

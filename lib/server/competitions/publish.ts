@@ -3,7 +3,8 @@ import { COMPETITION_SELECT, commitSecret, type CompetitionRow, correlationOf, m
 import { planOn } from "./plans";
 import { getSolutionSummary, loadSolution } from "./solutions";
 import { db, lockCompetition } from "@/lib/server/platform/db";
-import { appLink, message, sendMail } from "@/lib/server/platform/mail";
+import { appLink, message } from "@/lib/server/platform/mail";
+import { sendMails } from "@/lib/server/platform/outbox";
 import { AppError } from "@/lib/server/platform/errors";
 import type { PublicUser } from "@/lib/server/accounts/users";
 import { ignoredDeclarations, splitIntegrityProblem } from "@/lib/calibration/resolve";
@@ -151,12 +152,17 @@ export async function publishCompetition(user: PublicUser, slug: string, input: 
   return published;
 }
 
-/** Mails every organizer the commitment publishing fixed, to keep beside the competition's record. */
+/** Mails every current organizer (not the removed ones) the commitment publishing fixed, to keep beside the competition's record. */
 async function announcePublished(competition: CompetitionRow): Promise<void> {
-  const organizers = await db.competitionOrganizer.findMany({ where: { competitionId: competition.id }, select: { user: { select: { email: true, name: true } } } });
-  for (const { user } of organizers) {
-    await sendMail(
-      message({
+  const organizers = await db.competitionOrganizer.findMany({
+    where: { competitionId: competition.id, removedAt: null },
+    select: { user: { select: { id: true, email: true, name: true } } },
+  });
+  await sendMails(
+    organizers.map(({ user }) => ({
+      key: `published:${competition.id}:${user.id}`,
+      kind: "account" as const,
+      mail: message({
         to: user.email,
         subject: `${competition.title} is published`,
         name: user.name,
@@ -167,6 +173,6 @@ async function announcePublished(competition: CompetitionRow): Promise<void> {
         ],
         action: { label: "See the competition", url: appLink(`/competitions/${competition.slug}`) },
       }),
-    );
-  }
+    })),
+  );
 }

@@ -2,6 +2,7 @@ import "server-only";
 import { NextResponse } from "next/server";
 import { env } from "./env";
 import { AppError, toErrorResponse } from "./errors";
+import { hasNul, NUL_MESSAGE } from "@/lib/validation/text";
 
 /** Largest JSON body the API reads (larger gets 413 before it is parsed). */
 const MAX_JSON_BYTES = 1024 * 1024;
@@ -18,15 +19,63 @@ const readToEnd = new WeakSet<Request>();
 export function handleApi<C>(handler: (request: Request, context: C) => Promise<Response>) {
   return async (request: Request, context: C): Promise<Response> => {
     try {
+      await refuseNulInPath(context);
       return await handler(request, context);
     } catch (error) {
       const { status, body } = toErrorResponse(error);
       const retryAfter = status === 503 ? 5 : (body.error.details as { retryAfter?: number } | undefined)?.retryAfter;
       const headers: Record<string, string> = retryAfter ? { "retry-after": String(retryAfter) } : {};
+      if (error instanceof MethodNotAllowed) headers.allow = error.allow;
       if (request.body && !readToEnd.has(request)) headers.connection = "close";
       return NextResponse.json(body, { status, headers });
     }
   };
+}
+
+const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
+type Method = (typeof METHODS)[number];
+
+/** 405: the path exists, the method is not one of its own; `allow` is the answer's Allow header. */
+class MethodNotAllowed extends AppError {
+  constructor(
+    method: string,
+    pathname: string,
+    own: readonly string[],
+    readonly allow: string,
+  ) {
+    super("method_not_allowed", `${pathname} has no ${method}: its methods are ${own.join(", ")}`);
+  }
+}
+
+/**
+ * The handlers of the methods a route file does not have: each answers 405 with the API's JSON
+ * error and an Allow header naming the route's methods (HEAD with GET, and OPTIONS, which answers
+ * 204 with the same header). Next.js would answer them itself with an empty 405 and no Allow; a
+ * route file exports these beside its own: `export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods({ GET });`.
+ */
+export function otherMethods<H extends Partial<Record<Method, unknown>>>(handlers: H): Record<Exclude<Method, keyof H> | "OPTIONS", (request: Request) => Promise<Response>> {
+  const own = METHODS.filter((m) => m in handlers);
+  const allow = [...own, ...(own.includes("GET") ? ["HEAD"] : []), "OPTIONS"].join(", ");
+  const refuse = handleApi(async (request: Request) => {
+    throw new MethodNotAllowed(request.method, new URL(request.url).pathname, own, allow);
+  });
+  const others = Object.fromEntries(METHODS.filter((m) => !own.includes(m)).map((m) => [m, refuse]));
+  return { ...others, OPTIONS: async () => new Response(null, { status: 204, headers: { allow } }) } as Record<
+    Exclude<Method, keyof H> | "OPTIONS",
+    (request: Request) => Promise<Response>
+  >;
+}
+
+/**
+ * 422 naming the first path parameter that holds a NUL (`/competitions/a%00b`): no row has one,
+ * and the database refuses to look for it. The other places text comes from (JSON bodies, query
+ * strings, form fields) are parsed by lib/validation's schemas, whose strings refuse it too.
+ */
+async function refuseNulInPath(context: unknown): Promise<void> {
+  const params: Record<string, string | string[]> = (await (context as { params?: Promise<Record<string, string | string[]>> } | undefined)?.params) ?? {};
+  for (const [name, value] of Object.entries(params)) {
+    if ([value].flat().some(hasNul)) throw new AppError("unprocessable_entity", `${name}: ${NUL_MESSAGE}`, [{ path: name, message: NUL_MESSAGE }]);
+  }
 }
 
 /**
@@ -141,15 +190,62 @@ async function readLimited(request: Request, maxBytes: number, what: string): Pr
   return new Uint8Array(Buffer.concat(chunks));
 }
 
-/** Reads a JSON body; 413 over 1 MiB (counting the bytes read), 400 for malformed JSON. */
+/** The media types a body of each kind may be sent as (a CSV file's, as browsers and tools label it). */
+const MEDIA_TYPES = {
+  json: { accepts: (type: string) => type === "application/json" || type.endsWith("+json"), expected: "JSON with Content-Type: application/json (curl: --json)" },
+  csv: {
+    accepts: (type: string) => ["text/csv", "text/plain", "application/csv", "text/comma-separated-values", "application/vnd.ms-excel", "application/octet-stream"].includes(type),
+    expected: "the CSV file as the body with Content-Type: text/csv (curl: -H 'content-type: text/csv' --data-binary @file.csv)",
+  },
+  multipart: { accepts: (type: string) => type === "multipart/form-data", expected: 'multipart/form-data with the file in the field "file" (curl: -F file=@data.zip)' },
+} as const;
+
+/**
+ * 415 when the request's body is of a media type the endpoint does not read; a request without
+ * Content-Type (or with an empty body) is read as what the endpoint expects.
+ * @param kinds what the endpoint reads, e.g. ["csv", "multipart"]
+ */
+export function requireMediaType(request: Request, kinds: (keyof typeof MEDIA_TYPES)[]): void {
+  const type = request.headers.get("content-type")?.split(";")[0].trim().toLowerCase();
+  if (!type || request.headers.get("content-length") === "0" || kinds.some((kind) => MEDIA_TYPES[kind].accepts(type))) return;
+  throw new AppError("unsupported_media_type", `the request body was sent as ${type}: send ${kinds.map((kind) => MEDIA_TYPES[kind].expected).join(", or ")}`);
+}
+
+/** Reads a JSON body; 415 for another media type, 413 over 1 MiB (counting the bytes read), 400 for malformed JSON. */
 export async function readJson(request: Request): Promise<unknown> {
+  requireMediaType(request, ["json"]);
   const text = new TextDecoder().decode(await readLimited(request, MAX_JSON_BYTES, "the request body"));
   if (!text.trim()) return {};
   try {
     return JSON.parse(text);
   } catch (error) {
-    throw new AppError("bad_request", `request body is not valid JSON: ${(error as Error).message}`);
+    throw new AppError("bad_request", `the request body cannot be read as JSON: ${jsonProblem(text, (error as Error).message)}`);
   }
+}
+
+/** JSON.parse's complaint (V8's words) in the app's, with the line and column where it has one. */
+const JSON_PROBLEMS: [RegExp, (match: RegExpMatchArray) => string][] = [
+  [/^Expected property name or '}'/, () => "expected a field name in double quotes, or }"],
+  [/^Expected double-quoted property name/, () => "expected a field name in double quotes (no comma before } or ])"],
+  [/^Expected ',' or '}' after property value/, () => "expected , or } after a value"],
+  [/^Expected ',' or ']' after array element/, () => "expected , or ] after an item of a list"],
+  [/^Expected ':' after property name/, () => "expected : after a field name"],
+  [/^Unterminated string/, () => "a text value is not closed with a double quote"],
+  [/^Bad control character/, () => "a control character (a line break or a tab) inside a text value: write it as \\n or \\t"],
+  [/^Bad (escaped character|Unicode escape)/, () => "an unknown escape after a backslash inside a text value"],
+  [/^Unexpected non-whitespace character after JSON/, () => "something follows the JSON value"],
+  [/^Unexpected end of JSON input/, () => "the body ends before the JSON value does"],
+  [/^(Exponent part is missing|No number after minus sign|Unterminated fractional number)/, () => "a number is incomplete"],
+  [/^Unexpected token '(.+?)'/, (m) => `unexpected ${JSON.stringify(m[1])}: a value is a number, text in double quotes, true, false, null, an object or a list`],
+];
+
+function jsonProblem(text: string, message: string): string {
+  const entry = JSON_PROBLEMS.map(([pattern, words]) => [message.match(pattern), words] as const).find(([match]) => match);
+  const words = entry ? entry[1](entry[0]!) : "not valid JSON";
+  const position = /at position (\d+)/.exec(message);
+  if (!position) return words;
+  const before = text.slice(0, Number(position[1])).split("\n");
+  return `${words} (line ${before.length}, column ${before.at(-1)!.length + 1})`;
 }
 
 export function json(body: unknown, status = 200): Response {

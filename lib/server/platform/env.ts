@@ -69,6 +69,26 @@ function url(protocols: string[], example: string, fallback: string): Variable<s
   };
 }
 
+/** A client id or secret of a sign-in provider: unset by default, and then that provider is off. */
+function credential(what: string, secret?: true): Variable<string | undefined> {
+  return { ...(secret ? { secret } : {}), expects: `${what} (up to 500 characters)`, default: "unset (off)", schema: z.string().max(500).optional() };
+}
+
+const DOMAIN = /^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/;
+/** One OpenID Connect provider of QUILTBOARD_OIDC_PROVIDERS. */
+const oidcProvider = z.strictObject({
+  id: z
+    .string()
+    .regex(/^[a-z0-9][a-z0-9-]{0,31}$/)
+    .refine((id) => !["credentials", "github", "google"].includes(id)),
+  name: z.string().min(1).max(60),
+  issuer: z.url({ protocol: /^https?$/ }),
+  clientId: z.string().min(1).max(500),
+  clientSecret: z.string().min(1).max(500),
+  domains: z.array(z.string().toLowerCase().regex(DOMAIN)).max(100).default([]),
+});
+export type OidcProviderConfiguration = z.infer<typeof oidcProvider>;
+
 const VARIABLES = {
   DATABASE_URL: url(["postgresql:", "postgres:"], "postgresql://user:password@host:5432/quiltboard", "the embedded PostgreSQL"),
   PORT: whole("a port number", 3000, 1, 65_535),
@@ -103,6 +123,7 @@ const VARIABLES = {
   QUILTBOARD_CLOSE_SECONDS: whole("a whole number of seconds", 30, 1, 3600),
   QUILTBOARD_UPLOADS: whole("a whole number of uploads", 4, 1, 1024),
   QUILTBOARD_UPLOADS_PER_USER: whole("a whole number of uploads", 2, 1, 1024),
+  QUILTBOARD_PASSWORD_HASHES: whole("a whole number of hashes", 2, 1, 64),
   QUILTBOARD_BODY_MIN_RATE: whole("a whole number of bytes a second", 500, 1, 100_000_000),
   QUILTBOARD_UPLOAD_MIN_RATE: whole("a whole number of bytes a second", 65_536, 1024, 100_000_000),
   QUILTBOARD_EXPORTS: whole("a whole number of exports", 16, 1, 1024),
@@ -115,6 +136,41 @@ const VARIABLES = {
       .string()
       .regex(/^(?:[^<>@]*<[^<>@\s]+@[^<>@\s]+>|[^<>@\s]+@[^<>@\s]+)$/)
       .default("Quiltboard <no-reply@quiltboard.invalid>"),
+  },
+  GITHUB_CLIENT_ID: credential("a GitHub OAuth app's client id (with GITHUB_CLIENT_SECRET: sign-in with GitHub)"),
+  GITHUB_CLIENT_SECRET: credential("that GitHub OAuth app's client secret", true),
+  GOOGLE_CLIENT_ID: credential("a Google OAuth client's id (with GOOGLE_CLIENT_SECRET: sign-in with Google)"),
+  GOOGLE_CLIENT_SECRET: credential("that Google OAuth client's secret", true),
+  QUILTBOARD_OIDC_PROVIDERS: {
+    secret: true,
+    expects:
+      'a JSON array of up to 20 OpenID Connect providers, each {"id": "lab" (a-z, 0-9, -; not github, google or credentials; each once), "name", "issuer": "https://…", "clientId", "clientSecret", "domains"?: ["lab.example.org"]}',
+    default: "unset (none)",
+    schema: z
+      .string()
+      .transform((value, context) => {
+        try {
+          return JSON.parse(value) as unknown;
+        } catch {
+          context.addIssue({ code: "custom", message: "not JSON" });
+          return z.NEVER;
+        }
+      })
+      .pipe(
+        z
+          .array(oidcProvider)
+          .max(20)
+          .refine((list) => new Set(list.map((p) => p.id)).size === list.length),
+      )
+      .optional(),
+  },
+  QUILTBOARD_PASSWORD_SIGNUP: {
+    expects: "1 (anyone may create an account with a password) or 0 (only through a sign-in provider)",
+    default: "`1`",
+    schema: z
+      .enum(["0", "1"])
+      .transform((value) => value === "1")
+      .default(true),
   },
   METRICS_TOKEN: { secret: true, expects: "any text: the bearer token of GET /api/metrics", default: "unset (metrics off)", schema: z.string().optional() },
   LOG_LEVEL: {

@@ -11,10 +11,12 @@ export type ErrorCode =
   | "domain_not_allowed"
   | "approval_required"
   | "not_found"
+  | "method_not_allowed"
   | "request_timeout"
   | "conflict"
   | "acknowledgment_required"
   | "payload_too_large"
+  | "unsupported_media_type"
   | "unprocessable_entity"
   | "rate_limited"
   | "unavailable"
@@ -28,10 +30,12 @@ const STATUS: Record<ErrorCode, number> = {
   domain_not_allowed: 403,
   approval_required: 403,
   not_found: 404,
+  method_not_allowed: 405,
   request_timeout: 408,
   conflict: 409,
   acknowledgment_required: 409,
   payload_too_large: 413,
+  unsupported_media_type: 415,
   unprocessable_entity: 422,
   rate_limited: 429,
   unavailable: 503,

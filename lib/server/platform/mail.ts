@@ -1,35 +1,75 @@
 import "server-only";
-import { env } from "./env";
-import { log } from "./log";
+import { createHmac, timingSafeEqual } from "node:crypto";
+import { env, required } from "./env";
 import nodemailer, { type Transporter } from "nodemailer";
+import type { NotificationKind } from "@/lib/validation/accounts";
 
 /**
- * Mail through SMTP: SMTP_URL (`smtp://user:pass@host:port`, or `smtps://…`) and MAIL_FROM. Mail
- * follows an action that has already happened (an account created, a request decided), so a mail
- * that cannot be sent — no SMTP_URL, or the server refuses — is logged (its subject and the reason,
- * never the link) and the caller carries on; the user can ask for the link again.
+ * Mail over SMTP: SMTP_URL (`smtp://user:pass@host:port`, or `smtps://…`) and MAIL_FROM. Nothing
+ * calls `deliverMail` but the outbox (outbox.ts), which queues every mail in PostgreSQL first and
+ * retries it until the server takes it; this module builds the messages and hands one to the server.
  */
-let transport: Transporter | undefined;
+let transport: { url: string; transporter: Transporter } | undefined;
 
 export type Mail = { to: string; subject: string; text: string; html: string };
 
-export async function sendMail(mail: Mail): Promise<void> {
+/**
+ * What a mail is about: a notification its recipient may turn off (lib/validation/accounts.ts
+ * NOTIFICATION_KINDS; each such mail carries a one-click `List-Unsubscribe`), or `account` mail that
+ * is always sent and has no unsubscribe link (address verification, password reset, an invitation,
+ * a publication's commitment, a disqualification).
+ */
+export type MailKind = "account" | NotificationKind;
+
+/** An SMTP server's answer that no retry will change (a 5xx reply: no such mailbox, refused), as opposed to an outage. */
+export class PermanentMailError extends Error {}
+
+/**
+ * Hands one mail to the SMTP server; throws when it was not taken (no SMTP_URL, the server is down,
+ * or it refused: PermanentMailError for a 5xx reply). `messageId` is the outbox item's, so a mail
+ * sent twice after a crash between the server's answer and the outbox's record is recognizably one.
+ */
+export async function deliverMail(mail: Mail & { messageId: string; headers: Record<string, string> }): Promise<void> {
   const { SMTP_URL: url, MAIL_FROM: from } = env();
-  if (!url) {
-    log.warn({ subject: mail.subject }, "SMTP_URL is not set: a mail was not sent");
-    return;
-  }
-  transport ??= nodemailer.createTransport(url);
+  if (!url) throw new Error("SMTP_URL is not set");
+  if (transport?.url !== url) transport = { url, transporter: nodemailer.createTransport(url) };
   try {
-    await transport.sendMail({ from, ...mail });
+    await transport.transporter.sendMail({ from, ...mail });
   } catch (error) {
-    log.error({ subject: mail.subject, err: (error as Error).message }, "a mail could not be sent");
+    const code = (error as { responseCode?: number }).responseCode;
+    if (code !== undefined && code >= 500) throw new PermanentMailError(`${code}: ${(error as Error).message}`);
+    throw error;
   }
 }
 
 /** An absolute link into this app, built from NEXTAUTH_URL (the public address; http://localhost:$PORT by default). */
 export function appLink(pathAndQuery: string): string {
   return new URL(pathAndQuery, env().NEXTAUTH_URL).toString();
+}
+
+/**
+ * The signature of an unsubscribe link (`?user=…&kind=…&sig=…`): an HMAC of the
+ * user and the kind under NEXTAUTH_SECRET, so the link needs no sign-in and cannot be made for
+ * anyone else.
+ */
+export function unsubscribeSignature(userId: string, kind: string): string {
+  return createHmac("sha256", required("NEXTAUTH_SECRET")).update(`unsubscribe\n${userId}\n${kind}`).digest("base64url");
+}
+
+/** Whether `signature` is the unsubscribe signature of `userId` and `kind`. */
+export function isUnsubscribeSignature(userId: string, kind: string, signature: string): boolean {
+  const expected = Buffer.from(unsubscribeSignature(userId, kind));
+  const given = Buffer.from(signature);
+  return given.length === expected.length && timingSafeEqual(given, expected);
+}
+
+/**
+ * A user's links out of a kind of notification: `oneClick` for the List-Unsubscribe header (RFC
+ * 8058: a mail client POSTs to it), `page` for a person (a page with a button that POSTs to the same).
+ */
+export function unsubscribeLinks(userId: string, kind: string): { oneClick: string; page: string } {
+  const query = new URLSearchParams({ user: userId, kind, sig: unsubscribeSignature(userId, kind) });
+  return { oneClick: appLink(`/api/v1/unsubscribe?${query}`), page: appLink(`/unsubscribe?${query}`) };
 }
 
 const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);

@@ -3,6 +3,7 @@ import { createHash } from "node:crypto";
 import { db } from "./db";
 import { env, type RateLimitVariable } from "./env";
 import { AppError } from "./errors";
+import { hasNul } from "@/lib/validation/text";
 
 /**
  * The abuse limits: attempts per window, per account and per client address. Each is set by its
@@ -40,9 +41,9 @@ export function clientAddress(request: { headers: Headers | Record<string, strin
   return (Array.isArray(value) ? value[0] : value) || "unknown";
 }
 
-/** The row key of `subject`'s counter: the subject itself, or its SHA-256 when it is long (a 6 KB "email"). */
+/** The row key of `subject`'s counter: the subject itself, or its SHA-256 when it is long (a 6 KB "email") or holds what no text may (a NUL). */
 function keyOf(kind: LimitName, subject: string): string {
-  return `${kind}:${subject.length > 128 ? createHash("sha256").update(subject).digest("hex") : subject}`;
+  return `${kind}:${subject.length > 128 || hasNul(subject) ? createHash("sha256").update(subject).digest("hex") : subject}`;
 }
 
 /**

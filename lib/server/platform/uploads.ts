@@ -3,7 +3,7 @@ import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { randomUUID } from "node:crypto";
 import Busboy from "busboy";
-import { limitedBody, uploadPace } from "./api";
+import { limitedBody, requireMediaType, uploadPace } from "./api";
 import { db, nameLock, transaction } from "./db";
 import { env } from "./env";
 import { AppError } from "./errors";
@@ -213,6 +213,7 @@ export function openUpload(request: Request, options: { maxBytes: number; what: 
   const query = new URL(request.url).searchParams;
   const contentType = request.headers.get("content-type");
   const fromQuery: UploadDetails = { name: query.get("filename"), contentType, description: query.get("description") };
+  requireMediaType(request, ["csv", "multipart"]);
   if (!contentType?.toLowerCase().startsWith("multipart/form-data")) {
     const body = limitedBody(request, options.maxBytes, what, uploadPace());
     return { file: body && gated(body, userId), details: () => Promise.resolve(fromQuery) };

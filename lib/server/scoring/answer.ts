@@ -1,11 +1,20 @@
+import { scoreDecimals } from "@/lib/metrics/display";
 import type { Metric } from "@/lib/metrics/registry";
 import type { Answer, ResultKind } from "@/lib/responses";
 
 /**
  * The answer as its team sees it: kind, the released value, the exact public score, in the metric's
  * units, and the released value's bound (docs/mechanism.md §2.8; null when no score was released, or
- * for a late answer, which the live competition's guarantee does not cover).
+ * for a late answer, which the live competition's guarantee does not cover), and the decimals all of
+ * its numbers are shown to: those the bound supports, else the competition's display `precision`.
  */
-export function presentAnswer(metric: Metric, kind: ResultKind, answer: number | null, publicValue: number, bound: number | null = null): Answer {
-  return { kind, score: answer === null ? null : metric.toDisplay(answer), publicScore: metric.toDisplay(publicValue), bound: answer === null ? null : bound };
+export function presentAnswer(metric: Metric, precision: number, kind: ResultKind, answer: number | null, publicValue: number, bound: number | null = null): Answer {
+  const shownBound = answer === null ? null : bound;
+  return {
+    kind,
+    score: answer === null ? null : metric.toDisplay(answer),
+    publicScore: metric.toDisplay(publicValue),
+    bound: shownBound,
+    decimals: scoreDecimals(shownBound, precision),
+  };
 }

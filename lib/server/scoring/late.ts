@@ -52,7 +52,7 @@ export async function recordLate(
     return {
       id: created.id,
       createdAt: created.createdAt.toISOString(),
-      answer: presentAnswer(metric, "late", scored.holdoutValue, scored.publicValue),
+      answer: presentAnswer(metric, competition.displayPrecision, "late", scored.holdoutValue, scored.publicValue),
       budget: { remaining: team.budgetRemaining, initial: team.initialBudget },
     };
   });

@@ -7,7 +7,7 @@ import { consumeRateLimit } from "@/lib/server/platform/rate-limit";
 import { type FileDetails, fileDetails } from "@/lib/server/platform/uploads";
 import { scoreUpload } from "./upload";
 import type { PublicUser } from "@/lib/server/accounts/users";
-import { descriptionSchema, safeFilename } from "@/lib/validation/files";
+import { noteSchema, safeFilename } from "@/lib/validation/files";
 import { baselineSchema } from "@/lib/validation/competitions";
 import { isUuid } from "@/lib/validation/ids";
 import type { SandboxRow } from "@/lib/responses";
@@ -23,7 +23,7 @@ export async function testInSandbox(user: PublicUser, slug: string, body: Readab
   if (!body) throw new AppError("unprocessable_entity", 'send the predictions CSV as the request body or as the multipart field "file"');
   const scored = await scoreUpload(competition, metricOf(competition), body);
   const file = await fileDetails(details);
-  const description = descriptionSchema.parse(file.description ?? "");
+  const { description } = noteSchema.parse({ description: file.description ?? "" });
   const filename = safeFilename(file.name ?? "") ?? "submission.csv";
   const row = await db.unrankedSubmission.create({
     data: {

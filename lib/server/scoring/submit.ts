@@ -16,7 +16,7 @@ import { disqualifiedError } from "@/lib/server/teams/teams";
 import { limitsOf, refuseOverCap, usedTodaySql } from "@/lib/server/teams/daily-cap";
 import { Prisma } from "@/lib/generated/prisma/client";
 import type { SubmissionResult } from "@/lib/responses";
-import { descriptionSchema, safeFilename } from "@/lib/validation/files";
+import { noteSchema, safeFilename } from "@/lib/validation/files";
 
 /**
  * Scores a submission through the team's Thresholdout (docs/mechanism.md §2). Everything that can
@@ -69,7 +69,7 @@ export async function submit(
   const started = performance.now();
   const [scored, bounds] = await Promise.all([scoreUpload(competition, metric, body), late ? null : getScoreBounds(competition)]);
   const { name, description } = await fileDetails(details);
-  const file = { description: descriptionSchema.parse(description ?? ""), filename: safeFilename(name ?? "") ?? "submission.csv" };
+  const file = { description: noteSchema.parse({ description: description ?? "" }).description, filename: safeFilename(name ?? "") ?? "submission.csv" };
   const outcome = late
     ? { result: await recordLate(user, competition, metric, member.teamId, scored, file, now), replayed: false }
     : await scoreThroughMechanism({ user, competition, metric, teamId: member.teamId, scored, idempotencyKey, file, bounds, now });

@@ -55,6 +55,7 @@ export async function listMySubmissions(user: PublicUser, slug: string): Promise
     by: s.user.name,
     answer: presentAnswer(
       metric,
+      competition.displayPrecision,
       s.kind,
       s.answer,
       s.publicValue,
@@ -76,7 +77,7 @@ export async function listMySubmissions(user: PublicUser, slug: string): Promise
     id: s.id,
     createdAt: s.createdAt.toISOString(),
     by: s.user.name,
-    answer: presentAnswer(metric, "late", s.holdoutValue, s.publicValue),
+    answer: presentAnswer(metric, competition.displayPrecision, "late", s.holdoutValue, s.publicValue),
     privateScore: metric.toDisplay(s.holdoutValue),
     budget,
     selected: false,

@@ -35,6 +35,8 @@ type Side = {
   members: number;
   /** members banned from the competition */
   banned: number;
+  /** members who organize the competition or did (possible only for teams formed before organizing left its mark) */
+  organizers: number;
   /** whether the team's own threshold epoch is open: a public answer came after its last holdout answer (lib/mechanism/accounting.ts) */
   epochOpen: boolean;
 };
@@ -60,23 +62,25 @@ async function readSides(tx: Pick<Prisma.TransactionClient, "team" | "$queryRaw"
       _count: { select: { members: true } },
     },
   });
-  const extra = await tx.$queryRaw<{ id: string; banned: number; epochOpen: boolean }[]>`
+  const extra = await tx.$queryRaw<{ id: string; banned: number; organizers: number; epochOpen: boolean }[]>`
     SELECT t.id,
       (SELECT count(*) FROM team_members m JOIN competition_bans b ON b.competition_id = m.competition_id AND b.user_id = m.user_id WHERE m.team_id = t.id)::int AS banned,
+      (SELECT count(*) FROM team_members m JOIN competition_organizers o ON o.competition_id = m.competition_id AND o.user_id = m.user_id WHERE m.team_id = t.id)::int AS organizers,
       COALESCE((SELECT max(s.query_index) FROM submissions s WHERE s.stream_team_id = t.id AND s.kind = 'public'), 0)
         > COALESCE((SELECT max(s.query_index) FROM submissions s WHERE s.stream_team_id = t.id AND s.kind = 'holdout'), 0) AS "epochOpen"
     FROM teams t WHERE t.id = ANY(${ids}::uuid[])`;
   const side = (id: string): Side => {
     const { _count, ...row } = rows.find((r) => r.id === id)!;
-    const { banned, epochOpen } = extra.find((e) => e.id === id)!;
-    return { ...row, members: _count.members, banned, epochOpen };
+    const { banned, organizers, epochOpen } = extra.find((e) => e.id === id)!;
+    return { ...row, members: _count.members, banned, organizers, epochOpen };
   };
   return [side(ids[0]), side(ids[1])];
 }
 
 /**
  * Why `b` cannot merge into `a` at `now`, or null. The rules: both teams still playing, neither
- * disqualified, no member banned from the competition; the size limit; at most daily cap × days
+ * disqualified, no member banned from the competition or marked as one of its organizers (present
+ * or past: competitions/organizers.ts refuseOrganizer); the size limit; at most daily cap × days
  * elapsed submissions together; and what the guarantee was calibrated for (docs/mechanism.md §2.6,
  * §2.8): the merged team has learned what both learned, so its transcript holds both teams' queries,
  * at most m of them (transcriptLength), and together the two may have received at most B₀ holdout
@@ -91,6 +95,7 @@ function mergeProblem(competition: CompetitionRow, a: Side, b: Side, now: Date):
   for (const team of [a, b]) {
     if (team.disqualifiedAt) return conflict(`team ${team.name} was disqualified by the organizers; it cannot merge`);
     if (team.banned > 0) return conflict(`a member of team ${team.name} is banned from this competition; the team cannot merge`);
+    if (team.organizers > 0) return conflict(`a member of team ${team.name} organizes or organized this competition and saw its raw scores; the team cannot merge`);
   }
   if (a.members + b.members > competition.maxTeamSize) return conflict(`the merged team would have ${a.members + b.members} members; the limit is ${competition.maxTeamSize}`);
   const start = competition.startsAt ?? competition.publishedAt ?? competition.createdAt;
@@ -163,6 +168,8 @@ export async function requestMerge(user: PublicUser, slug: string, input: unknow
     throw error;
   }
   await mailTeam(b.id, {
+    event: `merge-request:${created.id}`,
+    kind: "merge_requests",
     slug: competition.slug,
     subject: `Team ${a.name} asks to merge with your team in ${competition.title}`,
     paragraphs: [
@@ -240,6 +247,8 @@ export async function acceptMerge(user: PublicUser, slug: string, id: string, no
     return { a: a.name, b: b.name };
   });
   await mailTeam(request.fromTeamId, {
+    event: `merge-accepted:${request.id}`,
+    kind: "merge_requests",
     slug: competition.slug,
     subject: `Team ${names.b} merged into your team in ${competition.title}`,
     paragraphs: [`${user.name} of team ${names.b} accepted your team's request: its members and submissions are now part of team ${names.a}. Your team has a new invite code.`],
@@ -254,6 +263,8 @@ export async function declineMerge(user: PublicUser, slug: string, id: string): 
   await closeRequest(request.id, "declined", user);
   const asked = await db.team.findUniqueOrThrow({ where: { id: request.toTeamId }, select: { name: true } });
   await mailTeam(request.fromTeamId, {
+    event: `merge-declined:${request.id}`,
+    kind: "merge_requests",
     slug: competition.slug,
     subject: `Team ${asked.name} declined to merge in ${competition.title}`,
     paragraphs: [`${user.name} of team ${asked.name} declined your team's request to merge. Nothing changed.`],

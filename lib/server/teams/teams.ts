@@ -4,8 +4,10 @@ import { requireAccess } from "@/lib/server/competitions/access";
 import { dailyLimits } from "./daily-cap";
 import { db, isUniqueViolation, lockTeam, shareCompetition } from "@/lib/server/platform/db";
 import { AppError } from "@/lib/server/platform/errors";
-import { appLink, message, sendMail } from "@/lib/server/platform/mail";
+import { appLink, type MailKind, message } from "@/lib/server/platform/mail";
+import { sendMails } from "@/lib/server/platform/outbox";
 import { getVisibleCompetition, lockParticipant, requireOrganizer } from "@/lib/server/competitions/competitions";
+import { refuseOrganizer } from "@/lib/server/competitions/organizers";
 import type { PublicUser } from "@/lib/server/accounts/users";
 import { requireOpenCompetition } from "@/lib/server/competitions/lifecycle";
 import { isUuid } from "@/lib/validation/ids";
@@ -16,12 +18,6 @@ import type { TeamView } from "@/lib/responses";
 /** A new invite code: 72 random bits. */
 export function newInviteCode(): string {
   return randomBytes(9).toString("base64url");
-}
-
-/** Organizers see raw scores, so they may not compete in their own competition. */
-async function refuseOrganizer(tx: Prisma.TransactionClient, user: PublicUser, competitionId: string): Promise<void> {
-  const organizes = user.role === "admin" || (await tx.competitionOrganizer.count({ where: { competitionId, userId: user.id } })) > 0;
-  if (organizes) throw new AppError("forbidden", "organizers and admins see raw scores, so they cannot compete in this competition");
 }
 
 /** The user's team in the competition, or null. */
@@ -92,14 +88,21 @@ export async function joinTeam(user: PublicUser, slug: string, input: unknown): 
   });
 }
 
-/** Leaves one's team; allowed only before the team's first submission. An emptied team is removed. */
+/**
+ * Leaves one's team; allowed only before the team's first submission, and never from a disqualified
+ * team (its members would start afresh in a new one). An emptied team is removed.
+ */
 export async function leaveTeam(user: PublicUser, slug: string): Promise<void> {
   const competition = await getVisibleCompetition(user, slug);
   const member = await membership(db, user.id, competition.id);
   if (!member) throw new AppError("not_found", "you are not in a team in this competition");
   await db.$transaction(async (tx) => {
     await lockTeam(tx, member.teamId);
-    const team = await tx.team.findUniqueOrThrow({ where: { id: member.teamId }, select: { submissionCount: true, _count: { select: { members: true } } } });
+    const team = await tx.team.findUniqueOrThrow({
+      where: { id: member.teamId },
+      select: { submissionCount: true, disqualifiedAt: true, disqualifyReason: true, _count: { select: { members: true } } },
+    });
+    if (team.disqualifiedAt) throw new AppError("conflict", `your team was disqualified by the organizers ("${team.disqualifyReason ?? ""}"); its members cannot leave it`);
     if (team.submissionCount > 0) throw new AppError("conflict", "you cannot leave a team that has already submitted");
     await tx.teamMember.delete({ where: { competitionId_userId: { competitionId: competition.id, userId: user.id } } });
     if (team._count.members === 1) await tx.team.delete({ where: { id: member.teamId } });
@@ -162,20 +165,23 @@ export function disqualifiedError(reason: string | null): AppError {
   return new AppError("forbidden", `your team was disqualified by the organizers: ${reason ?? ""}`);
 }
 
-/** Mails every member of a team (a disqualification, a merge request, its answer). */
-export async function mailTeam(teamId: string, mail: { subject: string; paragraphs: string[]; slug: string }): Promise<void> {
-  const members = await db.teamMember.findMany({ where: { teamId }, select: { user: { select: { email: true, name: true } } } });
-  for (const { user } of members) {
-    await sendMail(
-      message({
+/** Mails every member of a team (a disqualification, a merge request, its answer) once for `event` (the outbox's key with each member's id). */
+export async function mailTeam(teamId: string, mail: { event: string; kind: MailKind; subject: string; paragraphs: string[]; slug: string }): Promise<void> {
+  const members = await db.teamMember.findMany({ where: { teamId }, select: { user: { select: { id: true, email: true, name: true } } } });
+  await sendMails(
+    members.map(({ user }) => ({
+      key: `${mail.event}:${user.id}`,
+      kind: mail.kind,
+      userId: user.id,
+      mail: message({
         to: user.email,
         subject: mail.subject,
         name: user.name,
         paragraphs: mail.paragraphs,
         action: { label: "Open the competition", url: appLink(`/competitions/${mail.slug}`) },
       }),
-    );
-  }
+    })),
+  );
 }
 
 /**
@@ -195,11 +201,18 @@ export async function setDisqualified(
   if (!isUuid(teamId)) throw new AppError("not_found", "no such team in this competition");
   // The competition's key-share lock first, as scoring and merges take it: the update bumps the
   // board's version on the competition row (boards/ranking.ts), and a close holding that row while
-  // it writes the teams' rows must not wait for this team's row meanwhile.
+  // it writes the teams' rows must not wait for this team's row meanwhile. Then the team's row lock,
+  // which a merge holds while it moves the members: a team merged meanwhile is refused, naming the
+  // team its members are in now.
   const updated = await db.$transaction(async (tx) => {
     await shareCompetition(tx, competition.id);
-    const team = await tx.team.findFirst({ where: { id: teamId, competitionId: competition.id, mergedIntoId: null }, select: { id: true } });
+    await lockTeam(tx, teamId);
+    const team = await tx.team.findFirst({ where: { id: teamId, competitionId: competition.id }, select: { mergedIntoId: true } });
     if (!team) throw new AppError("not_found", "no such team in this competition");
+    if (team.mergedIntoId) {
+      const into = await tx.team.findUniqueOrThrow({ where: { id: team.mergedIntoId }, select: { id: true, name: true } });
+      throw new AppError("conflict", `this team merged into team ${into.name} (${into.id}), which its members are in now; disqualify that team if it should go`);
+    }
     return tx.team.update({
       where: { id: teamId },
       data: { disqualifiedAt: reason === null ? null : new Date(), disqualifyReason: reason },
@@ -207,6 +220,8 @@ export async function setDisqualified(
     });
   });
   await mailTeam(teamId, {
+    event: `${reason === null ? "reinstated" : "disqualified"}:${teamId}:${Date.now()}`,
+    kind: "account",
     slug: competition.slug,
     subject: reason === null ? `Your team was reinstated in ${competition.title}` : `Your team was disqualified from ${competition.title}`,
     paragraphs:

@@ -1,10 +1,12 @@
 // POST /api/v1/tokens – create a personal API token (HTTP Basic email:password)
-import { handleApi, json, readJson } from "@/lib/server/platform/api";
+import { handleApi, json, otherMethods, readJson } from "@/lib/server/platform/api";
 import { requireBasicUser } from "@/lib/server/accounts/auth";
 import { clientAddress } from "@/lib/server/platform/rate-limit";
 import { createToken } from "@/lib/server/accounts/tokens";
 
 export const POST = handleApi(async (request) => {
-  const user = await requireBasicUser(request);
-  return json(await createToken(user.id, await readJson(request), clientAddress(request)), 201);
+  const caller = await requireBasicUser(request);
+  return json(await createToken(caller, await readJson(request), clientAddress(request)), 201);
 });
+
+export const { GET, PUT, PATCH, DELETE, OPTIONS } = otherMethods({ POST });

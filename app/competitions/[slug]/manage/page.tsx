@@ -93,7 +93,7 @@ export default async function ManagePage({ params }: { params: Promise<{ slug: s
     getCorrelationSummary(competition),
     getCurrentPlan(competition),
     listAttachments(competition.id),
-    listOrganizers(competition.id),
+    listOrganizers(competition, user),
     holdoutHealth(user, slug),
     listRegistrations(competition.id),
     listAllSubmissions(user, slug),

@@ -2,7 +2,7 @@
 // PATCH /api/v1/competitions/[slug] – change settings (organizers; after publishing the live ones);
 //   ?preview=true answers what the change would do (changes, recomputed plan) and stores nothing
 // DELETE /api/v1/competitions/[slug] – delete a draft with its solution and data files (organizers; 409 once published)
-import { handleApi, json, readJson } from "@/lib/server/platform/api";
+import { handleApi, json, otherMethods, readJson } from "@/lib/server/platform/api";
 import { findApiUser, requireApiUser } from "@/lib/server/accounts/auth";
 import { getVisibleCompetition, toPublicDetails } from "@/lib/server/competitions/competitions";
 import { deleteDraft } from "@/lib/server/competitions/lifecycle";
@@ -29,3 +29,5 @@ export const DELETE = handleApi(async (request, { params }: Context) => {
   await deleteDraft(await requireApiUser(request), (await params).slug);
   return json({ deleted: true });
 });
+
+export const { POST, PUT, OPTIONS } = otherMethods({ GET, PATCH, DELETE });

@@ -6,6 +6,7 @@ import { formatBytes } from "../../../../_components/format";
 import { Section } from "../../../../_components/section";
 import { LINK, NOTE } from "../../../../_components/tones";
 import { loadCompetition, tabMetadata } from "../competition";
+import { ClientSetup } from "../../../../_components/client-setup";
 
 export const generateMetadata = ({ params }: { params: Promise<{ slug: string }> }) => tabMetadata(params, "Data");
 
@@ -80,6 +81,9 @@ export default async function DataPage({ params }: { params: Promise<{ slug: str
             tab, or from a terminal with <code className="rounded bg-slate-100 px-1 font-mono">quiltboard submit {slug} predictions.csv</code>.
           </p>
         </div>
+      </Section>
+      <Section id="clients" title="From Python or a terminal">
+        <ClientSetup slug={slug} />
       </Section>
     </div>
   );

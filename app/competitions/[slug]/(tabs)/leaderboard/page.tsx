@@ -6,7 +6,7 @@ import { getLeaderboard } from "@/lib/server/boards/leaderboard";
 import { LiveLeaderboard } from "../../../../_components/view/live-leaderboard";
 import { CELL, DataTable } from "../../../../_components/data-table";
 import { Section } from "../../../../_components/section";
-import { scoreText } from "../../../../_components/format";
+import { scoreText } from "@/lib/metrics/display";
 import type { FinalStandings } from "@/lib/responses";
 import { loadCompetition, tabMetadata } from "../competition";
 
@@ -52,7 +52,7 @@ export default async function LeaderboardPage({ params }: { params: Promise<{ sl
                   )}
                 </td>
                 <td className={`${CELL.board} text-right font-mono tabular-nums whitespace-nowrap`} data-testid="final-score">
-                  {scoreText(e.score, e.bound)}
+                  {scoreText(e.score, e.bound, e.decimals)}
                 </td>
                 <td className={`${CELL.board} text-right tabular-nums`}>{e.liveRank ?? "—"}</td>
                 <td className={`${CELL.board}`}>
@@ -92,7 +92,7 @@ export default async function LeaderboardPage({ params }: { params: Promise<{ sl
                 <tr key={e.teamId}>
                   <td className={`${CELL.board} text-right tabular-nums`}>{e.rank}</td>
                   <td className={`${CELL.board} font-medium`}>{e.team}</td>
-                  <td className={`${CELL.board} text-right font-mono tabular-nums`}>{e.score.toFixed(late.displayPrecision)}</td>
+                  <td className={`${CELL.board} text-right font-mono tabular-nums`}>{scoreText(e.score, null, late.displayPrecision)}</td>
                   <td className={`${CELL.board} text-right tabular-nums`}>{e.submissions}</td>
                 </tr>
               ))}

@@ -1,11 +1,10 @@
 // GET /api/v1/competitions/[slug]/attachments – list public data files
 // POST /api/v1/competitions/[slug]/attachments – attach a file (multipart field "file"; organizers)
-import { handleApi, json } from "@/lib/server/platform/api";
+import { handleApi, json, otherMethods, requireMediaType } from "@/lib/server/platform/api";
 import { openUpload } from "@/lib/server/platform/uploads";
 import { findApiUser, requireApiUser } from "@/lib/server/accounts/auth";
 import { addAttachment, listAttachments, MAX_ATTACHMENT_BYTES } from "@/lib/server/competitions/attachments";
 import { getVisibleCompetition } from "@/lib/server/competitions/competitions";
-import { AppError } from "@/lib/server/platform/errors";
 
 type Context = { params: Promise<{ slug: string }> };
 
@@ -17,10 +16,10 @@ export const GET = handleApi(async (request, { params }: Context) => {
 
 export const POST = handleApi(async (request, { params }: Context) => {
   const user = await requireApiUser(request);
-  if (!(request.headers.get("content-type") ?? "").toLowerCase().startsWith("multipart/form-data")) {
-    throw new AppError("unprocessable_entity", 'send the file as multipart/form-data in the field "file"');
-  }
+  requireMediaType(request, ["multipart"]);
   // Nothing of the body is read until the service has checked the caller (platform/uploads.ts).
   const { file, details } = openUpload(request, { maxBytes: MAX_ATTACHMENT_BYTES, what: "the attachment", userId: user.id });
   return json(await addAttachment(user, (await params).slug, file, details), 201);
 });
+
+export const { PUT, PATCH, DELETE, OPTIONS } = otherMethods({ GET, POST });

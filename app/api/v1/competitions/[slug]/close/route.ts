@@ -1,5 +1,5 @@
 // POST /api/v1/competitions/[slug]/close – close a published competition (organizers)
-import { handleApi, json } from "@/lib/server/platform/api";
+import { handleApi, json, otherMethods } from "@/lib/server/platform/api";
 import { requireApiUser } from "@/lib/server/accounts/auth";
 import { toPublicDetails } from "@/lib/server/competitions/competitions";
 import { closeCompetition } from "@/lib/server/boards/finals";
@@ -8,3 +8,5 @@ export const POST = handleApi(async (request, { params }: { params: Promise<{ sl
   const user = await requireApiUser(request);
   return json(toPublicDetails(await closeCompetition(user, (await params).slug)));
 });
+
+export const { GET, PUT, PATCH, DELETE, OPTIONS } = otherMethods({ POST });

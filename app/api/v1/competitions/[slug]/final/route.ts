@@ -1,5 +1,5 @@
 // GET /api/v1/competitions/[slug]/final – final standings once closed, with bounds, ties and the shake-up (?format=csv: as CSV)
-import { handleApi, json } from "@/lib/server/platform/api";
+import { handleApi, json, otherMethods } from "@/lib/server/platform/api";
 import { findApiUser } from "@/lib/server/accounts/auth";
 import { finalStandingsCsv, getFinalStandings } from "@/lib/server/boards/finals";
 import { fileResponse } from "../../../file-response";
@@ -12,3 +12,5 @@ export const GET = handleApi(async (request, { params }: { params: Promise<{ slu
   }
   return json(await getFinalStandings(viewer, slug));
 });
+
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods({ GET });

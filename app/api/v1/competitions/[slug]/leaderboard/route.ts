@@ -1,5 +1,5 @@
 // GET /api/v1/competitions/[slug]/leaderboard – a page of the live leaderboard (?page=&pageSize=, ?q=), or all of it as CSV (?format=csv)
-import { handleApi, json } from "@/lib/server/platform/api";
+import { handleApi, json, otherMethods } from "@/lib/server/platform/api";
 import { findApiUser } from "@/lib/server/accounts/auth";
 import { getLeaderboard, leaderboardCsv } from "@/lib/server/boards/leaderboard";
 import { leaderboardQuerySchema } from "@/lib/validation/competitions";
@@ -19,3 +19,5 @@ export const GET = handleApi(async (request, { params }: { params: Promise<{ slu
   response.headers.set("cache-control", "no-cache");
   return response;
 });
+
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods({ GET });

@@ -1,6 +1,6 @@
 // POST /api/v1/competitions/[slug]/registrations – ask to take part (competitions with approval)
 // GET /api/v1/competitions/[slug]/registrations – organizers: every request; others: their own
-import { handleApi, json } from "@/lib/server/platform/api";
+import { handleApi, json, otherMethods } from "@/lib/server/platform/api";
 import { listRegistrations, myRegistration, requestRegistration } from "@/lib/server/competitions/access";
 import { requireApiUser } from "@/lib/server/accounts/auth";
 import { getVisibleCompetition, isOrganizer } from "@/lib/server/competitions/competitions";
@@ -21,3 +21,5 @@ export const GET = handleApi(async (request, { params }: Context) => {
   if (organizer) return json({ registrations: await listRegistrations(competition.id) });
   return json({ status: await myRegistration(user, competition.id) });
 });
+
+export const { PUT, PATCH, DELETE, OPTIONS } = otherMethods({ POST, GET });

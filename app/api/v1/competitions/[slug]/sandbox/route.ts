@@ -1,5 +1,5 @@
 // GET /api/v1/competitions/[slug]/sandbox – every sandbox test with its exact scores (organizers)
-import { handleApi, json } from "@/lib/server/platform/api";
+import { handleApi, json, otherMethods } from "@/lib/server/platform/api";
 import { requireApiUser } from "@/lib/server/accounts/auth";
 import { requireOrganizer } from "@/lib/server/competitions/competitions";
 import { listSandbox } from "@/lib/server/scoring/sandbox";
@@ -10,3 +10,5 @@ export const GET = handleApi(async (request, { params }: Context) => {
   const competition = await requireOrganizer(await requireApiUser(request), (await params).slug);
   return json({ tests: await listSandbox(competition) });
 });
+
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods({ GET });

@@ -1,7 +1,7 @@
 // POST /api/v1/competitions/[slug]/submissions – submit predictions (text/csv body or multipart "file");
 //   ?sandbox=true (organizers): test a file against the key, exact scores, nothing spent or ranked
 // GET /api/v1/competitions/[slug]/submissions – the caller's team's submissions
-import { handleApi, json } from "@/lib/server/platform/api";
+import { handleApi, json, otherMethods } from "@/lib/server/platform/api";
 import { openUpload } from "@/lib/server/platform/uploads";
 import { requireApiUser } from "@/lib/server/accounts/auth";
 import { testInSandbox } from "@/lib/server/scoring/sandbox";
@@ -28,3 +28,5 @@ export const GET = handleApi(async (request, { params }: Context) => {
   const { submissions, finalIds } = await listMySubmissions(user, (await params).slug);
   return json({ submissions, final: finalIds });
 });
+
+export const { PUT, PATCH, DELETE, OPTIONS } = otherMethods({ POST, GET });

@@ -1,5 +1,5 @@
 // GET /api/v1/competitions/[slug]/team – the caller's team: members, invite code, budget
-import { handleApi, json } from "@/lib/server/platform/api";
+import { handleApi, json, otherMethods } from "@/lib/server/platform/api";
 import { requireApiUser } from "@/lib/server/accounts/auth";
 import { AppError } from "@/lib/server/platform/errors";
 import { getMyTeam } from "@/lib/server/teams/teams";
@@ -9,3 +9,5 @@ export const GET = handleApi(async (request, { params }: { params: Promise<{ slu
   if (!team) throw new AppError("not_found", "you are not in a team in this competition");
   return json(team);
 });
+
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods({ GET });

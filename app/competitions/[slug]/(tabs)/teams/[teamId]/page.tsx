@@ -7,7 +7,8 @@ import { AppError } from "@/lib/server/platform/errors";
 import { getTeamHistory } from "@/lib/server/boards/team-page";
 import { BudgetBar } from "../../../../../_components/budget-bar";
 import { HistoryChart } from "../../../../../_components/charts";
-import { decimalsFor, scoreText, significant } from "../../../../../_components/format";
+import { scoreText } from "@/lib/metrics/display";
+import { significant } from "../../../../../_components/format";
 import { Section } from "../../../../../_components/section";
 import { loadCompetition } from "../../competition";
 
@@ -68,7 +69,7 @@ export default async function TeamPage({ params }: { params: Params }) {
           <div>
             <dt className="text-slate-600">Leaderboard score</dt>
             <dd className="text-lg font-semibold tabular-nums">
-              {scoreText(team.score, team.bound)}
+              {scoreText(team.score, team.bound, team.decimals)}
               {team.kind === "holdout" && <span className="ml-1 text-sm font-normal text-slate-600">(holdout score)</span>}
             </dd>
           </div>
@@ -94,7 +95,7 @@ export default async function TeamPage({ params }: { params: Params }) {
         <HistoryChart
           points={history}
           initialBudget={team.budget.initial}
-          precision={decimalsFor(team.bound ?? history.find((h) => h.bound !== null)?.bound ?? null)}
+          precision={(team.bound !== null ? team : (history.find((h) => h.bound !== null) ?? team)).decimals}
           boardScore={team.score}
         />
       </Section>

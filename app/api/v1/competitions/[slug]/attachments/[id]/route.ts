@@ -1,6 +1,6 @@
 // GET /api/v1/competitions/[slug]/attachments/[id] – download a public data file (streamed from the database)
 // DELETE /api/v1/competitions/[slug]/attachments/[id] – remove it (organizers)
-import { handleApi, json } from "@/lib/server/platform/api";
+import { handleApi, json, otherMethods } from "@/lib/server/platform/api";
 import { findApiUser, requireApiUser } from "@/lib/server/accounts/auth";
 import { deleteAttachment, getAttachment } from "@/lib/server/competitions/attachments";
 import { fileResponse } from "../../../../file-response";
@@ -18,3 +18,5 @@ export const DELETE = handleApi(async (request, { params }: Context) => {
   await deleteAttachment(await requireApiUser(request), slug, id);
   return json({ deleted: true });
 });
+
+export const { POST, PUT, PATCH, OPTIONS } = otherMethods({ GET, DELETE });

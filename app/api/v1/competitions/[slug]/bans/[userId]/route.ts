@@ -1,5 +1,5 @@
 // DELETE /api/v1/competitions/[slug]/bans/[userId] – lift a ban (organizers)
-import { handleApi, json } from "@/lib/server/platform/api";
+import { handleApi, json, otherMethods } from "@/lib/server/platform/api";
 import { liftBan } from "@/lib/server/competitions/access";
 import { requireApiUser } from "@/lib/server/accounts/auth";
 import { requireOrganizer } from "@/lib/server/competitions/competitions";
@@ -11,3 +11,5 @@ export const DELETE = handleApi(async (request, { params }: Context) => {
   await liftBan(await requireOrganizer(await requireApiUser(request), slug), userId);
   return json({ deleted: true });
 });
+
+export const { GET, POST, PUT, PATCH, OPTIONS } = otherMethods({ DELETE });

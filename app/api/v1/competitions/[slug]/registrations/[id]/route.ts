@@ -1,5 +1,5 @@
 // PUT /api/v1/competitions/[slug]/registrations/[id] – {status: "approved" | "refused"} (organizers); mails the applicant
-import { handleApi, json, readJson } from "@/lib/server/platform/api";
+import { handleApi, json, otherMethods, readJson } from "@/lib/server/platform/api";
 import { decideRegistration } from "@/lib/server/competitions/access";
 import { requireApiUser } from "@/lib/server/accounts/auth";
 import { requireOrganizer } from "@/lib/server/competitions/competitions";
@@ -10,3 +10,5 @@ export const PUT = handleApi(async (request, { params }: { params: Promise<{ slu
   const competition = await requireOrganizer(user, slug);
   return json(await decideRegistration(competition, id, await readJson(request)));
 });
+
+export const { GET, POST, PATCH, DELETE, OPTIONS } = otherMethods({ PUT });

@@ -1,5 +1,5 @@
 // GET /api/v1/competitions/[slug]/reveal/transcript – every answer, as CSV, once revealed
-import { handleApi } from "@/lib/server/platform/api";
+import { handleApi, otherMethods } from "@/lib/server/platform/api";
 import { findApiUser } from "@/lib/server/accounts/auth";
 import { revealedTranscript } from "@/lib/server/boards/reveal";
 import { fileResponse } from "../../../../file-response";
@@ -12,3 +12,5 @@ export const GET = handleApi(async (request, { params }: { params: Promise<{ slu
     cache: "no-store",
   });
 });
+
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods({ GET });

@@ -1,5 +1,5 @@
 // GET /api/v1/competitions/[slug]/submissions/all – every submission with raw scores (organizers; ?format=csv, ?team=ID for one team)
-import { handleApi, json } from "@/lib/server/platform/api";
+import { handleApi, json, otherMethods } from "@/lib/server/platform/api";
 import { requireApiUser } from "@/lib/server/accounts/auth";
 import { consoleCsv, listAllSubmissions } from "@/lib/server/boards/console";
 import { fileResponse } from "../../../../file-response";
@@ -13,3 +13,5 @@ export const GET = handleApi(async (request, { params }: { params: Promise<{ slu
   }
   return json({ displayPrecision: result.displayPrecision, submissions: result.submissions });
 });
+
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods({ GET });

@@ -1,5 +1,5 @@
 // GET /api/v1/competitions/[slug]/teams/[teamId] – a team's members and score history
-import { handleApi, json } from "@/lib/server/platform/api";
+import { handleApi, json, otherMethods } from "@/lib/server/platform/api";
 import { findApiUser } from "@/lib/server/accounts/auth";
 import { getTeamHistory } from "@/lib/server/boards/team-page";
 
@@ -7,3 +7,5 @@ export const GET = handleApi(async (request, { params }: { params: Promise<{ slu
   const { slug, teamId } = await params;
   return json(await getTeamHistory(await findApiUser(request), slug, teamId));
 });
+
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods({ GET });

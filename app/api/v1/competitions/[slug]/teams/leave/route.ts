@@ -1,5 +1,5 @@
 // POST /api/v1/competitions/[slug]/teams/leave – leave one's team (before its first submission)
-import { handleApi, json } from "@/lib/server/platform/api";
+import { handleApi, json, otherMethods } from "@/lib/server/platform/api";
 import { requireApiUser } from "@/lib/server/accounts/auth";
 import { leaveTeam } from "@/lib/server/teams/teams";
 
@@ -7,3 +7,5 @@ export const POST = handleApi(async (request, { params }: { params: Promise<{ sl
   await leaveTeam(await requireApiUser(request), (await params).slug);
   return json({ left: true });
 });
+
+export const { GET, PUT, PATCH, DELETE, OPTIONS } = otherMethods({ POST });

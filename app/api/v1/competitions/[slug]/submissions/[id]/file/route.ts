@@ -1,5 +1,5 @@
 // GET /api/v1/competitions/[slug]/submissions/[id]/file – the uploaded file, byte for byte, streamed (team members, organizers)
-import { handleApi } from "@/lib/server/platform/api";
+import { handleApi, otherMethods } from "@/lib/server/platform/api";
 import { requireApiUser } from "@/lib/server/accounts/auth";
 import { getSubmissionFile } from "@/lib/server/scoring/files";
 import { fileResponse } from "../../../../../file-response";
@@ -9,3 +9,5 @@ export const GET = handleApi(async (request, { params }: { params: Promise<{ slu
   const { filename, size, body } = await getSubmissionFile(await requireApiUser(request), slug, id);
   return fileResponse({ stream: body, size }, { filename, contentType: "text/csv; charset=utf-8", cache: "private, no-store" });
 });
+
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods({ GET });

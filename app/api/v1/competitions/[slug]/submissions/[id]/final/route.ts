@@ -1,5 +1,5 @@
 // PUT /api/v1/competitions/[slug]/submissions/[id]/final – select for the final standings (up to 2)
-import { handleApi, json, readJson } from "@/lib/server/platform/api";
+import { handleApi, json, otherMethods, readJson } from "@/lib/server/platform/api";
 import { requireApiUser } from "@/lib/server/accounts/auth";
 import { selectFinal } from "@/lib/server/scoring/team-submissions";
 
@@ -7,3 +7,5 @@ export const PUT = handleApi(async (request, { params }: { params: Promise<{ slu
   const { slug, id } = await params;
   return json(await selectFinal(await requireApiUser(request), slug, id, await readJson(request)));
 });
+
+export const { GET, POST, PATCH, DELETE, OPTIONS } = otherMethods({ PUT });

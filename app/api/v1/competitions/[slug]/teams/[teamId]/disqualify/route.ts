@@ -1,6 +1,6 @@
 // POST /api/v1/competitions/[slug]/teams/[teamId]/disqualify – {reason} (organizers): off the live and final boards
 // DELETE – reinstates the team
-import { handleApi, json, readJson } from "@/lib/server/platform/api";
+import { handleApi, json, otherMethods, readJson } from "@/lib/server/platform/api";
 import { requireApiUser } from "@/lib/server/accounts/auth";
 import { setDisqualified } from "@/lib/server/teams/teams";
 
@@ -15,3 +15,5 @@ export const DELETE = handleApi(async (request, { params }: Context) => {
   const { slug, teamId } = await params;
   return json(await setDisqualified(await requireApiUser(request), slug, teamId, null));
 });
+
+export const { GET, PUT, PATCH, OPTIONS } = otherMethods({ POST, DELETE });

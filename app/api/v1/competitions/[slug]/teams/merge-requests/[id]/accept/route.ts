@@ -1,5 +1,5 @@
 // POST /api/v1/competitions/[slug]/teams/merge-requests/[id]/accept – a member of the team asked accepts: it merges into the team that asked
-import { handleApi, json } from "@/lib/server/platform/api";
+import { handleApi, json, otherMethods } from "@/lib/server/platform/api";
 import { requireApiUser } from "@/lib/server/accounts/auth";
 import { acceptMerge } from "@/lib/server/teams/merges";
 
@@ -7,3 +7,5 @@ export const POST = handleApi(async (request, { params }: { params: Promise<{ sl
   const { slug, id } = await params;
   return json(await acceptMerge(await requireApiUser(request), slug, id));
 });
+
+export const { GET, PUT, PATCH, DELETE, OPTIONS } = otherMethods({ POST });

@@ -1,0 +1,64 @@
+import type { BrowserContext } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { look } from "./a11y";
+import { CHROMIUM_PATH, launchBrowser, uniqueEmail } from "./helpers";
+
+// Sign-in through a real OpenID Connect provider in Chromium: npm test starts one on 127.0.0.1
+// (scripts/oidc.ts, the npm package oidc-provider) and configures the apps with it as "Lab SSO"
+// (QUILTBOARD_OIDC_PROVIDERS). Its own login form takes any login: the login is the address it vouches for.
+describe.skipIf(!CHROMIUM_PATH)("sign-in through an OpenID Connect provider in a real browser", () => {
+  let browser: BrowserContext;
+  beforeAll(async () => {
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  /** From the app's sign-in page through the provider's login and consent, back to the app. */
+  async function signInAtLab(page: import("playwright-core").Page, login: string) {
+    await browser.clearCookies({ domain: "127.0.0.1" }); // the provider's session: it asks who signs in each time
+    await page.goto("/signin?callbackUrl=%2Faccount");
+    await look(page, "sign-in-providers");
+    expect(await page.getByRole("button", { name: "Continue with GitHub" }).count()).toBe(0); // not configured, not shown
+    await page.getByRole("button", { name: "Continue with Lab SSO" }).click();
+    await page.waitForURL((url) => url.hostname === "127.0.0.1" && url.pathname.startsWith("/interaction/"));
+    await page.locator('input[name="login"]').fill(login);
+    await page.locator('input[name="password"]').fill("any password");
+    await page.getByRole("button", { name: "Sign-in" }).click();
+    await page.getByRole("button", { name: "Continue" }).click(); // the provider's consent
+  }
+
+  it("a first sign-in makes a verified account and signs in; an unverified address is sent back with the reason", async () => {
+    await browser.clearCookies();
+    const page = await browser.newPage();
+    const email = uniqueEmail("lab");
+    await signInAtLab(page, email);
+    await page.waitForURL("**/account");
+    await page.getByTestId("account-link").waitFor();
+    await expect.poll(() => page.getByTestId("email-status").textContent()).toBe("Verified");
+    await page.getByText(email).first().waitFor();
+
+    // Signed out, an identity whose provider does not vouch for this (verified) address is refused, and the page says why.
+    await page.getByRole("button", { name: "Sign out" }).click();
+    await page.getByRole("link", { name: "Sign in" }).waitFor();
+    await signInAtLab(page, `unverified:${email}`);
+    await page.waitForURL((url) => url.pathname === "/signin" && url.searchParams.get("error") === "no_verified_email");
+    await page.getByRole("alert").filter({ hasText: "Your account with that provider has no verified email address." }).waitFor();
+    await look(page, "sign-in-refused");
+    expect(await page.getByTestId("account-link").count()).toBe(0);
+    // The same address through the provider, verified: the account it made before.
+    await signInAtLab(page, email);
+    await page.waitForURL("**/account");
+    await page.getByText(email).first().waitFor();
+    await page.close();
+  });
+
+  it("a made-up error in the address shows a fixed sentence, never the query's text", async () => {
+    const page = await browser.newPage();
+    await page.goto(`/signin?error=${encodeURIComponent("Call +1 555 0100 to unlock your account")}`);
+    await page.getByRole("alert").filter({ hasText: "That sign-in did not work. Try again." }).waitFor();
+    expect(await page.getByText("555 0100").count()).toBe(0);
+    await page.close();
+  });
+});

@@ -1,0 +1,169 @@
+import { randomBytes } from "node:crypto";
+import NextAuth from "next-auth";
+import { decode } from "next-auth/jwt";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { authOptions, signInProviders } from "@/lib/server/accounts/auth";
+import { authenticate, createUser, registerUser } from "@/lib/server/accounts/users";
+import { db } from "@/lib/server/platform/db";
+import { type OidcProvider, startOidcProvider } from "@/scripts/oidc";
+import { rejection } from "@/test/support/factories";
+
+// Sign-in through an OpenID Connect provider, for real: the npm package oidc-provider on 127.0.0.1
+// (scripts/oidc-provider.mjs), and the app's own next-auth options driven through next-auth's core
+// as the route /api/auth/* drives them: the sign-in POST, the provider's login form and consent,
+// the callback, and the session cookie it sets.
+
+const APP = "http://localhost:3000"; // NEXTAUTH_URL as the integration tests read it (unset: its default)
+let provider: OidcProvider;
+const saved = { oidc: process.env.QUILTBOARD_OIDC_PROVIDERS, signUp: process.env.QUILTBOARD_PASSWORD_SIGNUP };
+
+beforeAll(async () => {
+  provider = await startOidcProvider([`${APP}/api/auth/callback/lab`, `${APP}/api/auth/callback/corp`]);
+  const common = { issuer: provider.issuer, clientId: provider.clientId, clientSecret: provider.clientSecret };
+  process.env.QUILTBOARD_OIDC_PROVIDERS = JSON.stringify([
+    { id: "lab", name: "Lab SSO", ...common },
+    { id: "corp", name: "Corp", ...common, domains: ["corp.example"] },
+  ]);
+});
+afterAll(async () => {
+  process.env.QUILTBOARD_OIDC_PROVIDERS = saved.oidc;
+  process.env.QUILTBOARD_PASSWORD_SIGNUP = saved.signUp;
+  await provider?.stop();
+});
+
+type Jar = Map<string, string>;
+/** A request that follows nothing, with `jar`'s cookies, keeping the ones it sets. */
+async function visit(jar: Jar, url: URL, form?: Record<string, string>): Promise<Response> {
+  const answer = await fetch(url, {
+    redirect: "manual",
+    method: form ? "POST" : "GET",
+    headers: { cookie: [...jar].map(([k, v]) => `${k}=${v}`).join("; "), ...(form ? { "content-type": "application/x-www-form-urlencoded" } : {}) },
+    body: form ? new URLSearchParams(form) : undefined,
+  });
+  for (const cookie of answer.headers.getSetCookie()) {
+    const [pair] = cookie.split(";");
+    jar.set(pair.slice(0, pair.indexOf("=")), pair.slice(pair.indexOf("=") + 1));
+  }
+  return answer;
+}
+
+/**
+ * The redirect flow a browser follows, signing in at the provider as `login`, through the app's
+ * next-auth options (next-auth's own handler, as /api/auth/* runs it): the session's user id (null
+ * without a session) and where next-auth sends the browser at the end.
+ */
+async function signInThrough(providerId: string, login: string): Promise<{ userId: string | null; redirect: string }> {
+  const app: Jar = new Map();
+  const options = authOptions();
+  const call = async (method: "GET" | "POST", path: string[], input: { body?: Record<string, string>; query?: Record<string, string> } = {}) => {
+    const headers = new Map<string, string | string[]>();
+    let body: unknown;
+    const res = {
+      status: () => res,
+      setHeader: (name: string, value: string | string[]) => (headers.set(name.toLowerCase(), value), res),
+      getHeader: (name: string) => headers.get(name.toLowerCase()),
+      end: () => {},
+      json: (value: unknown) => void (body = value),
+      send: (value: unknown) => void (body = value),
+    };
+    const req = { method, query: { nextauth: path, ...input.query }, body: input.body, headers: { host: new URL(APP).host }, cookies: Object.fromEntries(app) };
+    await NextAuth(req as never, res as never, options);
+    for (const cookie of [headers.get("set-cookie") ?? []].flat()) {
+      const [pair] = cookie.split(";");
+      const [name, value] = [pair.slice(0, pair.indexOf("=")), decodeURIComponent(pair.slice(pair.indexOf("=") + 1))];
+      if (value) app.set(name, value);
+      else app.delete(name);
+    }
+    return { location: headers.get("location") as string | undefined, body };
+  };
+  const { csrfToken } = (await call("GET", ["csrf"])).body as { csrfToken: string };
+  const start = await call("POST", ["signin", providerId], { body: { csrfToken, callbackUrl: `${APP}/competitions` } });
+  let url = new URL(start.location!);
+  expect(url.origin).toBe(provider.issuer);
+  expect(url.searchParams.get("code_challenge_method")).toBe("S256");
+
+  const browser: Jar = new Map(); // the provider's cookies
+  for (let step = 0; url.origin === provider.issuer; step++) {
+    if (step > 10) throw new Error("the provider's flow did not end");
+    const answer = await visit(browser, url);
+    if (answer.status === 200) {
+      // The provider's login form, then its consent form.
+      const page = await answer.text();
+      const action = new URL(page.match(/action="([^"]+)"/)![1], provider.issuer);
+      const form: Record<string, string> = page.includes('name="login"') ? { prompt: "login", login, password: "any password" } : { prompt: "consent" };
+      url = new URL((await visit(browser, action, form)).headers.get("location")!, provider.issuer);
+    } else url = new URL(answer.headers.get("location")!, provider.issuer);
+  }
+  expect(url.pathname).toBe(`/api/auth/callback/${providerId}`);
+  const done = await call("GET", ["callback", providerId], { query: Object.fromEntries(url.searchParams) });
+  const session = app.get("next-auth.session-token");
+  const token = session ? await decode({ token: session, secret: process.env.NEXTAUTH_SECRET! }) : null;
+  return { userId: token?.sub ?? null, redirect: done.location! };
+}
+
+const address = (domain = "lab.example") => `sso-${randomBytes(5).toString("hex")}@${domain}`;
+const identitiesOf = (userId: string) => db.identity.findMany({ where: { userId }, select: { provider: true, subject: true, emailVerified: true } });
+
+describe("sign-in through an OpenID Connect provider", () => {
+  it("lists only the configured providers, and a first sign-in makes a verified account without a password that the next sign-in finds", async () => {
+    expect(signInProviders()).toEqual([
+      { id: "lab", name: "Lab SSO" },
+      { id: "corp", name: "Corp" },
+    ]);
+    const email = address();
+    const first = await signInThrough("lab", email);
+    expect(first.redirect).toBe(`${APP}/competitions`);
+    const user = await db.user.findUniqueOrThrow({ where: { email }, select: { id: true, name: true, passwordHash: true, emailVerifiedAt: true } });
+    expect(first.userId).toBe(user.id);
+    expect(user).toMatchObject({ name: `${email.split("@")[0]} at the lab`, passwordHash: null });
+    expect(user.emailVerifiedAt).not.toBeNull();
+    expect(await identitiesOf(user.id)).toEqual([{ provider: "lab", subject: email, emailVerified: true }]);
+    expect(await authenticate(email, "any password", "test-client")).toBeNull(); // no password to guess
+    expect((await signInThrough("lab", email)).userId).toBe(user.id);
+  });
+
+  it("links an existing account only when both sides verified its address", async () => {
+    // Verified here and at the provider: the identity is linked to the account.
+    const verified = await createUser({ email: address(), password: "a long enough password", name: "Vera" });
+    await db.user.update({ where: { id: verified.id }, data: { emailVerifiedAt: new Date() } });
+    expect((await signInThrough("lab", verified.email)).userId).toBe(verified.id);
+    expect(await identitiesOf(verified.id)).toHaveLength(1);
+
+    // The provider does not vouch for the address: refused, whatever account has it.
+    const victim = await createUser({ email: address(), password: "a long enough password", name: "Victim" });
+    await db.user.update({ where: { id: victim.id }, data: { emailVerifiedAt: new Date() } });
+    const takeover = await signInThrough("lab", `unverified:${victim.email}`);
+    expect(takeover).toEqual({ userId: null, redirect: "/signin?error=no_verified_email" });
+    expect(await identitiesOf(victim.id)).toEqual([]);
+    expect(await db.user.count({ where: { email: victim.email } })).toBe(1);
+
+    // Verified at the provider, never here: refused too (an unproven sign-up must not decide who owns the address).
+    const unproven = await createUser({ email: address(), password: "a long enough password", name: "Unproven" });
+    expect(await signInThrough("lab", unproven.email)).toEqual({ userId: null, redirect: "/signin?error=account_unverified" });
+    expect(await identitiesOf(unproven.id)).toEqual([]);
+
+    // No account and no verified address: none is made.
+    const stranger = address();
+    expect((await signInThrough("lab", `unverified:${stranger}`)).redirect).toBe("/signin?error=no_verified_email");
+    expect(await db.user.count({ where: { email: stranger } })).toBe(0);
+  });
+
+  it("a provider with domains admits its domains' addresses only", async () => {
+    expect(await signInThrough("corp", address("elsewhere.example"))).toEqual({ userId: null, redirect: "/signin?error=domain_not_allowed" });
+    const inside = address("corp.example");
+    const { userId } = await signInThrough("corp", inside);
+    expect((await db.user.findUniqueOrThrow({ where: { id: userId! }, select: { email: true } })).email).toBe(inside);
+  });
+
+  it("password sign-up switched off refuses a new password account (page and API), while a provider still makes accounts", async () => {
+    process.env.QUILTBOARD_PASSWORD_SIGNUP = "0";
+    try {
+      const refused = await rejection(registerUser({ email: address(), password: "a long enough password", name: "Late" }, "test-client"));
+      expect(refused.status).toBe(403);
+      expect(refused.message).toBe("this deployment does not create accounts with a password: sign in through one of its sign-in providers");
+      expect((await signInThrough("lab", address())).userId).not.toBeNull();
+    } finally {
+      process.env.QUILTBOARD_PASSWORD_SIGNUP = saved.signUp;
+    }
+  });
+});
