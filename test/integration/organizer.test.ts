@@ -36,7 +36,7 @@ describe("solution upload", () => {
     expect(Array.from(s.labels)).toEqual([0, 1, 0]);
     expect(Array.from(s.split)).toEqual([0, 1, 1]);
     expect(Array.from(s.order!)).toEqual([2, 1, 3]);
-    expect(s.groups!.names).toEqual(["g1", "g2"]);
+    expect(s.groups!.names.toArray()).toEqual(["g1", "g2"]);
     expect(s.states!.names).toEqual(["s1", "s2"]);
     expect(await db.solution.count({ where: { competitionId: c.id } })).toBe(1);
   });

@@ -126,6 +126,9 @@ const VARIABLES = {
   QUILTBOARD_UPLOADS_PER_USER: whole("a whole number of uploads", 2, 1, 1024),
   QUILTBOARD_PASSWORD_HASHES: whole("a whole number of hashes", 2, 1, 64),
   QUILTBOARD_BODY_MIN_RATE: whole("a whole number of bytes a second", 500, 1, 100_000_000),
+  QUILTBOARD_UPLOAD_MIN_RATE: whole("a whole number of bytes a second", 65_536, 1024, 100_000_000),
+  QUILTBOARD_EXPORTS: whole("a whole number of exports", 16, 1, 1024),
+  QUILTBOARD_SOLUTION_CACHE_MB: whole("a whole number of MB", 512, 16, 1_048_576),
   SMTP_URL: url(["smtp:", "smtps:"], "smtps://user:password@smtp.example.com:465", "`npm start`'s local mail catcher"),
   MAIL_FROM: {
     expects: 'an address, alone or as "Name <address>"',
