@@ -105,7 +105,7 @@ export async function benchLeaderboard(): Promise<Figure[]> {
     // A team in the middle of the board, for the team page.
     const {
       rows: [middle],
-    } = await db.query("SELECT id FROM teams WHERE competition_id = $1 ORDER BY best_score DESC OFFSET $2 LIMIT 1", [competitionId, TEAMS / 2]);
+    } = await db.query("SELECT id FROM teams WHERE competition_id = $1 ORDER BY best_value DESC OFFSET $2 LIMIT 1", [competitionId, TEAMS / 2]);
 
     const api = `${base}/api/v1/competitions/${slug}/leaderboard`;
     const pages = TEAMS / PAGE;
@@ -140,7 +140,7 @@ export async function benchLeaderboard(): Promise<Figure[]> {
     // The board moving: a team's shown answer changes (through the teams trigger, as a scoring
     // transaction changes it), then a page is read, which rebuilds this instance's order first.
     const move = () =>
-      db.query("UPDATE teams SET best_score = random() WHERE id = (SELECT id FROM teams WHERE competition_id = $1 OFFSET floor(random() * $2) LIMIT 1)", [competitionId, TEAMS]);
+      db.query("UPDATE teams SET best_value = random() WHERE id = (SELECT id FROM teams WHERE competition_id = $1 OFFSET floor(random() * $2) LIMIT 1)", [competitionId, TEAMS]);
     const moved: number[] = [];
     for (let i = 0; i < 20; i++) {
       await move();

@@ -136,7 +136,7 @@ describe("nothing secret leaks", () => {
       rows: [c],
     } = await db.query("SELECT id, secret FROM competitions WHERE slug = $1", [slug]);
     const { rows: thresholds } = await db.query("SELECT noisy_threshold FROM teams WHERE competition_id = $1 AND noisy_threshold IS NOT NULL", [c.id]);
-    const { rows: scores } = await db.query("SELECT s.public_score, s.holdout_score, t.name FROM submissions s JOIN teams t ON t.id = s.team_id WHERE s.competition_id = $1", [
+    const { rows: scores } = await db.query("SELECT s.public_value, s.holdout_value, t.name FROM submissions s JOIN teams t ON t.id = s.team_id WHERE s.competition_id = $1", [
       c.id,
     ]);
     await db.end();
@@ -147,12 +147,12 @@ describe("nothing secret leaks", () => {
       secret.toString("base64"),
       secret.toString("base64url"),
       ...thresholds.map((t) => String(t.noisy_threshold)),
-      ...scores.map((s) => String(s.holdout_score)),
+      ...scores.map((s) => String(s.holdout_value)),
     ].filter((n) => n.length >= 8);
     expect(needles.length).toBeGreaterThan(6);
     // A team's public scores are its own: no one else may see them.
     const teamOf: Partial<Record<Role, string>> = { teamMember: "Matrix A", otherTeamMember: "Matrix B", otherOrganizer: "Sneaky" };
-    const publicScores = scores.map((s) => ({ team: s.name as string, needle: String(s.public_score) })).filter((p) => p.needle.length >= 8);
+    const publicScores = scores.map((s) => ({ team: s.name as string, needle: String(s.public_value) })).filter((p) => p.needle.length >= 8);
     expect(publicScores.length).toBeGreaterThan(3);
 
     for (const page of [`/competitions/${slug}`, `/competitions/${slug}/leaderboard`, `/competitions/${slug}/teams/${teamId}`, "/competitions"]) {
@@ -169,7 +169,7 @@ describe("nothing secret leaks", () => {
         if (role === null || teamOf[role] !== p.team) expect(text.includes(p.needle), `${where} contains ${p.team}'s public score ${p.needle}`).toBe(false);
       // The commitment's `secret` is the contract's name for a hash of it (docs/api.md), not the secret.
       const named = text.replace(/"commitment":\{"solution":"[0-9a-f]{64}","secret":"[0-9a-f]{64}","publishedAt":"[^"]+"\}/g, "");
-      expect(/noisy_?threshold|holdout_?score|public_score|"secret"/i.test(named), `${where} names a secret field`).toBe(false);
+      expect(/noisy_?threshold|holdout_?score|holdout_value|public_score|public_value|"secret"/i.test(named), `${where} names a secret field`).toBe(false);
     }
   });
 });

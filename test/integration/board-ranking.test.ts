@@ -125,7 +125,7 @@ describe("the live board's ranks", () => {
     try {
       const last = (await getLeaderboard(null, slug)).entries.at(-1)!;
       await other.query("BEGIN");
-      await other.query("UPDATE teams SET best_score = 0.999, best_at = now() WHERE id = $1", [last.teamId]);
+      await other.query("UPDATE teams SET best_value = 0.999, best_at = now() WHERE id = $1", [last.teamId]);
       // Not committed: every read still shows the committed order.
       expect((await getLeaderboard(null, slug)).entries.at(-1)!.teamId).toBe(last.teamId);
       await other.query("COMMIT");

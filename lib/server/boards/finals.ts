@@ -102,7 +102,7 @@ async function closeNow(competition: CompetitionRow): Promise<CompetitionRow | n
       }
       finals.sort((a, b) => (a.score === b.score ? a.at.getTime() - b.at.getTime() : isBetter(metric, a.score, b.score) ? -1 : 1));
       if (finals.length) {
-        await tx.$executeRaw`UPDATE teams AS t SET final_score = v.score, final_rank = v.rank, live_rank = v.live
+        await tx.$executeRaw`UPDATE teams AS t SET final_value = v.score, final_rank = v.rank, live_rank = v.live
           FROM unnest(${finals.map((f) => f.teamId)}::uuid[], ${finals.map((f) => f.score)}::float8[], ${finals.map((_, i) => i + 1)}::int[], ${finals.map((f) => liveRank.get(f.teamId) ?? null)}::int[]) AS v(id, score, rank, live)
           WHERE t.id = v.id`;
       }

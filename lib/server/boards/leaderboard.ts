@@ -57,7 +57,7 @@ function likePattern(q: string): string {
 type BoardRow = {
   id: string;
   name: string;
-  best_score: number | null;
+  best_value: number | null;
   best_kind: BoardKind | null;
   best_position: number | null;
   best_prior: number | null;
@@ -67,7 +67,7 @@ type BoardRow = {
   last_submission_at: string | null;
 };
 
-const BOARD_COLUMNS = Prisma.sql`id, name, best_score, best_kind, best_position, best_prior, submission_count, budget_remaining, initial_budget, last_submission_at AT TIME ZONE 'UTC' AS last_submission_at`;
+const BOARD_COLUMNS = Prisma.sql`id, name, best_value, best_kind, best_position, best_prior, submission_count, budget_remaining, initial_budget, last_submission_at AT TIME ZONE 'UTC' AS last_submission_at`;
 
 /** The teams with these ids (a slice of the order: the board's rows, sorted by the caller). */
 function teamsWithIds(ids: string[]): Prisma.Sql {
@@ -91,15 +91,15 @@ function toEntry({ metric, halfWidth, bounds, precision }: Shown, rank: number, 
   const bound =
     r.best_kind === null || r.best_position === null || r.best_prior === null
       ? null
-      : displayBound(bounds, metric, { kind: r.best_kind, value: r.best_score, index: r.best_position, prior: r.best_prior, budget: r.initial_budget });
+      : displayBound(bounds, metric, { kind: r.best_kind, value: r.best_value, index: r.best_position, prior: r.best_prior, budget: r.initial_budget });
   return {
     rank,
     team: r.name,
     teamId: r.id,
-    score: r.best_score === null ? null : metric.toDisplay(r.best_score),
+    score: r.best_value === null ? null : metric.toDisplay(r.best_value),
     kind: r.best_kind,
     bound,
-    uncertainty: r.best_score === null || r.best_kind === null ? null : halfWidth(r.best_score, r.best_kind),
+    uncertainty: r.best_value === null || r.best_kind === null ? null : halfWidth(r.best_value, r.best_kind),
     decimals: scoreDecimals(bound, precision),
     submissions: r.submission_count,
     budget: { remaining: r.budget_remaining, initial: r.initial_budget },

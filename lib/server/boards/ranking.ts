@@ -13,8 +13,8 @@ import type { Metric } from "@/lib/metrics/registry";
 /** ORDER BY for the live ranking: best answer first in the metric's direction, ties to the earlier best, then the earlier team. */
 export function liveOrder(metric: Pick<Metric, "direction">): Prisma.Sql {
   return metric.direction === "higher"
-    ? Prisma.sql`best_score DESC NULLS LAST, best_at ASC NULLS LAST, created_at ASC, id ASC`
-    : Prisma.sql`best_score ASC NULLS LAST, best_at ASC NULLS LAST, created_at ASC, id ASC`;
+    ? Prisma.sql`best_value DESC NULLS LAST, best_at ASC NULLS LAST, created_at ASC, id ASC`
+    : Prisma.sql`best_value ASC NULLS LAST, best_at ASC NULLS LAST, created_at ASC, id ASC`;
 }
 
 /** The teams on the live board: still playing (not merged into another, not disqualified) and with a submission. */

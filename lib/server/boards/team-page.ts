@@ -45,10 +45,10 @@ export async function getTeamHistory(viewer: PublicUser | null, slug: string, te
       select: { createdAt: true, kind: true, answer: true, budgetAfter: true },
     }),
     // Its place by its id in the board's order (ranking.ts), read with its row.
-    readRanked<{ on_board: boolean; best_score: number | null; best_kind: BoardKind | null; best_position: number | null; best_prior: number | null }>(
+    readRanked<{ on_board: boolean; best_value: number | null; best_kind: BoardKind | null; best_position: number | null; best_prior: number | null }>(
       competition.id,
       metric,
-      () => ({ rows: Prisma.sql`SELECT ${ON_BOARD} AS on_board, best_score, best_kind, best_position, best_prior FROM teams WHERE id = ${team.id}::uuid` }),
+      () => ({ rows: Prisma.sql`SELECT ${ON_BOARD} AS on_board, best_value, best_kind, best_position, best_prior FROM teams WHERE id = ${team.id}::uuid` }),
     ),
     getScoreBounds(competition),
   ]);
@@ -59,9 +59,9 @@ export async function getTeamHistory(viewer: PublicUser | null, slug: string, te
   const entry = row.on_board
     ? {
         rank: board.ranking.rankOf(team.id),
-        score: row.best_score === null ? null : metric.toDisplay(row.best_score),
+        score: row.best_value === null ? null : metric.toDisplay(row.best_value),
         kind: row.best_kind,
-        bound: boundOf(row.best_kind, row.best_score, shownPlace),
+        bound: boundOf(row.best_kind, row.best_value, shownPlace),
       }
     : null;
   const places = transcriptPlaces(subs.map((s) => s.kind));

@@ -56,7 +56,7 @@ export async function scoreThroughMechanism(scoring: MechanismScoring): Promise<
         SELECT merged_into_id AS "mergedIntoId", disqualify_reason AS "disqualifyReason", disqualified_at IS NOT NULL AS disqualified,
           initial_budget AS "initialBudget", budget_remaining AS "budgetRemaining", noisy_threshold AS "noisyThreshold", query_count AS "queryCount",
           absorbed_queries AS "absorbedQueries", holdout_answers AS "holdoutAnswers",
-          best_score AS "bestValue", best_kind AS "bestKind", best_at AT TIME ZONE 'UTC' AS "bestAt", best_position AS "bestPosition", best_prior AS "bestPrior"
+          best_value AS "bestValue", best_kind AS "bestKind", best_at AT TIME ZONE 'UTC' AS "bestAt", best_position AS "bestPosition", best_prior AS "bestPrior"
         FROM teams WHERE id = ${teamId}::uuid FOR UPDATE`);
     // Runs after the team's lock is held (statements run in order), so it sees every committed
     // submission of the team, and reads the submission's time: `now` when given, else the database's
@@ -64,7 +64,7 @@ export async function scoreThroughMechanism(scoring: MechanismScoring): Promise<
     const time = now ? Prisma.sql`${now.toISOString()}::timestamp` : Prisma.sql`clock_timestamp() AT TIME ZONE 'UTC'`;
     const teamState = tx.read<Clock>(Prisma.sql`
         SELECT clock.at AT TIME ZONE 'UTC' AS at, ${usedTodaySql(Prisma.sql`${teamId}::uuid`, Prisma.sql`clock.at`)} AS "usedToday",
-          (SELECT json_build_object('id', s.id, 'createdAt', s.created_at, 'kind', s.kind, 'answer', s.answer, 'publicValue', s.public_score, 'budgetAfter', s.budget_after, 'sha256', s.file_sha256,
+          (SELECT json_build_object('id', s.id, 'createdAt', s.created_at, 'kind', s.kind, 'answer', s.answer, 'publicValue', s.public_value, 'budgetAfter', s.budget_after, 'sha256', s.file_sha256,
               'position', (SELECT count(*) FROM submissions p WHERE p.team_id = s.team_id AND p.created_at <= s.created_at),
               'prior', (SELECT count(*) FROM submissions p WHERE p.team_id = s.team_id AND p.kind = 'holdout' AND p.created_at < s.created_at))
             FROM submissions s WHERE s.team_id = ${teamId}::uuid AND s.idempotency_key = ${idempotencyKey} ORDER BY s.created_at LIMIT 1) AS previous
@@ -127,7 +127,7 @@ export async function scoreThroughMechanism(scoring: MechanismScoring): Promise<
     tx.write(Prisma.sql`
         WITH created AS (
           INSERT INTO submissions (id, competition_id, team_id, user_id, created_at, idempotency_key, file_sha256, stream_team_id, query_index, position, kind, answer,
-            budget_before, budget_after, public_score, holdout_score, sketch, description, filename)
+            budget_before, budget_after, public_value, holdout_value, sketch, description, filename)
           VALUES (${id}::uuid, ${competition.id}::uuid, ${teamId}::uuid, ${user.id}::uuid, ${stamp(at)}::timestamp, ${idempotencyKey}, ${sha256}, ${teamId}::uuid,
             ${step.state.queries}, ${position}, ${kind}::"AnswerKind", ${value}, ${before.budget}, ${step.state.budget}, ${publicValue}, ${holdoutValue},
             ${new Uint8Array(sketch.buffer)}, ${description}, ${filename})
@@ -136,7 +136,7 @@ export async function scoreThroughMechanism(scoring: MechanismScoring): Promise<
         competition AS (UPDATE competitions SET holdout_answers = holdout_answers + ${spent} WHERE id = ${competition.id}::uuid AND ${spent}::int > 0)
         UPDATE teams SET budget_remaining = ${team.budgetRemaining - spent}, noisy_threshold = ${step.state.noisyThreshold}, query_count = ${step.state.queries},
           holdout_answers = holdout_answers + ${kind === "holdout" ? 1 : 0}, submission_count = submission_count + 1, last_submission_at = ${stamp(at)}::timestamp,
-          best_score = ${row?.value ?? null}, best_kind = ${row?.kind ?? null}, best_at = ${stamp(row?.at ?? null)}::timestamp,
+          best_value = ${row?.value ?? null}, best_kind = ${row?.kind ?? null}, best_at = ${stamp(row?.at ?? null)}::timestamp,
           best_position = ${place.position}::int, best_prior = ${place.prior}::int
         WHERE id = ${teamId}::uuid`);
     const result = {
