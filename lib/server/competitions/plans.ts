@@ -3,6 +3,7 @@ import { compute } from "@/lib/server/platform/compute";
 import { AppError } from "@/lib/server/platform/errors";
 import { type CompetitionRow, correlationOf, defaultMaxQueries, mechanismOf, metricOf } from "./competitions";
 import { loadSolution, shapesOf } from "./solutions";
+import { solutionCache } from "./solution-cache";
 import { DEFAULT_BETA } from "@/lib/calibration/calibrate";
 import { DEFAULT_TEAMS, type Plan, type Setting } from "@/lib/calibration/planner";
 import { concentrationOf, isCovered } from "@/lib/calibration/concentration";
@@ -15,21 +16,9 @@ import type { CorrelationModelInput, MechanismInput } from "@/lib/validation/cal
 import type { GuaranteeSummary } from "@/lib/responses";
 
 // Summaries and plans are computed once per solution file and settings, not on every page view:
-// memoised per decoded solution (replaced when a new file is uploaded) by the settings they read.
-const memo = new WeakMap<Solution, Map<string, Promise<unknown>>>();
-
+// derived from the decoded solution (a new file is a new solution) under the settings they read.
 function once<T>(solution: Solution, key: unknown, make: () => Promise<T>): Promise<T> {
-  let entries = memo.get(solution);
-  if (!entries) memo.set(solution, (entries = new Map()));
-  const k = JSON.stringify(key);
-  let value = entries.get(k) as Promise<T> | undefined;
-  if (!value) {
-    if (entries.size >= 200) entries.delete(entries.keys().next().value!);
-    value = make();
-    value.catch(() => entries.delete(k));
-    entries.set(k, value);
-  }
-  return value;
+  return solutionCache.derived(solution, JSON.stringify(key), () => ({ value: make(), bytes: 0 }));
 }
 
 /** A correlation model resolved against the solution's columns (fitted, chains read), on a worker thread. */

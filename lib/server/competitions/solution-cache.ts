@@ -5,15 +5,16 @@ import { gauge } from "@/lib/server/platform/metrics";
 
 /**
  * The decoded solutions this process keeps (solutions.ts loadSolution decodes them), with what is
- * derived from each (scoring's id index: `derived`), within a budget of bytes: the least recently
- * used go first. A solution is keyed by its competition and its file's hash; `final` marks one
+ * derived from each (`derived`: scoring's id index, the splits' shapes, the correlation summaries
+ * and plans), within a budget of bytes: the least recently used go first. The one place that keeps
+ * anything per solution: a new file is a new solution, so nothing derived from the old one is used. A solution is keyed by its competition and its file's hash; `final` marks one
  * checked against the database after its competition was published, whose file can no longer
  * change. A solution in use when it is pushed out stays in memory until its users are done.
  */
 export class SolutionCache {
   private readonly entries = new Map<string, Entry>(); // least recently used first
   private readonly bySolution = new WeakMap<Solution, Entry>();
-  private readonly memos = new WeakMap<Solution, Map<string, unknown>>();
+  private readonly memos = new WeakMap<Solution, Map<string, Derived>>();
   private total = 0;
 
   constructor(private readonly budget: () => number) {}
@@ -31,7 +32,8 @@ export class SolutionCache {
   /** Keeps a competition's decoded solution (replacing what was kept for it), then keeps within the budget. */
   keep(competitionId: string, sha256: string, solution: Solution, final: boolean): void {
     this.forget(competitionId);
-    const entry: Entry = { competitionId, sha256, solution, final, bytes: solutionBytes(solution) };
+    const derived = [...(this.memos.get(solution)?.values() ?? [])].reduce((sum, d) => sum + d.bytes, 0);
+    const entry: Entry = { competitionId, sha256, solution, final, bytes: solutionBytes(solution) + derived };
     this.entries.set(competitionId, entry);
     this.bySolution.set(solution, entry);
     this.total += entry.bytes;
@@ -48,22 +50,40 @@ export class SolutionCache {
   }
 
   /**
-   * A value derived from `solution`, made once by `make` and kept as long as the solution is; its
-   * `bytes` (the most it will hold) count toward the budget while the solution is kept.
+   * A value derived from `solution` under `name`, made once by `make` and kept as long as the
+   * solution is; its `bytes` (the most it will hold) count toward the budget while the solution is
+   * kept. At most 200 names a solution (an organizer previewing settings makes a plan for each),
+   * the oldest going first; a promise that fails is dropped, so the next call tries again.
    */
   derived<T>(solution: Solution, name: string, make: () => { value: T; bytes: number }): T {
     let memo = this.memos.get(solution);
     if (!memo) this.memos.set(solution, (memo = new Map()));
-    if (memo.has(name)) return memo.get(name) as T;
-    const { value, bytes } = make();
-    memo.set(name, value);
+    const found = memo.get(name);
+    if (found) return found.value as T;
+    if (memo.size >= MAX_DERIVED) this.drop(solution, memo.keys().next().value!);
+    const made = make();
+    memo.set(name, made);
+    if (made.value instanceof Promise) made.value.catch(() => memo.get(name) === made && this.drop(solution, name));
     const entry = this.bySolution.get(solution);
     if (entry) {
-      entry.bytes += bytes;
-      this.total += bytes;
+      entry.bytes += made.bytes;
+      this.total += made.bytes;
       this.trim(entry.competitionId);
     }
-    return value;
+    return made.value;
+  }
+
+  /** Forgets one value derived from `solution`, and its bytes. */
+  private drop(solution: Solution, name: string): void {
+    const memo = this.memos.get(solution);
+    const dropped = memo?.get(name);
+    if (!dropped) return;
+    memo!.delete(name);
+    const entry = this.bySolution.get(solution);
+    if (entry) {
+      entry.bytes -= dropped.bytes;
+      this.total -= dropped.bytes;
+    }
   }
 
   /** What is kept: each competition's id, least recently used first, and the bytes all of it takes. */
@@ -81,6 +101,8 @@ export class SolutionCache {
 }
 
 type Entry = { competitionId: string; sha256: string; solution: Solution; final: boolean; bytes: number };
+type Derived = { value: unknown; bytes: number };
+const MAX_DERIVED = 200;
 
 /** The bytes a decoded solution's arrays take, and its classes' and states' names (two bytes a character, plus a string's header). */
 function solutionBytes(s: Solution): number {

@@ -97,21 +97,15 @@ export async function loadSolution(competitionId: string, options: { published?:
   return decoded.solution;
 }
 
-// Each decoded solution's split shapes, by metric (a draft's metric can change after its upload).
-const shapes = new WeakMap<Solution, Map<string, { public: SplitShape; holdout: SplitShape }>>();
-
 /**
  * Δ and the concentration size of the solution's public and holdout splits under the competition's
  * metric (docs/mechanism.md §4): 1/n and n for a mean over n rows. Throws a MathInputError when the
  * metric cannot be computed on a split (ROC AUC on a split with one class).
  */
 export function shapesOf(competition: Pick<CompetitionRow, "metric" | "metricParams">, solution: Solution): { public: SplitShape; holdout: SplitShape } {
-  let byMetric = shapes.get(solution);
-  if (!byMetric) shapes.set(solution, (byMetric = new Map()));
-  const key = JSON.stringify([competition.metric, competition.metricParams]);
-  let value = byMetric.get(key);
-  if (!value) byMetric.set(key, (value = splitShapes(metricOf(competition), solution.labels, solution.split)));
-  return value;
+  // By metric: a draft's metric can change after its upload.
+  const name = JSON.stringify(["shapes", competition.metric, competition.metricParams]);
+  return solutionCache.derived(solution, name, () => ({ value: splitShapes(metricOf(competition), solution.labels, solution.split), bytes: 0 }));
 }
 
 /** The bytes of a typed array, in place (a view, not a copy: a solution's columns are as large as its file). */
