@@ -11,6 +11,8 @@ import { CELL, DataTable, hiddenBelow } from "../_components/data-table";
 import { Section } from "../_components/section";
 import { ClientSetup } from "../_components/client-setup";
 import { PASSWORD_MIN_LENGTH } from "@/lib/validation/accounts";
+import { getNotificationSettings } from "@/lib/server/accounts/notifications";
+import { NotificationSettingsForm } from "../_components/notification-settings";
 
 export const metadata: Metadata = { title: "Account" };
 
@@ -50,7 +52,7 @@ const CREDENTIAL_FORMS = [
 export default async function AccountPage() {
   const user = await getSessionUser();
   if (!user) redirect("/signin?callbackUrl=/account");
-  const [tokens, me] = await Promise.all([listTokens(user.id), getMe(user)]);
+  const [tokens, me, notifications] = await Promise.all([listTokens(user.id), getMe(user), getNotificationSettings(user)]);
   return (
     <div className="mx-auto max-w-3xl space-y-8">
       <section className="rounded-xl border border-slate-200 bg-white p-6 shadow-sm">
@@ -109,6 +111,13 @@ export default async function AccountPage() {
             ))}
           </DataTable>
         )}
+      </Section>
+      <Section
+        id="notifications"
+        title="Notifications"
+        description="The mail you get about the competitions you take part in; the link at the end of each such mail turns its kind off too. Mail about your account itself (verification, password resets, invitations) is always sent."
+      >
+        <NotificationSettingsForm settings={notifications} />
       </Section>
       {CREDENTIAL_FORMS.map(({ id, title, ...form }) => (
         <Section key={id} id={id} title={title}>

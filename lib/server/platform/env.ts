@@ -169,6 +169,14 @@ const VARIABLES = {
       .transform((value) => value === "1")
       .default(true),
   },
+  QUILTBOARD_WEBHOOKS_ALLOW_PRIVATE: {
+    expects: "1 (webhooks may go to private, loopback and link-local addresses) or 0 (refused)",
+    default: "`0`",
+    schema: z
+      .enum(["0", "1"])
+      .transform((value) => value === "1")
+      .default(false),
+  },
   METRICS_TOKEN: { secret: true, expects: "any text: the bearer token of GET /api/metrics", default: "unset (metrics off)", schema: z.string().optional() },
   LOG_LEVEL: {
     expects: "one of trace, debug, info, warn, error, fatal, silent",
