@@ -54,7 +54,7 @@ async function receiver(failFirst: number, secret: () => string) {
 
 describe("webhooks", () => {
   it("each event reaches the receiver once after its outage, every signature verifies, and no event carries a score", async () => {
-    const { owner, slug, id } = await publishedCompetition({ settings: { dailySubmissionLimit: 50 } });
+    const { owner, slug } = await publishedCompetition({ settings: { dailySubmissionLimit: 50 } });
     const competition = await requireOrganizer(owner, slug);
     let secret = "";
     const hooks = await receiver(3, () => secret);
@@ -68,7 +68,7 @@ describe("webhooks", () => {
         secret: expect.stringMatching(/^whsec_[A-Za-z0-9+/]{32}$/),
         createdAt: expect.any(String),
       });
-      expect(JSON.stringify(await listWebhooks(id))).not.toContain(created.secret.slice(6));
+      expect(JSON.stringify(await listWebhooks(competition))).not.toContain(created.secret.slice(6));
 
       const captain = await newUser("hooked");
       const team = await createTeam(captain, slug, { name: `Hooked ${created.id.slice(0, 6)}`, acceptRules: true });
@@ -106,7 +106,7 @@ describe("webhooks", () => {
         finalStandings: expect.stringMatching(new RegExp(`/api/v1/competitions/${slug}/final$`)),
       });
 
-      const [log] = await listWebhooks(id);
+      const [log] = await listWebhooks(competition);
       expect(log.deliveries.map((d) => [d.type, d.state]).sort()).toEqual([
         ["announcement.posted", "delivered"],
         ["competition.closed", "delivered"],
@@ -119,7 +119,7 @@ describe("webhooks", () => {
       await sendTestEvent(competition, created.id);
       expect(hooks.received.at(-1)).toMatchObject({ type: "webhook.test", status: 204, verified: true });
       expect(await deleteWebhook(competition, created.id)).toEqual({ deleted: true });
-      expect(await listWebhooks(id)).toEqual([]);
+      expect(await listWebhooks(competition)).toEqual([]);
     } finally {
       await hooks.close();
     }
@@ -155,7 +155,7 @@ describe("webhooks", () => {
       expect(created.events).toEqual(["settings.changed"]);
       process.env.QUILTBOARD_WEBHOOKS_ALLOW_PRIVATE = "0";
       await updateCompetition(owner, slug, { dailySubmissionLimit: 7 });
-      const [log] = await listWebhooks(competition.id);
+      const [log] = await listWebhooks(competition);
       expect(log.deliveries).toEqual([
         expect.objectContaining({ type: "settings.changed", state: "failed", attempts: 1, lastError: expect.stringMatching(/^localhost resolves to a private address/) }),
       ]);

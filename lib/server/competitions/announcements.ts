@@ -1,6 +1,6 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
-import type { CompetitionRow } from "./competitions";
+import type { CompetitionRow, OrganizedCompetition } from "./competitions";
 import { db } from "@/lib/server/platform/db";
 import { AppError } from "@/lib/server/platform/errors";
 import { appLink, message } from "@/lib/server/platform/mail";
@@ -101,8 +101,8 @@ export function closedNotice(closedAt: Date): Notice {
   };
 }
 
-/** POST …/announcements (organizers: the caller checked by requireOrganizer, once published): posts and mails an announcement. */
-export async function postAnnouncement(user: PublicUser, competition: CompetitionRow, input: unknown): Promise<AnnouncementView> {
+/** POST …/announcements (organizers, once published): posts and mails an announcement. */
+export async function postAnnouncement(user: PublicUser, competition: OrganizedCompetition, input: unknown): Promise<AnnouncementView> {
   const { title, body } = announcementSchema.parse(input);
   if (competition.status === "draft") throw new AppError("conflict", "a draft has no participants yet: publish the competition first");
   const { queued } = await db.$transaction((tx) => announce(tx, competition, { kind: "post", title, body, authorId: user.id }));

@@ -1,6 +1,6 @@
 import "server-only";
 import { randomBytes, randomUUID } from "node:crypto";
-import type { CompetitionRow } from "./competitions";
+import type { CompetitionRow, OrganizedCompetition } from "./competitions";
 import { db } from "@/lib/server/platform/db";
 import { AppError } from "@/lib/server/platform/errors";
 import { deliver, queueEvents } from "@/lib/server/platform/outbox";
@@ -51,7 +51,7 @@ export async function sendEvent(competition: Pick<CompetitionRow, "id" | "slug">
 }
 
 /** POST …/webhooks `{url, events?}` (organizers): the webhook with its secret, shown this once. 422 for an address it may not send to, 409 past 5. */
-export async function createWebhook(user: PublicUser, competition: CompetitionRow, input: unknown) {
+export async function createWebhook(user: PublicUser, competition: OrganizedCompetition, input: unknown) {
   const { url, events } = webhookSchema.parse(input);
   await checkWebhookUrl(url);
   if ((await db.webhook.count({ where: { competitionId: competition.id } })) >= MAX_WEBHOOKS)
@@ -65,8 +65,12 @@ export async function createWebhook(user: PublicUser, competition: CompetitionRo
 }
 
 /** GET …/webhooks (organizers): each webhook with its last 20 deliveries, newest first; never a secret. */
-export async function listWebhooks(competitionId: string): Promise<WebhookView[]> {
-  const rows = await db.webhook.findMany({ where: { competitionId }, orderBy: { createdAt: "asc" }, select: { id: true, url: true, events: true, createdAt: true } });
+export async function listWebhooks(competition: OrganizedCompetition): Promise<WebhookView[]> {
+  const rows = await db.webhook.findMany({
+    where: { competitionId: competition.id },
+    orderBy: { createdAt: "asc" },
+    select: { id: true, url: true, events: true, createdAt: true },
+  });
   return Promise.all(
     rows.map(async (w) => {
       const deliveries = await db.outboxItem.findMany({
@@ -94,20 +98,20 @@ export async function listWebhooks(competitionId: string): Promise<WebhookView[]
   );
 }
 
-async function webhookOf(competition: CompetitionRow, id: string): Promise<string> {
+async function webhookOf(competition: OrganizedCompetition, id: string): Promise<string> {
   const found = isUuid(id) && (await db.webhook.findFirst({ where: { id, competitionId: competition.id }, select: { id: true } }));
   if (!found) throw new AppError("not_found", "no such webhook");
   return found.id;
 }
 
 /** DELETE …/webhooks/{id} (organizers): no more events go to it; those still queued are given up. */
-export async function deleteWebhook(competition: CompetitionRow, id: string): Promise<{ deleted: true }> {
+export async function deleteWebhook(competition: OrganizedCompetition, id: string): Promise<{ deleted: true }> {
   await db.webhook.delete({ where: { id: await webhookOf(competition, id) } });
   return { deleted: true };
 }
 
 /** POST …/webhooks/{id}/test (organizers): a `webhook.test` event to that webhook alone, through the outbox like any other. */
-export async function sendTestEvent(competition: CompetitionRow, id: string): Promise<{ queued: true; id: string }> {
+export async function sendTestEvent(competition: OrganizedCompetition, id: string): Promise<{ queued: true; id: string }> {
   const webhookId = await webhookOf(competition, id);
   const eventId = randomUUID();
   const body = JSON.stringify({ type: "webhook.test", timestamp: new Date().toISOString(), data: { competition: competition.slug } });

@@ -101,14 +101,14 @@ export default async function ManagePage({ params }: { params: Promise<{ slug: s
       listAttachments(competition.id),
       listOrganizers(competition, user),
       holdoutHealth(user, slug),
-      listRegistrations(competition.id),
+      listRegistrations(competition),
       listAllSubmissions(user, slug),
-      listChanges(competition.id),
+      listChanges(competition),
       listSandbox(competition),
-      listBans(competition.id),
+      listBans(competition),
       competition.status === "draft" ? publishChecklist(competition) : null,
       listAnnouncements(competition.id),
-      listWebhooks(competition.id),
+      listWebhooks(competition),
     ]);
   const locked = competition.status !== "draft";
   const stored = (competition.mechanism ?? {}) as Record<string, unknown>;

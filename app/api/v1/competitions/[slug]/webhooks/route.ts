@@ -9,7 +9,7 @@ type Context = { params: Promise<{ slug: string }> };
 
 export const GET = handleApi(async (request, { params }: Context) => {
   const competition = await requireOrganizer(await requireApiUser(request), (await params).slug);
-  return json({ webhooks: await listWebhooks(competition.id) });
+  return json({ webhooks: await listWebhooks(competition) });
 });
 
 export const POST = handleApi(async (request, { params }: Context) => {
