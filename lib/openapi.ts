@@ -6,6 +6,7 @@
 // end-to-end tests hold every answer they receive to it (test/support/contract.ts).
 import { z } from "zod";
 import {
+  announcementViewSchema,
   attachmentSchema,
   attackPreviewSchema,
   auditReportSchema,
@@ -43,10 +44,14 @@ import {
   teamViewSchema,
   tokenCreatedSchema,
   userSchema,
+  webhookCreatedSchema,
+  webhookViewSchema,
 } from "./responses";
 import {
   emailChangeSchema,
   emailVerificationSchema,
+  notificationSettingsSchema,
+  notificationUpdateSchema,
   passwordChangeSchema,
   passwordResetConfirmSchema,
   passwordResetRequestSchema,
@@ -56,6 +61,7 @@ import {
 } from "./validation/accounts";
 import { calibrationRequestSchema, correlationRequestSchema, mechanismSchema } from "./validation/calibration";
 import {
+  announcementSchema,
   banSchema as banRequestSchema,
   baselineSchema,
   createCompetitionSchema,
@@ -65,6 +71,7 @@ import {
   publishRequestSchema,
   registrationDecisionSchema,
   updateCompetitionSchema,
+  webhookSchema,
 } from "./validation/competitions";
 import { createTeamSchema, disqualifySchema, finalSelectionSchema, inviteCodeSchema } from "./validation/teams";
 
@@ -171,6 +178,19 @@ export const OPERATIONS: Record<string, TaggedOperation> = {
       ok: { 200: { description: "the account, unverified", reply: meSchema } },
       errors: [403, 409, 429],
     },
+    "GET /api/v1/me/notifications": {
+      summary: "For each kind of notification mail, whether the caller gets it",
+      who: "signed in",
+      auth: "required",
+      ok: { 200: { description: "the settings", reply: notificationSettingsSchema } },
+    },
+    "PUT /api/v1/me/notifications": {
+      summary: "Switch kinds of notification mail on or off (the kinds not named stay as they are)",
+      who: "signed in",
+      auth: "required",
+      body: notificationUpdateSchema,
+      ok: { 200: { description: "the settings", reply: notificationSettingsSchema } },
+    },
     "POST /api/v1/me/verification": {
       summary: "Mail the verification link again",
       who: "signed in",
@@ -273,6 +293,49 @@ export const OPERATIONS: Record<string, TaggedOperation> = {
           alternatives: [z.object({ status: z.string().nullable() })],
         },
       },
+    },
+    [`GET ${slug}/announcements`]: {
+      summary: "The competition's announcements, newest first: the organizers' posts and the notices of changed settings, the deadline a day ahead and the close",
+      who: "anyone who sees it",
+      auth: "optional",
+      ok: { 200: { description: "the announcements", reply: z.object({ announcements: z.array(announcementViewSchema) }) } },
+    },
+    [`POST ${slug}/announcements`]: {
+      summary: "Post an announcement (Markdown, no raw HTML), mailed once to every participant who did not turn announcements off",
+      who: "organizers, once published",
+      auth: "required",
+      body: announcementSchema,
+      ok: { 201: { description: "the announcement", reply: announcementViewSchema } },
+      errors: [403, 409],
+    },
+    [`POST ${slug}/webhooks`]: {
+      summary: "Add a webhook: its events are POSTed to the URL, signed as Standard Webhooks; the answer holds the signing secret, shown this once",
+      who: "organizers",
+      auth: "required",
+      body: webhookSchema,
+      ok: { 201: { description: "the webhook with its secret (whsec_…)", reply: webhookCreatedSchema } },
+      errors: [403, 409],
+    },
+    [`GET ${slug}/webhooks`]: {
+      summary: "The competition's webhooks, each with its last 20 deliveries (never a secret)",
+      who: "organizers",
+      auth: "required",
+      ok: { 200: { description: "the webhooks", reply: z.object({ webhooks: z.array(webhookViewSchema) }) } },
+      errors: [403],
+    },
+    [`DELETE ${slug}/webhooks/{id}`]: {
+      summary: "Delete a webhook; its events still queued are given up",
+      who: "organizers",
+      auth: "required",
+      ok: { 200: { description: "deleted", reply: deleted } },
+      errors: [403],
+    },
+    [`POST ${slug}/webhooks/{id}/test`]: {
+      summary: "Send the webhook a webhook.test event, through the outbox like any other",
+      who: "organizers",
+      auth: "required",
+      ok: { 202: { description: "queued (and sent, unless the receiver did not take it: then retried)", reply: z.object({ queued: z.literal(true), id: z.uuid() }) } },
+      errors: [403],
     },
     [`PUT ${slug}/registrations/{id}`]: {
       summary: "Approve or refuse a request; the applicant gets a mail",

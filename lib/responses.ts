@@ -175,6 +175,38 @@ export type SettingsPreview = z.infer<typeof settingsPreviewSchema>;
 export const changeLogEntrySchema = z.object({ at: instant, by: z.string(), changes: z.array(settingChangeSchema) });
 export type ChangeLogEntry = z.infer<typeof changeLogEntrySchema>;
 
+/**
+ * An announcement on a competition's Overview: an organizer's (`post`, `by` their name) or the app's
+ * own notice (`settings`: live settings changed, `reminder`: a day before the deadline, `closed`), with `by` null.
+ */
+export const announcementViewSchema = z.object({
+  id: z.uuid(),
+  kind: z.enum(["post", "settings", "reminder", "closed"]),
+  title: z.string(),
+  body: z.string(),
+  by: z.string().nullable(),
+  createdAt: instant,
+});
+export type AnnouncementView = z.infer<typeof announcementViewSchema>;
+
+/** One delivery of a webhook's event (the manage page's log): its state, attempts and the last error. */
+export const webhookDeliverySchema = z.object({
+  id: z.uuid(),
+  type: z.string(),
+  state: z.enum(["pending", "delivered", "failed"]),
+  attempts: count,
+  lastError: z.string().nullable(),
+  createdAt: instant,
+  deliveredAt: instant.nullable(),
+});
+
+/** A competition's webhook as its organizers see it: never its secret, which only the creation's answer holds. */
+export const webhookViewSchema = z.object({ id: z.uuid(), url: z.string(), events: z.array(z.string()), createdAt: instant, deliveries: z.array(webhookDeliverySchema) });
+export type WebhookView = z.infer<typeof webhookViewSchema>;
+
+/** POST …/webhooks: the webhook with its signing secret, shown this once (Standard Webhooks' `whsec_` form). */
+export const webhookCreatedSchema = z.object({ id: z.uuid(), url: z.string(), events: z.array(z.string()), secret: z.string().regex(/^whsec_/), createdAt: instant });
+
 /** PUT …/solution: the file's rows, the split, its hash, and warnings (groups with rows in both splits). */
 export const solutionUploadedSchema = z.object({ rows: count, public: count, holdout: count, sha256: z.string(), warnings: z.array(z.string()) });
 

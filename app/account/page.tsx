@@ -11,6 +11,10 @@ import { CELL, DataTable, hiddenBelow } from "../_components/data-table";
 import { Section } from "../_components/section";
 import { ClientSetup } from "../_components/client-setup";
 import { PASSWORD_MIN_LENGTH } from "@/lib/validation/accounts";
+import { getNotificationSettings } from "@/lib/server/accounts/notifications";
+import { listIdentities } from "@/lib/server/accounts/identities";
+import { signInProviders } from "@/lib/server/accounts/auth";
+import { NotificationSettingsForm } from "../_components/notification-settings";
 
 export const metadata: Metadata = { title: "Account" };
 
@@ -50,7 +54,8 @@ const CREDENTIAL_FORMS = [
 export default async function AccountPage() {
   const user = await getSessionUser();
   if (!user) redirect("/signin?callbackUrl=/account");
-  const [tokens, me] = await Promise.all([listTokens(user.id), getMe(user)]);
+  const [tokens, me, notifications, identities] = await Promise.all([listTokens(user.id), getMe(user), getNotificationSettings(user), listIdentities(user)]);
+  const providerName = new Map(signInProviders().map((p) => [p.id, p.name]));
   return (
     <div className="mx-auto max-w-3xl space-y-8">
       <section className="rounded-xl border border-slate-200 bg-white p-6 shadow-sm">
@@ -109,6 +114,43 @@ export default async function AccountPage() {
             ))}
           </DataTable>
         )}
+      </Section>
+      <Section
+        id="identities"
+        title="Linked sign-in"
+        description="The accounts at sign-in providers that sign you in here. An identity is linked at its first sign-in, only through an address both sides verified."
+      >
+        {identities.length ? (
+          <DataTable
+            caption="Your linked identities"
+            columns={[{ label: "Provider" }, { label: "Identity" }, { label: "Linked", from: "sm" }, { label: "Last sign-in", from: "sm" }]}
+          >
+            {identities.map((i) => (
+              <tr key={`${i.provider}-${i.linkedAt}`} data-testid="identity-row">
+                <td className={`${CELL.list} font-medium`}>{providerName.get(i.provider) ?? i.provider}</td>
+                <td className={CELL.list}>
+                  {[i.username, i.email].filter(Boolean).join(" · ") || "—"}
+                  {i.email && !i.emailVerified && <span className="text-slate-600"> (address not verified by the provider)</span>}
+                </td>
+                <td className={`${CELL.list} ${hiddenBelow("sm")} text-slate-600`}>{formatDate(i.linkedAt)}</td>
+                <td className={`${CELL.list} ${hiddenBelow("sm")} text-slate-600`}>{formatDate(i.lastSignInAt)}</td>
+              </tr>
+            ))}
+          </DataTable>
+        ) : (
+          <p className="text-sm text-slate-600" data-testid="no-identities">
+            {providerName.size
+              ? `None yet: sign in with ${[...providerName.values()].join(" or ")} from the sign-in page to link one.`
+              : "This deployment has no sign-in providers."}
+          </p>
+        )}
+      </Section>
+      <Section
+        id="notifications"
+        title="Notifications"
+        description="The mail you get about the competitions you take part in; the link at the end of each such mail turns its kind off too. Mail about your account itself (verification, password resets, invitations) is always sent."
+      >
+        <NotificationSettingsForm settings={notifications} />
       </Section>
       {CREDENTIAL_FORMS.map(({ id, title, ...form }) => (
         <Section key={id} id={id} title={title}>

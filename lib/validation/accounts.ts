@@ -37,20 +37,31 @@ export const emailVerificationSchema = z.object({ token: text().min(1).max(200) 
 export const passwordResetConfirmSchema = z.object({ token: text().min(1).max(200), password });
 
 /**
- * The kinds of notification mail a user can turn off, each by the one-click link in its mails
- * (lib/server/accounts/notifications.ts), with what a page calls it. Mail about the account itself
+ * The kinds of notification mail a user can turn off, on the account page or by the one-click link
+ * in its mails (lib/server/accounts/notifications.ts), with what a page calls it. Mail about the account itself
  * (verification, password reset, invitations, a disqualification) is always sent.
  */
 export const NOTIFICATION_KINDS = {
-  results: "final standings",
+  announcements: "announcements and changed settings",
   merge_requests: "merge requests",
   approvals: "decisions on requests to take part",
+  reminders: "deadline reminders",
+  results: "final standings",
 } as const;
 export type NotificationKind = keyof typeof NOTIFICATION_KINDS;
+
+const NOTIFICATION_KIND_LIST = Object.keys(NOTIFICATION_KINDS) as NotificationKind[];
+
+/** GET /api/v1/me/notifications: for each kind, whether the user gets its mail. */
+export const notificationSettingsSchema = z.strictObject(Object.fromEntries(NOTIFICATION_KIND_LIST.map((k) => [k, z.boolean()])) as Record<NotificationKind, z.ZodBoolean>);
+export type NotificationSettings = z.infer<typeof notificationSettingsSchema>;
+
+/** PUT /api/v1/me/notifications: the kinds to switch on (true) or off (false); the others stay as they are. */
+export const notificationUpdateSchema = notificationSettingsSchema.partial();
 
 /** POST /api/v1/unsubscribe: the query of a mail's unsubscribe link. */
 export const unsubscribeSchema = z.object({
   user: z.uuid(),
-  kind: z.enum(Object.keys(NOTIFICATION_KINDS) as [NotificationKind, ...NotificationKind[]], { message: "no such kind of mail" }),
+  kind: z.enum(NOTIFICATION_KIND_LIST as [NotificationKind, ...NotificationKind[]], { message: "no such kind of mail" }),
   sig: text().min(1).max(100),
 });

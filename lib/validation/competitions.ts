@@ -106,6 +106,41 @@ export const registrationDecisionSchema = z.object({ status: z.enum(["approved",
 /** POST …/bans: who (by address) and why; the reason is shown to the banned user. */
 export const banSchema = z.object({ email: text().trim().toLowerCase().email(), reason: text().trim().min(3, { message: "say why, in a few words" }).max(500) }).strict();
 
+/** POST …/announcements: an organizer's announcement, Markdown rendered as descriptions are (no raw HTML). */
+export const announcementSchema = z
+  .object({
+    title: text().trim().min(3, { message: "use at least 3 characters" }).max(120, { message: "use at most 120 characters" }),
+    body: text().trim().min(1, { message: "write the announcement" }).max(20_000, { message: "use at most 20,000 characters" }),
+  })
+  .strict();
+
+/** The events a competition's webhooks receive (docs/api.md, Webhooks), with what each tells. */
+export const WEBHOOK_EVENTS = {
+  "submission.scored": "a submission was answered (its team, time and the team's budget; never a score)",
+  "announcement.posted": "an organizer posted an announcement",
+  "settings.changed": "the competition's settings changed (each before → after)",
+  "competition.closed": "the competition closed and its final standings are out",
+} as const;
+export type WebhookEvent = keyof typeof WEBHOOK_EVENTS;
+const WEBHOOK_EVENT_LIST = Object.keys(WEBHOOK_EVENTS) as [WebhookEvent, ...WebhookEvent[]];
+
+/** POST …/webhooks: the receiver's address (http or https) and the events it wants (default: all). */
+export const webhookSchema = z
+  .object({
+    url: text()
+      .trim()
+      .max(2000)
+      .url({ message: "enter the receiver's address, e.g. https://example.org/quiltboard" })
+      .refine((u) => !URL.canParse(u) || /^https?:$/.test(new URL(u).protocol), { message: "use an http or https address" }),
+    events: z
+      .array(z.enum(WEBHOOK_EVENT_LIST, { message: `one of ${WEBHOOK_EVENT_LIST.join(", ")}` }))
+      .min(1)
+      .max(WEBHOOK_EVENT_LIST.length)
+      .default([...WEBHOOK_EVENT_LIST])
+      .transform((events) => [...new Set(events)]),
+  })
+  .strict();
+
 /** PUT …/sandbox/{id}/baseline: the name the baseline row carries on the leaderboard. */
 export const baselineSchema = z.object({ name: text().trim().min(2, { message: "use at least 2 characters" }).max(60) }).strict();
 

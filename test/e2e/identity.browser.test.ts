@@ -38,6 +38,11 @@ describe.skipIf(!CHROMIUM_PATH)("sign-in through an OpenID Connect provider in a
     await page.getByTestId("account-link").waitFor();
     await expect.poll(() => page.getByTestId("email-status").textContent()).toBe("Verified");
     await page.getByText(email).first().waitFor();
+    // The account page lists the identity it was made through.
+    const identities = page.getByTestId("identity-row");
+    await identities.filter({ hasText: "Lab SSO" }).filter({ hasText: email }).waitFor();
+    expect(await identities.count()).toBe(1);
+    await look(page, "account-identities");
 
     // Signed out, an identity whose provider does not vouch for this (verified) address is refused, and the page says why.
     await page.getByRole("button", { name: "Sign out" }).click();

@@ -142,8 +142,8 @@ describe("the OpenAPI document", () => {
         if (!operation.requestBody.required) optional.push(`${method.toUpperCase()} ${route}`);
       }
     }
-    // An absent body is read as {}: only these take it (publishing without acknowledgments, a PATCH that changes nothing).
-    expect(optional.sort()).toEqual([`PATCH ${SLUG}`, `POST ${SLUG}/publish`]);
+    // An absent body is read as {}: only these take it (publishing without acknowledgments, a PATCH or notification settings that change nothing).
+    expect(optional.sort()).toEqual([`PATCH ${SLUG}`, `POST ${SLUG}/publish`, "PUT /api/v1/me/notifications"]);
   });
 
   it("has exactly the endpoints docs/api.md describes, and the app serves exactly those", () => {

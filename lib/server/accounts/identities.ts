@@ -84,3 +84,16 @@ export async function accountOfIdentity(provider: string, subject: string): Prom
   const { sessionVersion, ...user } = found.user;
   return { user, sessionVersion };
 }
+
+/** An identity linked to an account, as its owner's account page lists it. */
+export type LinkedIdentity = { provider: string; username: string | null; email: string | null; emailVerified: boolean; linkedAt: string; lastSignInAt: string };
+
+/** The identities linked to `user`'s account, oldest first (`provider` is the configuration's id). */
+export async function listIdentities(user: PublicUser): Promise<LinkedIdentity[]> {
+  const rows = await db.identity.findMany({
+    where: { userId: user.id },
+    orderBy: { createdAt: "asc" },
+    select: { provider: true, username: true, email: true, emailVerified: true, createdAt: true, lastSignInAt: true },
+  });
+  return rows.map(({ createdAt, lastSignInAt, ...r }) => ({ ...r, linkedAt: createdAt.toISOString(), lastSignInAt: lastSignInAt.toISOString() }));
+}

@@ -14,6 +14,8 @@ import type { FinalStandings } from "@/lib/responses";
 import { solutionCache } from "@/lib/server/competitions/solution-cache";
 import { csvLines } from "@/lib/csv/writer";
 import { getScoreBounds } from "@/lib/server/competitions/plans";
+import { announce, closedNotice } from "@/lib/server/competitions/announcements";
+import { queueEvent } from "@/lib/server/competitions/webhooks";
 import type { ScoreBoundSetting } from "@/lib/calibration/score-bounds";
 import { finalInterval, tiedWith } from "@/lib/calibration/finals";
 
@@ -65,7 +67,9 @@ export async function closeDueCompetitions(now = new Date()): Promise<string[]> 
  * submissions (its selection, or by default its best answered one) scored exactly on the holdout,
  * the best of them counting; ties go to the earlier submission. The live rank is kept beside it
  * for the shake-up. Null when the competition was not published any more once its row was locked
- * (closed meanwhile, by another instance or an organizer). The teams' members are told by mail,
+ * (closed meanwhile, by another instance or an organizer). The close is announced on the Overview
+ * (competitions/announcements.ts), sent to the competition's webhooks (`competition.closed`), and
+ * the teams' members are told by mail,
  * queued in the outbox in the close's own transaction (none is lost if the SMTP server is down, or
  * this process ends, right after the close) and sent once it has committed; then this instance lets
  * the decoded solution go (competitions/solution-cache.ts) unless late submissions will need it.
@@ -107,7 +111,14 @@ async function closeNow(competition: CompetitionRow): Promise<CompetitionRow | n
           WHERE t.id = v.id`;
       }
       const closed = await tx.competition.update({ where: { id: competition.id }, data: { status: "closed", closedAt: new Date() }, select: COMPETITION_SELECT });
-      return { closed, mails: await queueMails(tx, await finalStandingsMails(tx, closed, bounds)) };
+      await announce(tx, closed, closedNotice(closed.closedAt!));
+      const events = await queueEvent(tx, closed, {
+        type: "competition.closed",
+        id: closed.id,
+        at: closed.closedAt!,
+        data: { closedAt: closed.closedAt!.toISOString(), teams: finals.length, finalStandings: appLink(`/api/v1/competitions/${closed.slug}/final`) },
+      });
+      return { closed, mails: [...(await queueMails(tx, await finalStandingsMails(tx, closed, bounds))), ...events] };
     },
     { timeout: 120_000, maxWait: 30_000 },
   );

@@ -1,5 +1,6 @@
 import "server-only";
 import { closeDueCompetitions } from "./finals";
+import { remindDueCompetitions } from "@/lib/server/competitions/announcements";
 import { env } from "@/lib/server/platform/env";
 import { log } from "@/lib/server/platform/log";
 import { drainOutbox } from "@/lib/server/platform/outbox";
@@ -8,7 +9,9 @@ import { drainOutbox } from "@/lib/server/platform/outbox";
  * Closes competitions at their end and sends the mail that is due: every app instance checks every
  * QUILTBOARD_CLOSE_SECONDS (default 30), so a competition closes within that long after `endsAt`;
  * closing locks the competition's row and re-checks that it is still published, so however many
- * instances run, each competition is closed (and its teams told) exactly once. Then the outbox's due
+ * instances run, each competition is closed (and its teams told) exactly once. A day before its
+ * deadline each open competition's participants are reminded, once per deadline (however many
+ * instances: competitions/announcements.ts). Then the outbox's due
  * mail is sent (lib/server/platform/outbox.ts: retries after an SMTP outage; each row is claimed by
  * one instance). Started by instrumentation.ts.
  */
@@ -23,6 +26,11 @@ export function startScheduler(): void {
       for (const slug of closed) log.info({ competition: slug }, "closed at its end; the final standings are out");
     } catch (error) {
       log.error({ err: (error as Error).message }, "closing due competitions failed");
+    }
+    try {
+      for (const slug of await remindDueCompetitions()) log.info({ competition: slug }, "reminded its participants of the deadline");
+    } catch (error) {
+      log.error({ err: (error as Error).message }, "reminding of due deadlines failed");
     }
     try {
       const sent = await drainOutbox();

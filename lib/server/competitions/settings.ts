@@ -5,6 +5,9 @@ import { db, lockCompetition } from "@/lib/server/platform/db";
 import { AppError } from "@/lib/server/platform/errors";
 import type { PublicUser } from "@/lib/server/accounts/users";
 import { planOn } from "./plans";
+import { announce, settingsNotice } from "./announcements";
+import { queueEvent } from "./webhooks";
+import { deliver } from "@/lib/server/platform/outbox";
 import type { Plan } from "@/lib/calibration/planner";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { LIVE_SETTINGS, OPEN_ONLY_SETTINGS, type UpdateCompetitionInput, updateCompetitionSchema } from "@/lib/validation/competitions";
@@ -109,13 +112,17 @@ export async function previewCompetitionUpdate(user: PublicUser, slug: string, i
 /**
  * PATCH …/competitions/{slug}: applies the change and records it (who, when, before → after) in
  * one transaction under the competition's row lock, re-checking that nothing it was planned on
- * moved meanwhile (the status, a first submission, the stored plan).
+ * moved meanwhile (the status, a first submission, the stored plan). While the competition is open,
+ * a change of the deadline, the daily cap or who may take part is announced to its participants in
+ * the same transaction (announcements.ts), and mailed once it has committed; every recorded change
+ * goes to the competition's webhooks (`settings.changed`, webhooks.ts).
  */
 export async function updateCompetition(user: PublicUser, slug: string, input: unknown): Promise<CompetitionRow> {
   const competition = await requireOrganizer(user, slug);
   const now = new Date();
   const { changes, data, submitted } = await prepare(competition, updateCompetitionSchema.parse(input), now);
-  return db.$transaction(async (tx) => {
+  const notice = competition.status === "published" ? settingsNotice(changes) : null;
+  const { updated, mails } = await db.$transaction(async (tx) => {
     const status = await lockCompetition(tx, competition.id);
     const fresh = await tx.competition.findUniqueOrThrow({ where: { id: competition.id }, select: { maxQueries: true, sigma: true, endsAt: true } });
     const firstSubmission = competition.status !== "draft" && !submitted && (await tx.submission.count({ where: { competitionId: competition.id } })) > 0;
@@ -128,10 +135,16 @@ export async function updateCompetition(user: PublicUser, slug: string, input: u
     ) {
       throw new AppError("conflict", "the competition changed while this was being saved (published, closed, edited or a first submission); look again and save again");
     }
+    const changeId = randomUUID();
     if (changes.length)
-      await tx.competitionChange.create({ data: { id: randomUUID(), competitionId: competition.id, userId: user.id, createdAt: now, changes: changes as Prisma.InputJsonValue } });
-    return tx.competition.update({ where: { id: competition.id }, data, select: COMPETITION_SELECT });
+      await tx.competitionChange.create({ data: { id: changeId, competitionId: competition.id, userId: user.id, createdAt: now, changes: changes as Prisma.InputJsonValue } });
+    const updated = await tx.competition.update({ where: { id: competition.id }, data, select: COMPETITION_SELECT });
+    const mails = notice ? (await announce(tx, updated, notice)).queued : [];
+    const events = changes.length ? await queueEvent(tx, updated, { type: "settings.changed", id: changeId, at: now, data: { changes } }) : [];
+    return { updated, mails: [...mails, ...events] };
   });
+  await deliver(mails);
+  return updated;
 }
 
 /** GET …/changes (organizers): every recorded settings change, newest first. */

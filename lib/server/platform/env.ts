@@ -166,6 +166,7 @@ const VARIABLES = {
       .optional(),
   },
   QUILTBOARD_PASSWORD_SIGNUP: flag("1 (anyone may create an account with a password) or 0 (only through a sign-in provider)", "`1`", true),
+  QUILTBOARD_WEBHOOKS_ALLOW_PRIVATE: flag("1 (webhooks may go to private, loopback and link-local addresses) or 0 (refused)", "`0`", false),
   METRICS_TOKEN: { secret: true, expects: "any text: the bearer token of GET /api/metrics", default: "unset (metrics off)", schema: z.string().optional() },
   LOG_LEVEL: {
     expects: "one of trace, debug, info, warn, error, fatal, silent",

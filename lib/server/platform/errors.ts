@@ -3,6 +3,9 @@ import { ZodError } from "zod";
 import { log } from "./log";
 import { MathInputError } from "@/lib/mechanism/errors";
 
+/** A refusal no retry will change (an SMTP server's 5xx reply; a webhook's address that is not allowed), as opposed to an outage: the outbox gives the item up. */
+export class PermanentDeliveryError extends Error {}
+
 export type ErrorCode =
   | "bad_request"
   | "unauthorized"

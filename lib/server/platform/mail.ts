@@ -1,6 +1,7 @@
 import "server-only";
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { env, required } from "./env";
+import { PermanentDeliveryError } from "./errors";
 import nodemailer, { type Transporter } from "nodemailer";
 import type { NotificationKind } from "@/lib/validation/accounts";
 
@@ -21,12 +22,9 @@ export type Mail = { to: string; subject: string; text: string; html: string };
  */
 export type MailKind = "account" | NotificationKind;
 
-/** An SMTP server's answer that no retry will change (a 5xx reply: no such mailbox, refused), as opposed to an outage. */
-export class PermanentMailError extends Error {}
-
 /**
  * Hands one mail to the SMTP server; throws when it was not taken (no SMTP_URL, the server is down,
- * or it refused: PermanentMailError for a 5xx reply). `messageId` is the outbox item's, so a mail
+ * or it refused: PermanentDeliveryError for a 5xx reply). `messageId` is the outbox item's, so a mail
  * sent twice after a crash between the server's answer and the outbox's record is recognizably one.
  */
 export async function deliverMail(mail: Mail & { messageId: string; headers: Record<string, string> }): Promise<void> {
@@ -37,7 +35,7 @@ export async function deliverMail(mail: Mail & { messageId: string; headers: Rec
     await transport.transporter.sendMail({ from, ...mail });
   } catch (error) {
     const code = (error as { responseCode?: number }).responseCode;
-    if (code !== undefined && code >= 500) throw new PermanentMailError(`${code}: ${(error as Error).message}`);
+    if (code !== undefined && code >= 500) throw new PermanentDeliveryError(`${code}: ${(error as Error).message}`);
     throw error;
   }
 }

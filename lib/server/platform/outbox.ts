@@ -3,11 +3,14 @@ import { randomUUID } from "node:crypto";
 import { db } from "./db";
 import { env } from "./env";
 import { log } from "./log";
-import { deliverMail, type Mail, type MailKind, PermanentMailError, unsubscribeLinks } from "./mail";
+import { PermanentDeliveryError } from "./errors";
+import { deliverMail, type Mail, type MailKind, unsubscribeLinks } from "./mail";
+import { deliverWebhook } from "./webhook-delivery";
 import { Prisma } from "@/lib/generated/prisma/client";
 
 /**
- * The outbox: every mail the app sends is first a row of the `outbox` table, written with the event
+ * The outbox: every mail the app sends, and every event it sends a competition's webhooks
+ * (`kind` "webhook", webhook-delivery.ts), is first a row of the `outbox` table, written with the event
  * it tells of (in the same transaction where the event is one, as the close's), then handed to the
  * SMTP server by `deliver` (right after, by the code that queued it) or by `drainOutbox` (the
  * scheduler, every QUILTBOARD_CLOSE_SECONDS on every app instance). A mail the server does not take
@@ -18,13 +21,25 @@ import { Prisma } from "@/lib/generated/prisma/client";
  * and a second queueing of the same key is a no-op. An instance claims the rows it sends (FOR UPDATE
  * SKIP LOCKED, then `locked_until` for two minutes), so two instances never send one row at once; a
  * crash between the server's answer and the row's update can send a mail twice, with one Message-ID.
- * Once a mail is taken, its text and HTML are dropped from the row (they may hold a single-use link).
+ * Once a mail is taken, its text and HTML are dropped from the row (they may hold a single-use link);
+ * once an event is taken, its body (the row keeps its webhook and type, the manage page's delivery log).
  */
 
 /** One mail to queue: its event and recipient (`key`), its kind, and for a notification the recipient's account (muted kinds are not queued). */
 export type Outgoing = { key: string; kind: MailKind; userId?: string; mail: Mail };
 
 type Client = Pick<Prisma.TransactionClient, "outboxItem" | "user">;
+
+/** One event to queue for a webhook: `key` names the event and the webhook (`{event}:{webhook}`), `body` is its JSON text. */
+export type OutgoingEvent = { key: string; webhookId: string; type: string; body: string };
+
+/** Queues webhook events through `client` (a transaction's, to queue with the event), leaving out a key already queued. The ids to `deliver` once committed. */
+export async function queueEvents(client: Client, items: OutgoingEvent[]): Promise<string[]> {
+  if (!items.length) return [];
+  const rows = items.map((i) => ({ id: randomUUID(), key: i.key, kind: "webhook", payload: { webhookId: i.webhookId, type: i.type, body: i.body } }));
+  const created = await client.outboxItem.createManyAndReturn({ data: rows, skipDuplicates: true, select: { id: true } });
+  return created.map((r) => r.id);
+}
 
 const CLAIM_MS = 120_000;
 const GIVE_UP_MS = 86_400_000;
@@ -77,7 +92,8 @@ export async function sendMails(items: Outgoing[]): Promise<void> {
   await deliver(await queueMails(db, items));
 }
 
-type Claimed = { id: string; payload: Mail & { headers: Record<string, string> }; attempts: number; created_at: Date };
+type Event = { webhookId: string; type: string; body: string };
+type Claimed = { id: string; kind: string; payload: (Mail & { headers: Record<string, string> }) | Event; attempts: number; created_at: Date };
 
 /** Claims due rows (those of `ids`, or any due at `now`) for this instance, counting the attempt. */
 async function claim(now: Date, ids?: string[]): Promise<Claimed[]> {
@@ -88,27 +104,42 @@ async function claim(now: Date, ids?: string[]): Promise<Claimed[]> {
       SELECT id FROM outbox
       WHERE ${which} AND delivered_at IS NULL AND failed_at IS NULL AND (locked_until IS NULL OR locked_until <= ${now})
       ORDER BY next_attempt_at LIMIT ${BATCH} FOR UPDATE SKIP LOCKED)
-    RETURNING id, payload, attempts, created_at`;
+    RETURNING id, kind, payload, attempts, created_at`;
 }
 
-/** Sends claimed rows one by one and records each outcome. The number taken by the SMTP server. */
+/** Hands one claimed row to its receiver: the SMTP server, or the webhook's URL (read now: a webhook deleted meanwhile gives its events up). */
+async function handOver(row: Claimed, host: string): Promise<void> {
+  if (row.kind === "webhook") {
+    const { webhookId, body } = row.payload as Event;
+    const webhook = await db.webhook.findUnique({ where: { id: webhookId }, select: { url: true, secret: true } });
+    if (!webhook) throw new PermanentDeliveryError("the webhook was deleted");
+    return deliverWebhook({ id: row.id, url: webhook.url, secret: webhook.secret, body });
+  }
+  await deliverMail({ ...(row.payload as Mail & { headers: Record<string, string> }), messageId: `<${row.id}@${host}>` });
+}
+
+/** Sends claimed rows one by one and records each outcome. The number taken by their receivers. */
 async function send(rows: Claimed[], now: Date): Promise<number> {
   let delivered = 0;
   const host = new URL(env().NEXTAUTH_URL).hostname;
   for (const row of rows) {
-    const { to, subject } = row.payload;
+    // What the row keeps once it is taken or given up: a mail's recipient and subject, an event's webhook and type.
+    const event = row.kind === "webhook" ? (row.payload as Event) : null;
+    const summary = event ? { webhookId: event.webhookId, type: event.type } : { to: (row.payload as Mail).to, subject: (row.payload as Mail).subject };
+    const what = event ? "webhook event" : "mail";
     try {
-      await deliverMail({ ...row.payload, messageId: `<${row.id}@${host}>` });
-      await db.outboxItem.update({ where: { id: row.id }, data: { deliveredAt: new Date(), lockedUntil: null, lastError: null, payload: { to, subject } } });
+      await handOver(row, host);
+      await db.outboxItem.update({ where: { id: row.id }, data: { deliveredAt: new Date(), lockedUntil: null, lastError: null, payload: summary } });
       delivered++;
     } catch (error) {
       const reason = (error as Error).message;
-      const giveUp = error instanceof PermanentMailError || now.getTime() - row.created_at.getTime() >= GIVE_UP_MS;
-      log[giveUp ? "error" : "warn"]({ subject, attempts: row.attempts, err: reason }, giveUp ? "a mail was given up" : "a mail could not be sent yet; it will be retried");
+      const giveUp = error instanceof PermanentDeliveryError || now.getTime() - row.created_at.getTime() >= GIVE_UP_MS;
+      const about = event ? { event: event.type, webhook: event.webhookId } : { subject: (row.payload as Mail).subject };
+      log[giveUp ? "error" : "warn"]({ ...about, attempts: row.attempts, err: reason }, giveUp ? `a ${what} was given up` : `a ${what} could not be sent yet; it will be retried`);
       await db.outboxItem.update({
         where: { id: row.id },
         data: giveUp
-          ? { failedAt: new Date(), lockedUntil: null, lastError: reason, payload: { to, subject } }
+          ? { failedAt: new Date(), lockedUntil: null, lastError: reason, payload: summary }
           : { nextAttemptAt: new Date(now.getTime() + backOffMs(row.attempts)), lockedUntil: null, lastError: reason },
       });
     }

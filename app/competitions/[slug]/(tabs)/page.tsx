@@ -3,6 +3,8 @@ import { toPublicDetails, metricOf } from "@/lib/server/competitions/competition
 import { scoreUncertainty } from "@/lib/server/boards/leaderboard";
 import { getCurrentPlan, getGuaranteeSummary } from "@/lib/server/competitions/plans";
 import { accessOf } from "@/lib/server/competitions/access";
+import { listAnnouncements } from "@/lib/server/competitions/announcements";
+import { Announcements } from "../../../_components/announcements";
 import { BudgetBar } from "../../../_components/budget-bar";
 import { describeAccess, formatDate, metricTitle } from "../../../_components/format";
 import { Markdown } from "../../../_components/markdown";
@@ -20,7 +22,7 @@ export default async function OverviewPage({ params }: { params: Promise<{ slug:
   const plan = await getCurrentPlan(competition);
   const details = toPublicDetails(competition);
   const metric = metricOf(competition);
-  const [uncertainty, guarantee] = await Promise.all([scoreUncertainty(competition, metric), getGuaranteeSummary(competition)]);
+  const [uncertainty, guarantee, announcements] = await Promise.all([scoreUncertainty(competition, metric), getGuaranteeSummary(competition), listAnnouncements(competition.id)]);
   const base = `/competitions/${slug}`;
   // What the viewer can do next, in a sentence and a link.
   const next: { text: string; link?: { href: string; label: string } } = organizer
@@ -41,6 +43,11 @@ export default async function OverviewPage({ params }: { params: Promise<{ slug:
         <Section id="overview" title="Overview">
           <Markdown>{competition.description || "_No description yet._"}</Markdown>
         </Section>
+        {announcements.length > 0 && (
+          <Section id="announcements" title="Announcements">
+            <Announcements announcements={announcements} />
+          </Section>
+        )}
         {plan && guarantee && competition.status !== "draft" && (
           <HowItWorks summary={guarantee} plan={plan} uncertainty={uncertainty} units={metricTitle(competition.metric).toLowerCase()} display={metric.display} />
         )}

@@ -11,6 +11,11 @@ import { listAllSubmissions } from "@/lib/server/boards/console";
 import { AppError } from "@/lib/server/platform/errors";
 import { listSandbox } from "@/lib/server/scoring/sandbox";
 import { listChanges } from "@/lib/server/competitions/settings";
+import { listAnnouncements } from "@/lib/server/competitions/announcements";
+import { Announcements } from "../../../_components/announcements";
+import { AnnouncementForm } from "../../../_components/manage/announcement-form";
+import { listWebhooks } from "@/lib/server/competitions/webhooks";
+import { Webhooks } from "../../../_components/manage/webhooks";
 import { getSolutionSummary, loadSolution } from "@/lib/server/competitions/solutions";
 import { formatDate, formatUtc, metricTitle, significant } from "../../../_components/format";
 import { ChangeLog } from "../../../_components/manage/change-log";
@@ -87,21 +92,24 @@ export default async function ManagePage({ params }: { params: Promise<{ slug: s
     if (error instanceof AppError && (error.status === 404 || error.status === 403)) notFound();
     throw error;
   }
-  const [solutionSummary, solution, summary, plan, attachments, organizers, health, registrations, all, changes, sandbox, bans, checklist] = await Promise.all([
-    getSolutionSummary(competition.id),
-    loadSolution(competition.id),
-    getCorrelationSummary(competition),
-    getCurrentPlan(competition),
-    listAttachments(competition.id),
-    listOrganizers(competition, user),
-    holdoutHealth(user, slug),
-    listRegistrations(competition),
-    listAllSubmissions(user, slug),
-    listChanges(competition),
-    listSandbox(competition),
-    listBans(competition),
-    competition.status === "draft" ? publishChecklist(competition) : null,
-  ]);
+  const [solutionSummary, solution, summary, plan, attachments, organizers, health, registrations, all, changes, sandbox, bans, checklist, announcements, webhooks] =
+    await Promise.all([
+      getSolutionSummary(competition.id),
+      loadSolution(competition.id),
+      getCorrelationSummary(competition),
+      getCurrentPlan(competition),
+      listAttachments(competition.id),
+      listOrganizers(competition, user),
+      holdoutHealth(user, slug),
+      listRegistrations(competition),
+      listAllSubmissions(user, slug),
+      listChanges(competition),
+      listSandbox(competition),
+      listBans(competition),
+      competition.status === "draft" ? publishChecklist(competition) : null,
+      listAnnouncements(competition.id),
+      listWebhooks(competition),
+    ]);
   const locked = competition.status !== "draft";
   const stored = (competition.mechanism ?? {}) as Record<string, unknown>;
   const initial = Object.fromEntries(Object.entries(stored).map(([k, v]) => [k, String(v)]));
@@ -137,6 +145,8 @@ export default async function ManagePage({ params }: { params: Promise<{ slug: s
           "mechanism",
           "sandbox",
           "access",
+          ...(locked ? ["announcements"] : []),
+          "webhooks",
           "signals",
           "submissions",
           "health",
@@ -245,6 +255,25 @@ export default async function ManagePage({ params }: { params: Promise<{ slug: s
         <AccessSettings slug={slug} access={accessOf(competition)} registrations={registrations} />
         <h3 className="pt-2 font-medium">Banned users</h3>
         <Bans slug={slug} bans={bans} />
+      </Section>
+
+      {locked && (
+        <Section
+          id="announcements"
+          title="Announcements"
+          description="Shown on the Overview and mailed to every participant who did not turn announcements off. Changes of the deadline, the daily cap and access, the day before the deadline and the close are announced by themselves."
+        >
+          <AnnouncementForm slug={slug} />
+          {announcements.length > 0 && <Announcements announcements={announcements} />}
+        </Section>
+      )}
+
+      <Section
+        id="webhooks"
+        title="Webhooks"
+        description="Your systems hear of this competition's events: each is POSTed to your URL, signed as Standard Webhooks with the secret shown when you add it, and retried until your server takes it. No event carries a score."
+      >
+        <Webhooks slug={slug} webhooks={webhooks} />
       </Section>
 
       <Section
