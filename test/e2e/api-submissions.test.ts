@@ -222,7 +222,11 @@ describe("submission files and notes", () => {
       return (await answer.json()).error as { message: string; details: { line: number; message: string }[] };
     };
     const UTF16 = 'this file is UTF-16; save it as UTF-8 (Excel: Save As "CSV UTF-8 (Comma delimited)"; pandas writes UTF-8 unless given another encoding)';
-    expect(await post(Buffer.from(`\uFEFF${good}`, "utf16le"))).toEqual({ message: `the submission was rejected: ${UTF16}`, details: [{ line: 0, message: UTF16 }] });
+    expect(await post(Buffer.from(`\uFEFF${good}`, "utf16le"))).toEqual({
+      code: "unprocessable_entity",
+      message: `the submission was rejected: ${UTF16}`,
+      details: [{ line: 0, message: UTF16 }],
+    });
     expect((await post(Buffer.from(good, "utf16le").swap16())).details).toEqual([{ line: 0, message: UTF16 }]);
     expect((await post(good.replace(/,/g, ";"))).details).toEqual([
       {
