@@ -104,7 +104,8 @@ describe("the competitions list", async () => {
       expect(search.filter((r) => r.startsWith("Seq Scan competitions"))).toEqual([]);
       const mine = await plan({ mine: "true" });
       expect(mine.some((r) => r.endsWith("team_members team_members_user_id_idx"))).toBe(true);
-      expect(mine.filter((r) => r.startsWith("Seq Scan"))).toEqual([]);
+      // The two large tables are never read whole (the organizers' small one may be, at the planner's choice).
+      expect(mine.filter((r) => /^Seq Scan (competitions|team_members)$/.test(r))).toEqual([]);
     } finally {
       await client.query("ROLLBACK");
       await client.end();
