@@ -2,6 +2,7 @@ import type { Metadata, Viewport } from "next";
 import type { ReactNode } from "react";
 import { Header } from "./_components/header";
 import { RefreshOnRestore } from "./_components/refresh-on-restore";
+import { WelcomeNotice } from "./_components/welcome-notice";
 import "./globals.css";
 
 export const metadata: Metadata = {
@@ -21,6 +22,7 @@ export default function RootLayout({ children }: { children: ReactNode }) {
         <RefreshOnRestore />
         <Header />
         <main id="main" className="mx-auto w-full max-w-6xl px-4 py-8 sm:px-6">
+          <WelcomeNotice />
           {children}
         </main>
         <footer className="mx-auto max-w-6xl px-4 pb-10 pt-4 text-sm text-slate-500 sm:px-6">

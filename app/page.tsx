@@ -31,7 +31,7 @@ export default async function Home() {
         </div>
       </section>
       <Section id="competitions" title="Competitions" variant="plain">
-        <CompetitionList headingLevel={3} />
+        <CompetitionList headingLevel={3} pager={(page) => `/competitions?page=${page}`} />
       </Section>
     </div>
   );

@@ -14,7 +14,7 @@ import {
   calibrationAnswerSchema,
   changeLogEntrySchema,
   competitionDetailsSchema,
-  competitionListItemSchema,
+  competitionListSchema,
   consoleRowSchema,
   correlationEchoSchema,
   correlationSummarySchema,
@@ -68,6 +68,7 @@ import {
   invitationSchema,
   inviteOrganizerSchema,
   leaderboardQuerySchema,
+  competitionListQuerySchema,
   publishRequestSchema,
   registrationDecisionSchema,
   updateCompetitionSchema,
@@ -230,10 +231,11 @@ export const OPERATIONS: Record<string, TaggedOperation> = {
   }),
   ...group("Competitions", {
     "GET /api/v1/competitions": {
-      summary: "Competitions (drafts: their organizers only)",
+      summary: "Competitions (drafts: their organizers only), open first, then drafts, then closed, each by deadline; filtered by status, title words and mine, a page at a time",
       who: "anyone",
       auth: "optional",
-      ok: { 200: { description: "the competitions", reply: z.object({ competitions: z.array(competitionListItemSchema) }) } },
+      query: competitionListQuerySchema,
+      ok: { 200: { description: "a page of the competitions that match, and how many match", reply: competitionListSchema } },
     },
     "POST /api/v1/competitions": {
       summary: "Create a draft; the caller organizes it",

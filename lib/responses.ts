@@ -81,12 +81,17 @@ export const competitionListItemSchema = z.object({
   title: z.string(),
   status: z.enum(["draft", "published", "closed"]),
   metric: z.string(),
+  /** when teams may start to form (null: from publishing) */
+  startsAt: instant.nullable(),
   endsAt: instant,
   /** when it closed (null while open): the deadline may have been edited after the close */
   closedAt: instant.nullable(),
   teams: count,
 });
 export type CompetitionListItem = z.infer<typeof competitionListItemSchema>;
+
+/** GET /api/v1/competitions: one page of the competitions that match, and how many match in all. */
+export const competitionListSchema = z.object({ competitions: z.array(competitionListItemSchema), total: count, page: z.number().int(), pageSize: z.number().int() });
 
 /** What anyone who may see a competition may read (GET …/competitions/{slug}; the answer to a create, an edit, a publish, a close). */
 export const competitionDetailsSchema = z

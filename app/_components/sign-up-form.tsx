@@ -8,11 +8,12 @@ import { signUp, type SignUpState } from "../signup/actions";
 import { Field, focusFirstError, FormError, SubmitButton } from "./field";
 import { rememberReturn } from "./return-to";
 import { LINK } from "./tones";
+import { rememberSignUp } from "./welcome-notice";
 import { PASSWORD_MIN_LENGTH } from "@/lib/validation/accounts";
 
 /**
  * Sign-up, then sign-in, then back to `callbackUrl` (the page that asked for an account) or the
- * account page. A field the server refuses takes the focus, so its error is read out with it.
+ * account page, which says that a verification link was mailed (WelcomeNotice). A field the server refuses takes the focus, so its error is read out with it.
  */
 export function SignUpForm({ callbackUrl }: { callbackUrl: string | null }) {
   const router = useRouter();
@@ -36,6 +37,7 @@ export function SignUpForm({ callbackUrl }: { callbackUrl: string | null }) {
     setPending(false);
     if (!signedIn || signedIn.error) return setState({ ok: false, formError: "Your account was created, but signing in failed. Try signing in." });
     if (callbackUrl) rememberReturn(callbackUrl);
+    rememberSignUp(String(form.get("email")), callbackUrl ?? "/account");
     router.push(callbackUrl ?? "/account");
     router.refresh();
   }

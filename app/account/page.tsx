@@ -5,11 +5,12 @@ import { listTokens } from "@/lib/server/accounts/tokens";
 import { getMe } from "@/lib/server/accounts/users";
 import { ApiForm } from "../_components/api-form";
 import { CreateTokenForm } from "../_components/create-token-form";
-import { formatDate } from "../_components/format";
+import { LocalTime } from "../_components/local-time";
 import { revokeTokenAction } from "./actions";
 import { CELL, DataTable, hiddenBelow } from "../_components/data-table";
 import { Section } from "../_components/section";
 import { ClientSetup } from "../_components/client-setup";
+import { appLink } from "@/lib/server/platform/mail";
 import { PASSWORD_MIN_LENGTH } from "@/lib/validation/accounts";
 import { getNotificationSettings } from "@/lib/server/accounts/notifications";
 import { listIdentities } from "@/lib/server/accounts/identities";
@@ -89,7 +90,7 @@ export default async function AccountPage() {
           </>
         }
       >
-        <CreateTokenForm />
+        <CreateTokenForm appUrl={appLink("/").replace(/\/$/, "")} />
         <ClientSetup />
         {tokens.length > 0 && (
           <DataTable caption="Your API tokens" columns={[{ label: "Name" }, { label: "Token" }, { label: "Created", from: "sm" }, { label: "Actions", srOnly: true }]}>
@@ -97,7 +98,9 @@ export default async function AccountPage() {
               <tr key={t.id} data-testid="token-row">
                 <td className={`${CELL.list} font-medium`}>{t.name}</td>
                 <td className={`${CELL.list} font-mono text-slate-600`}>{t.prefix}…</td>
-                <td className={`${CELL.list} ${hiddenBelow("sm")} text-slate-600`}>{formatDate(t.createdAt)}</td>
+                <td className={`${CELL.list} ${hiddenBelow("sm")} text-slate-600`}>
+                  <LocalTime at={t.createdAt.toISOString()} shown="date" />
+                </td>
                 <td className={`${CELL.list} text-right`}>
                   {t.revokedAt ? (
                     <span className="text-slate-500">Revoked</span>

@@ -1,13 +1,39 @@
 import { isUtf8 } from "node:buffer";
+import { isUtf16, UTF16_MESSAGE } from "./hints";
 
 /** A problem in a CSV file, with the line it is on (0 when it concerns the whole file). */
 export type CsvIssue = { line: number; message: string };
 
-/** Thrown when a file is rejected; `issues` lists the first problems found, each with its line. */
+/**
+ * Thrown when a file is rejected; `issues` lists the first problems found, each with its line, and
+ * when there were more than it lists (`total`), a last issue that says how many in all.
+ */
 export class CsvValidationError extends Error {
-  constructor(readonly issues: CsvIssue[]) {
+  readonly issues: CsvIssue[];
+  constructor(listed: CsvIssue[], total = listed.length) {
+    const more = total - listed.length;
+    const issues =
+      more > 0 ? [...listed, { line: 0, message: `and ${more.toLocaleString("en")} more problem${more > 1 ? "s" : ""} (${total.toLocaleString("en")} in all)` }] : listed;
     super(issues.map((i) => (i.line ? `line ${i.line}: ${i.message}` : i.message)).join("; "));
+    this.issues = issues;
     this.name = "CsvValidationError";
+  }
+}
+
+/** The problems a file's parser lists: the first 20, and how many there are in all (the file is read to its end to count them). */
+export class CsvIssues {
+  static readonly LISTED = 20;
+  readonly listed: CsvIssue[] = [];
+  count = 0;
+
+  add(line: number, message: string): void {
+    this.count++;
+    if (this.listed.length < CsvIssues.LISTED) this.listed.push({ line, message });
+  }
+
+  /** Throws the problems found, if any. */
+  check(): void {
+    if (this.count > 0) throw new CsvValidationError(this.listed, this.count);
   }
 }
 
@@ -101,6 +127,7 @@ export class CsvReader {
   private afterCR = false;
   private scanLine = 1;
   private first = true;
+  private ending = false;
   private readonly cursor: CsvCursor = { offset: 0, line: 0 };
 
   constructor(
@@ -121,11 +148,12 @@ export class CsvReader {
       from = this.first ? 0 : this.carried;
     }
     if (this.first) {
-      if (buf.length < 3 && buf.every((b, i) => b === BOM[i])) {
-        this.keep(buf, 0); // could still become a byte-order mark
+      if (buf.length < 4 && !this.ending) {
+        this.keep(buf, 0); // could still become a byte-order mark, or show the NULs of UTF-16
         return;
       }
       this.first = false;
+      if (isUtf16(buf)) throw new CsvValidationError([{ line: 0, message: UTF16_MESSAGE }]);
       if (buf[0] === BOM[0] && buf[1] === BOM[1] && buf[2] === BOM[2]) buf = buf.subarray(3);
     }
     this.scan(buf, from);
@@ -133,6 +161,7 @@ export class CsvReader {
 
   /** Ends the input: the last record may lack its line break; an open quote is an error. */
   end(): void {
+    this.ending = true;
     this.push(Uint8Array.of(LF));
     if (this.state === QUOTED) throw new CsvValidationError([{ line: this.record.line, message: "a quoted field is never closed" }]);
   }

@@ -1,4 +1,5 @@
-import { CsvReader, type CsvIssue, type CsvRecord, CsvValidationError } from "./reader";
+import { CsvIssues, CsvReader, type CsvRecord, CsvValidationError } from "./reader";
+import { headerHint } from "./hints";
 import { PackedStrings, PackedStringsBuilder } from "./strings";
 
 /**
@@ -31,7 +32,6 @@ export type LabelKind = "class" | "probability" | "number";
 
 const REQUIRED = ["id", "label", "split"] as const;
 const OPTIONAL = ["order", "group", "state"] as const;
-const MAX_ISSUES = 20;
 /** The most rows a solution may have: twice the largest holdout the platform is built for (10⁶). */
 export const MAX_SOLUTION_ROWS = 2_000_000;
 /** The most classes (distinct labels of a class metric) and the most text they may take together. */
@@ -124,7 +124,7 @@ function holdsLineBreak(field: { buf: Uint8Array; start: number; end: number }):
  * (lib/csv/submission.ts reads submissions the same way).
  */
 export function createSolutionParser(labelKind: LabelKind) {
-  const issues: CsvIssue[] = [];
+  const issues = new CsvIssues();
   let columns: Record<string, number> | null = null;
   let names: string[] = [];
   let width = 0;
@@ -140,11 +140,11 @@ export function createSolutionParser(labelKind: LabelKind) {
   const states = new Codes(MAX_STATES, "state");
   const stateCodes = new Column(int32);
 
-  const problem = (line: number, message: string) => {
-    if (issues.length < MAX_ISSUES) issues.push({ line, message });
-  };
+  const problem = (line: number, message: string) => issues.add(line, message);
 
   function header(fields: string[], line: number) {
+    const hint = headerHint(fields);
+    if (hint) throw new CsvValidationError([{ line, message: hint }]);
     names = fields.map((f) => f.trim().toLowerCase());
     const missing = REQUIRED.filter((c) => !names.includes(c));
     if (missing.length) problem(line, `missing column${missing.length > 1 ? "s" : ""} ${missing.join(", ")}: the header must include id,label,split`);
@@ -154,7 +154,7 @@ export function createSolutionParser(labelKind: LabelKind) {
     if (dup) problem(line, `column ${dup} appears twice`);
     columns = Object.fromEntries(names.map((n, i) => [n, i]));
     width = names.length;
-    if (issues.length) throw new CsvValidationError(issues);
+    issues.check();
   }
 
   function row(record: CsvRecord) {
@@ -212,7 +212,6 @@ export function createSolutionParser(labelKind: LabelKind) {
   const reader = new CsvReader((record: CsvRecord) => {
     if (!columns) header(record.fields(), record.line);
     else row(record);
-    if (issues.length >= MAX_ISSUES) throw new CsvValidationError(issues);
   });
 
   return {
@@ -227,12 +226,12 @@ export function createSolutionParser(labelKind: LabelKind) {
       reader.end();
       if (!columns) throw new CsvValidationError([{ line: 0, message: "the file is empty: expected a header id,label,split and one row per test example" }]);
       const rows = split.length;
-      if (issues.length === 0) {
+      if (issues.count === 0) {
         if (rows === 0) problem(0, "the file has a header but no rows");
         else if (holdout === 0) problem(0, "the holdout split is empty: mark some rows split=holdout");
         else if (holdout === rows) problem(0, "the public split is empty: mark some rows split=public");
       }
-      if (issues.length) throw new CsvValidationError(issues);
+      issues.check();
       return {
         ids: ids.build(),
         labels: labels.values(),

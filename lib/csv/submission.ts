@@ -1,9 +1,9 @@
 import type { Metric } from "../metrics/types";
-import { CSV_LIMITS, type CsvCursor, CsvReader, type CsvIssue, type CsvRecord, CsvValidationError } from "./reader";
+import { CSV_LIMITS, type CsvCursor, CsvIssues, CsvReader, type CsvRecord, CsvValidationError } from "./reader";
+import { headerHint } from "./hints";
 import type { Solution } from "./solution";
 import { fnv1a, PackedStrings } from "./strings";
 
-const MAX_ISSUES = 20;
 const SPACE = 32;
 const TAB = 9;
 const COMMA = 44;
@@ -374,7 +374,7 @@ function quote(text: string): string {
  */
 export function createSubmissionParser(key: SubmissionKey, input: Metric["input"]) {
   const rows = key.ids.size;
-  const issues: CsvIssue[] = [];
+  const issues = new CsvIssues();
   const values = () => (input === "class" ? new Int32Array(rows) : new Float64Array(rows));
   const scratch = key.idle.pop() ?? { seen: new Int32Array(rows), predictions: values(), byRow: null };
   const seen = scratch.seen; // by position: the line of its prediction, 0 = none yet
@@ -386,11 +386,11 @@ export function createSubmissionParser(key: SubmissionKey, input: Metric["input"
   let next = 0; // the position expected next: files in shortlex order are read without hashing
   let inPlace = false; // the header is exactly id,prediction: `lane` may read rows
 
-  const problem = (line: number, message: string) => {
-    if (issues.length < MAX_ISSUES) issues.push({ line, message });
-  };
+  const problem = (line: number, message: string) => issues.add(line, message);
 
   function header(record: CsvRecord) {
+    const hint = headerHint(record.fields());
+    if (hint) throw new CsvValidationError([{ line: record.line, message: hint }]);
     const names = record.fields().map((f) => f.trim().toLowerCase());
     idColumn = names.indexOf("id");
     predictionColumn = names.indexOf("prediction");
@@ -399,7 +399,7 @@ export function createSubmissionParser(key: SubmissionKey, input: Metric["input"
     if (missing.length) problem(record.line, `missing column${missing.length > 1 ? "s" : ""} ${missing.join(", ")}: the header must be id,prediction`);
     const unknown = names.filter((n) => n !== "id" && n !== "prediction");
     if (unknown.length) problem(record.line, `unknown column${unknown.length > 1 ? "s" : ""} ${unknown.map((u) => quote(u)).join(", ")}: the header must be id,prediction`);
-    if (issues.length) throw new CsvValidationError(issues);
+    issues.check();
     inPlace = idColumn === 0 && predictionColumn === 1 && width === 2 && key.ids.plain && (key.classes?.plain ?? true);
   }
 
@@ -495,7 +495,6 @@ export function createSubmissionParser(key: SubmissionKey, input: Metric["input"
     (record) => {
       if (width === 0) header(record);
       else row(record);
-      if (issues.length >= MAX_ISSUES) throw new CsvValidationError(issues);
     },
     CSV_LIMITS,
     lane,
@@ -508,7 +507,7 @@ export function createSubmissionParser(key: SubmissionKey, input: Metric["input"
     end(): Int32Array | Float64Array {
       reader.end();
       if (width === 0) throw new CsvValidationError([{ line: 0, message: "the file is empty: expected a header id,prediction and one row per test id" }]);
-      if (issues.length === 0) {
+      if (issues.count === 0) {
         const missing: string[] = [];
         let count = 0;
         for (let r = 0; r < rows; r++) {
@@ -523,7 +522,7 @@ export function createSubmissionParser(key: SubmissionKey, input: Metric["input"
           .map((id) => quote(id));
         if (count) problem(0, `${count} test id${count > 1 ? "s have" : " has"} no prediction, e.g. ${examples.join(", ")}`);
       }
-      if (issues.length) throw new CsvValidationError(issues);
+      issues.check();
       return byRow();
     },
     /** Hands the working arrays back for the next parse; the predictions are not to be read after. */

@@ -164,3 +164,26 @@ export const leaderboardQuerySchema = z.object({
     .default(LEADERBOARD_PAGE.default),
   format: z.enum(["json", "csv"]).default("json"),
 });
+
+/** A page of the competitions list: the API's unless asked for fewer, and the most one page may hold. */
+export const COMPETITION_PAGE = { default: 500, max: 500 } as const;
+
+/**
+ * GET /api/v1/competitions's query (and the competitions page's, so a filtered list is a link):
+ * `status` open (taking entries), upcoming (published, opening later) or closed (or past its
+ * deadline); `q` words the title contains, each as the start of a word; `mine` the competitions
+ * the caller is on a team of or organizes; a page of `pageSize`.
+ */
+export const competitionListQuerySchema = z.object({
+  status: z.enum(["open", "upcoming", "closed"], { message: "status must be open, upcoming or closed" }).optional(),
+  q: text().trim().max(200).optional(),
+  mine: z.enum(["true"], { message: "mine must be true (or left out)" }).optional(),
+  page: z.coerce.number({ message: "page must be a whole number from 1" }).int().min(1).max(1_000_000).default(1),
+  pageSize: z.coerce
+    .number({ message: `pageSize must be a whole number from 1 to ${COMPETITION_PAGE.max}` })
+    .int()
+    .min(1)
+    .max(COMPETITION_PAGE.max)
+    .default(COMPETITION_PAGE.default),
+});
+export type CompetitionListQuery = z.infer<typeof competitionListQuerySchema>;

@@ -210,6 +210,63 @@ describe("submission files and notes", () => {
     expect((await refused.json()).error.message).toBe("description: the description is limited to 500 characters");
     expect(await state(slug, auth)).toEqual(before);
   });
+
+  it("tells a UTF-16 file, another separator, a pandas index and a file of many bad rows what they are, and spends nothing", async () => {
+    const { slug, organizer } = await publishedCompetition({ daily: 1 });
+    const { auth } = await newCompetitor(slug);
+    const before = await state(slug, auth);
+    const good = demoPredictionsCsv({ skill: 0.7, seed: "hints" });
+    const post = async (body: Buffer<ArrayBuffer> | string) => {
+      const answer = await fetch(`${APP_URL}/api/v1/competitions/${slug}/submissions`, { method: "POST", headers: { ...auth, "content-type": "text/csv" }, body });
+      expect(answer.status).toBe(422);
+      return (await answer.json()).error as { message: string; details: { line: number; message: string }[] };
+    };
+    const UTF16 = 'this file is UTF-16; save it as UTF-8 (Excel: Save As "CSV UTF-8 (Comma delimited)"; pandas writes UTF-8 unless given another encoding)';
+    expect(await post(Buffer.from(`\uFEFF${good}`, "utf16le"))).toEqual({
+      code: "unprocessable_entity",
+      message: `the submission was rejected: ${UTF16}`,
+      details: [{ line: 0, message: UTF16 }],
+    });
+    expect((await post(Buffer.from(good, "utf16le").swap16())).details).toEqual([{ line: 0, message: UTF16 }]);
+    expect((await post(good.replace(/,/g, ";"))).details).toEqual([
+      {
+        line: 1,
+        message:
+          'the header "id;prediction" is separated by semicolons, not commas: save the file with commas between the columns (pandas: to_csv without sep=; Excel: "CSV UTF-8 (Comma delimited)")',
+      },
+    ]);
+    const indexed = good
+      .trim()
+      .split("\n")
+      .map((line, i) => `${i === 0 ? "" : i - 1},${line}`)
+      .join("\n");
+    expect((await post(indexed)).details).toEqual([
+      { line: 1, message: 'the first column has no name (""): it looks like a pandas index; write the file with to_csv(path, index=False)' },
+    ]);
+    const rows = good.trim().split("\n");
+    const unknown = [rows[0], ...rows.slice(1).map((line, i) => `nobody-${i},${line.split(",")[1]}`)].join("\n");
+    const many = await post(unknown);
+    const total = rows.length - 1;
+    expect(many.details).toHaveLength(21);
+    expect(many.details[0]).toEqual({ line: 2, message: 'id "nobody-0" is not in the test set' });
+    expect(many.details[20]).toEqual({ line: 0, message: `and ${(total - 20).toLocaleString("en")} more problems (${total.toLocaleString("en")} in all)` });
+    // The solution upload says the same of its own file (a draft's).
+    const draft = `${slug}-draft`;
+    await api("/api/v1/competitions", {
+      headers: organizer,
+      body: { slug: draft, title: "Draft with a UTF-16 solution", metric: { name: "accuracy" }, endsAt: "2031-01-01T00:00:00Z" },
+    });
+    const put = (body: Buffer<ArrayBuffer> | string) =>
+      fetch(`${APP_URL}/api/v1/competitions/${draft}/solution`, { method: "PUT", headers: { ...organizer, "content-type": "text/csv" }, body });
+    const solution = await put(Buffer.from("\uFEFFid,label,split\na,1,public\nb,0,holdout\n", "utf16le"));
+    expect([solution.status, (await solution.json()).error.details]).toEqual([422, [{ line: 0, message: UTF16 }]]);
+    const indexedSolution = await put("Unnamed: 0,id,label,split\n0,a,1,public\n1,b,0,holdout\n");
+    expect((await indexedSolution.json()).error.details).toEqual([
+      { line: 1, message: 'the first column has no name ("Unnamed: 0"): it looks like a pandas index; write the file with to_csv(path, index=False)' },
+    ]);
+    // Nothing was spent: today's one submission and the budget are still there.
+    expect(await state(slug, auth)).toEqual(before);
+  });
 });
 
 describe("the automatic close (two app instances, each looking every 2 s)", () => {

@@ -44,13 +44,14 @@ export function api(pathname: string, init: { method?: string; body?: unknown; h
  * Debian's Chromium with the flags this machine needs (no network beyond loopback). Playwright
  * turns the back/forward cache off; `backForwardCache` leaves it on, as a user's browser has it.
  */
-export async function launchBrowser(viewport = { width: 1280, height: 800 }, options: { backForwardCache?: boolean } = {}): Promise<BrowserContext> {
+export async function launchBrowser(viewport = { width: 1280, height: 800 }, options: { backForwardCache?: boolean; timezoneId?: string } = {}): Promise<BrowserContext> {
   mkdirSync(SCREENSHOTS, { recursive: true });
   return chromium.launchPersistentContext(mkdtempSync(path.join(tmpdir(), "quiltboard-chromium-")), {
     executablePath: CHROMIUM_PATH,
     headless: true,
     viewport,
     baseURL: APP_URL,
+    ...(options.timezoneId ? { timezoneId: options.timezoneId } : {}),
     ...(options.backForwardCache ? { ignoreDefaultArgs: ["--disable-back-forward-cache"] } : {}),
     args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
   });

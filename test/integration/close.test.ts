@@ -35,7 +35,7 @@ describe("the close", () => {
     expect(after.submissions.map((s) => s.privateScore)).toEqual(stored.map((s) => s.holdoutValue));
 
     // Closed 40 days before its deadline: the card says today, not the deadline.
-    const card = (await listCompetitions(null)).find((c) => c.slug === slug)!;
+    const card = (await listCompetitions(null)).competitions.find((c) => c.slug === slug)!;
     const { closedAt, endsAt } = await db.competition.findUniqueOrThrow({ where: { id }, select: { closedAt: true, endsAt: true } });
     expect(card.closedAt).toBe(closedAt!.toISOString());
     expect(endsAt.getTime() - closedAt!.getTime()).toBeGreaterThan(39 * 86_400_000);

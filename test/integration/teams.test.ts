@@ -220,7 +220,7 @@ describe("merges need the absorbed team's consent", () => {
   it("the competition list counts the teams still playing", async () => {
     const c = await liveCompetition();
     const counted = await Promise.all(["A", "B", "C"].map((n) => player(c.slug, `Counted ${n}`)));
-    const count = async () => (await listCompetitions(null)).find((x) => x.slug === c.slug)!.teams;
+    const count = async () => (await listCompetitions(null)).competitions.find((x) => x.slug === c.slug)!.teams;
     expect(await count()).toBe(3);
     await merge(c.slug, counted[0].user, counted[1].user, counted[1].team.inviteCode);
     expect(await count()).toBe(2);

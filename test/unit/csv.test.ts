@@ -215,7 +215,7 @@ describe("solution parser", () => {
     expect(Array.from(s.split)).toEqual([0, 1]);
   });
 
-  it("lists each problem with its line, at most 20", () => {
+  it("lists the first 20 problems with their lines, then how many there are in all", () => {
     const rows = Array.from({ length: 30 }, (_, i) => `r${i},1,nowhere`);
     try {
       parseSolution(["id,label,split", ...rows].join("\n"), "number");
@@ -223,8 +223,10 @@ describe("solution parser", () => {
     } catch (error) {
       expect(error).toBeInstanceOf(CsvValidationError);
       const issues = (error as CsvValidationError).issues;
-      expect(issues).toHaveLength(20);
+      expect(issues).toHaveLength(21);
       expect(issues[0]).toEqual({ line: 2, message: 'split must be public or holdout, found "nowhere"' });
+      expect(issues[19].line).toBe(21);
+      expect(issues[20]).toEqual({ line: 0, message: "and 10 more problems (30 in all)" });
     }
   });
 
@@ -296,5 +298,94 @@ describe("solution parser", () => {
     expect(perRow).toBeLessThan(100);
     const s = parser.end();
     expect([s.ids.length, s.groups!.names.length, s.ids.get(n - 1), s.groups!.names.get(s.groups!.codes[n - 1])]).toEqual([n, n / 2, "household-000999999", "g-499999"]);
+  });
+});
+
+describe("what a file that is not the expected CSV is told (first bytes and header)", () => {
+  const key = submissionKey({ ids: PackedStrings.fromStrings(["a", "b", "c"]), classes: null });
+  /** The submission parser's rejection of `bytes`, fed in chunks of `chunk` bytes. */
+  const rejection = (bytes: Uint8Array, chunk = 1 << 16): CsvValidationError => {
+    const parser = createSubmissionParser(key, "probability");
+    try {
+      for (let i = 0; i < bytes.length; i += chunk) parser.push(bytes.subarray(i, i + chunk));
+      parser.end();
+    } catch (error) {
+      expect(error).toBeInstanceOf(CsvValidationError);
+      return error as CsvValidationError;
+    } finally {
+      parser.release();
+    }
+    return expect.unreachable();
+  };
+  const utf8 = (text: string) => new TextEncoder().encode(text);
+  const utf16 = (text: string, order: "le" | "be", bom: boolean) => {
+    const le = Buffer.from((bom ? "\uFEFF" : "") + text, "utf16le");
+    return order === "le" ? le : le.swap16();
+  };
+  const UTF16 = 'this file is UTF-16; save it as UTF-8 (Excel: Save As "CSV UTF-8 (Comma delimited)"; pandas writes UTF-8 unless given another encoding)';
+  const text = "id,prediction\na,0.1\nb,0.2\nc,0.3\n";
+
+  it("says a UTF-16 file is UTF-16, in either byte order, with or without a byte-order mark, however it arrives", () => {
+    for (const order of ["le", "be"] as const) {
+      for (const bom of [true, false]) {
+        for (const chunk of [1, 3, 1 << 16]) expect(rejection(utf16(text, order, bom), chunk).issues).toEqual([{ line: 0, message: UTF16 }]);
+      }
+    }
+    // A solution file too (Excel's "Unicode Text").
+    const solution = createSolutionParser("number");
+    expect(() => {
+      solution.push(utf16("id,label,split\na,1,public\n", "le", true));
+      solution.end();
+    }).toThrow(UTF16);
+    // UTF-8 text is never taken for UTF-16: a BOM, accents, a tiny file.
+    const parser = createSubmissionParser(key, "probability");
+    parser.push(utf8("\uFEFFid,prediction\na,0.1\nb,0.2\nc,0.3\n"));
+    expect(Array.from(parser.end())).toEqual([0.1, 0.2, 0.3]);
+    parser.release();
+    expect(rejection(utf8("é")).issues[0].message).toBe("missing columns id, prediction: the header must be id,prediction");
+  });
+
+  it("names another separator: semicolons (Excel where the decimal separator is a comma), tabs", () => {
+    expect(rejection(utf8("id;prediction\na;0,1\n")).issues).toEqual([
+      {
+        line: 1,
+        message:
+          'the header "id;prediction" is separated by semicolons, not commas: save the file with commas between the columns (pandas: to_csv without sep=; Excel: "CSV UTF-8 (Comma delimited)")',
+      },
+    ]);
+    expect(rejection(utf8("id\tprediction\na\t0.1\n")).issues[0].message).toMatch(/^the header "id\\tprediction" is separated by tabs, not commas: /);
+    expect(() => parseSolution("id;label;split\na;1;public\n", "number")).toThrow('line 1: the header "id;label;split" is separated by semicolons, not commas');
+  });
+
+  it("says a first column without a name is a pandas index, and how to leave it out", () => {
+    for (const [header, shown] of [
+      [",id,prediction", '""'],
+      ["Unnamed: 0,id,prediction", '"Unnamed: 0"'],
+      ['"",id,prediction', '""'],
+    ]) {
+      expect(rejection(utf8(`${header}\n0,a,0.1\n`)).issues).toEqual([
+        { line: 1, message: `the first column has no name (${shown}): it looks like a pandas index; write the file with to_csv(path, index=False)` },
+      ]);
+    }
+    expect(() => parseSolution(",id,label,split\n0,a,1,public\n", "number")).toThrow(
+      'line 1: the first column has no name (""): it looks like a pandas index; write the file with to_csv(path, index=False)',
+    );
+    // A header that is only wrong keeps its own message.
+    expect(rejection(utf8("id,score\n")).issues[0].message).toBe("missing column prediction: the header must be id,prediction");
+  });
+
+  it("reads a file with many bad rows to its end: the first 20 with their lines, then the total", () => {
+    const rows = Array.from({ length: 5000 }, (_, i) => `x${i},0.5`);
+    const { issues, message } = rejection(utf8(["id,prediction", ...rows].join("\n")), 4096);
+    expect(issues).toHaveLength(21);
+    expect(issues.slice(0, 2)).toEqual([
+      { line: 2, message: 'id "x0" is not in the test set' },
+      { line: 3, message: 'id "x1" is not in the test set' },
+    ]);
+    expect(issues[19]).toEqual({ line: 21, message: 'id "x19" is not in the test set' });
+    expect(issues[20]).toEqual({ line: 0, message: "and 4,980 more problems (5,000 in all)" });
+    expect(message.endsWith("; and 4,980 more problems (5,000 in all)")).toBe(true);
+    // Exactly 20: no count line.
+    expect(rejection(utf8(["id,prediction", ...rows.slice(0, 20)].join("\n"))).issues).toHaveLength(20);
   });
 });

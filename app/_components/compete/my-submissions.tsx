@@ -7,6 +7,7 @@ import { CELL, DataTable, hiddenBelow } from "../data-table";
 import type { MySubmission } from "@/lib/responses";
 import { scoreText } from "@/lib/metrics/display";
 import { ANSWER_KIND } from "./answer-text";
+import { LocalTime } from "../local-time";
 
 const TIME = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" });
 
@@ -55,7 +56,7 @@ export function MySubmissions({ slug, submissions, finalIds, locked }: { slug: s
       <DataTable
         caption="Your team's submissions"
         columns={[
-          { label: "Submitted (UTC)" },
+          { label: "Submitted" },
           { label: "By", from: "sm" },
           { label: "Your public score", numeric: true },
           ...(revealed ? [{ label: "Private score", numeric: true }] : []),
@@ -67,7 +68,9 @@ export function MySubmissions({ slug, submissions, finalIds, locked }: { slug: s
         {shown.map((s) => (
           <tr key={s.id} data-testid="submission-row">
             <td className={`${CELL.list}`}>
-              <span className="sm:whitespace-nowrap">{TIME.format(new Date(s.createdAt))}</span>
+              <span className="sm:whitespace-nowrap">
+                <LocalTime at={s.createdAt} />
+              </span>
               {s.description && (
                 <span className="block text-xs text-slate-600" data-testid="submission-description">
                   {s.description}

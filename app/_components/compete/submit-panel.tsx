@@ -6,6 +6,7 @@ import { type ApiError, uploadWithProgress } from "../api-client";
 import { useFocusOn } from "../focus";
 import { scoreText } from "@/lib/metrics/display";
 import { formatBytes } from "../format";
+import { LocalTime } from "../local-time";
 import { BUTTON, NOTE } from "../tones";
 import { ANSWER_KIND } from "./answer-text";
 import type { DailyLimits, SubmissionResult } from "@/lib/responses";
@@ -14,18 +15,24 @@ import type { CsvIssue } from "@/lib/csv/reader";
 /**
  * Choose (or drop) a predictions CSV, see its name and size and what submitting it uses, then
  * submit it: upload progress, then the answer, which takes the focus (as a rejection does). A
- * submission counts against the daily cap, so nothing is sent before the Submit button.
+ * submission counts against the daily cap, so nothing is sent before the Submit button. What is
+ * used up (today's submissions, the holdout checks, the scored submissions) is said before a file
+ * is chosen, not only once it is.
  */
 export function SubmitPanel({
   slug,
   maxQueries,
   limits,
   budget,
+  scored,
+  late,
 }: {
   slug: string;
   maxQueries: number | null;
   limits: DailyLimits;
   budget: { remaining: number; initial: number };
+  scored: { used: number; limit: number } | null;
+  late: boolean;
 }) {
   const router = useRouter();
   const [file, setFile] = useState<File | null>(null);
@@ -36,6 +43,7 @@ export function SubmitPanel({
   const [description, setDescription] = useState("");
   const input = useRef<HTMLInputElement>(null);
   const none = limits.remainingToday === 0;
+  const unchecked = late ? null : usedUp(budget, scored);
   // The answer (or the rejection) takes the focus.
   const outcome = useFocusOn<HTMLDivElement>(result ?? error);
 
@@ -64,7 +72,7 @@ export function SubmitPanel({
   }
 
   const issues = Array.isArray(error?.details) ? (error!.details as CsvIssue[]) : [];
-  const reset = `${limits.resetsAt.slice(11, 16)} UTC`;
+  const reset = <LocalTime at={limits.resetsAt} shown="time" />;
   return (
     <div className="space-y-3">
       <div className="space-y-1">
@@ -83,6 +91,11 @@ export function SubmitPanel({
       <p className="text-sm text-slate-600" data-testid="submissions-left">
         {limits.remainingToday} of {limits.dailyLimit} submissions left today; the count resets at {reset}.
       </p>
+      {unchecked && (
+        <p className={NOTE.warning} data-testid="checks-used-up">
+          {unchecked}
+        </p>
+      )}
       {none ? (
         <p className={NOTE.warning} data-testid="no-submissions-left">
           Your team has used all of today&apos;s submissions: choose a file again after {reset}.
@@ -124,7 +137,7 @@ export function SubmitPanel({
             </p>
             <p className="mt-1 text-slate-700">
               Submitting it uses 1 of the {limits.remainingToday} submissions your team has left today (the count resets at {reset}).
-              {budget.remaining === 0 && " Your team's holdout checks are used up, so you will see its public score, not checked, and it stays off the leaderboard."}
+              {unchecked && ` ${unchecked}`}
             </p>
           </div>
           <div className="flex flex-wrap gap-3">
@@ -174,6 +187,17 @@ export function SubmitPanel({
       )}
     </div>
   );
+}
+
+/**
+ * What a submission will get when the team's holdout checks or its scored submissions are used up
+ * (the answer kinds `exhausted` and `limit`), or null while its scores are still checked.
+ */
+function usedUp(budget: { remaining: number }, scored: { used: number; limit: number } | null): string | null {
+  if (scored && scored.used >= scored.limit)
+    return `Your team has used all ${scored.limit} scored submissions this competition allows: a submission now shows its public score, not checked, and stays off the leaderboard.`;
+  if (budget.remaining <= 0) return "Your team's holdout checks are used up: a submission now shows its public score, not checked, and stays off the leaderboard.";
+  return null;
 }
 
 /**

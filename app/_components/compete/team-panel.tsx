@@ -1,21 +1,24 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import { useState } from "react";
+import { type ReactNode, useState } from "react";
 import { callApi } from "../api-client";
 import { BudgetBar } from "../budget-bar";
 import { FormError } from "../field";
+import { LocalTime } from "../local-time";
+import { ScrollFrame } from "../scroll-frame";
 import { useFocusOn } from "../focus";
 import { BUTTON, NOTE } from "../tones";
 import type { TeamView } from "@/lib/responses";
 
 /**
- * Join (create a team or use an invite code, accepting the rules) or see one's team. After
+ * Join (create a team or use an invite code, accepting the rules, which are shown above the
+ * checkbox in a frame that scrolls, reachable with Tab when it does) or see one's team. After
  * creating or joining, the team's name takes the focus and the join is announced. Once the
  * competition has closed, what only matters while it runs (today's submissions, the invite code,
  * merging and leaving) is not shown.
  */
-export function TeamPanel({ slug, team, open, closed }: { slug: string; team: TeamView | null; open: boolean; closed: boolean }) {
+export function TeamPanel({ slug, team, open, closed, rules }: { slug: string; team: TeamView | null; open: boolean; closed: boolean; rules: ReactNode }) {
   const router = useRouter();
   const [error, setError] = useState<string>();
   const [joined, setJoined] = useState<string>();
@@ -36,6 +39,12 @@ export function TeamPanel({ slug, team, open, closed }: { slug: string; team: Te
     return (
       <div className="space-y-4">
         {errorBox}
+        <div className="space-y-1" data-testid="rules-to-accept">
+          <h3 className="text-sm font-medium text-slate-700">The rules you accept by taking part</h3>
+          <ScrollFrame className="max-h-72 overflow-y-auto rounded-md border border-slate-200 bg-slate-50 p-4 text-sm" label="The rules you accept">
+            {rules}
+          </ScrollFrame>
+        </div>
         <form
           className="space-y-3"
           onSubmit={(e) => {
@@ -85,8 +94,7 @@ export function TeamPanel({ slug, team, open, closed }: { slug: string; team: Te
       )}
       {team.disqualified && (
         <p role="alert" className={NOTE.error} data-testid="disqualified">
-          The organizers disqualified your team on <time dateTime={team.disqualified.at}>{team.disqualified.at.slice(0, 10)}</time>: {team.disqualified.reason}. It is off the
-          leaderboards and cannot submit.
+          The organizers disqualified your team on <LocalTime at={team.disqualified.at} shown="date" />: {team.disqualified.reason}. It is off the leaderboards and cannot submit.
         </p>
       )}
       {open && incoming.length + outgoing.length > 0 && (
@@ -133,7 +141,7 @@ export function TeamPanel({ slug, team, open, closed }: { slug: string; team: Te
         <>
           <p className="text-sm text-slate-600" data-testid="daily-limits">
             Submissions today: <strong className="text-slate-900">{team.limits.usedToday}</strong> of {team.limits.dailyLimit} used, {team.limits.remainingToday} left; the count
-            resets at <time dateTime={team.limits.resetsAt}>{team.limits.resetsAt.slice(11, 16)} UTC</time>.
+            resets at <LocalTime at={team.limits.resetsAt} shown="time" />.
           </p>
           <p className="text-sm">
             Invite code:{" "}

@@ -1,5 +1,6 @@
 "use client";
 
+import { LocalTime } from "../local-time";
 import Link from "../link";
 import { useEffect, useRef, useState } from "react";
 import { BudgetBar } from "../budget-bar";
@@ -8,7 +9,6 @@ import { CELL, DataTable, hiddenBelow, MINE, YourTeam } from "../data-table";
 
 const PAGE_SIZE = 50;
 const REFRESH_MS = 10_000;
-const TIME = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" });
 
 /**
  * The live leaderboard: search by team, pages of 50, refreshed every 10 s without a reload while
@@ -100,7 +100,7 @@ export function LiveLeaderboard({ slug, initial, live, myTeamId }: { slug: strin
           { label: "Team" },
           { label: "Score", numeric: true },
           { label: "Entries", numeric: true, from: "sm" },
-          { label: "Last (UTC)", from: "md" },
+          { label: "Last", from: "md" },
           { label: "Overfitting budget" },
         ]}
       >
@@ -138,7 +138,7 @@ export function LiveLeaderboard({ slug, initial, live, myTeamId }: { slug: strin
                 <ScoreCell score={e.score} kind={e.kind} bound={e.bound} decimals={e.decimals} />
               </td>
               <td className={`${CELL.board} ${hiddenBelow("sm")} text-right tabular-nums`}>{e.submissions}</td>
-              <td className={`${CELL.board} ${hiddenBelow("md")} whitespace-nowrap text-slate-600`}>{e.lastSubmissionAt ? TIME.format(new Date(e.lastSubmissionAt)) : "—"}</td>
+              <td className={`${CELL.board} ${hiddenBelow("md")} whitespace-nowrap text-slate-600`}>{e.lastSubmissionAt ? <LocalTime at={e.lastSubmissionAt} /> : "—"}</td>
               <td className={`${CELL.board}`}>
                 <BudgetBar remaining={e.budget.remaining} initial={e.budget.initial} narrow />
               </td>

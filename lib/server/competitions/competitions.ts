@@ -9,7 +9,7 @@ import { secretCommitment, settingsText } from "@/lib/mechanism/commitment";
 import { getMetric, type Metric, type SplitShape } from "@/lib/metrics/registry";
 import type { MetricParams } from "@/lib/metrics/types";
 import { type CorrelationModelInput, DEFAULT_BUDGET, type MechanismInput } from "@/lib/validation/calibration";
-import { createCompetitionSchema } from "@/lib/validation/competitions";
+import { type CompetitionListQuery, competitionListQuerySchema, createCompetitionSchema } from "@/lib/validation/competitions";
 import { hasNul } from "@/lib/validation/text";
 import { Prisma } from "@/lib/generated/prisma/client";
 import type { CompetitionDetails, CompetitionListItem } from "@/lib/responses";
@@ -137,22 +137,93 @@ export function toPublicDetails(c: CompetitionRow): CompetitionDetails {
 }
 
 /**
- * The competitions a viewer may see (docs/api.md): published and closed ones for everyone, drafts only
- * for their organizers (all drafts for admins). Live first, then drafts, then closed, each by
- * closing date.
+ * The words of a search as a prefix query of PostgreSQL's full-text search ("power spi" →
+ * `power:* & spi:*`), or null when it has none. Only letters and digits reach the query, so it
+ * cannot be malformed.
  */
-export async function listCompetitions(viewer: PublicUser | null): Promise<CompetitionListItem[]> {
-  const drafts: Prisma.CompetitionWhereInput =
-    viewer?.role === "admin" ? { status: "draft" } : viewer ? { status: "draft", organizers: { some: { userId: viewer.id, removedAt: null } } } : { id: { in: [] } };
-  const rows = await db.competition.findMany({
-    where: { OR: [{ status: { in: ["published", "closed"] } }, drafts] },
-    orderBy: { endsAt: "asc" },
-    select: { slug: true, title: true, status: true, metric: true, endsAt: true, closedAt: true, _count: { select: { teams: { where: { mergedIntoId: null } } } } },
-  });
-  const order = { published: 0, draft: 1, closed: 2 } as const;
-  return rows
-    .sort((a, b) => order[a.status] - order[b.status])
-    .map(({ _count, ...c }) => ({ ...c, endsAt: c.endsAt.toISOString(), closedAt: c.closedAt?.toISOString() ?? null, teams: _count.teams }));
+export function titleQuery(q: string | undefined): string | null {
+  const words =
+    (q ?? "")
+      .toLowerCase()
+      .match(/[\p{L}\p{N}]+/gu)
+      ?.slice(0, 8) ?? [];
+  return words.length ? words.map((w) => `${w}:*`).join(" & ") : null;
+}
+
+/**
+ * The WHERE clause of the competitions list: what the viewer may see (drafts: their organizers and
+ * admins), then the filters. Each is served by an index at any number of competitions: the title's
+ * words by `competitions_title_search_idx` (GIN over `to_tsvector('simple', title)`, the same
+ * expression as here), the status by `competitions_status_idx`, "mine" by the team members' and
+ * organizers' user indexes.
+ */
+export function competitionListWhere(viewer: PublicUser | null, query: Omit<CompetitionListQuery, "page" | "pageSize">, now: Date): Prisma.Sql {
+  const organizes = (user: PublicUser) =>
+    Prisma.sql`EXISTS (SELECT 1 FROM competition_organizers o WHERE o.competition_id = c.id AND o.user_id = ${user.id}::uuid AND o.removed_at IS NULL)`;
+  const conditions = [
+    viewer?.role === "admin"
+      ? Prisma.sql`TRUE`
+      : viewer
+        ? Prisma.sql`(c.status IN ('published', 'closed') OR (c.status = 'draft' AND ${organizes(viewer)}))`
+        : Prisma.sql`c.status IN ('published', 'closed')`,
+  ];
+  if (query.status === "open") conditions.push(Prisma.sql`c.status = 'published' AND (c.starts_at IS NULL OR c.starts_at <= ${now}) AND c.ends_at > ${now}`);
+  if (query.status === "upcoming") conditions.push(Prisma.sql`c.status = 'published' AND c.starts_at > ${now}`);
+  if (query.status === "closed") conditions.push(Prisma.sql`(c.status = 'closed' OR (c.status = 'published' AND c.ends_at <= ${now}))`);
+  const words = titleQuery(query.q);
+  if (words) conditions.push(Prisma.sql`to_tsvector('simple', c.title) @@ to_tsquery('simple', ${words})`);
+  if (query.mine) {
+    if (!viewer) throw new AppError("unauthorized", "sign in to list your own competitions (mine=true)");
+    // The viewer's few competitions first, then each by its primary key (an OR of two EXISTS would read every competition).
+    conditions.push(
+      Prisma.sql`c.id IN (SELECT m.competition_id FROM team_members m WHERE m.user_id = ${viewer.id}::uuid
+                          UNION SELECT o.competition_id FROM competition_organizers o WHERE o.user_id = ${viewer.id}::uuid AND o.removed_at IS NULL)`,
+    );
+  }
+  return Prisma.join(conditions, " AND ");
+}
+
+/** One page of the competitions list: its cards' columns, open ones first (then drafts, then closed), each group by deadline. */
+export function competitionListStatement(viewer: PublicUser | null, query: CompetitionListQuery, now: Date): Prisma.Sql {
+  return Prisma.sql`
+    SELECT c.slug, c.title, c.status::text AS status, c.metric, c.starts_at, c.ends_at, c.closed_at,
+           (SELECT count(*)::int FROM teams t WHERE t.competition_id = c.id AND t.merged_into_id IS NULL) AS teams
+    FROM competitions c WHERE ${competitionListWhere(viewer, query, now)}
+    ORDER BY CASE c.status WHEN 'published' THEN 0 WHEN 'draft' THEN 1 ELSE 2 END, c.ends_at, c.slug
+    LIMIT ${query.pageSize} OFFSET ${(query.page - 1) * query.pageSize}`;
+}
+
+type ListRow = { slug: string; title: string; status: CompetitionListItem["status"]; metric: string; starts_at: Date | null; ends_at: Date; closed_at: Date | null; teams: number };
+
+/**
+ * GET /api/v1/competitions and the competitions page: the competitions the viewer may see that
+ * match the query, open ones first (then drafts, then closed), each group by deadline; one page
+ * of them, with how many match in all. A card's team count reads the teams' competition index.
+ */
+export async function listCompetitions(
+  viewer: PublicUser | null,
+  query: CompetitionListQuery = competitionListQuerySchema.parse({}),
+): Promise<{ competitions: CompetitionListItem[]; total: number; page: number; pageSize: number }> {
+  const now = new Date();
+  const [rows, [{ total }]] = await Promise.all([
+    db.$queryRaw<ListRow[]>(competitionListStatement(viewer, query, now)),
+    db.$queryRaw<[{ total: number }]>`SELECT count(*)::int AS total FROM competitions c WHERE ${competitionListWhere(viewer, query, now)}`,
+  ]);
+  return {
+    competitions: rows.map((c) => ({
+      slug: c.slug,
+      title: c.title,
+      status: c.status,
+      metric: c.metric,
+      startsAt: c.starts_at?.toISOString() ?? null,
+      endsAt: c.ends_at.toISOString(),
+      closedAt: c.closed_at?.toISOString() ?? null,
+      teams: c.teams,
+    })),
+    total,
+    page: query.page,
+    pageSize: query.pageSize,
+  };
 }
 
 /**

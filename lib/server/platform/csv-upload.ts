@@ -11,8 +11,9 @@ const SLICE_MS = 2;
 /**
  * Streams an uploaded CSV body into a streaming parser (which checks it is UTF-8), hashing it
  * (SHA-256) on the way and, with `keep`, compressing a copy (zstd, on libuv's thread pool while the
- * parser runs); on the first problem reading stops. A parser's CsvValidationError becomes a 422
- * whose details list each problem with its line. Returns the parser's result, the file's hash and,
+ * parser runs); on a problem that ends the parse (the header, the encoding, an over-long line)
+ * reading stops, while a row's problems are counted to the end. A parser's CsvValidationError
+ * becomes a 422 whose details list each problem with its line. Returns the parser's result, the file's hash and,
  * with `keep`, the compressed file and its original size. The body's size is bounded where it
  * enters (lib/server/platform/api.ts `limitedBody`). `parser` makes the parser once the body's first
  * bytes have arrived: a parser's working arrays can be as long as the solution, and an upload from

@@ -1,7 +1,8 @@
 import Link from "../../../_components/link";
 import type { ReactNode } from "react";
 import { toPublicDetails } from "@/lib/server/competitions/competitions";
-import { formatDate, metricTitle } from "../../../_components/format";
+import { metricTitle } from "../../../_components/format";
+import { LocalTime } from "../../../_components/local-time";
 import { StatusBadge } from "../../../_components/status-badge";
 import { BUTTON } from "../../../_components/tones";
 import { CompetitionTabs, type Tab } from "../../../_components/view/competition-tabs";
@@ -57,19 +58,23 @@ export default async function CompetitionLayout({ params, children }: { params: 
               {competition.startsAt && (
                 <div className="flex gap-1">
                   <dt>{started ? "Opened:" : "Opens:"}</dt>
-                  <dd>{formatDate(competition.startsAt)}</dd>
+                  <dd>
+                    <LocalTime at={competition.startsAt.toISOString()} />
+                  </dd>
                 </div>
               )}
               {competition.status === "closed" ? (
                 <div className="flex gap-1">
                   <dt>Closed:</dt>
-                  <dd>{formatDate(competition.closedAt ?? competition.endsAt)}</dd>
+                  <dd>
+                    <LocalTime at={(competition.closedAt ?? competition.endsAt).toISOString()} />
+                  </dd>
                 </div>
               ) : (
                 <div className="flex gap-1">
                   <dt>Closes:</dt>
                   <dd>
-                    {formatDate(competition.endsAt)}
+                    <LocalTime at={competition.endsAt.toISOString()} />
                     {competition.status === "published" && (
                       <span className="text-slate-600">
                         {" "}

@@ -34,7 +34,7 @@ export default async function SubmissionsTab({ params }: { params: Promise<{ slu
               The competition has closed. Late submissions get their exact holdout score on the late board and never change the final standings.
             </p>
           )}
-          <SubmitPanel slug={slug} maxQueries={competition.maxQueries} limits={team.limits} budget={team.budget} />
+          <SubmitPanel slug={slug} maxQueries={competition.maxQueries} limits={team.limits} budget={team.budget} scored={team.scored} late={late} />
         </Section>
       )}
       <Section id="my-submissions" title="My submissions">

@@ -3,13 +3,17 @@ import { accessOf, myRegistration } from "@/lib/server/competitions/access";
 import { ApiForm } from "../../../../_components/api-form";
 import { TeamPanel } from "../../../../_components/compete/team-panel";
 import { describeAccess } from "../../../../_components/format";
+import { CompetitionLimits, OrganizerRules } from "../../../../_components/view/competition-rules";
 import { Section } from "../../../../_components/section";
 import { BUTTON, LINK } from "../../../../_components/tones";
 import { loadCompetition, tabMetadata } from "../competition";
 
 export const generateMetadata = ({ params }: { params: Promise<{ slug: string }> }) => tabMetadata(params, "Team");
 
-/** The Team tab: create or join a team (which accepts the rules), or one's team: members, budget, limits, invite code. */
+/**
+ * The Team tab: create or join a team (which accepts the rules, shown beside the checkbox), or one's
+ * team: members, budget, limits, invite code.
+ */
 export default async function TeamTab({ params }: { params: Promise<{ slug: string }> }) {
   const { slug } = await params;
   const { viewer, competition, organizer, team, open } = await loadCompetition(slug);
@@ -62,7 +66,18 @@ export default async function TeamTab({ params }: { params: Promise<{ slug: stri
               )}
             </div>
           )}
-          <TeamPanel slug={slug} team={team} open={open} closed={competition.status === "closed"} />
+          <TeamPanel
+            slug={slug}
+            team={team}
+            open={open}
+            closed={competition.status === "closed"}
+            rules={
+              <div className="space-y-4">
+                <OrganizerRules rules={competition.rules} />
+                <CompetitionLimits competition={competition} />
+              </div>
+            }
+          />
         </>
       )}
     </Section>

@@ -1,0 +1,45 @@
+"use client";
+
+import { useSyncExternalStore } from "react";
+
+type Shown = "datetime" | "date" | "time";
+
+const OPTIONS: Record<Shown, Intl.DateTimeFormatOptions> = {
+  datetime: { dateStyle: "medium", timeStyle: "short" },
+  date: { day: "numeric", month: "short", year: "numeric" },
+  time: { hour: "2-digit", minute: "2-digit", hourCycle: "h23" },
+};
+
+/**
+ * "21 Nov 2026, 14:05 UTC" in `timeZone` (the viewer's when undefined), with the zone's short name
+ * after a time ("GMT+5:30", "CET"; "UTC" for UTC itself).
+ */
+export function formatInZone(iso: string, shown: Shown, timeZone: string | undefined): string {
+  const at = new Date(iso);
+  const text = new Intl.DateTimeFormat("en-GB", { ...OPTIONS[shown], timeZone }).format(at);
+  if (shown === "date") return text;
+  const zone = new Intl.DateTimeFormat("en-GB", { timeZone, timeZoneName: "short" }).formatToParts(at).find((p) => p.type === "timeZoneName")?.value ?? "";
+  return `${text} ${zone}`;
+}
+
+const noSubscription = () => () => {};
+
+/**
+ * A moment in the viewer's time zone, with the UTC time as its title (the tooltip) and its instant
+ * in `dateTime`. The server, which does not know the viewer's zone, renders it in UTC, and so does
+ * the browser while hydrating (the server snapshot): the HTML and the first render agree, then the
+ * browser's zone takes over.
+ */
+export function LocalTime({ at, shown = "datetime" }: { at: string; shown?: Shown }) {
+  const inBrowser = useSyncExternalStore(
+    noSubscription,
+    () => true,
+    () => false,
+  );
+  const utc = formatInZone(at, "datetime", "UTC");
+  return (
+    <time dateTime={at} title={utc}>
+      {inBrowser ? formatInZone(at, shown, undefined) : shown === "date" ? formatInZone(at, "date", "UTC") : utc}
+    </time>
+  );
+}
