@@ -135,8 +135,12 @@ export default async function AccountPage() {
                   {[i.username, i.email].filter(Boolean).join(" · ") || "—"}
                   {i.email && !i.emailVerified && <span className="text-slate-600"> (address not verified by the provider)</span>}
                 </td>
-                <td className={`${CELL.list} ${hiddenBelow("sm")} text-slate-600`}><LocalTime at={i.linkedAt} shown="date" /></td>
-                <td className={`${CELL.list} ${hiddenBelow("sm")} text-slate-600`}><LocalTime at={i.lastSignInAt} shown="date" /></td>
+                <td className={`${CELL.list} ${hiddenBelow("sm")} text-slate-600`}>
+                  <LocalTime at={i.linkedAt} shown="date" />
+                </td>
+                <td className={`${CELL.list} ${hiddenBelow("sm")} text-slate-600`}>
+                  <LocalTime at={i.lastSignInAt} shown="date" />
+                </td>
               </tr>
             ))}
           </DataTable>
