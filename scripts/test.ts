@@ -5,7 +5,8 @@
 // `npm run test:e2e -- test/e2e/cli.test.ts -t "one line"`.
 import { spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { ensureBuilt, startApp } from "./app";
 import { startTestDatabase } from "./db/database";
@@ -84,12 +85,15 @@ if (!hasPython && wanted("e2e"))
 log("starting a throwaway PostgreSQL for the integration and end-to-end tests");
 const database = await startTestDatabase(() => {});
 let mail: MailCatcher | undefined;
+let files: string | undefined;
 try {
   await migrate(database.url);
   const secret = randomBytes(32).toString("base64url");
   // Mail goes to a real SMTP server, a local catcher the tests read (MAIL_UI_URL/email).
   mail = await startMailCatcher();
-  const env = { DATABASE_URL: database.url, NEXTAUTH_SECRET: secret, SMTP_URL: mail.smtpUrl, MAIL_UI_URL: mail.webUrl };
+  // The local file store of this run's database, shared by the integration tests and both app instances.
+  files = mkdtempSync(path.join(tmpdir(), "quiltboard-test-files-"));
+  const env = { DATABASE_URL: database.url, NEXTAUTH_SECRET: secret, SMTP_URL: mail.smtpUrl, MAIL_UI_URL: mail.webUrl, QUILTBOARD_FILES_DIR: files };
   vitest("integration", env);
   if (wanted("e2e")) await endToEnd(env);
 } catch (error) {
@@ -97,6 +101,7 @@ try {
 } finally {
   await mail?.stop();
   await database.stop();
+  if (files) rmSync(files, { recursive: true, force: true });
 }
 finish();
 
