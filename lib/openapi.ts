@@ -409,6 +409,13 @@ export const OPERATIONS: Record<string, TaggedOperation> = {
       ok: { 201: { description: "the file", reply: attachmentSchema } },
       errors: [403, 429],
     },
+    [`GET ${slug}/attachments/all`]: {
+      summary: "Download every data file as one zip (stored entries, ZIP64 past 4 GiB; streamed, with Content-Length)",
+      who: "team members meeting the access rules, organizers",
+      auth: "optional",
+      ok: { 200: { description: "the zip, named <slug>-data.zip", reply: { file: "a zip of the data files, each stored as it was uploaded", mediaType: "application/zip" } } },
+      errors: [401, 403],
+    },
     [`GET ${slug}/attachments/{id}`]: {
       summary: "Download a data file (streamed, with Content-Length; Range, If-Range and If-None-Match against its ETag, the SHA-256)",
       who: "team members meeting the access rules, organizers",

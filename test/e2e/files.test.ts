@@ -1,5 +1,9 @@
 import { createHash, randomBytes } from "node:crypto";
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
 import http from "node:http";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startApp, type RunningApp } from "@/scripts/app";
 import { freePort } from "@/scripts/db/admin";
@@ -72,6 +76,28 @@ describe("a data file through the app (local store)", () => {
     const stale = await get({ range: "bytes=0-9", "if-range": '"another-version"' });
     expect([stale.status, stale.headers.get("content-length")]).toEqual([200, String(data.byteLength)]);
     await stale.body?.cancel();
+  });
+
+  it("streams every file as one zip of stored entries with its exact Content-Length, which Python's zipfile reads back byte for byte", async () => {
+    const csv = new TextEncoder().encode("id,x\n1,2\n");
+    await upload(APP_URL, slug, organizer, csv, "small.csv");
+    const answer = await fetch(`${APP_URL}/api/v1/competitions/${slug}/attachments/all`, { headers: reader });
+    expect([answer.status, answer.headers.get("content-type"), answer.headers.get("content-disposition")]).toEqual([
+      200,
+      "application/zip",
+      `attachment; filename="${slug}-data.zip"; filename*=UTF-8''${slug}-data.zip`,
+    ]);
+    const zip = new Uint8Array(await answer.arrayBuffer());
+    expect(answer.headers.get("content-length")).toBe(String(zip.byteLength));
+    const where = join(mkdtempSync(join(tmpdir(), "zip-")), "data.zip");
+    writeFileSync(where, zip);
+    // testzip() checks every entry's CRC-32; compress_type 0 is "stored".
+    const script =
+      "import hashlib, json, sys, zipfile\nz = zipfile.ZipFile(sys.argv[1])\nprint(json.dumps({'bad': z.testzip(), 'files': {i.filename: [i.compress_type, i.file_size, hashlib.sha256(z.read(i)).hexdigest()] for i in z.infolist()}}))";
+    const python = spawnSync(process.env.PYTHON ?? "python3", ["-c", script, where], { encoding: "utf8", maxBuffer: 1024 * 1024 });
+    expect(python.stderr).toBe("");
+    expect(JSON.parse(python.stdout)).toEqual({ bad: null, files: { "big.bin": [0, data.byteLength, sha256(data)], "small.csv": [0, csv.byteLength, sha256(csv)] } });
+    expect((await fetch(`${APP_URL}/api/v1/competitions/${slug}/attachments/all`)).status).toBe(401);
   });
 
   it("refuses a download to someone who has not joined (401/403), as before", async () => {

@@ -7,6 +7,7 @@ import { AppError } from "@/lib/server/platform/errors";
 import { fileStore } from "@/lib/server/platform/files";
 import type { ByteRange } from "@/lib/validation/ranges";
 import { log } from "@/lib/server/platform/log";
+import { zipStream } from "@/lib/server/platform/zip";
 import type { UploadDetails } from "@/lib/server/platform/uploads";
 import { getVisibleCompetition, requireOrganizer, isOrganizer } from "./competitions";
 import type { PublicUser } from "@/lib/server/accounts/users";
@@ -127,6 +128,22 @@ async function requireReader(viewer: PublicUser | null, slug: string) {
   if (!member) throw new AppError("forbidden", "accept the rules (create or join a team) to download the data");
   await requireAccess(viewer, competition);
   return competition;
+}
+
+/**
+ * GET …/attachments/all: every data file of the competition, for the same readers as one file, as
+ * one zip streamed as it is read (platform/zip.ts), with its exact size; 404 when there is none.
+ */
+export async function zipAttachments(viewer: PublicUser | null, slug: string): Promise<{ stream: ReadableStream<Uint8Array>; size: number }> {
+  const competition = await requireReader(viewer, slug);
+  const files = await db.attachment.findMany({
+    where: { competitionId: competition.id },
+    orderBy: { filename: "asc" },
+    select: { filename: true, size: true, createdAt: true, storageKey: true },
+  });
+  if (!files.length) throw new AppError("not_found", "this competition has no data files");
+  if (files.some((f) => !f.storageKey)) throw new AppError("unavailable", "the files are being moved into the file store; try again in a minute", { retryAfter: 60 });
+  return zipStream(files.map((f) => ({ name: f.filename, size: Number(f.size), mtime: f.createdAt, open: () => fileStore().get(f.storageKey!) })));
 }
 
 /**
