@@ -289,7 +289,7 @@ export const OPERATIONS: Record<string, TaggedOperation> = {
       auth: "required",
       body: "csv",
       ok: { 200: { description: "the rows of each split, the file's hash and warnings", reply: solutionUploadedSchema } },
-      errors: [403, 409],
+      errors: [403, 409, 429],
     },
     [`PUT ${slug}/correlation`]: {
       summary: "Set the holdout's correlation model",

@@ -117,8 +117,18 @@ export function filesDir(env: Record<string, string | undefined> = {}): string {
 export type RunningApp = { url: string; child: ChildProcess; stop: () => Promise<void> };
 
 /**
+ * The app's JavaScript heap limit in MB (node --max-old-space-size), here and in the Dockerfile's
+ * CMD (test/unit/docker-compose.test.ts holds them equal). Past it the process ends ("JavaScript heap
+ * out of memory") and is restarted (npm start, the compose files' restart policy) instead of growing
+ * until the machine swaps or its kernel kills something else. A solution's and the uploads' columns
+ * are typed arrays, which live outside this heap: allow the process about 1 GB more (docs/operating.md).
+ */
+export const APP_HEAP_MB = 2048;
+
+/**
  * Starts the standalone server on `port` through its entry (which migrates, then serves behind the
- * HTTP preload: exactly what the image runs) with the given environment and waits until it answers. `stop` sends SIGTERM and, after 10 s, SIGKILL. Quiet
+ * HTTP preload: exactly what the image runs, with its heap limit) with the given environment and
+ * waits until it answers. `stop` sends SIGTERM and, after 10 s, SIGKILL. Quiet
  * output is kept, or written to `logFile` directly by the app's process (through the file's
  * descriptor: the app never waits for this process to read its output, which a test runner
  * blocked in spawnSync would not).
@@ -126,7 +136,7 @@ export type RunningApp = { url: string; child: ChildProcess; stop: () => Promise
 export async function startApp(options: { port: number; env: Record<string, string>; quiet?: boolean; logFile?: string }): Promise<RunningApp> {
   const url = `http://localhost:${options.port}`;
   const logFd = options.quiet && options.logFile ? openSync(options.logFile, "a") : null;
-  const child = spawn(process.execPath, ["entry.mjs"], {
+  const child = spawn(process.execPath, [`--max-old-space-size=${APP_HEAP_MB}`, "entry.mjs"], {
     cwd: STANDALONE,
     stdio: !options.quiet ? "inherit" : logFd !== null ? ["ignore", logFd, logFd] : ["ignore", "pipe", "pipe"],
     env: {

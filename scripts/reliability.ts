@@ -4,13 +4,13 @@ import { randomUUID } from "node:crypto";
 import http from "node:http";
 import pg from "pg";
 import { startApp, type RunningApp } from "./app";
-import { newCompetitor, type Organizer, publishOverApi, syntheticPredictions, syntheticSolution } from "../test/support/api";
+import { newApiUser, newCompetitor, type Organizer, publishOverApi, syntheticPredictions, syntheticSolution } from "../test/support/api";
 
 /** Publishes a competition on a synthetic solution of `rows` rows; returns its slug and organizer. */
 async function publishSynthetic(base: string, rows: number, budget = 10): Promise<{ slug: string; organizer: Organizer }> {
   // A tight threshold, so a good share of answers come from the holdout and spend budget.
   return publishOverApi(base, {
-    settings: { dailySubmissionLimit: 1000 },
+    settings: { dailySubmissionLimit: 1000, maxTeamSize: 100 },
     solution: syntheticSolution(rows),
     mechanism: { mode: "practical", sigma: 0.001, threshold: 0.003, budget },
   });
@@ -129,19 +129,38 @@ async function drive(urls: string[], slug: string, jobs: Job[], inFlight: number
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))];
 
-/** `teams` new teams in the competition, named `${name} 0`, `${name} 1`, …: their tokens, signed up 10 at a time. */
-async function newTeams(base: string, slug: string, teams: number, name: string): Promise<string[]> {
-  const tokens: string[] = [];
-  for (let t = 0; t < teams; t += 10) {
-    const batch = await Promise.all(Array.from({ length: Math.min(10, teams - t) }, async (_, i) => (await newCompetitor(base, slug, `${name} ${t + i}`)).auth.authorization));
-    tokens.push(...batch);
-  }
+/**
+ * Uploads of one account a well-behaved client has in flight at once: the server reads at most two
+ * of an account's at a time, over every instance, and refuses a third with 429 (docs/api.md,
+ * Uploads and downloads). A team that sends more at once does it from several members' accounts.
+ */
+const UPLOADS_PER_ACCOUNT = 2;
+
+/**
+ * `teams` new teams in the competition, named `${name} 0`, `${name} 1`, …, each of `members`
+ * accounts (its creator and the others, who joined with its invite code): their tokens, by team,
+ * signed up 10 at a time.
+ */
+async function newTeams(base: string, slug: string, teams: number, name: string, members: number): Promise<string[][]> {
+  const tokens: string[][] = [];
+  const team = async (i: number) => {
+    const captain = await newCompetitor(base, slug, `${name} ${i}`);
+    const others = [];
+    for (let m = 1; m < members; m++) {
+      const member = await newApiUser(base, "member");
+      await member.call(`/api/v1/competitions/${slug}/teams/join`, { json: { inviteCode: captain.team.inviteCode } });
+      others.push(member.auth.authorization);
+    }
+    return [captain.auth.authorization, ...others];
+  };
+  for (let t = 0; t < teams; t += 10) tokens.push(...(await Promise.all(Array.from({ length: Math.min(10, teams - t) }, (_, i) => team(t + i)))));
   return tokens;
 }
 
 /**
  * `teams` teams each send `perTeam` submissions, at most `inFlight` at once; a team's submissions
- * are queued together, so they are in flight together and take turns on the team's lock. Then the
+ * are queued together, so they are in flight together and take turns on the team's lock (sent by its
+ * members in turn, at most UPLOADS_PER_ACCOUNT per account). Then the
  * invariants are checked. With `warmup`, that many submissions from other teams go first, untimed:
  * a fresh instance compiles its hot code and opens its database connections on its first requests.
  */
@@ -157,10 +176,12 @@ export async function runLoad(options: {
   const [base] = options.urls;
   const { slug, organizer } = await publishSynthetic(base, options.rows);
   const warmup = options.warmup ?? 0;
-  const warmers = await newTeams(base, slug, Math.ceil(warmup / options.perTeam), "Warm-up team");
-  const players = await newTeams(base, slug, options.teams, "Load team");
-  const jobsOf = (tokens: string[], count: number, seed: number): Job[] =>
-    Array.from({ length: count }, (_, j) => ({ token: tokens[Math.floor(j / options.perTeam)], csv: Buffer.from(syntheticPredictions(options.rows, seed + j)) }));
+  const members = Math.ceil(options.perTeam / UPLOADS_PER_ACCOUNT);
+  const warmers = await newTeams(base, slug, Math.ceil(warmup / options.perTeam), "Warm-up team", members);
+  const players = await newTeams(base, slug, options.teams, "Load team", members);
+  // A team's submissions take turns among its members, so no account has more than two in flight.
+  const jobsOf = (tokens: string[][], count: number, seed: number): Job[] =>
+    Array.from({ length: count }, (_, j) => ({ token: tokens[Math.floor(j / options.perTeam)][j % members], csv: Buffer.from(syntheticPredictions(options.rows, seed + j)) }));
   const warm = await drive(options.urls, slug, jobsOf(warmers, warmup, 1_000_000), options.inFlight);
   const jobs = jobsOf(players, options.teams * options.perTeam, 1);
   const started = performance.now();

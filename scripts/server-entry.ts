@@ -8,6 +8,7 @@
 //   node entry.mjs admin create EMAIL [--name NAME]   create an administrator (password on stdin)
 import path from "node:path";
 import { pathToFileURL } from "node:url";
+import { getHeapStatistics } from "node:v8";
 import { runAdminCommand } from "./admin-command";
 import { migrate } from "./db/migrate";
 import { exitIfMisconfigured, parseEnvironment } from "@/lib/server/platform/env";
@@ -30,7 +31,10 @@ if (command === "admin") {
     process.exit(2);
   }
   const { applied } = await migrate(databaseUrl, migrations);
-  if (applied.length) console.log(JSON.stringify({ level: 30, time: new Date().toISOString(), service: "quiltboard", applied, msg: "migrations applied" }));
+  const say = (fields: Record<string, unknown>, msg: string) => console.log(JSON.stringify({ level: 30, time: new Date().toISOString(), service: "quiltboard", ...fields, msg }));
+  if (applied.length) say({ applied }, "migrations applied");
+  // The JavaScript heap's limit (node --max-old-space-size, scripts/app.ts APP_HEAP_MB), for whoever sizes the machine.
+  say({ heapLimitMb: Math.round(getHeapStatistics().heap_size_limit / 1024 / 1024) }, "starting the server");
   process.chdir(here);
   await import(pathToFileURL(path.join(here, "http-preload.mjs")).href);
   await import(pathToFileURL(path.join(here, "server.js")).href);

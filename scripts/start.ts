@@ -41,6 +41,44 @@ async function shutdown(code: number) {
   log("stopped");
   process.exit(code);
 }
+/** The app's ends within the last RESTART_WINDOW_MS: past MAX_RESTARTS of them npm start gives up. */
+const ends: number[] = [];
+const MAX_RESTARTS = 3;
+const RESTART_WINDOW_MS = 60_000;
+
+/**
+ * Restarts the app when it ends on its own (past its heap limit, a crash), saying what happened; the
+ * database and the mail catcher keep running. An app that keeps ending (more than MAX_RESTARTS times
+ * in a minute) stops everything, with its reason.
+ */
+function keepRunning(start: () => Promise<NonNullable<typeof app>>): void {
+  app!.child.once("exit", (code, signal) => {
+    if (stopping) return;
+    const now = Date.now();
+    ends.push(now);
+    while (ends[0] < now - RESTART_WINDOW_MS) ends.shift();
+    const how = signal ? `was killed (${signal})` : `exited with code ${code}`;
+    const why = code === 134 || signal === "SIGABRT" ? ", probably out of memory (see its last lines above)" : " (see its last lines above)";
+    if (ends.length > MAX_RESTARTS) {
+      console.error(`[quiltboard] the app ${how}${why}, the ${ends.length}th time within a minute: stopping everything`);
+      void shutdown(1);
+      return;
+    }
+    console.error(`[quiltboard] the app ${how}${why}; restarting it`);
+    start().then(
+      (restarted) => {
+        app = restarted;
+        log(`the app is running again at ${restarted.url}`);
+        keepRunning(start);
+      },
+      (error: Error) => {
+        console.error(`[quiltboard] the app could not be restarted: ${error.message}`);
+        void shutdown(1);
+      },
+    );
+  });
+}
+
 process.on("SIGINT", () => void shutdown(0));
 process.on("SIGTERM", () => void shutdown(0));
 
@@ -62,11 +100,9 @@ try {
   // Without SMTP_URL, mail goes to a local catcher whose inbox is a web page.
   if (!process.env.SMTP_URL) mail = await startMailCatcher({ webPort: mailUiPort, directory: path.join(DATA_DIR, "mail") });
   const smtp = process.env.SMTP_URL ?? mail!.smtpUrl;
-  app = await startApp({
-    port,
-    env: { DATABASE_URL: database.url, NEXTAUTH_SECRET: nextAuthSecret(), SMTP_URL: smtp, ...(process.env.NEXTAUTH_URL ? { NEXTAUTH_URL: process.env.NEXTAUTH_URL } : {}) },
-  });
-  app.child.once("exit", (code) => void shutdown(code ?? 1));
+  const appEnv = { DATABASE_URL: database.url, NEXTAUTH_SECRET: nextAuthSecret(), SMTP_URL: smtp, ...(process.env.NEXTAUTH_URL ? { NEXTAUTH_URL: process.env.NEXTAUTH_URL } : {}) };
+  app = await startApp({ port, env: appEnv });
+  keepRunning(() => startApp({ port, env: appEnv }));
   const accounts = demo
     ? `  Demo accounts (email / password):\n${DEMO_ACCOUNTS.map((a) => `    ${a.role === "admin" ? "admin     " : "competitor"}  ${a.email.padEnd(24)} ${a.password}`).join("\n")}`
     : admins === 0

@@ -248,3 +248,14 @@ function gcd(a: number, b: number): number {
 function round(x: number): number {
   return Math.round(x * 1e6) / 1e6;
 }
+
+/**
+ * The largest of `lengths` (each chain's or group's rows), 0 for none: one per group of the
+ * solution, half a million for 10⁶ rows in pairs, too many to pass as the arguments of Math.max
+ * (a RangeError).
+ */
+export function longestOf(lengths: readonly number[]): number {
+  let most = 0;
+  for (const l of lengths) if (l > most) most = l;
+  return most;
+}

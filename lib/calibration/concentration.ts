@@ -1,5 +1,5 @@
 import { check } from "../mechanism/errors";
-import { checkDistribution, checkTransitionMatrix, describeChain, effectiveSampleSize } from "./chain";
+import { checkDistribution, checkTransitionMatrix, describeChain, effectiveSampleSize, longestOf } from "./chain";
 import type { CorrelationModel } from "./models";
 
 /**
@@ -101,7 +101,7 @@ function markovConcentration(model: Extract<CorrelationModel, { kind: "markov" }
   const transition = checkTransitionMatrix(model.transition);
   const chain = describeChain(transition);
   const stationaryStart = !Array.isArray(model.initial) || Math.max(...checkDistribution(model.initial, transition.size).map((q, i) => Math.abs(q - chain.stationary[i]))) <= 1e-9;
-  const longest = Math.max(...(model.chains ?? [n]));
+  const longest = model.chains ? longestOf(model.chains) : n;
   const candidates: Concentration[] = [{ size: metricSize / longest, kl: false, inequality: `McDiarmid's inequality over independent chains of at most ${longest} rows` }];
   if (chain.mixingTime !== null) {
     candidates.push({

@@ -1,6 +1,6 @@
 import { check } from "../mechanism/errors";
 import { groupsAcrossSplits, holdoutChains, type Solution, type SolutionColumns } from "../csv/solution";
-import { describeChain, checkTransitionMatrix, fitTransitionMatrix, type ChainSummary } from "./chain";
+import { describeChain, checkTransitionMatrix, fitTransitionMatrix, longestOf, type ChainSummary } from "./chain";
 import { type CorrelationModel, effectiveSize } from "./models";
 import type { CorrelationModelInput } from "../validation/calibration";
 
@@ -31,9 +31,10 @@ export function resolveCorrelation(input: CorrelationModelInput, n: number, solu
     }
     case "groups": {
       const sizes = solution?.groups ? holdoutChains(solution).map((c) => c.length) : null;
-      const maxGroupSize = input.maxGroupSize ?? (sizes ? Math.max(...sizes) : undefined);
+      const largest = sizes && longestOf(sizes);
+      const maxGroupSize = input.maxGroupSize ?? largest ?? undefined;
       check(maxGroupSize !== undefined, "groups need maxGroupSize, or a solution with a group column to read it from");
-      if (sizes) check(maxGroupSize >= Math.max(...sizes), `maxGroupSize ${maxGroupSize} is smaller than the largest group in the solution (${Math.max(...sizes)} holdout rows)`);
+      if (largest !== null) check(maxGroupSize >= largest, `maxGroupSize ${maxGroupSize} is smaller than the largest group in the solution (${largest} holdout rows)`);
       const model: CorrelationModel = { kind: "groups", maxGroupSize };
       const groupSizes: Record<string, number> = {};
       for (const s of sizes ?? []) groupSizes[s] = (groupSizes[s] ?? 0) + 1;
@@ -61,7 +62,7 @@ export function resolveCorrelation(input: CorrelationModelInput, n: number, solu
         model,
         n,
         nEff: effectiveSize(model, n),
-        chain: { ...summary, stateNames, chains: lengths.length, longestChain: Math.max(...lengths) },
+        chain: { ...summary, stateNames, chains: lengths.length, longestChain: longestOf(lengths) },
       };
     }
   }

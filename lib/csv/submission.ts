@@ -1,6 +1,7 @@
 import type { Metric } from "../metrics/types";
 import { CSV_LIMITS, type CsvCursor, CsvReader, type CsvIssue, type CsvRecord, CsvValidationError } from "./reader";
-import { type Solution, SolutionIds } from "./solution";
+import type { Solution } from "./solution";
+import { fnv1a, PackedStrings } from "./strings";
 
 const MAX_ISSUES = 20;
 const SPACE = 32;
@@ -13,7 +14,7 @@ const CR = 13;
 /**
  * The solution's ids → positions, looked up by the bytes of a CSV field, so that reading a submission
  * makes no string per row: an open-addressing table on an FNV-1a hash of the UTF-8 bytes, over the
- * ids' own bytes. A lookup first tries the position after the previous match, so a file in the
+ * ids' own bytes (strings.ts PackedStrings). A lookup first tries the position after the previous match, so a file in the
  * canonical order never hashes.
  *
  * Positions are in shortlex order (by length, then byte by byte: r2 before r10), a function of the
@@ -26,8 +27,8 @@ const CR = 13;
  */
 export class IdIndex {
   readonly size: number;
-  /** The ids in canonical order: position p's id is `ids.name(p)`. */
-  private readonly ids: SolutionIds;
+  /** The ids in canonical order: position p's id is `ids.get(p)`. */
+  private readonly ids: PackedStrings;
   private readonly bytes: Uint8Array;
   private readonly starts: Int32Array;
   /** The solution's row of each position; null when they are the same. */
@@ -37,7 +38,7 @@ export class IdIndex {
   private readonly table: Int32Array; // position + 1, 0 = empty
   private readonly mask: number;
 
-  constructor(solutionIds: SolutionIds) {
+  constructor(solutionIds: PackedStrings) {
     this.size = solutionIds.length;
     // A solution whose file lists its ids in shortlex order already (r0, r1, …) keeps them as they are.
     this.rowOf = inShortlexOrder(solutionIds) ? null : shortlexOrder(solutionIds);
@@ -54,6 +55,11 @@ export class IdIndex {
       while (this.table[h] !== 0) h = (h + 1) & this.mask;
       this.table[h] = p + 1;
     }
+  }
+
+  /** The bytes it holds besides the solution: its hash table and, when positions are not rows, the ids in shortlex order with `rowOf`. */
+  get byteLength(): number {
+    return this.table.byteLength + (this.rowOf ? this.rowOf.byteLength + this.ids.byteLength : 0);
   }
 
   /** The position of the id held in `buf[start, end)`, or −1; `hint` is the position expected (e.g. the next). */
@@ -81,7 +87,7 @@ export class IdIndex {
 
   /** Position p's id. */
   name(p: number): string {
-    return this.ids.name(p);
+    return this.ids.get(p);
   }
 
   private equals(p: number, buf: Uint8Array, start: number, end: number): boolean {
@@ -95,7 +101,7 @@ export class IdIndex {
 }
 
 /** Whether every id of `ids` comes after the one before it in shortlex order (one pass, in row order). */
-function inShortlexOrder(ids: SolutionIds): boolean {
+function inShortlexOrder(ids: PackedStrings): boolean {
   const { bytes, starts } = ids;
   for (let r = 1; r < ids.length; r++) {
     const a = starts[r - 1];
@@ -114,16 +120,19 @@ function inShortlexOrder(ids: SolutionIds): boolean {
 }
 
 /** `ids` with row `order[p]` at position p. */
-function reordered(ids: SolutionIds, order: Int32Array): SolutionIds {
+function reordered(ids: PackedStrings, order: Int32Array): PackedStrings {
   const source = ids.bytes;
-  const bytes = new Uint8Array(source.length);
+  const bytes = new Uint8Array(ids.starts[order.length]);
+  const starts = new Int32Array(order.length + 1);
   let at = 0;
   for (let p = 0; p < order.length; p++) {
-    if (p > 0) bytes[at++] = LF;
+    starts[p] = at;
     const to = ids.starts[order[p] + 1] - 1;
     for (let i = ids.starts[order[p]]; i < to; i++) bytes[at++] = source[i];
+    bytes[at++] = LF;
   }
-  return new SolutionIds(bytes);
+  starts[order.length] = at;
+  return new PackedStrings(bytes, starts);
 }
 
 /** Below this many rows, a range is put in order by insertion rather than by another radix pass. */
@@ -135,7 +144,7 @@ const SMALL_RANGE = 16;
  * counting pass per byte position over the rows still tied there (McIlroy, Bostic and McIlroy 1993,
  * "Engineering radix sort"), insertion into small ranges: work in proportion to the ids' bytes.
  */
-export function shortlexOrder(ids: SolutionIds): Int32Array {
+export function shortlexOrder(ids: PackedStrings): Int32Array {
   const n = ids.length;
   const { bytes, starts } = ids;
   const lengthOf = (r: number) => starts[r + 1] - 1 - starts[r];
@@ -209,12 +218,6 @@ function insertionSort(order: Int32Array, at: Int32Array, from: number, to: numb
     order[j + 1] = row;
     at[j + 1] = start;
   }
-}
-
-function fnv1a(buf: Uint8Array, start: number, end: number): number {
-  let h = 0x811c9dc5;
-  for (let i = start; i < end; i++) h = Math.imul(h ^ buf[i], 0x01000193);
-  return h >>> 0;
 }
 
 /**
@@ -302,6 +305,16 @@ export function submissionKey(solution: Pick<Solution, "ids" | "classes">): Subm
 }
 
 const IDLE_SCRATCH = 4;
+
+/**
+ * The most a key holds besides the solution: its id index (IdIndex.byteLength) and IDLE_SCRATCH
+ * working arrays for `input` (the line of each row, the predictions and, when positions are not
+ * rows, the predictions by row).
+ */
+export function submissionKeyBytes(key: SubmissionKey, input: Metric["input"]): number {
+  const value = input === "class" ? 4 : 8;
+  return key.ids.byteLength + IDLE_SCRATCH * key.ids.size * (4 + (key.ids.rowOf ? 2 : 1) * value);
+}
 
 /**
  * A number from the bytes `[start, end)` of a field, exactly as `Number(text)` reads it (NaN when it

@@ -1,22 +1,24 @@
 import { randomBytes, scryptSync } from "node:crypto";
-import { readFileSync } from "node:fs";
 import pg from "pg";
 import type { Figure } from "./mechanism";
+import { benchHostileLoad } from "./hostile-load";
 import { readOnlyBaseline } from "./scoring";
 import { percentile } from "./stats";
 import { startHarness } from "../harness";
 import { startMailCatcher } from "../mail";
 import { client, newApiUser, newCompetitor, openRequest, publishOverApi, seededShuffle, signInWithCookies, syntheticPredictions, syntheticSolution } from "../../test/support/api";
+import { rssMb } from "../../test/support/load";
 import { mannWhitney, raceDisqualifyAgainstMerge, raceResetAgainst, resetTimings } from "../../test/support/races";
 
 /**
  * Issue 12's hostile requests, each beside the normal case: how long the server takes to answer it
  * and the slowest of the cheap requests (GET /api/v1/competitions, every 50 ms) it answered
  * meanwhile. A safe server rejects the hostile ones fast and keeps the others fast. Then issue 24's
- * memory that no account may pin (pinnedMemory).
+ * memory that no account may pin (pinnedMemory), and issue 39's resources that one account could
+ * hold or exhaust (hostile-load.ts), which use the second app instance.
  */
 export async function benchHostile(): Promise<Figure[]> {
-  const harness = await startHarness(1);
+  const harness = await startHarness(2);
   const [base] = harness.urls;
   const figures: Figure[] = [];
   try {
@@ -104,16 +106,12 @@ export async function benchHostile(): Promise<Figure[]> {
     await client(base)("/api/v1/competitions"); // still up
     figures.push(await rejectedAtOnce(base, player.auth, n));
     figures.push(...(await pinnedMemory(base, harness.apps[0].child.pid!, player.auth)));
+    figures.push(...(await benchHostileLoad(harness)));
   } finally {
     await harness.stop();
   }
   figures.push(...(await rolesRacesInput()));
   return figures;
-}
-
-/** The app process's resident memory in MB (Linux: /proc). */
-function rssMb(pid: number): number {
-  return Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))![1]) / 1024;
 }
 
 /**

@@ -3,6 +3,7 @@ import type { Figure } from "./mechanism";
 import { percentile } from "./stats";
 import { startHarness } from "../harness";
 import { publishOverApi, syntheticSolution } from "../../test/support/api";
+import { seedBoard } from "../../test/support/board";
 
 const TEAMS = 100_000;
 const SUBMISSIONS = 1_000_000;
@@ -89,30 +90,11 @@ export async function benchLeaderboard(): Promise<Figure[]> {
       mechanism: { mode: "practical", sigma: 0.01, threshold: 0.04, budget: 20 },
     });
 
+    const seeded = performance.now();
+    const competitionId = await seedBoard(server.databaseUrl, slug, TEAMS, SUBMISSIONS);
     const db = new pg.Client({ connectionString: server.databaseUrl });
     db.on("error", () => {}); // the database stops in `finally`; the error that got there is the one to report
     await db.connect();
-    const seeded = performance.now();
-    const {
-      rows: [c],
-    } = await db.query("SELECT id FROM competitions WHERE slug = $1", [slug]);
-    const {
-      rows: [u],
-    } = await db.query("SELECT id FROM users LIMIT 1");
-    await db.query(
-      `INSERT INTO teams (id, competition_id, name, invite_code, initial_budget, budget_remaining, query_count, best_score, best_kind, best_at, submission_count, last_submission_at, created_at)
-       SELECT gen_random_uuid(), $1, 'Team ' || i, md5(i::text || random()::text), 20, (i % 21), $3 / $2, random(), 'public', now() - (i || ' seconds')::interval, $3 / $2, now() - (i || ' seconds')::interval, now() - interval '1 day'
-       FROM generate_series(1, $2::int) AS i`,
-      [c.id, TEAMS, SUBMISSIONS],
-    );
-    await db.query(
-      `INSERT INTO submissions (id, competition_id, team_id, user_id, created_at, file_sha256, stream_team_id, query_index, kind, answer, budget_before, budget_after, public_score, holdout_score)
-       SELECT gen_random_uuid(), $1, t.id, $2, now() - (q || ' minutes')::interval, md5(q::text), t.id, q, 'public', random(), 20, 20, random(), random()
-       FROM teams t CROSS JOIN generate_series(1, $3::int) AS q WHERE t.competition_id = $1`,
-      [c.id, u.id, SUBMISSIONS / TEAMS],
-    );
-    await db.query("VACUUM ANALYZE teams");
-    await db.query("VACUUM ANALYZE submissions");
     const counts = await db.query("SELECT (SELECT count(*) FROM teams) AS teams, (SELECT count(*) FROM submissions) AS submissions");
     figures.push({
       name: "seeded teams / submissions",
@@ -123,7 +105,7 @@ export async function benchLeaderboard(): Promise<Figure[]> {
     // A team in the middle of the board, for the team page.
     const {
       rows: [middle],
-    } = await db.query("SELECT id FROM teams WHERE competition_id = $1 ORDER BY best_score DESC OFFSET $2 LIMIT 1", [c.id, TEAMS / 2]);
+    } = await db.query("SELECT id FROM teams WHERE competition_id = $1 ORDER BY best_score DESC OFFSET $2 LIMIT 1", [competitionId, TEAMS / 2]);
 
     const api = `${base}/api/v1/competitions/${slug}/leaderboard`;
     const pages = TEAMS / PAGE;
@@ -158,7 +140,7 @@ export async function benchLeaderboard(): Promise<Figure[]> {
     // The board moving: a team's shown answer changes (through the teams trigger, as a scoring
     // transaction changes it), then a page is read, which rebuilds this instance's order first.
     const move = () =>
-      db.query("UPDATE teams SET best_score = random() WHERE id = (SELECT id FROM teams WHERE competition_id = $1 OFFSET floor(random() * $2) LIMIT 1)", [c.id, TEAMS]);
+      db.query("UPDATE teams SET best_score = random() WHERE id = (SELECT id FROM teams WHERE competition_id = $1 OFFSET floor(random() * $2) LIMIT 1)", [competitionId, TEAMS]);
     const moved: number[] = [];
     for (let i = 0; i < 20; i++) {
       await move();

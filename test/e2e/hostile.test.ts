@@ -1,9 +1,9 @@
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { afterAll, describe, expect, it } from "vitest";
 import { freePort } from "@/scripts/db/admin";
-import { startApp } from "@/scripts/app";
+import { APP_HEAP_MB, startApp } from "@/scripts/app";
 import { demoPredictionsCsv } from "@/prisma/demo-solution";
 import { api, APP_URL, dropFreshDatabases, freshDatabase, newApiUser, openRequest, postCsv, publishedCompetition, send, uniqueEmail, newCompetitor } from "./helpers";
 import { basic } from "@/test/support/api";
@@ -132,16 +132,14 @@ describe("memory no account can pin", () => {
     expect(log.filter((l) => l.time >= started && (l.msg === "database unavailable" || l.level >= 50))).toEqual([]);
   });
 
-  it("cuts off a body that trickles in (408), instead of holding its parse for minutes", { timeout: 60_000 }, async () => {
-    const { slug } = await publishedCompetition();
-    const { auth } = await newCompetitor(slug);
-    const upload = openRequest(`/api/v1/competitions/${slug}/submissions`, { ...auth, "content-type": "text/csv", "content-length": String(1024 * 1024) });
-    upload.write("id,prediction\n");
+  it("cuts off a request body that trickles in (408), instead of holding the request for minutes", { timeout: 60_000 }, async () => {
+    const upload = openRequest("/api/v1/users", { "content-type": "application/json", "content-length": String(1024) });
+    upload.write('{"email": "');
     const trickle = setInterval(() => upload.write("r"), 2000); // a byte every 2 s: far below 500 bytes a second
     try {
       const answer = await upload.answer(45_000);
       expect(answer?.status).toBe(408);
-      expect(answer?.body.error?.message).toMatch(/^the submission arrived too slowly \(\d+ bytes in 2\d s; at least 500 bytes a second are needed\)$/);
+      expect(answer?.body.error?.message).toMatch(/^the request body arrived too slowly \(\d+ bytes in 20 s; at least 500 bytes a second are needed\)$/);
     } finally {
       clearInterval(trickle);
       upload.close();
@@ -336,6 +334,39 @@ describe("no published credentials outside the demo", () => {
         body: JSON.stringify({ name: "x" }),
       });
       expect(oldOne.status).toBe(401);
+    } finally {
+      await stop();
+    }
+  });
+});
+
+/** The app process `npm start` (process `pid`) runs: its child that Next.js's server named "next-server (v…)". */
+function appProcessOf(pid: number): number {
+  for (const entry of readdirSync("/proc").filter((e) => /^\d+$/.test(e))) {
+    try {
+      const parent = Number(readFileSync(`/proc/${entry}/stat`, "utf8").split(") ").at(-1)!.split(" ")[1]);
+      if (parent === pid && readFileSync(`/proc/${entry}/comm`, "utf8").startsWith("next-server")) return Number(entry);
+    } catch {
+      // the process ended while it was looked at
+    }
+  }
+  throw new Error(`npm start (process ${pid}) runs no app`);
+}
+
+describe("npm start keeps the app up", () => {
+  it("runs it with a heap limit, and restarts it when it dies (as past that limit), saying so", async () => {
+    const { base, start, output, stop } = await npmStart();
+    try {
+      const heapLimit = Number(/"heapLimitMb":(\d+)/.exec(output())?.[1]);
+      expect(heapLimit).toBeGreaterThanOrEqual(APP_HEAP_MB);
+      expect(heapLimit).toBeLessThan(APP_HEAP_MB + 256); // the old space's limit plus the young generation's (48 MB on Node 20, 192 MB on Node 24)
+      const app = appProcessOf(start.pid!);
+      process.kill(app, "SIGKILL");
+      await expect.poll(() => output(), { timeout: 90_000 }).toMatch(/the app is running again at /);
+      expect(output()).toContain("[quiltboard] the app was killed (SIGKILL) (see its last lines above); restarting it");
+      expect((await fetch(`${base}/api/v1/competitions`)).status).toBe(200);
+      expect(start.exitCode).toBe(null);
+      expect(appProcessOf(start.pid!)).not.toBe(app);
     } finally {
       await stop();
     }

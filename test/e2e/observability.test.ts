@@ -37,6 +37,7 @@ describe("metrics and logs", () => {
       /^quiltboard_http_request_duration_seconds_bucket\{le="0\.005",method="POST",route="\/api\/v1\/competitions\/\{slug\}\/submissions",status="201"\} \d+$/m,
     );
     expect(after).toMatch(/^quiltboard_db_pool_connections\{state="total"\} [1-9]\d*$/m);
+    expect(after).toMatch(/^quiltboard_solution_cache_bytes [1-9]\d*$/m); // the competition's solution, decoded to score the submission
     expect(after).toMatch(/^process_resident_memory_bytes \d+/m);
   });
 

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { decideRegistration, requestRegistration } from "@/lib/server/competitions/access";
 import { getAttachment, addAttachment } from "@/lib/server/competitions/attachments";
-import { getVisibleCompetition } from "@/lib/server/competitions/competitions";
+import { getVisibleCompetition, requireOrganizer } from "@/lib/server/competitions/competitions";
 import { updateCompetition } from "@/lib/server/competitions/settings";
 import { db } from "@/lib/server/platform/db";
 import { verifyEmail } from "@/lib/server/accounts/email-links";
@@ -54,7 +54,7 @@ describe("competition access rules", () => {
     expect(await requestRegistration(applicant, competition)).toEqual({ status: "pending", created: false });
     expect(await code(createTeam(applicant, slug, { name: "Applicants", acceptRules: true }))).toBe("approval_required");
     const registration = await db.registration.findFirstOrThrow({ where: { competitionId: competition.id, userId: applicant.id } });
-    await decideRegistration(competition, registration.id, { status: "approved" });
+    await decideRegistration(await requireOrganizer(owner, slug), registration.id, { status: "approved" });
     expect((await lastMailTo(applicant.email, /You may take part/)).text).toContain(`/competitions/${slug}`);
     expect((await createTeam(applicant, slug, { name: "Applicants", acceptRules: true })).name).toBe("Applicants");
   });

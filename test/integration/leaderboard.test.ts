@@ -100,7 +100,7 @@ describe("live leaderboard", () => {
     const { slug } = await competition();
     const evil = await team(slug, '=HYPERLINK("http://x","click")');
     await submit(evil, slug, stream(predict("1111111111111111")), null);
-    const csv = await new Response(await leaderboardCsv(null, slug)).text();
+    const csv = await new Response((await leaderboardCsv(null, slug)).stream).text();
     expect(csv.split("\r\n")[0]).toBe("rank,team,score,kind,bound,uncertainty,submissions,budget_remaining,budget_initial,last_submission_at");
     // The score, its bound (in [0, 1] on so small a holdout) and its sampling error on 8 public rows (1.96 · √(¼ / 8) = 0.346482…),
     // each to the decimals the bound supports, as the pages show them (lib/metrics/display.ts).

@@ -44,7 +44,7 @@ describe("editing a published competition", () => {
     expect((await rejection(updateCompetition(owner, slug, { metric: { name: "log-loss" } }))).status).toBe(409);
     const past = await rejection(updateCompetition(owner, slug, { endsAt: new Date(Date.now() - 1000).toISOString() }));
     expect([past.status, past.message]).toEqual([422, "endsAt: the new end must be in the future"]);
-    const log = await listChanges((await db.competition.findUniqueOrThrow({ where: { slug } })).id);
+    const log = await listChanges(await requireOrganizer(owner, slug));
     expect(log).toHaveLength(1);
     expect(log[0].by).toBe(owner.name);
     expect(log[0].changes).toEqual([
@@ -72,7 +72,7 @@ describe("editing a published competition", () => {
       preview.plan!.after.threshold,
       preview.plan!.after.budget,
     ]);
-    const fields = (await listChanges(competition.id))[0].changes.map((c) => c.field);
+    const fields = (await listChanges(await requireOrganizer(owner, slug)))[0].changes.map((c) => c.field);
     expect(fields).toEqual(expect.arrayContaining(["endsAt", "maxQueries", "sigma"]));
     expect((await getMyTeam(early, slug))!.budget.initial).toBe(competition.budget);
     const late = await newUser();
@@ -99,7 +99,8 @@ describe("editing a published competition", () => {
 
 describe("bans", () => {
   it("keeps a banned user from teams and submissions until the ban is lifted", async () => {
-    const { owner, slug, competition } = await published(PRACTICAL);
+    const { owner, slug } = await published(PRACTICAL);
+    const competition = await requireOrganizer(owner, slug);
     const player = await newUser();
     await createTeam(player, slug, { name: `Banned ${tag()}`, acceptRules: true });
     await banUser(competition, { email: player.email, reason: "shared accounts" });

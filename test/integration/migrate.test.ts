@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from "node:crypto";
+import { createHash, randomBytes, randomUUID } from "node:crypto";
 import { appendFileSync, cpSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -6,6 +6,7 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDatabaseIfMissing, dropDatabase } from "@/scripts/db/admin";
 import { migrate } from "@/scripts/db/migrate";
+import { PackedStrings } from "@/lib/csv/strings";
 
 // Each test file gets its own database on the test server, so files can run in parallel.
 const name = `migrate_${randomBytes(4).toString("hex")}`;
@@ -63,5 +64,38 @@ describe("the project's migrator", () => {
     await client.end();
     expect(half.rows[0].t).toBeNull();
     expect(recorded.rows[0].n).toBe(0);
+  });
+
+  it("packs the group names of a solution stored before as JSON, a line break in one kept as a space", async () => {
+    const name = `migrate_${randomBytes(4).toString("hex")}`;
+    const older = Object.assign(new URL(process.env.DATABASE_URL!), { pathname: `/${name}` }).toString();
+    await createDatabaseIfMissing(admin, name);
+    const client = new pg.Client({ connectionString: older });
+    try {
+      const dir = mkdtempSync(path.join(tmpdir(), "migrations-"));
+      for (const m of migrations.filter((m) => m < "20261127210000_packed_group_names")) cpSync(path.join("prisma/migrations", m), path.join(dir, m), { recursive: true });
+      cpSync("prisma/migrations/migration_lock.toml", path.join(dir, "migration_lock.toml"));
+      await migrate(older, dir);
+      await client.connect();
+      const [user, competition] = [randomUUID(), randomUUID()];
+      await client.query(`INSERT INTO users (id, email, name, password_hash) VALUES ($1, $2, 'Old', 'x')`, [user, `${name}@example.com`]);
+      await client.query(`INSERT INTO competitions (id, slug, title, metric, ends_at, created_by_id, secret) VALUES ($1, $2, 'Old', 'accuracy', now(), $3, '\\x00')`, [
+        competition,
+        name,
+        user,
+      ]);
+      await client.query(
+        `INSERT INTO solutions (competition_id, rows, public_rows, holdout_rows, ids, labels, split, group_codes, group_names, sha256)
+         VALUES ($1, 3, 1, 2, convert_to(E'a\\nb\\nc', 'UTF8'), '\\x', '\\x000101', '\\x', $2, 'old')`,
+        [competition, JSON.stringify(["household 1", "", "two\nlines", "naïve"])],
+      );
+      await migrate(older);
+      const { rows } = await client.query(`SELECT ids, group_names FROM solutions WHERE competition_id = $1`, [competition]);
+      expect(new PackedStrings(rows[0].group_names).toArray()).toEqual(["household 1", "", "two lines", "naïve"]);
+      expect(new PackedStrings(rows[0].ids).toArray()).toEqual(["a", "b", "c"]); // ids stored joined, as before
+    } finally {
+      await client.end();
+      await dropDatabase(admin, name);
+    }
   });
 });

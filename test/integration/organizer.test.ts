@@ -1,7 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { setCorrelation, setMechanism, previewMechanism } from "@/lib/server/competitions/calibration";
 import { addAttachment } from "@/lib/server/competitions/attachments";
-import { createCompetition, getVisibleCompetition, requireOrganizer, isOrganizer } from "@/lib/server/competitions/competitions";
+import { type CompetitionRow, createCompetition, getVisibleCompetition, requireOrganizer, isOrganizer } from "@/lib/server/competitions/competitions";
+import { banUser, decideRegistration, liftBan, listBans, listRegistrations } from "@/lib/server/competitions/access";
+import { listChanges } from "@/lib/server/competitions/settings";
+import { listSandbox } from "@/lib/server/scoring/sandbox";
 import { acceptInvitation, describeInvitation, inviteOrganizer, listOrganizers, removeOrganizer, withdrawInvitation } from "@/lib/server/competitions/organizers";
 import { createTeam, joinTeam } from "@/lib/server/teams/teams";
 import { lastMailTo, linkIn, mailCount } from "@/test/fixtures/mail";
@@ -33,7 +36,7 @@ describe("solution upload", () => {
     expect(Array.from(s.labels)).toEqual([0, 1, 0]);
     expect(Array.from(s.split)).toEqual([0, 1, 1]);
     expect(Array.from(s.order!)).toEqual([2, 1, 3]);
-    expect(s.groups!.names).toEqual(["g1", "g2"]);
+    expect(s.groups!.names.toArray()).toEqual(["g1", "g2"]);
     expect(s.states!.names).toEqual(["s1", "s2"]);
     expect(await db.solution.count({ where: { competitionId: c.id } })).toBe(1);
   });
@@ -317,7 +320,7 @@ describe("co-organizers", () => {
     expect(Object.keys(await inviteOrganizer(owner, c.slug, { email: nobody }))).toEqual(Object.keys(invited));
     expect(await db.user.count({ where: { email: nobody } })).toBe(0);
     expect(await isOrganizer(helper, c.id)).toBe(false); // nobody is promoted without seeing it
-    const view = await listOrganizers(c, owner);
+    const view = await listOrganizers(await requireOrganizer(owner, c.slug), owner);
     expect(view.organizers.map((o) => o.email)).toEqual([owner.email]);
     expect(view.invitations.map((i) => i.email).sort()).toEqual([helper.email, nobody].sort());
 
@@ -328,13 +331,13 @@ describe("co-organizers", () => {
     expect(await acceptInvitation(helper, { token })).toEqual({ slug: c.slug, title: c.title });
     expect(await isOrganizer(helper, c.id)).toBe(true);
     expect((await rejection(acceptInvitation(helper, { token }))).status).toBe(422); // single use
-    expect((await listOrganizers(c, owner)).organizers.map((o) => o.email)).toEqual([owner.email, helper.email]);
+    expect((await listOrganizers(await requireOrganizer(owner, c.slug), owner)).organizers.map((o) => o.email)).toEqual([owner.email, helper.email]);
 
     // A withdrawn invitation's link is dead.
     const third = await newUser();
     await inviteOrganizer(owner, c.slug, { email: third.email });
-    const withdrawn = (await listOrganizers(c, owner)).invitations.find((i) => i.email === third.email)!;
-    await withdrawInvitation(c, withdrawn.id);
+    const withdrawn = (await listOrganizers(await requireOrganizer(owner, c.slug), owner)).invitations.find((i) => i.email === third.email)!;
+    await withdrawInvitation(await requireOrganizer(owner, c.slug), withdrawn.id);
     expect((await rejection(acceptInvitation(third, { token: await invitationToken(third.email) }))).status).toBe(422);
   });
 
@@ -433,3 +436,31 @@ describe("co-organizers", () => {
     expect(await isOrganizer(late, c.id)).toBe(false);
   });
 });
+
+/**
+ * Never called: what only organizers see takes requireOrganizer's proof, and the type check (part of
+ * npm test, over the tests too) fails the day one of these accepts a competition nobody checked.
+ */
+function organizerDataNeedsTheProof(row: CompetitionRow, user: PublicUser) {
+  // @ts-expect-error a competition row is not an organizer's proof
+  void listBans(row);
+  // @ts-expect-error idem
+  void listRegistrations(row);
+  // @ts-expect-error idem
+  void listChanges(row);
+  // @ts-expect-error idem
+  void listOrganizers(row, user);
+  // @ts-expect-error idem
+  void listSandbox(row);
+  // @ts-expect-error idem
+  void banUser(row, {});
+  // @ts-expect-error idem
+  void liftBan(row, user.id);
+  // @ts-expect-error idem
+  void removeOrganizer(user, row, user.id);
+  // @ts-expect-error idem
+  void withdrawInvitation(row, "");
+  // @ts-expect-error idem
+  void decideRegistration(row, "", {});
+}
+void organizerDataNeedsTheProof;

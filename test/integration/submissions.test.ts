@@ -5,7 +5,7 @@ import { boundSettingFor, scoreInterval } from "@/lib/calibration/score-bounds";
 import { answerDecimalsFor } from "@/lib/mechanism/thresholdout";
 import { auditCompetition, holdoutHealth } from "@/lib/server/scoring/audit";
 import { setMechanism } from "@/lib/server/competitions/calibration";
-import { createCompetition, getVisibleCompetition, toPublicDetails } from "@/lib/server/competitions/competitions";
+import { createCompetition, getVisibleCompetition, requireOrganizer, toPublicDetails } from "@/lib/server/competitions/competitions";
 import { db } from "@/lib/server/platform/db";
 import { AppError } from "@/lib/server/platform/errors";
 import { uploadSolution } from "@/lib/server/competitions/solutions";
@@ -200,7 +200,7 @@ describe("scoring through the mechanism", () => {
     await createTeam(player, c.slug, { name: "Capped", acceptRules: true });
     await createTeam(banned, c.slug, { name: "Banned", acceptRules: true });
     const cheats = await createTeam(cheat, c.slug, { name: "Cheats", acceptRules: true });
-    await banUser(c.competition, { email: banned.email, reason: "a second account" });
+    await banUser(await requireOrganizer(c.owner, c.slug), { email: banned.email, reason: "a second account" });
     await setDisqualified(c.owner, c.slug, cheats.id, { reason: "copied files" });
     const { result } = await submit(player, c.slug, stream(predictions(0.5)), "first");
     /** A body that counts how often it is read from (a refused upload must not be). */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { banUser } from "@/lib/server/competitions/access";
-import { listCompetitions } from "@/lib/server/competitions/competitions";
+import { listCompetitions, requireOrganizer } from "@/lib/server/competitions/competitions";
 import { db } from "@/lib/server/platform/db";
 import { auditCompetition } from "@/lib/server/scoring/audit";
 import { submit } from "@/lib/server/scoring/submit";
@@ -127,7 +127,7 @@ describe("merges need the absorbed team's consent", () => {
 
     const clean = await player(c.slug, "Clean");
     const banned = await player(c.slug, "Banned");
-    await banUser(c.competition, { email: banned.user.email, reason: "a second account" });
+    await banUser(await requireOrganizer(c.owner, c.slug), { email: banned.user.email, reason: "a second account" });
     expect((await rejection(requestMerge(clean.user, c.slug, { inviteCode: banned.team.inviteCode }))).message).toBe(
       "a member of team Banned is banned from this competition; the team cannot merge",
     );
@@ -185,14 +185,19 @@ describe("merges need the absorbed team's consent", () => {
     expect((await merge(c.slug, alpha.user, beta.user, beta.team.inviteCode)).budget).toEqual({ remaining: 0, initial: 3 });
   });
 
-  it("refuses a merge that would exceed daily cap × days elapsed", async () => {
+  it("refuses a merge that would exceed the daily cap × the UTC dates so far, the cap's own rule", async () => {
     const c = await liveCompetition({ daily: 2 });
     const one = await player(c.slug, "One");
     const two = await player(c.slug, "Two");
     for (let i = 0; i < 2; i++) await submit(one.user, c.slug, honest(`one-${i}`), null);
     await submit(two.user, c.slug, honest("two"), null);
     const error = await rejection(requestMerge(one.user, c.slug, { inviteCode: two.team.inviteCode }));
-    expect(error.message).toContain("3 submissions, more than the daily cap × days elapsed (2 × 1)");
+    expect(error.message).toBe("the merged team would have 3 submissions, more than one team could have made so far (the daily cap × 1 UTC date: 2 × 1)");
+    // Started an hour before last midnight UTC: less than a day ago (before 23:00 UTC), but on two UTC dates,
+    // each with its own daily cap, so one team could have made 2 × 2 submissions (24-hour days allowed 2 × 1).
+    const midnight = new Date(new Date().setUTCHours(0, 0, 0, 0));
+    await db.competition.update({ where: { id: c.id }, data: { startsAt: new Date(midnight.getTime() - 3_600_000) } });
+    expect((await merge(c.slug, one.user, two.user, two.team.inviteCode)).members).toHaveLength(2);
   });
 
   it("re-checks under both teams' locks: of two requests accepted at once that together pass the size limit, one merges", async () => {

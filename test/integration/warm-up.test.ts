@@ -5,7 +5,8 @@ import { AppError } from "@/lib/server/platform/errors";
 import { log } from "@/lib/server/platform/log";
 import { warmScoring } from "@/lib/server/scoring/warm";
 import { createTeam } from "@/lib/server/teams/teams";
-import { newUser, publishedCompetition, tag } from "@/test/support/factories";
+import { newUser, publishedCompetition, stream, tag } from "@/test/support/factories";
+import { demoPredictionsCsv } from "@/prisma/demo-solution";
 
 // submit() as it is, watched: the warm-up's checks go through it.
 vi.mock("@/lib/server/scoring/submit", async (original) => {
@@ -15,14 +16,21 @@ vi.mock("@/lib/server/scoring/submit", async (original) => {
 const { submit } = await import("@/lib/server/scoring/submit");
 
 describe("the scoring warm-up", () => {
-  it("runs each live competition's checks as an account in no team, refused before anything is written, and warns of nothing", async () => {
+  it("runs the checks of each live competition submitted to within the day as an account in no team, refused before anything is written, and warns of nothing", async () => {
     // Three states a live competition can be in: open, past its deadline before the scheduler closed
-    // it, and closed with late submissions. Each has a team, as a real one would.
+    // it, and closed with late submissions. Each has a team that submitted within the day, as a real
+    // one would; `idle`'s team last submitted two days ago, and the warm-up leaves it alone.
     const open = await publishedCompetition();
     const pastDeadline = await publishedCompetition();
     const late = await publishedCompetition({ settings: { lateSubmissions: true } });
+    const idle = await publishedCompetition();
     const ours = [open, pastDeadline, late];
-    for (const c of ours) await createTeam(await newUser(), c.slug, { name: `Team ${tag()}`, acceptRules: true });
+    for (const c of [...ours, idle]) {
+      const member = await newUser();
+      await createTeam(member, c.slug, { name: `Team ${tag()}`, acceptRules: true });
+      await submit(member, c.slug, stream(demoPredictionsCsv({ skill: 0.7, seed: c.slug })), null);
+    }
+    await db.team.updateMany({ where: { competitionId: idle.id }, data: { lastSubmissionAt: new Date(Date.now() - 2 * 86_400_000) } });
     await db.competition.update({ where: { id: pastDeadline.id }, data: { endsAt: new Date(Date.now() - 60_000) } });
     await closeCompetition(late.owner, late.slug);
     const ids = ours.map((c) => c.id);
@@ -38,8 +46,11 @@ describe("the scoring warm-up", () => {
     await warmScoring();
 
     const { calls, results } = vi.mocked(submit).mock;
-    const ourCalls = calls.flatMap(([user, slug, body], i) => (ours.some((c) => c.slug === slug) ? [{ user, slug, body, result: results[i].value as Promise<unknown> }] : []));
+    const ourCalls = calls.flatMap(([user, slug, body], i) =>
+      ours.some((c) => c.slug === slug) && user.email === "warm-up@quiltboard.invalid" ? [{ user, slug, body, result: results[i].value as Promise<unknown> }] : [],
+    );
     expect(ourCalls.map((c) => c.slug).sort()).toEqual(ours.map((c) => c.slug).sort());
+    expect(calls.filter(([user, slug]) => slug === idle.slug && user.email === "warm-up@quiltboard.invalid")).toEqual([]);
     const noOne = ourCalls[0].user.id;
     expect(ourCalls.every((c) => c.user.id === noOne && c.body === null)).toBe(true);
     const outcomes = await Promise.all(

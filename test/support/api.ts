@@ -199,11 +199,10 @@ export type Answer = { status: number; headers: Record<string, string>; body: { 
 
 /** A raw HTTP/1.1 answer: status, headers (lower case) and body, once all of it has arrived; null before. */
 export function parseAnswer(raw: Buffer): Omit<Answer, "sent"> | null {
-  const end = raw.indexOf("\r\n\r\n");
-  if (end < 0) return null;
-  const [statusLine, ...lines] = raw.subarray(0, end).toString("latin1").split("\r\n");
-  const headers = Object.fromEntries(lines.map((l) => [l.slice(0, l.indexOf(":")).trim().toLowerCase(), l.slice(l.indexOf(":") + 1).trim()]));
-  let rest = raw.subarray(end + 4);
+  const head = parseHead(raw);
+  if (!head) return null;
+  const { headers } = head;
+  let rest = raw.subarray(raw.indexOf("\r\n\r\n") + 4);
   let body: Buffer;
   if (headers["transfer-encoding"] === "chunked") {
     const parts: Buffer[] = [];
@@ -222,13 +221,25 @@ export function parseAnswer(raw: Buffer): Omit<Answer, "sent"> | null {
     if (rest.length < length) return null;
     body = rest.subarray(0, length);
   }
-  return { status: Number(statusLine.split(" ")[1]), headers, body: JSON.parse(body.toString("utf8") || "{}") };
+  return { status: head.status, headers, body: JSON.parse(body.toString("utf8") || "{}") };
+}
+
+/** A raw HTTP/1.1 answer's status and headers (lower case), once they have arrived; null before. */
+function parseHead(raw: Buffer): { status: number; headers: Record<string, string> } | null {
+  const end = raw.indexOf("\r\n\r\n");
+  if (end < 0) return null;
+  const [statusLine, ...lines] = raw.subarray(0, end).toString("latin1").split("\r\n");
+  return {
+    status: Number(statusLine.split(" ")[1]),
+    headers: Object.fromEntries(lines.map((l) => [l.slice(0, l.indexOf(":")).trim().toLowerCase(), l.slice(l.indexOf(":") + 1).trim()])),
+  };
 }
 
 /**
  * A request over a plain TCP connection to `base` whose body the caller sends piece by piece
  * (`write`), to see what the server answers before the rest arrives: `answer(ms)` is the answer
- * once it has come, or null if none came within `ms`; `received` the bytes that came back so far;
+ * once it has come, or null if none came within `ms`; `head` its status and headers as soon as they
+ * have come; `received` the bytes that came back so far;
  * `sent` is how much of the body went out; `pause` stops reading the answer (a slow reader);
  * `close` drops the connection as a client that gives up would.
  */
@@ -247,6 +258,12 @@ export function openRequest(base: string, path: string, headers: Record<string, 
     get received() {
       return received.length;
     },
+    /** The answer's status and headers (lower case) once they have come, its body perhaps not; null before. */
+    head: () => parseHead(received),
+    /** Reads the answer again after `pause`. */
+    resume: () => socket.resume(),
+    /** The bytes received so far. */
+    bytes: () => received,
     pause: () => socket.pause(),
     /** Sends part of the body; false when the connection's buffer is full (then wait for `drained`). */
     write(bytes: Buffer | string): boolean {

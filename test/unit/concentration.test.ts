@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import seedrandom from "seedrandom";
 import { checkTransitionMatrix, describeChain, mixingTime } from "@/lib/calibration/chain";
 import { concentrationOf, isCovered } from "@/lib/calibration/concentration";
+import { resolveCorrelation } from "@/lib/calibration/resolve";
 import { deviationBound, lnPrefixTranscripts } from "@/lib/calibration/description-length";
 import type { CorrelationModel } from "@/lib/calibration/models";
 import { planPractical, type Plan } from "@/lib/calibration/planner";
@@ -128,5 +129,31 @@ describe("which inequality covers each metric and model (docs/mechanism.md §2.5
     const plan = answerCalibration(question) as Plan;
     expect(plan.scores!.concentration).toEqual({ size: expect.closeTo(16_000 / 36, 9), inequality: expect.stringContaining("Paulin 2015") });
     expect(() => calibrationRequestSchema.parse({ ...question, metric: { name: "roc-auc", positives: n } })).toThrow("fewer than n");
+  });
+});
+
+describe("a holdout in half a million groups (a 10⁶-row solution with a group column)", () => {
+  // Each was a RangeError on the worker thread (the largest of the chains' lengths was taken as
+  // Math.max(...lengths), a function call with 500,000 arguments), so GET …/publish of such a draft
+  // was a 500.
+  const rows = 1_000_000;
+  const columns = {
+    split: Uint8Array.from({ length: rows }, (_, r) => (r % 4 < 2 ? 1 : 0)),
+    order: null,
+    groups: { codes: Int32Array.from({ length: rows }, (_, r) => r >> 1) },
+    states: { codes: Int32Array.from({ length: rows }, (_, r) => r % 3 && 1), names: ["a", "b"] },
+  };
+  const n = rows / 2;
+
+  it("the groups model reads its largest group from the solution: 2 holdout rows, 250,000 groups of that size", () => {
+    const summary = resolveCorrelation({ kind: "groups" }, n, columns);
+    expect([summary.model, summary.nEff, summary.groupSizes]).toEqual([{ kind: "groups", maxGroupSize: 2 }, n / 2, { "2": 250_000 }]);
+    expect(() => resolveCorrelation({ kind: "groups", maxGroupSize: 1 }, n, columns)).toThrow("maxGroupSize 1 is smaller than the largest group in the solution (2 holdout rows)");
+  });
+
+  it("a Markov chain fitted per group: 250,000 chains of 2 rows, the longest 2, and their concentration n/2", () => {
+    const summary = resolveCorrelation({ kind: "markov", fit: { alpha: 1 } }, n, columns);
+    expect([summary.chain!.chains, summary.chain!.longestChain]).toEqual([250_000, 2]);
+    expect(concentrationOf({ n, model: summary.model })).toMatchObject({ size: n / 2 });
   });
 });

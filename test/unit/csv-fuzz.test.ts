@@ -1,7 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { CsvReader, CsvValidationError } from "@/lib/csv/reader";
-import { createSolutionParser, SolutionIds } from "@/lib/csv/solution";
+import { createSolutionParser } from "@/lib/csv/solution";
+import { PackedStrings } from "@/lib/csv/strings";
 import { createSubmissionParser, submissionKey } from "@/lib/csv/submission";
 
 // Property-based fuzzing of the CSV layer (fast-check, seeded so a failure replays): any text is
@@ -65,7 +66,7 @@ describe("CSV reader under fuzzing", () => {
             expect((error as CsvValidationError).issues.length).toBeGreaterThan(0);
           }
         }
-        const submission = createSubmissionParser(submissionKey({ ids: SolutionIds.fromStrings(["a", "b,c"]), classes: ["x"] }), "class");
+        const submission = createSubmissionParser(submissionKey({ ids: PackedStrings.fromStrings(["a", "b,c"]), classes: ["x"] }), "class");
         try {
           submission.push(utf8(text));
           submission.end();
@@ -80,7 +81,7 @@ describe("CSV reader under fuzzing", () => {
   it("never throws anything but a line-numbered CsvValidationError on arbitrary bytes", () => {
     fc.assert(
       fc.property(fc.uint8Array({ maxLength: 300 }), fc.nat(), (bytes, cut) => {
-        const submission = createSubmissionParser(submissionKey({ ids: SolutionIds.fromStrings(["a", "b"]), classes: null }), "number");
+        const submission = createSubmissionParser(submissionKey({ ids: PackedStrings.fromStrings(["a", "b"]), classes: null }), "number");
         try {
           submission.push(bytes.subarray(0, cut % (bytes.length + 1)));
           submission.push(bytes.subarray(cut % (bytes.length + 1)));
@@ -99,11 +100,11 @@ describe("CSV reader under fuzzing", () => {
   it("reads rows in place exactly as the general way does: the same predictions or the same problems", () => {
     const ids = ["r0", "r1", "r2", "r10", "a b", "é"];
     const keys = [
-      { key: submissionKey({ ids: SolutionIds.fromStrings(ids), classes: ["a", "bb", "c d", "x,y"] }), input: "class" as const },
-      { key: submissionKey({ ids: SolutionIds.fromStrings(ids), classes: ["a", "bb", "c d"] }), input: "class" as const },
-      { key: submissionKey({ ids: SolutionIds.fromStrings(ids), classes: ["0", "1", "2.5"] }), input: "class" as const },
-      { key: submissionKey({ ids: SolutionIds.fromStrings(ids), classes: null }), input: "probability" as const },
-      { key: submissionKey({ ids: SolutionIds.fromStrings(ids), classes: null }), input: "number" as const },
+      { key: submissionKey({ ids: PackedStrings.fromStrings(ids), classes: ["a", "bb", "c d", "x,y"] }), input: "class" as const },
+      { key: submissionKey({ ids: PackedStrings.fromStrings(ids), classes: ["a", "bb", "c d"] }), input: "class" as const },
+      { key: submissionKey({ ids: PackedStrings.fromStrings(ids), classes: ["0", "1", "2.5"] }), input: "class" as const },
+      { key: submissionKey({ ids: PackedStrings.fromStrings(ids), classes: null }), input: "probability" as const },
+      { key: submissionKey({ ids: PackedStrings.fromStrings(ids), classes: null }), input: "number" as const },
     ];
     const id = fc.oneof(fc.constantFrom(...ids), fc.constantFrom("r3", "", " r1", "r1 ", '"r1"', '"a b"', "R1", "r0\t"));
     const prediction = fc.oneof(

@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { parse, parseDocument } from "yaml";
 import { CONFIGURATION } from "@/lib/server/platform/env";
+import { APP_HEAP_MB } from "@/scripts/app";
 
 // Docker is not installed where the tests run: these check that the image's recipe and the compose
 // files agree with what the app reads and with what npm test runs (the standalone entry).
@@ -14,6 +15,7 @@ type Service = {
   depends_on?: Record<string, { condition: string }>;
   healthcheck?: { test: string[] };
   deploy?: { replicas: number };
+  restart?: string;
 };
 
 const compose = parse(readFileSync("docker-compose.yml", "utf8")) as { services: Record<string, Service> };
@@ -39,7 +41,7 @@ describe("the Dockerfile", () => {
     expect(runtime).toMatch(/^node:\d+\S* AS runtime/);
     expect(runtime).toContain("COPY --from=build --chown=node:node /src/.next/standalone ./");
     expect(runtime).toMatch(/^USER node$/m);
-    expect(runtime).toMatch(/^CMD \["node", "entry\.mjs"\]$/m);
+    expect(runtime).toMatch(new RegExp(`^CMD \\["node", "--max-old-space-size=${APP_HEAP_MB}", "entry\\.mjs"\\]$`, "m")); // the heap limit npm start and npm test run with
     expect(runtime).toContain("/api/health");
     expect(runtime).not.toMatch(/npm (ci|install)/); // only what the standalone build traced
   });
@@ -73,6 +75,11 @@ describe("docker-compose.yml agrees with the app's configuration", () => {
     for (const service of [postgres, mail, app]) expect(service.healthcheck).toBeDefined();
     expect(app.depends_on).toEqual({ postgres: { condition: "service_healthy" }, mail: { condition: "service_healthy" } });
     expect(app.healthcheck!.test.join(" ")).toContain(`http://127.0.0.1:${app.environment!.PORT}/api/health`);
+  });
+
+  it("restarts every service that ends (the app past its heap limit), in the scaled setup too", () => {
+    for (const service of [postgres, mail, app, scale.services.proxy]) expect(service.restart).toBe("unless-stopped");
+    expect(scale.services.app.restart).toBeUndefined(); // the base file's holds
   });
 
   it("uses only variables the app reads", () => {

@@ -11,6 +11,7 @@ import type { Prisma } from "@/lib/generated/prisma/client";
 import { type BoardAnswer, boardSubmission } from "@/lib/mechanism/board";
 import { isBetter, type Metric } from "@/lib/metrics/registry";
 import type { FinalStandings } from "@/lib/responses";
+import { solutionCache } from "@/lib/server/competitions/solution-cache";
 import { csvLines } from "@/lib/csv/writer";
 import { getScoreBounds } from "@/lib/server/competitions/plans";
 import type { ScoreBoundSetting } from "@/lib/calibration/score-bounds";
@@ -66,7 +67,8 @@ export async function closeDueCompetitions(now = new Date()): Promise<string[]> 
  * for the shake-up. Null when the competition was not published any more once its row was locked
  * (closed meanwhile, by another instance or an organizer). The teams' members are told by mail,
  * queued in the outbox in the close's own transaction (none is lost if the SMTP server is down, or
- * this process ends, right after the close) and sent once it has committed.
+ * this process ends, right after the close) and sent once it has committed; then this instance lets
+ * the decoded solution go (competitions/solution-cache.ts) unless late submissions will need it.
  */
 async function closeNow(competition: CompetitionRow): Promise<CompetitionRow | null> {
   const metric = metricOf(competition);
@@ -111,6 +113,10 @@ async function closeNow(competition: CompetitionRow): Promise<CompetitionRow | n
   );
   if (!outcome) return null;
   await deliver(outcome.mails);
+  // Scoring is done with the solution, unless late submissions come. The standings' bounds read it
+  // too (plans.ts getScoreBounds, here before the close and on a view of the board): decoded again
+  // then, within the cache's budget.
+  if (!outcome.closed.lateSubmissions) solutionCache.forget(outcome.closed.id);
   return outcome.closed;
 }
 

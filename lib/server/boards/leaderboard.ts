@@ -1,6 +1,8 @@
 import "server-only";
 import { scoreDecimals } from "@/lib/metrics/display";
 import { db, transaction } from "@/lib/server/platform/db";
+import { env } from "@/lib/server/platform/env";
+import { AppError } from "@/lib/server/platform/errors";
 import { log } from "@/lib/server/platform/log";
 import { type CompetitionRow, getVisibleCompetition, metricOf } from "@/lib/server/competitions/competitions";
 import type { PublicUser } from "@/lib/server/accounts/users";
@@ -166,48 +168,160 @@ export async function getLeaderboard(viewer: PublicUser | null, slug: string, op
 
 /** Teams read per statement of the CSV export. */
 const CSV_CHUNK = 5000;
+/** How long a rendered export is served again while the board's order stays the same (its counts, budgets and times may move without it). */
+const EXPORT_FRESH_MS = 10_000;
+/** The rendered exports this instance keeps, the latest of each competition, least recently used first out. */
+const EXPORT_CACHE_BYTES = 64 * 1024 * 1024;
+/** Exports rendered at once (each reads the whole board in one transaction, a pool connection). */
+const RENDERS = 2;
+/** Bytes sent per read of an export, and how long a reader may leave one unread before it is let go. */
+const EXPORT_SLICE = 64 * 1024;
+const EXPORT_IDLE_MS = 10_000;
+
+/** A competition's export as rendered: what it depends on besides the board, and when it was read. */
+type Rendered = { key: string; version: bigint; at: number; bytes: Buffer };
+const rendered = new Map<string, Rendered>();
+const rendering = new Map<string, Promise<Rendered>>();
+let renders = 0;
+const waitingToRender: (() => void)[] = [];
+let exporting = 0;
 
 /**
- * GET …/leaderboard?format=csv: every entry of the live board, as CSV. The order and every row are
- * read in one snapshot, a chunk of teams at a time, each chunk written out as soon as it is read (the
- * transaction never waits for the client: what the client has not read yet waits in the stream).
+ * GET …/leaderboard?format=csv: every entry of the live board, as CSV, with its length. The board is
+ * rendered once, the order and every row read in one snapshot, and served to every export until the
+ * board's order moves (its version), at most EXPORT_FRESH_MS later; the transaction never waits for a
+ * client. Each export then reads the rendered bytes as its client takes them. At most
+ * QUILTBOARD_EXPORTS (16) exports are sent by an instance at once (503 with Retry-After beyond), and
+ * a reader that leaves a slice unread for EXPORT_IDLE_MS is let go.
  */
-export async function leaderboardCsv(viewer: PublicUser | null, slug: string): Promise<ReadableStream<Uint8Array>> {
+export async function leaderboardCsv(viewer: PublicUser | null, slug: string): Promise<{ stream: ReadableStream<Uint8Array>; size: number }> {
   const competition = await getVisibleCompetition(viewer, slug);
-  const metric = metricOf(competition);
-  const [halfWidth, bounds] = await Promise.all([halfWidthOf(competition, metric), getScoreBounds(competition)]);
-  const shown = { metric, halfWidth, bounds, precision: competition.displayPrecision };
-  const header = ["rank", "team", "score", "kind", "bound", "uncertainty", "submissions", "budget_remaining", "budget_initial", "last_submission_at"];
-  const encoder = new TextEncoder();
-  return new ReadableStream<Uint8Array>({
-    start(controller) {
-      controller.enqueue(encoder.encode(csvLines([header])));
-      transaction(
-        async (tx) => {
-          const ranking = await snapshotRanking(tx, competition.id, metric);
-          for (let from = 0; from < ranking.size; from += CSV_CHUNK) {
-            const ids = ranking.ids(from, from + CSV_CHUNK);
-            const [{ rows }] = await tx.read<{ rows: BoardRow[] }>(Prisma.sql`SELECT coalesce(json_agg(r), '[]') AS rows FROM (${teamsWithIds(ids)}) r`);
-            const byId = new Map(rows.map((r) => [r.id, r]));
-            const lines = ids.map((id, i) => {
-              const e = toEntry(shown, from + i + 1, byId.get(id)!);
-              // Each number as the pages show it: to the decimals its bound supports (lib/metrics/display.ts).
-              const shownAs = (x: number | null) => (x === null ? null : x.toFixed(e.decimals));
-              return [e.rank, e.team, shownAs(e.score), e.kind, shownAs(e.bound), shownAs(e.uncertainty), e.submissions, e.budget.remaining, e.budget.initial, e.lastSubmissionAt];
-            });
-            controller.enqueue(encoder.encode(csvLines(lines)));
-          }
-        },
-        { snapshot: true },
-      ).then(
-        () => controller.close(),
-        (error: Error) => {
-          log.error({ err: error.message, slug }, "the leaderboard export failed");
-          controller.error(error);
-        },
-      );
+  const limit = env().QUILTBOARD_EXPORTS;
+  if (exporting >= limit) throw new AppError("unavailable", `the server is sending as many leaderboard exports as it can (${limit} at once); try again in a few seconds`);
+  exporting++;
+  let done = false;
+  const finish = () => {
+    if (!done) exporting--;
+    done = true;
+  };
+  try {
+    const { bytes } = await currentExport(competition);
+    return { stream: sendSlices(bytes, finish), size: bytes.byteLength };
+  } catch (error) {
+    finish();
+    throw error;
+  }
+}
+
+/** The competition's export as the board is now: the rendered one while it is fresh, else rendered again (once for every export that asks meanwhile). */
+async function currentExport(competition: CompetitionRow): Promise<Rendered> {
+  const { displayPrecision, sigma, threshold, budget, maxQueries, answerDecimals, holdoutCap, metric, metricParams, correlation, mechanism } = competition;
+  const key = JSON.stringify([displayPrecision, sigma, threshold, budget, maxQueries, answerDecimals, holdoutCap, metric, metricParams, correlation, mechanism]);
+  const [{ version }] = await db.$queryRaw<{ version: bigint }[]>`SELECT board_version AS version FROM competitions WHERE id = ${competition.id}::uuid`;
+  const cached = rendered.get(competition.id);
+  if (cached && cached.key === key && cached.version === version && Date.now() - cached.at < EXPORT_FRESH_MS) {
+    rendered.delete(competition.id); // most recently used last
+    rendered.set(competition.id, cached);
+    return cached;
+  }
+  let pending = rendering.get(competition.id);
+  if (!pending) {
+    pending = renderExport(competition, key);
+    rendering.set(competition.id, pending);
+    void pending.finally(() => rendering.delete(competition.id)).catch(() => {});
+  }
+  return pending;
+}
+
+/** Reads the board in one snapshot and renders it, at most RENDERS at once; keeps it, within EXPORT_CACHE_BYTES. */
+async function renderExport(competition: CompetitionRow, key: string): Promise<Rendered> {
+  if (renders >= RENDERS) await new Promise<void>((resolve) => waitingToRender.push(resolve));
+  else renders++;
+  try {
+    const metric = metricOf(competition);
+    const [halfWidth, bounds] = await Promise.all([halfWidthOf(competition, metric), getScoreBounds(competition)]);
+    const shown = { metric, halfWidth, bounds, precision: competition.displayPrecision };
+    const header = ["rank", "team", "score", "kind", "bound", "uncertainty", "submissions", "budget_remaining", "budget_initial", "last_submission_at"];
+    const at = Date.now();
+    const { version, parts } = await transaction(
+      async (tx) => {
+        const ranking = await snapshotRanking(tx, competition.id, metric);
+        const parts = [Buffer.from(csvLines([header]))];
+        for (let from = 0; from < ranking.size; from += CSV_CHUNK) {
+          const ids = ranking.ids(from, from + CSV_CHUNK);
+          const [{ rows }] = await tx.read<{ rows: BoardRow[] }>(Prisma.sql`SELECT coalesce(json_agg(r), '[]') AS rows FROM (${teamsWithIds(ids)}) r`);
+          const byId = new Map(rows.map((r) => [r.id, r]));
+          const lines = ids.map((id, i) => {
+            const e = toEntry(shown, from + i + 1, byId.get(id)!);
+            // Each number as the pages show it: to the decimals its bound supports (lib/metrics/display.ts).
+            const shownAs = (x: number | null) => (x === null ? null : x.toFixed(e.decimals));
+            return [e.rank, e.team, shownAs(e.score), e.kind, shownAs(e.bound), shownAs(e.uncertainty), e.submissions, e.budget.remaining, e.budget.initial, e.lastSubmissionAt];
+          });
+          parts.push(Buffer.from(csvLines(lines)));
+        }
+        return { version: ranking.version, parts };
+      },
+      { snapshot: true },
+    );
+    const made: Rendered = { key, version, at, bytes: Buffer.concat(parts) };
+    keepExport(competition.id, made);
+    return made;
+  } catch (error) {
+    log.error({ err: (error as Error).message, slug: competition.slug }, "the leaderboard export failed");
+    throw error;
+  } finally {
+    const next = waitingToRender.shift();
+    if (next) next();
+    else renders--;
+  }
+}
+
+function keepExport(competitionId: string, made: Rendered): void {
+  rendered.delete(competitionId);
+  rendered.set(competitionId, made);
+  let total = 0;
+  for (const r of rendered.values()) total += r.bytes.byteLength;
+  for (const [id, r] of rendered) {
+    if (total <= EXPORT_CACHE_BYTES || id === competitionId) break;
+    rendered.delete(id);
+    total -= r.bytes.byteLength;
+  }
+}
+
+/**
+ * `bytes` as a stream of EXPORT_SLICE slices, each made when the reader wants it (a slow reader holds
+ * a reference to the rendered export, never a copy); `finish` is called once, when the stream ends,
+ * is cancelled, or its reader has left a slice unread for EXPORT_IDLE_MS (then it fails, and the
+ * connection is closed).
+ */
+function sendSlices(bytes: Buffer, finish: () => void): ReadableStream<Uint8Array> {
+  let offset = 0;
+  let idle: NodeJS.Timeout | undefined;
+  return new ReadableStream<Uint8Array>(
+    {
+      start(controller) {
+        idle = setTimeout(() => {
+          finish();
+          controller.error(new Error("the reader stopped reading the leaderboard export"));
+        }, EXPORT_IDLE_MS);
+      },
+      pull(controller) {
+        idle?.refresh();
+        if (offset >= bytes.byteLength) {
+          clearTimeout(idle);
+          finish();
+          return controller.close();
+        }
+        controller.enqueue(new Uint8Array(bytes.buffer, bytes.byteOffset + offset, Math.min(EXPORT_SLICE, bytes.byteLength - offset)));
+        offset += EXPORT_SLICE;
+      },
+      cancel() {
+        clearTimeout(idle);
+        finish();
+      },
     },
-  });
+    { highWaterMark: 0 },
+  );
 }
 
 /** The organizers' baselines shown on the board ([0, 1] units), in the order they were tested: each its public score (lib/server/scoring/sandbox.ts setBaseline). */

@@ -3,7 +3,7 @@ import { db } from "@/lib/server/platform/db";
 import { AppError } from "@/lib/server/platform/errors";
 import { appLink, message } from "@/lib/server/platform/mail";
 import { sendMails } from "@/lib/server/platform/outbox";
-import type { CompetitionRow } from "./competitions";
+import type { CompetitionRow, OrganizedCompetition } from "./competitions";
 import type { PublicUser } from "@/lib/server/accounts/users";
 import { type Access, accessSchema, banSchema, registrationDecisionSchema } from "@/lib/validation/competitions";
 import { isUuid } from "@/lib/validation/ids";
@@ -80,9 +80,9 @@ export async function myRegistration(user: PublicUser, competitionId: string): P
 }
 
 /** The requests to take part, pending first (organizers). */
-export async function listRegistrations(competitionId: string): Promise<RegistrationView[]> {
+export async function listRegistrations(competition: OrganizedCompetition): Promise<RegistrationView[]> {
   const rows = await db.registration.findMany({
-    where: { competitionId },
+    where: { competitionId: competition.id },
     orderBy: [{ createdAt: "asc" }],
     select: { id: true, status: true, createdAt: true, user: { select: { name: true, email: true } } },
   });
@@ -91,7 +91,7 @@ export async function listRegistrations(competitionId: string): Promise<Registra
 }
 
 /** PUT …/registrations/{id} `{status}` (organizers): approves or refuses, and tells the applicant by mail. */
-export async function decideRegistration(competition: CompetitionRow, id: string, input: unknown): Promise<RegistrationView> {
+export async function decideRegistration(competition: OrganizedCompetition, id: string, input: unknown): Promise<RegistrationView> {
   const { status } = registrationDecisionSchema.parse(input);
   if (!isUuid(id)) throw new AppError("not_found", "no such request");
   const found = await db.registration.findFirst({ where: { id, competitionId: competition.id }, select: { id: true } });
@@ -119,9 +119,9 @@ export async function decideRegistration(competition: CompetitionRow, id: string
 }
 
 /** The users banned from the competition, newest first (organizers). */
-export async function listBans(competitionId: string): Promise<BanView[]> {
+export async function listBans(competition: OrganizedCompetition): Promise<BanView[]> {
   const rows = await db.competitionBan.findMany({
-    where: { competitionId },
+    where: { competitionId: competition.id },
     orderBy: { createdAt: "desc" },
     select: { reason: true, createdAt: true, user: { select: { id: true, name: true, email: true } } },
   });
@@ -135,7 +135,7 @@ export async function listBans(competitionId: string): Promise<BanView[]> {
  * take part) can be banned, and anyone else gets the same 404: a ban tells its organizers nothing
  * about which addresses have accounts elsewhere, or which accounts are admins (who never take part).
  */
-export async function banUser(competition: CompetitionRow, input: unknown): Promise<BanView> {
+export async function banUser(competition: OrganizedCompetition, input: unknown): Promise<BanView> {
   const { email, reason } = banSchema.parse(input);
   const taking = { some: { competitionId: competition.id } };
   const user = await db.user.findFirst({ where: { email, role: "user", OR: [{ memberships: taking }, { registrations: taking }] }, select: { id: true } });
@@ -145,11 +145,11 @@ export async function banUser(competition: CompetitionRow, input: unknown): Prom
     create: { competitionId: competition.id, userId: user.id, reason },
     update: { reason },
   });
-  return (await listBans(competition.id)).find((b) => b.userId === user.id)!;
+  return (await listBans(competition)).find((b) => b.userId === user.id)!;
 }
 
 /** DELETE …/bans/{userId} (organizers): lifts a ban. */
-export async function liftBan(competition: CompetitionRow, userId: string): Promise<void> {
+export async function liftBan(competition: OrganizedCompetition, userId: string): Promise<void> {
   if (!isUuid(userId)) throw new AppError("not_found", "no such ban");
   const { count } = await db.competitionBan.deleteMany({ where: { competitionId: competition.id, userId } });
   if (count === 0) throw new AppError("not_found", "no such ban");

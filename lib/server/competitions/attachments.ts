@@ -1,7 +1,7 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
 import { requireAccess } from "./access";
-import { db, lockName, streamSlices } from "@/lib/server/platform/db";
+import { db, nameLock, streamSlices, transaction } from "@/lib/server/platform/db";
 import { env } from "@/lib/server/platform/env";
 import { AppError } from "@/lib/server/platform/errors";
 import { fileStore } from "@/lib/server/platform/files";
@@ -14,6 +14,7 @@ import type { PublicUser } from "@/lib/server/accounts/users";
 import { safeFilename } from "@/lib/validation/files";
 import { isUuid } from "@/lib/validation/ids";
 import type { AttachmentSummary } from "@/lib/responses";
+import { Prisma } from "@/lib/generated/prisma/client";
 
 /**
  * The data files of a competition: at most MAX_ATTACHMENTS files of at most
@@ -31,7 +32,7 @@ export function attachmentLimits(): { fileBytes: number; totalBytes: number } {
 
 const SUMMARY = { id: true, filename: true, contentType: true, size: true, sha256: true, createdAt: true } as const;
 
-const summary = (a: { id: string; filename: string; contentType: string; size: bigint; sha256: string; createdAt: Date }): AttachmentSummary => ({
+const summary = (a: { id: string; filename: string; contentType: string; size: bigint | number; sha256: string; createdAt: Date }): AttachmentSummary => ({
   ...a,
   size: Number(a.size),
   createdAt: a.createdAt.toISOString(),
@@ -39,13 +40,15 @@ const summary = (a: { id: string; filename: string; contentType: string; size: b
 
 const GiB = (bytes: number) => `${(bytes / 1024 ** 3).toFixed(bytes % 1024 ** 3 ? 2 : 0)} GiB`;
 
-/** What the competition's files take now, other than the one called `filename` (which an upload of that name replaces). */
-async function storedBesides(client: Pick<typeof db, "attachment">, competitionId: string, filename: string | null) {
-  const others = await client.attachment.aggregate({ where: { competitionId, ...(filename ? { filename: { not: filename } } : {}) }, _count: true, _sum: { size: true } });
-  return { count: others._count, bytes: Number(others._sum.size ?? 0) };
+/** What the competition's files take now, other than the one called `filename` (which an upload of that name replaces): one statement, for Prisma or a node-postgres transaction. */
+function storedBesides(competitionId: string, filename: string | null): Prisma.Sql {
+  return Prisma.sql`SELECT count(*)::int AS count, coalesce(sum(size), 0)::float8 AS bytes FROM attachments
+    WHERE competition_id = ${competitionId}::uuid AND filename IS DISTINCT FROM ${filename}`;
 }
 
-function refuseOverStorage(stored: { count: number; bytes: number }, adding: number): void {
+type Stored = { count: number; bytes: number };
+
+function refuseOverStorage(stored: Stored, adding: number): void {
   if (stored.count + 1 > MAX_ATTACHMENTS) throw new AppError("payload_too_large", `a competition has at most ${MAX_ATTACHMENTS} data files; delete one first`);
   const { totalBytes } = attachmentLimits();
   if (stored.bytes + adding > totalBytes) {
@@ -66,13 +69,14 @@ async function forget(key: string | null): Promise<void> {
  * The caller is checked, and the competition's file count, before the file is read; the file then
  * streams into the store under a new key (nothing of it is held in memory) and only once it is
  * there whole is its row written, under a lock on the competition's files that checks the total
- * with its size, so concurrent uploads cannot pass it together. A refused or failed upload leaves
- * nothing in the store; a replaced file's bytes are removed after the new row is committed.
+ * with its size, so concurrent uploads cannot pass it together (through node-postgres: Prisma's
+ * interactive transaction gave up after 5 s under load). A refused or failed upload leaves nothing
+ * in the store; a replaced file's bytes are removed after the new row is committed.
  */
 export async function addAttachment(user: PublicUser, slug: string, body: ReadableStream<Uint8Array> | null, details: () => Promise<UploadDetails>): Promise<AttachmentSummary> {
   const competition = await requireOrganizer(user, slug);
   if (!body) throw new AppError("unprocessable_entity", 'send the file as multipart/form-data in the field "file"');
-  refuseOverStorage(await storedBesides(db, competition.id, null), 0);
+  refuseOverStorage((await db.$queryRaw<Stored[]>(storedBesides(competition.id, null)))[0], 0);
   const store = fileStore();
   const key = `attachments/${competition.id}/${randomUUID()}`;
   const written = await store.put(key, body);
@@ -83,18 +87,19 @@ export async function addAttachment(user: PublicUser, slug: string, body: Readab
     const { name, contentType } = await details();
     const filename = safeFilename(name ?? "");
     if (!filename) throw new AppError("unprocessable_entity", "the file needs a name");
-    const data = { contentType: contentType || "application/octet-stream", size: BigInt(written.size), sha256: written.sha256, storageKey: key, data: null };
-    const stored = await db.$transaction(async (tx) => {
-      await lockName(tx, `attachments:${competition.id}`);
-      refuseOverStorage(await storedBesides(tx, competition.id, filename), written.size);
-      const previous = await tx.attachment.findUnique({ where: { competitionId_filename: { competitionId: competition.id, filename } }, select: { storageKey: true } });
-      replaced = previous?.storageKey ?? null;
-      return tx.attachment.upsert({
-        where: { competitionId_filename: { competitionId: competition.id, filename } },
-        create: { competitionId: competition.id, filename, ...data },
-        update: data,
-        select: SUMMARY,
-      });
+    const stored = await transaction(async (tx) => {
+      void tx.read(nameLock(`attachments:${competition.id}`));
+      refuseOverStorage((await tx.read<Stored>(storedBesides(competition.id, filename)))[0], written.size);
+      const [previous] = await tx.read<{ key: string | null }>(
+        Prisma.sql`SELECT storage_key AS key FROM attachments WHERE competition_id = ${competition.id}::uuid AND filename = ${filename}`,
+      );
+      replaced = previous?.key ?? null;
+      const [row] = await tx.read<{ id: string; filename: string; contentType: string; size: number; sha256: string; createdAt: Date }>(Prisma.sql`
+        INSERT INTO attachments (id, competition_id, filename, content_type, size, sha256, storage_key, data, created_at)
+        VALUES (${randomUUID()}::uuid, ${competition.id}::uuid, ${filename}, ${contentType || "application/octet-stream"}, ${written.size}, ${written.sha256}, ${key}, NULL, now() AT TIME ZONE 'UTC')
+        ON CONFLICT (competition_id, filename) DO UPDATE SET content_type = EXCLUDED.content_type, size = EXCLUDED.size, sha256 = EXCLUDED.sha256, storage_key = EXCLUDED.storage_key, data = NULL
+        RETURNING id, filename, content_type AS "contentType", size::float8 AS size, sha256, created_at AT TIME ZONE 'UTC' AS "createdAt"`);
+      return row;
     });
     await forget(replaced);
     return summary(stored);

@@ -171,18 +171,30 @@ export async function isOrganizer(user: PublicUser | null, competitionId: string
   return (await db.competitionOrganizer.count({ where: { competitionId, userId: user.id, removedAt: null } })) > 0;
 }
 
+declare const organized: unique symbol;
+/**
+ * A competition whose organizer requireOrganizer has checked, and the only way to hold one: the
+ * readers and writers of what only organizers see (registrations, bans, the change log, the
+ * organizers, the sandbox) take it instead of an id, so no page or route can call them unchecked.
+ */
+export type OrganizedCompetition = CompetitionRow & { readonly [organized]: true };
+
 /**
  * The competition, for its organizers and admins only. Anyone else gets 404 for a draft (its
  * existence is not revealed) and 403 once it is public.
  */
-export async function requireOrganizer(user: PublicUser, slug: string): Promise<CompetitionRow> {
+export async function requireOrganizer(user: PublicUser, slug: string): Promise<OrganizedCompetition> {
   const competition = await competitionBySlug(slug);
   if (!competition) throw notFound(slug);
-  if (!(await isOrganizer(user, competition.id))) {
-    if (competition.status === "draft") throw notFound(slug);
-    throw new AppError("forbidden", "only this competition's organizers can do this");
-  }
-  return competition;
+  const organized = await asOrganizer(user, competition);
+  if (organized) return organized;
+  if (competition.status === "draft") throw notFound(slug);
+  throw new AppError("forbidden", "only this competition's organizers can do this");
+}
+
+/** The competition as `user` organizes it, or null where they do not (a route that answers both sides). */
+export async function asOrganizer(user: PublicUser | null, competition: CompetitionRow): Promise<OrganizedCompetition | null> {
+  return (await isOrganizer(user, competition.id)) ? (competition as OrganizedCompetition) : null;
 }
 
 /**
@@ -263,13 +275,19 @@ export async function createCompetition(user: PublicUser, input: unknown): Promi
 }
 
 /**
- * The default m of docs/mechanism.md §2.4: the daily cap times the number of UTC dates on which a
- * team can submit, from the start (startsAt, else the publishing date, else now for a draft) to the
- * last instant before endsAt, both dates counted.
+ * The submissions one team can have made from `start` to the instant `end`: the daily cap, which
+ * resets at midnight UTC, times the UTC dates from one to the other, both counted (at least one).
+ * The one rule behind the default m and the merge's limit.
+ */
+export function submissionsPossible(dailySubmissionLimit: number, start: Date, end: Date): number {
+  const utcDate = (t: number) => Math.floor(t / 86_400_000);
+  return dailySubmissionLimit * Math.max(1, utcDate(end.getTime()) - utcDate(start.getTime()) + 1);
+}
+
+/**
+ * The default m of docs/mechanism.md §2.4: the submissions a team can make from the start
+ * (startsAt, else the publishing date, else now for a draft) to the last instant before endsAt.
  */
 export function defaultMaxQueries(competition: Pick<CompetitionRow, "dailySubmissionLimit" | "startsAt" | "endsAt" | "publishedAt">, now = new Date()): number {
-  const start = competition.startsAt ?? competition.publishedAt ?? now;
-  const utcDate = (t: number) => Math.floor(t / 86_400_000);
-  const dates = Math.max(1, utcDate(competition.endsAt.getTime() - 1) - utcDate(start.getTime()) + 1);
-  return competition.dailySubmissionLimit * dates;
+  return submissionsPossible(competition.dailySubmissionLimit, competition.startsAt ?? competition.publishedAt ?? now, new Date(competition.endsAt.getTime() - 1));
 }

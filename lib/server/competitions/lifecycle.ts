@@ -1,5 +1,6 @@
 import "server-only";
 import { type CompetitionRow, getVisibleCompetition, requireOrganizer } from "./competitions";
+import { solutionCache } from "./solution-cache";
 import { db, lockCompetition } from "@/lib/server/platform/db";
 import { AppError } from "@/lib/server/platform/errors";
 import type { PublicUser } from "@/lib/server/accounts/users";
@@ -13,13 +14,13 @@ import type { Prisma } from "@/lib/generated/prisma/client";
 // Draft
 
 /** Draft-only changes; 409 once published (the solution and mechanism are locked). */
-export function requireDraft(competition: CompetitionRow, what: string): void {
+export function requireDraft(competition: Pick<CompetitionRow, "status">, what: string): void {
   if (competition.status !== "draft") throw new AppError("conflict", `${what} cannot change once the competition is published`);
 }
 
 /** `requireDraft` under the competition's row lock, so a change cannot land after a publish that ran meanwhile. */
 export async function lockDraft(tx: Prisma.TransactionClient, competitionId: string, what: string): Promise<void> {
-  if ((await lockCompetition(tx, competitionId)) !== "draft") throw new AppError("conflict", `${what} cannot change once the competition is published`);
+  requireDraft({ status: await lockCompetition(tx, competitionId) }, what);
 }
 
 /**
@@ -33,6 +34,7 @@ export async function deleteDraft(user: PublicUser, slug: string): Promise<void>
       throw new AppError("conflict", "only a draft can be deleted: a published competition keeps its teams' submissions; close it instead");
     await tx.competition.delete({ where: { id: competition.id } });
   });
+  solutionCache.forget(competition.id); // other instances drop theirs at their next look (solutions.ts loadSolution), or as the least used
 }
 
 // Published: taking entries

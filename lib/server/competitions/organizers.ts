@@ -1,6 +1,6 @@
 import "server-only";
 import { createHash, randomBytes } from "node:crypto";
-import { type CompetitionRow, lockParticipant, requireOrganizer } from "./competitions";
+import { type CompetitionRow, lockParticipant, type OrganizedCompetition, requireOrganizer } from "./competitions";
 import type { PublicUser } from "@/lib/server/accounts/users";
 import { db } from "@/lib/server/platform/db";
 import { AppError } from "@/lib/server/platform/errors";
@@ -42,7 +42,7 @@ export async function refuseOrganizer(tx: Prisma.TransactionClient, user: Public
  * GET …/organizers: the organizers (the creator first, and those who accepted and were not removed),
  * the pending invitations, and whether `viewer` may remove co-organizers (the creator and admins).
  */
-export async function listOrganizers(competition: Pick<CompetitionRow, "id" | "createdById">, viewer: PublicUser): Promise<OrganizersView> {
+export async function listOrganizers(competition: OrganizedCompetition, viewer: PublicUser): Promise<OrganizersView> {
   const [organizers, invitations] = await Promise.all([
     db.competitionOrganizer.findMany({
       where: { competitionId: competition.id, removedAt: null },
@@ -187,7 +187,7 @@ export async function acceptInvitation(user: PublicUser, input: unknown): Promis
  * having organized (refuseOrganizer), and the invitations they sent that are still pending are
  * withdrawn with the removal.
  */
-export async function removeOrganizer(caller: PublicUser, competition: CompetitionRow, userId: string): Promise<void> {
+export async function removeOrganizer(caller: PublicUser, competition: OrganizedCompetition, userId: string): Promise<void> {
   const notFound = new AppError("not_found", "no such organizer of this competition");
   if (!mayRemoveOrganizers(caller, competition)) throw new AppError("forbidden", "only the competition's creator removes co-organizers");
   if (!isUuid(userId)) throw notFound;
@@ -200,7 +200,7 @@ export async function removeOrganizer(caller: PublicUser, competition: Competiti
 }
 
 /** DELETE …/organizers/invitations/{id} (organizers): withdraws a pending invitation; its link stops working. */
-export async function withdrawInvitation(competition: CompetitionRow, id: string): Promise<void> {
+export async function withdrawInvitation(competition: OrganizedCompetition, id: string): Promise<void> {
   const notFound = new AppError("not_found", "no such pending invitation");
   if (!isUuid(id)) throw notFound;
   const { count } = await db.organizerInvitation.deleteMany({ where: { id, competitionId: competition.id, acceptedAt: null } });

@@ -35,13 +35,14 @@ function once<T>(solution: Solution, key: unknown, make: () => Promise<T>): Prom
 /** A correlation model resolved against the solution's columns (fitted, chains read), on a worker thread. */
 export function resolveOn(solution: Solution, model: CorrelationModelInput): Promise<CorrelationSummary> {
   const { split, order, groups, states } = solution;
-  // The holdout's size is counted inside: a pass over every row is not for each page view.
+  // The holdout's size is counted inside: a pass over every row is not for each page view. The
+  // worker is sent the columns it reads (copied to it): not the ids, nor the group names.
   return once(solution, ["correlation", model], () =>
     compute(
       "resolveCorrelation",
       model,
       split.reduce((a, b) => a + b, 0),
-      { split, order, groups, states },
+      { split, order, groups: groups && { codes: groups.codes }, states },
     ),
   );
 }

@@ -1,6 +1,6 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
-import { checkMetric, commitSecret, COMPETITION_SELECT, type CompetitionRow, defaultMaxQueries, mechanismOf, requireOrganizer } from "./competitions";
+import { checkMetric, commitSecret, COMPETITION_SELECT, type CompetitionRow, defaultMaxQueries, type OrganizedCompetition, mechanismOf, requireOrganizer } from "./competitions";
 import { db, lockCompetition } from "@/lib/server/platform/db";
 import { AppError } from "@/lib/server/platform/errors";
 import type { PublicUser } from "@/lib/server/accounts/users";
@@ -135,9 +135,9 @@ export async function updateCompetition(user: PublicUser, slug: string, input: u
 }
 
 /** GET …/changes (organizers): every recorded settings change, newest first. */
-export async function listChanges(competitionId: string): Promise<ChangeLogEntry[]> {
+export async function listChanges(competition: OrganizedCompetition): Promise<ChangeLogEntry[]> {
   const rows = await db.competitionChange.findMany({
-    where: { competitionId },
+    where: { competitionId: competition.id },
     orderBy: { createdAt: "desc" },
     select: { createdAt: true, changes: true, user: { select: { name: true } } },
   });

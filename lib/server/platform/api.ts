@@ -79,49 +79,86 @@ async function refuseNulInPath(context: unknown): Promise<void> {
 }
 
 /**
- * How slowly a body may arrive: 20 s, plus one second for every BODY_MIN_RATE bytes received (the
- * rule of Apache's mod_reqtimeout, `body=20,MinRate=500`). A client on a slow line keeps earning
- * time; one that trickles a byte every few seconds to hold the request open is cut off with 408.
- * QUILTBOARD_BODY_MIN_RATE changes the rate (bytes per second).
+ * How slowly a body may arrive: every `seconds` the server spends waiting for it must bring at least
+ * `seconds × rate` bytes (or the body's end). Only the time spent waiting for the client counts, not
+ * the server's own work between reads nor the moments its event loop was busy, and nothing carries
+ * over from one window to the next: a client cannot bank a fast start and then trickle.
  */
-const BODY_GRACE_SECONDS = 20;
+export type Pace = { seconds: number; rate: number };
+
+/**
+ * Any request body: 20 s to bring 20 × QUILTBOARD_BODY_MIN_RATE bytes (500 a second by default). A
+ * client on a slow line keeps going; one that trickles a byte every few seconds to hold the request
+ * open is cut off with 408.
+ */
+const bodyPace = (): Pace => ({ seconds: 20, rate: env().QUILTBOARD_BODY_MIN_RATE });
+
+/**
+ * An upload while it holds its upload slots (platform/uploads.ts): 3 s to bring 3 ×
+ * QUILTBOARD_UPLOAD_MIN_RATE bytes (64 KiB a second by default), so that a slot is held only by a body
+ * arriving at a real rate; one that falls behind is cut off and its slots go to the next upload.
+ */
+export const uploadPace = (): Pace => ({ seconds: 3, rate: env().QUILTBOARD_UPLOAD_MIN_RATE });
+
+/** How often a body's wait is counted (limitedBody). */
+const TICK_MS = 100;
+
+/** A rate as messages say it: "500 bytes", "64 KiB", "1.5 MiB". */
+function perSecond(rate: number): string {
+  if (rate < 1024) return `${rate} bytes`;
+  if (rate < 1024 * 1024) return `${Number((rate / 1024).toFixed(1))} KiB`;
+  return `${Number((rate / 1024 / 1024).toFixed(1))} MiB`;
+}
 
 /**
  * The request's body as a stream that reads nothing until it is read from (so a request refused
  * before its body is wanted costs no more than its headers), fails with 413 as soon as more than
  * `maxBytes` have been read, whatever Content-Length declared (a chunked body declares nothing),
- * with 408 when the body arrives too slowly (QUILTBOARD_BODY_MIN_RATE), and with 400 when the client closes
- * the connection before the end (an error of the client's, not the server's). A declared length
- * over the limit is refused before anything is read.
+ * with 408 when the body arrives slower than its `pace` (bodyPace unless given), and with 400 when
+ * the client closes the connection before the end (an error of the client's, not the server's). A
+ * declared length over the limit is refused before anything is read.
  * @param what how the message names the body, e.g. "the submission"
  */
-export function limitedBody(request: Request, maxBytes: number, what: string): ReadableStream<Uint8Array> | null {
+export function limitedBody(request: Request, maxBytes: number, what: string, pace?: Pace): ReadableStream<Uint8Array> | null {
   const tooLarge = () => new AppError("payload_too_large", `${what} is larger than ${maxBytes >= 1024 * 1024 ? `${maxBytes / 1024 / 1024} MiB` : `${maxBytes} bytes`}`);
   if (Number(request.headers.get("content-length") ?? 0) > maxBytes) throw tooLarge();
   if (!request.body) return null;
-  const minRate = env().QUILTBOARD_BODY_MIN_RATE;
   const source = request.body.getReader();
   let read = 0;
-  let started: number | undefined;
+  // The current window: bytes it brought, and the milliseconds spent waiting for them.
+  let windowBytes = 0;
+  let waited = 0;
   return new ReadableStream<Uint8Array>(
     {
       async pull(controller) {
-        started ??= Date.now();
-        const allowedMs = started + (BODY_GRACE_SECONDS + read / minRate) * 1000 - Date.now();
-        let timer: NodeJS.Timeout | undefined;
-        const late = new Promise<"late">((resolve) => (timer = setTimeout(() => resolve("late"), Math.max(0, allowedMs))));
+        const { seconds, rate } = (pace ??= bodyPace());
+        // The wait is counted in ticks of TICK_MS, each for at most twice that: a tick that comes
+        // late because the event loop was busy (the server's own work) counts as a normal one.
+        let last = performance.now();
+        const count = () => {
+          const now = performance.now();
+          waited += Math.min(now - last, 2 * TICK_MS);
+          last = now;
+        };
+        let ticker: NodeJS.Timeout | undefined;
+        const late = new Promise<"late">((resolve) => {
+          ticker = setInterval(() => {
+            count();
+            if (waited >= seconds * 1000) resolve("late");
+          }, TICK_MS);
+        });
         let next: ReadableStreamReadResult<Uint8Array> | "late";
         try {
           next = await Promise.race([source.read(), late]);
         } catch {
           throw new AppError("bad_request", `${what} ended before it was complete: the connection was closed`);
         } finally {
-          clearTimeout(timer);
+          clearInterval(ticker);
+          count();
         }
         if (next === "late") {
           void source.cancel().catch(() => {});
-          const seconds = Math.round((Date.now() - started) / 1000);
-          throw new AppError("request_timeout", `${what} arrived too slowly (${read} bytes in ${seconds} s; at least ${minRate} bytes a second are needed)`);
+          throw new AppError("request_timeout", `${what} arrived too slowly (${windowBytes} bytes in ${seconds} s; at least ${perSecond(rate)} a second are needed)`);
         }
         if (next.done) {
           readToEnd.add(request);
@@ -133,6 +170,8 @@ export function limitedBody(request: Request, maxBytes: number, what: string): R
           void source.cancel().catch(() => {});
           throw tooLarge();
         }
+        windowBytes += next.value.byteLength;
+        if (windowBytes >= seconds * rate) windowBytes = waited = 0;
         controller.enqueue(next.value);
       },
       cancel: (reason) => source.cancel(reason),

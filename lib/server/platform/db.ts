@@ -105,10 +105,16 @@ export async function lockTeam(tx: Prisma.TransactionClient, teamId: string): Pr
 /**
  * Inside a transaction: a lock on a name (a transaction-scoped PostgreSQL advisory lock), held until
  * the transaction ends, for decisions that span rows no single row lock covers (one person in one
- * competition: competitions/competitions.ts lockParticipant; a competition's attachments).
+ * competition: competitions/competitions.ts lockParticipant; a competition's attachments; an
+ * account's upload slots).
  */
 export async function lockName(tx: Prisma.TransactionClient, name: string): Promise<void> {
-  await tx.$queryRaw`SELECT 1 FROM pg_advisory_xact_lock(hashtextextended(${name}, 0))`;
+  await tx.$queryRaw(nameLock(name));
+}
+
+/** The statement of `lockName`, for a node-postgres transaction (`transaction`'s `tx.read`). */
+export function nameLock(name: string): Prisma.Sql {
+  return Prisma.sql`SELECT 1 FROM pg_advisory_xact_lock(hashtextextended(${name}, 0))`;
 }
 
 /**

@@ -74,6 +74,14 @@ function credential(what: string, secret?: true): Variable<string | undefined> {
   return { ...(secret ? { secret } : {}), expects: `${what} (up to 500 characters)`, default: "unset (off)", schema: z.string().max(500).optional() };
 }
 
+/** A switch: 1 (on) or 0 (off); unset is `fallback`, or undefined where the code decides (`fallbackText` says how). */
+function flag(expects: string, fallbackText: string): Variable<boolean | undefined>;
+function flag(expects: string, fallbackText: string, fallback: boolean): Variable<boolean>;
+function flag(expects: string, fallbackText: string, fallback?: boolean): Variable<boolean | undefined> {
+  const schema = z.enum(["0", "1"]).transform((value) => value === "1");
+  return { expects, default: fallbackText, schema: fallback === undefined ? schema.optional() : schema.default(fallback) };
+}
+
 const DOMAIN = /^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/;
 /** One OpenID Connect provider of QUILTBOARD_OIDC_PROVIDERS. */
 const oidcProvider = z.strictObject({
@@ -100,14 +108,7 @@ const VARIABLES = {
   },
   NEXTAUTH_URL: url(["http:", "https:"], "https://quiltboard.example.org", "`http://localhost:$PORT`"),
   TRUST_PROXY: whole("a whole number of proxies", 0, 0, 32),
-  QUILTBOARD_DEMO: {
-    expects: "1 (create the demo on an empty database) or 0 (never)",
-    default: "`1` on the embedded database, else `0`",
-    schema: z
-      .enum(["0", "1"])
-      .transform((value) => value === "1")
-      .optional(),
-  },
+  QUILTBOARD_DEMO: flag("1 (create the demo on an empty database) or 0 (never)", "`1` on the embedded database, else `0`"),
   QUILTBOARD_LIMIT_SIGN_UP_IP: rate("20/3600"),
   QUILTBOARD_LIMIT_SIGN_IN: rate("10/600"),
   QUILTBOARD_LIMIT_SIGN_IN_IP: rate("60/600"),
@@ -125,6 +126,9 @@ const VARIABLES = {
   QUILTBOARD_UPLOADS_PER_USER: whole("a whole number of uploads", 2, 1, 1024),
   QUILTBOARD_PASSWORD_HASHES: whole("a whole number of hashes", 2, 1, 64),
   QUILTBOARD_BODY_MIN_RATE: whole("a whole number of bytes a second", 500, 1, 100_000_000),
+  QUILTBOARD_UPLOAD_MIN_RATE: whole("a whole number of bytes a second", 65_536, 1024, 100_000_000),
+  QUILTBOARD_EXPORTS: whole("a whole number of exports", 16, 1, 1024),
+  QUILTBOARD_SOLUTION_CACHE_MB: whole("a whole number of MB", 512, 16, 1_048_576),
   QUILTBOARD_FILES: {
     expects: "local (the directory QUILTBOARD_FILES_DIR: one instance) or s3 (S3-compatible object storage, S3_*: any number of instances)",
     default: "`local`",
@@ -156,14 +160,7 @@ const VARIABLES = {
   },
   S3_ACCESS_KEY_ID: { ...credential("the access key id (with S3_SECRET_ACCESS_KEY; unset: the AWS SDK's default credentials)"), default: "unset" },
   S3_SECRET_ACCESS_KEY: { ...credential("that access key's secret", true), default: "unset" },
-  S3_FORCE_PATH_STYLE: {
-    expects: "1 (bucket in the path: MinIO, Ceph, most servers other than AWS) or 0 (bucket in the host name)",
-    default: "`0`",
-    schema: z
-      .enum(["0", "1"])
-      .transform((value) => value === "1")
-      .default(false),
-  },
+  S3_FORCE_PATH_STYLE: flag("1 (bucket in the path: MinIO, Ceph, most servers other than AWS) or 0 (bucket in the host name)", "`0`", false),
   SMTP_URL: url(["smtp:", "smtps:"], "smtps://user:password@smtp.example.com:465", "`npm start`'s local mail catcher"),
   MAIL_FROM: {
     expects: 'an address, alone or as "Name <address>"',
@@ -200,14 +197,7 @@ const VARIABLES = {
       )
       .optional(),
   },
-  QUILTBOARD_PASSWORD_SIGNUP: {
-    expects: "1 (anyone may create an account with a password) or 0 (only through a sign-in provider)",
-    default: "`1`",
-    schema: z
-      .enum(["0", "1"])
-      .transform((value) => value === "1")
-      .default(true),
-  },
+  QUILTBOARD_PASSWORD_SIGNUP: flag("1 (anyone may create an account with a password) or 0 (only through a sign-in provider)", "`1`", true),
   METRICS_TOKEN: { secret: true, expects: "any text: the bearer token of GET /api/metrics", default: "unset (metrics off)", schema: z.string().optional() },
   LOG_LEVEL: {
     expects: "one of trace, debug, info, warn, error, fatal, silent",

@@ -45,6 +45,21 @@ once(
     }),
 );
 
+/** A gauge read from `value` at each scrape (a module's own state, e.g. a cache's size), registered once. */
+export function gauge(name: string, help: string, value: () => number): void {
+  once(
+    name,
+    () =>
+      new client.Gauge({
+        name,
+        help,
+        collect() {
+          this.set(value());
+        },
+      }),
+  );
+}
+
 /**
  * The metrics in Prometheus' text format, for `Authorization: Bearer $METRICS_TOKEN`. Without
  * METRICS_TOKEN the endpoint is off (404): metrics tell outsiders how busy a competition is.

@@ -1,10 +1,14 @@
 import "server-only";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
+import { randomUUID } from "node:crypto";
 import Busboy from "busboy";
-import { limitedBody, requireMediaType } from "./api";
+import { limitedBody, requireMediaType, uploadPace } from "./api";
+import { db, nameLock, transaction } from "./db";
 import { env } from "./env";
 import { AppError } from "./errors";
+import { log } from "./log";
+import { Prisma } from "@/lib/generated/prisma/client";
 
 /**
  * An uploaded file (a submission, a sandbox test, an attachment) as a service reads it: a CSV request
@@ -35,46 +39,44 @@ export async function fileDetails(details: FileDetails): Promise<{ name?: string
 }
 
 /**
- * Uploads read at once per instance (QUILTBOARD_UPLOADS, default 4) and per account
- * (QUILTBOARD_UPLOADS_PER_USER, default 2). Each upload being read holds its parser's working
- * arrays (as many entries as the solution has rows) and its compressed copy, so these bound the
- * memory uploads can pin, whoever sends them. An upload beyond the instance's slots waits for one
- * without being read (at most WAITING of them, each up to WAIT_SECONDS; then 503 with
- * Retry-After); one beyond the account's is refused at once (429 with Retry-After).
+ * Upload slots. Each upload being read holds its parser's working arrays (as many entries as the
+ * solution has rows, or the solution's own columns) and its compressed copy, so slots bound the
+ * memory uploads can pin, whoever sends them. Every upload takes two before its first byte is read:
+ * - one of its account's: at most QUILTBOARD_UPLOADS_PER_USER (2) uploads of one account in progress
+ *   over every app instance, counted in PostgreSQL (`upload_slots`); one more is refused at once
+ *   (429 with Retry-After);
+ * - one of its instance's: at most QUILTBOARD_UPLOADS (4) read at once by this process; one more
+ *   waits without being read (at most WAITING of them, each up to WAIT_SECONDS; then 503 with
+ *   Retry-After), and slots go to the waiting uploads in the order they came.
+ * Both are held only while the body keeps arriving at the upload pace (api.ts uploadPace, 64 KiB a
+ * second): a body that falls behind is cut off with 408 and its slots go to the next upload, so a
+ * trickle holds a slot for seconds, not for Node's request timeout.
  */
 const WAITING = 256;
 const WAIT_SECONDS = 30;
 
 let running = 0;
 const waiting: { go: () => void }[] = [];
-const perUser = new Map<string, number>();
 
-/** Takes an upload slot for `userId`, waiting for one if all are taken; the function that gives it back (once). */
-async function claimSlot(userId: string): Promise<() => void> {
-  const mine = perUser.get(userId) ?? 0;
-  if (mine >= env().QUILTBOARD_UPLOADS_PER_USER) {
-    throw new AppError("rate_limited", `you already have ${mine} uploads in progress, the most one account may send at once; try again in 5 s, when one has finished`, {
-      retryAfter: 5,
-    });
-  }
-  perUser.set(userId, mine + 1);
-  const leave = () => (perUser.get(userId) === 1 ? perUser.delete(userId) : perUser.set(userId, perUser.get(userId)! - 1));
+/** Takes an upload slot of `userId` and one of this instance, waiting for the latter if all are taken; the function that gives both back (once). */
+async function claimSlot(userId: string): Promise<() => Promise<void>> {
+  const accountSlot = await claimAccountSlot(userId);
   try {
     if (running < env().QUILTBOARD_UPLOADS) running++;
     else await waitForSlot();
   } catch (error) {
-    leave();
+    await releaseAccountSlot(accountSlot);
     throw error;
   }
   let given = false;
-  return () => {
+  return async () => {
     if (given) return;
     given = true;
-    leave();
     // A slot given back goes to the first upload waiting (the count stays), else it is free.
     const next = waiting.shift();
     if (next) next.go();
     else running--;
+    await releaseAccountSlot(accountSlot);
   };
 }
 
@@ -96,10 +98,64 @@ function waitForSlot(): Promise<void> {
   });
 }
 
-/** `inner`, read only once an upload slot of `userId` is held; the slot is given back when the stream ends, fails or is cancelled. */
+/** How long an account slot's row outlives the last renewal: an instance that dies frees its slots within this. */
+const LEASE_SECONDS = 60;
+const RENEW_SECONDS = 20;
+/** The account slots this process holds, renewed every RENEW_SECONDS while there are any. */
+const held = new Set<string>();
+let renewal: NodeJS.Timeout | undefined;
+
+/**
+ * Takes one of the account's upload slots, over every app instance; 429 when it has all of them. Its
+ * claims are serialised by a lock on the account's name, so concurrent ones count exactly; its
+ * lapsed slots (an instance that died) are cleared on the way.
+ */
+async function claimAccountSlot(userId: string): Promise<string> {
+  const id = randomUUID();
+  const limit = env().QUILTBOARD_UPLOADS_PER_USER;
+  const { mine, taken } = await transaction(async (tx) => {
+    void tx.read(nameLock(`uploads:${userId}`));
+    const [row] = await tx.read<{ mine: number; taken: boolean }>(Prisma.sql`
+      WITH lapsed AS (DELETE FROM upload_slots WHERE user_id = ${userId}::uuid AND expires_at < now()),
+        current AS (SELECT count(*)::int AS mine FROM upload_slots WHERE user_id = ${userId}::uuid AND expires_at >= now()),
+        claimed AS (
+          INSERT INTO upload_slots (id, user_id, expires_at)
+          SELECT ${id}::uuid, ${userId}::uuid, now() + make_interval(secs => ${LEASE_SECONDS}) FROM current WHERE mine < ${limit}
+          RETURNING id)
+      SELECT mine, EXISTS (SELECT 1 FROM claimed) AS taken FROM current`);
+    return row;
+  });
+  if (!taken) {
+    throw new AppError("rate_limited", `you already have ${mine} uploads in progress, the most one account may send at once; try again in 5 s, when one has finished`, {
+      retryAfter: 5,
+    });
+  }
+  held.add(id);
+  renewal ??= setInterval(renewAccountSlots, RENEW_SECONDS * 1000).unref();
+  return id;
+}
+
+async function releaseAccountSlot(id: string): Promise<void> {
+  held.delete(id);
+  if (held.size === 0) {
+    clearInterval(renewal);
+    renewal = undefined;
+  }
+  // Should this fail (the database away), the row lapses on its own within LEASE_SECONDS.
+  await db.$executeRaw`DELETE FROM upload_slots WHERE id = ${id}::uuid`.catch((error: Error) => log.warn({ err: error.message }, "an upload slot could not be given back"));
+}
+
+function renewAccountSlots(): void {
+  const ids = [...held];
+  void db.$executeRaw`UPDATE upload_slots SET expires_at = now() + make_interval(secs => ${LEASE_SECONDS}) WHERE id = ANY(${ids}::uuid[])`.catch((error: Error) =>
+    log.warn({ err: error.message }, "upload slots could not be renewed"),
+  );
+}
+
+/** `inner`, read only once upload slots of `userId` are held (claimSlot); they are given back when the stream ends, fails or is cancelled. */
 function gated(inner: ReadableStream<Uint8Array>, userId: string): ReadableStream<Uint8Array> {
   let reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
-  let release = () => {};
+  let release = async () => {};
   return new ReadableStream<Uint8Array>(
     {
       async pull(controller) {
@@ -110,16 +166,16 @@ function gated(inner: ReadableStream<Uint8Array>, userId: string): ReadableStrea
         try {
           const next = await reader.read();
           if (next.done) {
-            release();
+            await release();
             controller.close();
           } else controller.enqueue(next.value);
         } catch (error) {
-          release();
+          await release();
           throw error;
         }
       },
       async cancel(reason) {
-        release();
+        await release();
         await (reader ?? inner).cancel(reason);
       },
     },
@@ -132,7 +188,7 @@ const ENVELOPE_BYTES = 64 * 1024;
 
 /**
  * The request's upload (see Upload), limited to `maxBytes` (plus the multipart envelope) with the
- * bounds of `limitedBody` (413, a minimum rate, a closed connection), read within `userId`'s upload
+ * bounds of `limitedBody` (413, the upload pace, a closed connection), read within `userId`'s upload
  * slots.
  * @param what how messages name the file, e.g. "the submission"
  */
@@ -143,10 +199,10 @@ export function openUpload(request: Request, options: { maxBytes: number; what: 
   const fromQuery: UploadDetails = { name: query.get("filename"), contentType, description: query.get("description") };
   requireMediaType(request, ["csv", "multipart"]);
   if (!contentType?.toLowerCase().startsWith("multipart/form-data")) {
-    const body = limitedBody(request, options.maxBytes, what);
+    const body = limitedBody(request, options.maxBytes, what, uploadPace());
     return { file: body && gated(body, userId), details: () => Promise.resolve(fromQuery) };
   }
-  const body = limitedBody(request, options.maxBytes + ENVELOPE_BYTES, what);
+  const body = limitedBody(request, options.maxBytes + ENVELOPE_BYTES, what, uploadPace());
   if (!body) return { file: null, details: () => Promise.resolve(fromQuery) };
   const form = multipartFile(contentType, body, what);
   return {

@@ -1,6 +1,6 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
-import { metricOf, requireOrganizer, type CompetitionRow } from "@/lib/server/competitions/competitions";
+import { metricOf, requireOrganizer, type CompetitionRow, type OrganizedCompetition } from "@/lib/server/competitions/competitions";
 import { db } from "@/lib/server/platform/db";
 import { AppError } from "@/lib/server/platform/errors";
 import { consumeRateLimit } from "@/lib/server/platform/rate-limit";
@@ -81,7 +81,7 @@ function present(competition: CompetitionRow, r: Stored): SandboxRow {
 }
 
 /** GET …/sandbox (organizers): every sandbox test, newest first. */
-export async function listSandbox(competition: CompetitionRow): Promise<SandboxRow[]> {
+export async function listSandbox(competition: OrganizedCompetition): Promise<SandboxRow[]> {
   const rows = await db.unrankedSubmission.findMany({ where: { competitionId: competition.id, kind: "sandbox" }, orderBy: { createdAt: "desc" }, select: SANDBOX_SELECT });
   return rows.map((r) => present(competition, r));
 }

@@ -1,10 +1,11 @@
 import "server-only";
-import { type CompetitionRow } from "@/lib/server/competitions/competitions";
+import { type CompetitionRow, metricOf } from "@/lib/server/competitions/competitions";
+import { solutionCache } from "@/lib/server/competitions/solution-cache";
 import { loadSolution } from "@/lib/server/competitions/solutions";
 import { readCsvUpload } from "@/lib/server/platform/csv-upload";
 import { AppError } from "@/lib/server/platform/errors";
 import type { Solution } from "@/lib/csv/solution";
-import { createSubmissionParser, submissionKey, type SubmissionKey } from "@/lib/csv/submission";
+import { createSubmissionParser, submissionKey, submissionKeyBytes, type SubmissionKey } from "@/lib/csv/submission";
 import { evaluateSplit, type Metric } from "@/lib/metrics/registry";
 import { sketchOf, sketchRows } from "@/lib/metrics/sketch";
 
@@ -55,22 +56,22 @@ export const MAX_SUBMISSION_BYTES = 128 * 1024 * 1024;
 
 type ScoringData = { solution: Solution; key: SubmissionKey; publicRows: Uint32Array; holdoutRows: Uint32Array; sketchRows: Uint32Array };
 
-// Per competition: the decoded solution plus the id index, built once per solution file.
-const scoringCache = new WeakMap<Solution, ScoringData>();
-
-/** What scoring a submission reads besides the file: the decoded solution, its id index and the rows of each split (built once per solution, scoring/warm.ts builds them ahead). */
+/**
+ * What scoring a submission reads besides the file: the decoded solution, its id index and the rows
+ * of each split, built once per solution and kept with it in the solution cache, counted in its
+ * budget (scoring/warm.ts builds them ahead).
+ */
 export async function scoringData(competition: CompetitionRow): Promise<ScoringData> {
   const competitionId = competition.id;
   const solution = await loadSolution(competitionId, { published: competition.status !== "draft" });
   if (!solution) throw new AppError("conflict", "this competition has no solution");
-  let data = scoringCache.get(solution);
-  if (!data) {
+  return solutionCache.derived(solution, "scoring", () => {
     const publicRows: number[] = [];
     const holdoutRows: number[] = [];
     solution.split.forEach((s, r) => (s ? holdoutRows : publicRows).push(r));
     const holdout = Uint32Array.from(holdoutRows);
-    data = { solution, key: submissionKey(solution), publicRows: Uint32Array.from(publicRows), holdoutRows: holdout, sketchRows: sketchRows(holdout, competitionId) };
-    scoringCache.set(solution, data);
-  }
-  return data;
+    const value = { solution, key: submissionKey(solution), publicRows: Uint32Array.from(publicRows), holdoutRows: holdout, sketchRows: sketchRows(holdout, competitionId) };
+    const bytes = submissionKeyBytes(value.key, metricOf(competition).input) + value.publicRows.byteLength + holdout.byteLength + value.sketchRows.byteLength;
+    return { value, bytes };
+  });
 }

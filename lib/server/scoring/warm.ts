@@ -3,13 +3,15 @@ import { randomUUID } from "node:crypto";
 import { submit } from "./submit";
 import { scoringData } from "./upload";
 import { COMPETITION_SELECT, metricOf } from "@/lib/server/competitions/competitions";
+import { solutionCache } from "@/lib/server/competitions/solution-cache";
 import { shapesOf } from "@/lib/server/competitions/solutions";
 import { readCsvUpload } from "@/lib/server/platform/csv-upload";
 import { openUpload } from "@/lib/server/platform/uploads";
 import { db } from "@/lib/server/platform/db";
+import { env } from "@/lib/server/platform/env";
 import { AppError } from "@/lib/server/platform/errors";
 import { log } from "@/lib/server/platform/log";
-import { SolutionIds } from "@/lib/csv/solution";
+import { PackedStrings } from "@/lib/csv/strings";
 import { createSubmissionParser, submissionKey } from "@/lib/csv/submission";
 import { evaluateSplit } from "@/lib/metrics/registry";
 import { sketchOf } from "@/lib/metrics/sketch";
@@ -28,8 +30,9 @@ let warming: Promise<void> | undefined;
  * once per process, synthetic files are read through the very functions an upload goes through,
  * from a request's body arriving in pieces (the body's limits and upload slot, hash, gzip copy,
  * reader, id and class look-ups, in the solution's order and out of it, class and number
- * predictions), and then the solutions of the competitions that take submissions are decoded,
- * indexed and scored, and their submission checks run, one after the other. Started by the first
+ * predictions), and then the solutions of the competitions that took submissions recently are
+ * decoded, indexed and scored, and their submission checks run, one after the other, within half the
+ * solution cache (preloadSolutions). Started by the first
  * GET /api/health, which the app's process asks itself for as soon as it listens
  * (scripts/http-preload.mjs): it has to run in the route handlers' module instances, which Next.js
  * keeps apart from instrumentation's.
@@ -55,7 +58,7 @@ const otherRequests = () => new Promise((resolve) => setImmediate(resolve));
 
 async function warmParsers(): Promise<void> {
   const ids = Array.from({ length: WARM_ROWS }, (_, r) => `warm-${r}`);
-  const key = (classes: string[] | null) => submissionKey({ ids: SolutionIds.fromStrings(ids), classes });
+  const key = (classes: string[] | null) => submissionKey({ ids: PackedStrings.fromStrings(ids), classes });
   const classKey = key(["no", "yes"]);
   const numberKey = key(null);
   const file = (prediction: (r: number) => string, order: number[]) => Buffer.from(`id,prediction\n${order.map((r) => `${ids[r]},${prediction(r)}`).join("\n")}\n`);
@@ -71,7 +74,7 @@ async function warmParsers(): Promise<void> {
     for (const f of files) {
       let parser: ReturnType<typeof createSubmissionParser> | undefined;
       try {
-        const { file } = openUpload(uploadOf(f.bytes), { maxBytes: f.bytes.length, what: "a warm-up file", userId: "warm-up" });
+        const { file } = openUpload(uploadOf(f.bytes), { maxBytes: f.bytes.length, what: "a warm-up file", userId: NO_ONE.id });
         await readCsvUpload(file!, { what: "a warm-up file", parser: () => (parser = createSubmissionParser(f.key, f.input)), keep: true });
       } finally {
         parser?.release();
@@ -89,20 +92,37 @@ function uploadOf(bytes: Uint8Array): Request {
   return new Request("http://localhost/warm-up", { method: "POST", body: pieces() as unknown as BodyInit, duplex: "half" } as RequestInit);
 }
 
+/** How recent a competition's last submission must be for the warm-up to preload its solution. */
+const RECENT_HOURS = 24;
+
 /**
- * Decodes and indexes the solution of every competition taking submissions (published, or closed
- * with late submissions), works out its splits' shapes, and scores its labels as if they were a
- * submission, so that its metric and sketch have run over that many rows; then runs a submission's
- * checks as an account in no team, which reads the competition and the member row as a submission
- * does and is refused there (403), before any file or write. The number done.
+ * Decodes and indexes the solutions of the competitions taking submissions (published, or closed with
+ * late submissions) that had one in the last RECENT_HOURS, the most recent first, for as long as they
+ * fill at most half the solution cache (so that none pushes out one preloaded before it, and demand
+ * has room): any account may publish competitions, and a competition nobody submits to costs an
+ * instance nothing until someone does. For each, works out its splits' shapes, and scores its labels
+ * as if they were a submission, so that its metric and sketch have run over that many rows; then runs
+ * a submission's checks as an account in no team, which reads the competition and the member row as
+ * a submission does and is refused there (403), before any file or write. The number done.
  */
 async function preloadSolutions(): Promise<number> {
-  const competitions = await db.competition.findMany({
-    where: { OR: [{ status: "published" }, { status: "closed", lateSubmissions: true }], solution: { isNot: null } },
+  const recent = await db.$queryRaw<{ id: string }[]>`
+    SELECT competition_id AS id FROM (
+      SELECT competition_id, last_submission_at AS at FROM teams WHERE last_submission_at > (now() AT TIME ZONE 'UTC') - make_interval(hours => ${RECENT_HOURS})
+      UNION ALL
+      SELECT competition_id, created_at FROM unranked_submissions WHERE kind = 'late' AND created_at > (now() AT TIME ZONE 'UTC') - make_interval(hours => ${RECENT_HOURS})
+    ) used GROUP BY competition_id ORDER BY max(at) DESC`;
+  const live = await db.competition.findMany({
+    where: { id: { in: recent.map((r) => r.id) }, OR: [{ status: "published" }, { status: "closed", lateSubmissions: true }], solution: { isNot: null } },
     select: COMPETITION_SELECT,
   });
+  const byId = new Map(live.map((c) => [c.id, c]));
+  const room = (env().QUILTBOARD_SOLUTION_CACHE_MB * 1024 * 1024) / 2;
   let done = 0;
-  for (const competition of competitions) {
+  for (const { id } of recent) {
+    const competition = byId.get(id);
+    if (!competition) continue;
+    if (solutionCache.stats().bytes >= room) break;
     try {
       const { solution, holdoutRows, publicRows, sketchRows } = await scoringData(competition);
       await otherRequests();

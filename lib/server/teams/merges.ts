@@ -1,7 +1,7 @@
 import "server-only";
 import { getMyTeam, mailTeam, membership, newInviteCode, teamByCode } from "./teams";
 import type { PublicUser } from "@/lib/server/accounts/users";
-import { type CompetitionRow, metricOf } from "@/lib/server/competitions/competitions";
+import { type CompetitionRow, metricOf, submissionsPossible } from "@/lib/server/competitions/competitions";
 import { requireOpenCompetition } from "@/lib/server/competitions/lifecycle";
 import { db, isUniqueViolation, lockTeam, shareCompetition } from "@/lib/server/platform/db";
 import { AppError } from "@/lib/server/platform/errors";
@@ -99,10 +99,13 @@ function mergeProblem(competition: CompetitionRow, a: Side, b: Side, now: Date):
   }
   if (a.members + b.members > competition.maxTeamSize) return conflict(`the merged team would have ${a.members + b.members} members; the limit is ${competition.maxTeamSize}`);
   const start = competition.startsAt ?? competition.publishedAt ?? competition.createdAt;
-  const days = Math.max(1, Math.ceil((now.getTime() - start.getTime()) / 86_400_000));
+  const possible = submissionsPossible(competition.dailySubmissionLimit, start, now);
   const submissions = a.submissionCount + b.submissionCount;
-  if (submissions > competition.dailySubmissionLimit * days) {
-    return conflict(`the merged team would have ${submissions} submissions, more than the daily cap × days elapsed (${competition.dailySubmissionLimit} × ${days})`);
+  if (submissions > possible) {
+    const dates = possible / competition.dailySubmissionLimit;
+    return conflict(
+      `the merged team would have ${submissions} submissions, more than one team could have made so far (the daily cap × ${dates} UTC ${dates === 1 ? "date" : "dates"}: ${competition.dailySubmissionLimit} × ${dates})`,
+    );
   }
   if (budgetAfterMerge(a, b) < 0) {
     const [spentA, spentB, epoch] = [spent(a), spent(b), openEpoch(b)];

@@ -95,11 +95,11 @@ export default async function ManagePage({ params }: { params: Promise<{ slug: s
     listAttachments(competition.id),
     listOrganizers(competition, user),
     holdoutHealth(user, slug),
-    listRegistrations(competition.id),
+    listRegistrations(competition),
     listAllSubmissions(user, slug),
-    listChanges(competition.id),
+    listChanges(competition),
     listSandbox(competition),
-    listBans(competition.id),
+    listBans(competition),
     competition.status === "draft" ? publishChecklist(competition) : null,
   ]);
   const locked = competition.status !== "draft";

@@ -9,7 +9,7 @@ type Context = { params: Promise<{ slug: string }> };
 
 export const GET = handleApi(async (request, { params }: Context) => {
   const competition = await requireOrganizer(await requireApiUser(request), (await params).slug);
-  return json({ bans: await listBans(competition.id) });
+  return json({ bans: await listBans(competition) });
 });
 
 export const POST = handleApi(async (request, { params }: Context) => {

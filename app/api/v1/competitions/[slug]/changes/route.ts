@@ -8,7 +8,7 @@ type Context = { params: Promise<{ slug: string }> };
 
 export const GET = handleApi(async (request, { params }: Context) => {
   const competition = await requireOrganizer(await requireApiUser(request), (await params).slug);
-  return json({ changes: await listChanges(competition.id) });
+  return json({ changes: await listChanges(competition) });
 });
 
 export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods({ GET });

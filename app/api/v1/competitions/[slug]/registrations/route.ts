@@ -3,7 +3,7 @@
 import { handleApi, json, otherMethods } from "@/lib/server/platform/api";
 import { listRegistrations, myRegistration, requestRegistration } from "@/lib/server/competitions/access";
 import { requireApiUser } from "@/lib/server/accounts/auth";
-import { getVisibleCompetition, isOrganizer } from "@/lib/server/competitions/competitions";
+import { asOrganizer, getVisibleCompetition } from "@/lib/server/competitions/competitions";
 
 type Context = { params: Promise<{ slug: string }> };
 
@@ -17,8 +17,8 @@ export const POST = handleApi(async (request, { params }: Context) => {
 export const GET = handleApi(async (request, { params }: Context) => {
   const user = await requireApiUser(request);
   const competition = await getVisibleCompetition(user, (await params).slug);
-  const organizer = await isOrganizer(user, competition.id);
-  if (organizer) return json({ registrations: await listRegistrations(competition.id) });
+  const organized = await asOrganizer(user, competition);
+  if (organized) return json({ registrations: await listRegistrations(organized) });
   return json({ status: await myRegistration(user, competition.id) });
 });
 
