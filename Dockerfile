@@ -24,6 +24,8 @@ FROM node:24-bookworm-slim AS runtime
 ENV NODE_ENV=production NEXT_TELEMETRY_DISABLED=1 PORT=3000 HOSTNAME=0.0.0.0
 WORKDIR /app
 COPY --from=build --chown=node:node /src/.next/standalone ./
+# The local file store's directory, owned by the server's user (a volume mounted there takes it over).
+RUN mkdir -p .data/files && chown -R node:node .data
 USER node
 EXPOSE 3000
 HEALTHCHECK --interval=10s --timeout=5s --start-period=60s --retries=3 \

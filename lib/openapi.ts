@@ -89,7 +89,7 @@ type Auth = "none" | "optional" | "required" | "basic" | "metrics";
 type Body = z.ZodType | "csv-or-multipart" | "csv" | "multipart";
 
 /** What an answer holds: a JSON body, a CSV file, another file, plain text, or (null) nothing of note. */
-type Reply = z.ZodType | { csv: string } | { file: string; mediaType?: string } | { text: string };
+type Reply = z.ZodType | { csv: string } | { file: string; mediaType?: string } | { text: string } | { nothing: string };
 
 export type Operation = {
   summary: string;
@@ -132,6 +132,7 @@ const ERRORS: Record<number, string> = {
   409: "the state does not allow it; the message names the rule",
   413: "the body is larger than allowed",
   415: "the body's Content-Type is not one this endpoint reads (the message says which: application/json, text/csv or multipart/form-data)",
+  416: "the range asked starts past the file's end (Content-Range: bytes */size says its size)",
   422: "invalid input: `details` lists each problem with its field (of the body, the query or the path) or its CSV line",
   429: "too many requests, or no submission left today; Retry-After says when to come back",
   503: "the database is unavailable, the calculation queue is full, or the server reads as many uploads as it can; nothing was changed, Retry-After says when to try again",
@@ -473,12 +474,29 @@ export const OPERATIONS: Record<string, TaggedOperation> = {
       ok: { 201: { description: "the file", reply: attachmentSchema } },
       errors: [403, 429],
     },
-    [`GET ${slug}/attachments/{id}`]: {
-      summary: "Download a data file (streamed, with Content-Length)",
+    [`GET ${slug}/attachments/all`]: {
+      summary: "Download every data file as one zip (stored entries, ZIP64 past 4 GiB; streamed, with Content-Length)",
       who: "team members meeting the access rules, organizers",
       auth: "optional",
-      ok: { 200: { description: "the file", reply: { file: "the file's bytes, with the type it was uploaded with", mediaType: "*/*" } } },
+      ok: { 200: { description: "the zip, named <slug>-data.zip", reply: { file: "a zip of the data files, each stored as it was uploaded", mediaType: "application/zip" } } },
       errors: [401, 403],
+    },
+    [`GET ${slug}/attachments/{id}`]: {
+      summary: "Download a data file (streamed, with Content-Length; Range, If-Range and If-None-Match against its ETag, the SHA-256)",
+      who: "team members meeting the access rules, organizers",
+      auth: "optional",
+      headers: {
+        Range: "bytes=a-b, bytes=a- or bytes=-n: only those bytes (206)",
+        "If-Range": "the ETag of the file the client has part of: the Range holds only while the file is the same",
+        "If-None-Match": "the ETag of the copy the client has: 304 while it is current",
+      },
+      ok: {
+        200: { description: "the file, with ETag and Accept-Ranges", reply: { file: "the file's bytes, with the type it was uploaded with", mediaType: "*/*" } },
+        206: { description: "the bytes of the Range asked, with Content-Range", reply: { file: "exactly the bytes asked", mediaType: "*/*" } },
+        302: { description: "with the S3 store: Location is a URL signed for 5 minutes that serves the file and its ranges", reply: { nothing: "no body" } },
+        304: { description: "If-None-Match named the file's ETag: the client's copy is current", reply: { nothing: "no body" } },
+      },
+      errors: [401, 403, 416],
     },
     [`DELETE ${slug}/attachments/{id}`]: {
       summary: "Remove a data file",
@@ -821,6 +839,7 @@ function content(reply: Reply, components: Record<string, JsonSchema>): Record<s
     return { [type]: { schema: { type: "string", ...(type === "*/*" ? {} : { contentMediaType: type }), description: reply.file } } };
   }
   if ("text" in reply) return { "text/plain": { schema: { type: "string", description: reply.text } } };
+  if ("nothing" in reply) return {};
   return { "application/json": { schema: jsonSchemaOf(reply as z.ZodType, "output", components) } };
 }
 
@@ -871,7 +890,10 @@ export function openApiDocument(): JsonSchema {
     for (const [name, description] of Object.entries(operation.headers ?? {}))
       parameters.push({ name, in: "header", required: false, description, schema: { type: "string", minLength: 1, maxLength: 200 } });
     const responses: Record<string, JsonSchema> = {};
-    for (const [status, ok] of Object.entries(operation.ok)) responses[status] = { description: ok.description, content: replies(ok.reply, ok.alternatives ?? [], components) };
+    for (const [status, ok] of Object.entries(operation.ok)) {
+      const answers = replies(ok.reply, ok.alternatives ?? [], components);
+      responses[status] = { description: ok.description, ...(Object.keys(answers).length ? { content: answers } : {}) };
+    }
     for (const status of errorStatuses(key, operation)) {
       responses[status] = {
         description: ERRORS[status],

@@ -38,6 +38,7 @@ export const errorBodySchema = z
         "payload_too_large",
         "unsupported_media_type",
         "unprocessable_entity",
+        "range_not_satisfiable",
         "rate_limited",
         "unavailable",
         "internal_error",

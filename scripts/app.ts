@@ -106,6 +106,14 @@ export function nextAuthSecret(): string {
   return secret;
 }
 
+/**
+ * The local file store's directory, absolute: the server runs in the standalone directory, and its
+ * files are the repository's `.data/files` (as the seed, run from the repository, writes them).
+ */
+export function filesDir(env: Record<string, string | undefined> = {}): string {
+  return path.resolve(ROOT, env.QUILTBOARD_FILES_DIR || process.env.QUILTBOARD_FILES_DIR || path.join(DATA_DIR, "files"));
+}
+
 export type RunningApp = { url: string; child: ChildProcess; stop: () => Promise<void> };
 
 /**
@@ -131,7 +139,15 @@ export async function startApp(options: { port: number; env: Record<string, stri
   const child = spawn(process.execPath, [`--max-old-space-size=${APP_HEAP_MB}`, "entry.mjs"], {
     cwd: STANDALONE,
     stdio: !options.quiet ? "inherit" : logFd !== null ? ["ignore", logFd, logFd] : ["ignore", "pipe", "pipe"],
-    env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1", NEXTAUTH_URL: url, PORT: String(options.port), HOSTNAME: "0.0.0.0", ...options.env },
+    env: {
+      ...process.env,
+      NEXT_TELEMETRY_DISABLED: "1",
+      NEXTAUTH_URL: url,
+      PORT: String(options.port),
+      HOSTNAME: "0.0.0.0",
+      ...options.env,
+      QUILTBOARD_FILES_DIR: filesDir(options.env),
+    },
   });
   if (logFd !== null) closeSync(logFd);
   let captured = "";

@@ -1,7 +1,7 @@
 // npm start – database, migrations, demo data, build, then the app on http://localhost:$PORT.
 import { appendFileSync, mkdirSync } from "node:fs";
 import path from "node:path";
-import { DATA_DIR, ensureBuilt, nextAuthSecret, startApp } from "./app";
+import { DATA_DIR, ensureBuilt, filesDir, nextAuthSecret, startApp } from "./app";
 import { startAppDatabase } from "./db/database";
 import { migrate } from "./db/migrate";
 import { type MailCatcher, startMailCatcher } from "./mail";
@@ -87,7 +87,7 @@ try {
   log(applied.length ? `applied migrations: ${applied.join(", ")}` : "database schema is up to date");
 
   // The seed goes through the app's own services, which read their configuration from the environment.
-  Object.assign(process.env, { DATABASE_URL: database.url, NEXTAUTH_SECRET: nextAuthSecret() });
+  Object.assign(process.env, { DATABASE_URL: database.url, NEXTAUTH_SECRET: nextAuthSecret(), QUILTBOARD_FILES_DIR: filesDir() });
   const { DEMO_ACCOUNTS, needsSeed, seed } = await import("@/prisma/seed");
   if (demo && (await needsSeed())) {
     log("seeding demo data");

@@ -5,7 +5,8 @@
 // `npm run test:e2e -- test/e2e/cli.test.ts -t "one line"`.
 import { spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { ensureBuilt, startApp } from "./app";
 import { startTestDatabase } from "./db/database";
@@ -84,13 +85,23 @@ if (!hasPython && wanted("e2e"))
 log("starting a throwaway PostgreSQL for the integration and end-to-end tests");
 const database = await startTestDatabase(() => {});
 let mail: MailCatcher | undefined;
+let files: string | undefined;
 try {
   await migrate(database.url);
   const secret = randomBytes(32).toString("base64url");
   // Mail goes to a real SMTP server, a local catcher the tests read (MAIL_UI_URL/email).
   mail = await startMailCatcher();
   // The tests' webhook receivers listen on 127.0.0.1, which a deployment refuses by default.
-  const env = { DATABASE_URL: database.url, NEXTAUTH_SECRET: secret, SMTP_URL: mail.smtpUrl, MAIL_UI_URL: mail.webUrl, QUILTBOARD_WEBHOOKS_ALLOW_PRIVATE: "1" };
+  // The local file store of this run's database, shared by the integration tests and both app instances.
+  files = mkdtempSync(path.join(tmpdir(), "quiltboard-test-files-"));
+  const env = {
+    DATABASE_URL: database.url,
+    NEXTAUTH_SECRET: secret,
+    SMTP_URL: mail.smtpUrl,
+    MAIL_UI_URL: mail.webUrl,
+    QUILTBOARD_WEBHOOKS_ALLOW_PRIVATE: "1",
+    QUILTBOARD_FILES_DIR: files,
+  };
   vitest("integration", env);
   if (wanted("e2e")) await endToEnd(env);
 } catch (error) {
@@ -98,6 +109,7 @@ try {
 } finally {
   await mail?.stop();
   await database.stop();
+  if (files) rmSync(files, { recursive: true, force: true });
 }
 finish();
 

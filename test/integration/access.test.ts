@@ -84,7 +84,7 @@ describe("competition access rules", () => {
     const file = await addAttachment(owner, slug, stream("a,b\n1,2\n"), async () => ({ name: "train.csv", contentType: "text/csv", description: null }));
     const download = await getAttachment(owner, slug, file.id);
     expect(download).toMatchObject({ filename: "train.csv", contentType: "text/csv", size: 8 });
-    expect(await new Response(download.body).text()).toBe("a,b\n1,2\n");
+    expect(await new Response(await download.open()).text()).toBe("a,b\n1,2\n");
     await expect(getAttachment(null, slug, file.id)).rejects.toThrow("sign in and join a team");
     const player = await user();
     await expect(getAttachment(player, slug, file.id)).rejects.toThrow("accept the rules (create or join a team) to download the data");

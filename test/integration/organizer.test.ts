@@ -253,16 +253,16 @@ describe("what one account can store", () => {
     expect((await rejection(deleteDraft(published.owner, published.slug))).status).toBe(409);
   });
 
-  it("holds at most 20 data files and 200 MiB of them per competition, checked before a file is read where it can be", async () => {
+  it("holds at most 20 data files and 200 GiB of them per competition, checked before a file is read where it can be", async () => {
     const owner = await newUser();
     const c = await draft(owner);
     const details = (name: string) => async () => ({ name, contentType: "text/csv", description: null });
     const files = [];
     for (let i = 0; i < 4; i++) files.push(await addAttachment(owner, c.slug, body("a,b\n1,2\n")!, details(`part-${i}.csv`)));
-    // Four files of 50 MiB each (their sizes set directly: the rule reads the sizes stored).
-    await db.attachment.updateMany({ where: { id: { in: files.map((f) => f.id) } }, data: { size: 50 * 1024 * 1024 } });
+    // Four files of 50 GiB each (their sizes set directly: the rule reads the sizes stored).
+    await db.attachment.updateMany({ where: { id: { in: files.map((f) => f.id) } }, data: { size: 50n * 1024n ** 3n } });
     const tooMuch = await rejection(addAttachment(owner, c.slug, body("x")!, details("more.csv")));
-    expect([tooMuch.status, tooMuch.message]).toEqual([413, "a competition's data files take at most 200 MiB in all; 200.0 MiB are taken"]);
+    expect([tooMuch.status, tooMuch.message]).toEqual([413, "a competition's data files take at most 200 GiB in all; 200 GiB are taken"]);
     // Replacing a file of the same name counts its new size instead of the old one.
     await addAttachment(owner, c.slug, body("a,b\n")!, details("part-0.csv"));
     await db.attachment.updateMany({ where: { competitionId: c.id }, data: { size: 1 } });

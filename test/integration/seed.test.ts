@@ -70,12 +70,15 @@ it("seeds the demo accounts with their printed passwords and a configured, publi
   // The data files: test.csv and sample_submission.csv list exactly the solution's ids, train.csv
   // other households with their labels.
   const { loadSolution } = await import("@/lib/server/competitions/solutions");
+  const { fileStore } = await import("@/lib/server/platform/files");
   const solution = (await loadSolution(competition.id))!;
   const files = Object.fromEntries(
-    (await db.attachment.findMany({ where: { competitionId: competition.id }, select: { filename: true, data: true } })).map((f) => [
-      f.filename,
-      Buffer.from(f.data).toString("utf8"),
-    ]),
+    await Promise.all(
+      (await db.attachment.findMany({ where: { competitionId: competition.id }, select: { filename: true, storageKey: true } })).map(async (f) => [
+        f.filename,
+        await new Response(await fileStore().get(f.storageKey!)).text(),
+      ]),
+    ),
   );
   expect(Object.keys(files).sort()).toEqual(["sample_submission.csv", "test.csv", "train.csv"]);
   const ids = (csv: string) =>

@@ -75,6 +75,7 @@ class Contract {
     const response = route.methods[method.toLowerCase()].responses[String(status)];
     if (!response) throw new Error(`${what}: the OpenAPI document lists no ${status} for ${method} ${route.template}`);
     const content = response.content ?? {};
+    if (!response.content && !mediaType) return; // an answer without a body (302, 304), as documented
     if (!content[mediaType] && !(content["*/*"] && mediaType))
       throw new Error(`${what}: answered as ${mediaType || "nothing"}, the OpenAPI document says ${Object.keys(content).join(" or ") || "no body"}`);
     if (mediaType !== "application/json" || !content[mediaType]) return;

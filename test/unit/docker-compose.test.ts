@@ -93,6 +93,9 @@ describe("compose.scale.yml", () => {
     expect(scale.services.app.deploy!.replicas).toBe(3);
     expect(scale.services.app.ports).toEqual([]);
     expect(scale.services.app.environment!.TRUST_PROXY).toBe("1");
+    // Several instances share one S3 bucket: a local directory per container would be refused at start.
+    expect(scale.services.app.environment!.QUILTBOARD_FILES).toBe("s3");
+    expect(scale.services.app.environment!.S3_BUCKET).toMatch(/^\$\{S3_BUCKET:\?/);
     expect(new URL(scale.services.app.environment!.NEXTAUTH_URL).port).toBe(scale.services.proxy.ports![0].split(":")[0]);
     expect(scale.services.proxy.image).toMatch(/^caddy:/);
     expect(scale.configs.caddyfile.content).toMatch(/dynamic a app 3000/);

@@ -4,10 +4,9 @@
 // which the server's HTTP preload (scripts/http-preload.mjs) turns back into Content-Length; the
 // answer is sent as it is (Cache-Control no-transform: compressing on the fly would lose the length).
 
-/** `attachment; filename="…"` with an ASCII fallback and the UTF-8 name (RFC 6266). */
-function disposition(filename: string): string {
-  return `attachment; filename="${filename.replace(/[^\x20-\x7e]|["\\]/g, "_")}"; filename*=UTF-8''${encodeURIComponent(filename)}`;
-}
+import { AppError, toErrorResponse } from "@/lib/server/platform/errors";
+import { contentDisposition as disposition } from "@/lib/server/platform/files";
+import { matchesNoneMatch, parseRange, rangeStillValid, type ByteRange } from "@/lib/validation/ranges";
 
 /** A stream whose length is known (a stored file, unpacked as it is sent). */
 export type SizedStream = { stream: ReadableStream<Uint8Array>; size: number };
@@ -27,5 +26,45 @@ export function fileResponse(body: Uint8Array | string | SizedStream | ReadableS
       "cache-control": `${options.cache}, no-transform`,
       "x-content-type-options": "nosniff",
     },
+  });
+}
+
+/** A file of the file store as a download: what its answer says of it, and its bytes or a signed URL. */
+export type StoredFile = {
+  filename: string;
+  contentType: string;
+  size: number;
+  sha256: string;
+  open: (range?: ByteRange) => Promise<ReadableStream<Uint8Array>>;
+  signedUrl: (seconds: number) => Promise<string | null>;
+};
+
+/** How long a signed URL of the store serves the file it was made for. */
+const SIGNED_URL_SECONDS = 300;
+
+/**
+ * A stored file answered as `request` asks (RFC 9110): its strong ETag is its SHA-256, so
+ * `If-None-Match` with it answers 304; where the store signs URLs (S3) the answer is a redirect to
+ * one, which serves the bytes, ranges and all, itself; else `Range: bytes=a-b` answers 206 with
+ * exactly those bytes and their Content-Range (under `If-Range`, only while it is still this ETag),
+ * a range past the end 416, and anything else the whole file with `Accept-Ranges: bytes`.
+ */
+export async function storedFileResponse(request: Request, file: StoredFile, cache: string): Promise<Response> {
+  const etag = `"${file.sha256}"`;
+  const common = { etag, "accept-ranges": "bytes", "cache-control": `${cache}, no-transform`, "x-content-type-options": "nosniff" };
+  if (matchesNoneMatch(request.headers.get("if-none-match"), etag)) return new Response(null, { status: 304, headers: common });
+  const signed = await file.signedUrl(SIGNED_URL_SECONDS);
+  if (signed) return new Response(null, { status: 302, headers: { ...common, location: signed, "cache-control": "private, no-store" } });
+  const asked = rangeStillValid(request.headers.get("if-range"), etag) ? parseRange(request.headers.get("range"), file.size) : null;
+  if (asked === "unsatisfiable") {
+    const { status, body } = toErrorResponse(new AppError("range_not_satisfiable", `the file has ${file.size} bytes: the range asked starts past its end`));
+    return Response.json(body, { status, headers: { ...common, "content-range": `bytes */${file.size}` } });
+  }
+  const headers = { ...common, "content-type": file.contentType, "content-disposition": disposition(file.filename) };
+  if (!asked) return new Response(await file.open(), { headers: { ...headers, "x-quiltboard-length": String(file.size) } });
+  const length = asked.end - asked.start + 1;
+  return new Response(await file.open(asked), {
+    status: 206,
+    headers: { ...headers, "content-range": `bytes ${asked.start}-${asked.end}/${file.size}`, "x-quiltboard-length": String(length) },
   });
 }

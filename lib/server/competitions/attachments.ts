@@ -1,9 +1,14 @@
 import "server-only";
-import { createHash, randomUUID } from "node:crypto";
+import { randomUUID } from "node:crypto";
 import { requireAccess } from "./access";
 import { db, nameLock, streamSlices, transaction } from "@/lib/server/platform/db";
+import { env } from "@/lib/server/platform/env";
 import { AppError } from "@/lib/server/platform/errors";
-import { readUpload, type UploadDetails } from "@/lib/server/platform/uploads";
+import { fileStore } from "@/lib/server/platform/files";
+import type { ByteRange } from "@/lib/validation/ranges";
+import { log } from "@/lib/server/platform/log";
+import { zipStream } from "@/lib/server/platform/zip";
+import type { UploadDetails } from "@/lib/server/platform/uploads";
 import { getVisibleCompetition, requireOrganizer, isOrganizer } from "./competitions";
 import type { PublicUser } from "@/lib/server/accounts/users";
 import { safeFilename } from "@/lib/validation/files";
@@ -12,22 +17,28 @@ import type { AttachmentSummary } from "@/lib/responses";
 import { Prisma } from "@/lib/generated/prisma/client";
 
 /**
- * The data files of a competition, and what they may take of the database: at most
- * MAX_ATTACHMENTS files of at most MAX_ATTACHMENT_BYTES each, MAX_ATTACHMENTS_TOTAL_BYTES in all
- * (413 beyond, before the file is read where the count or the total already say so).
+ * The data files of a competition: at most MAX_ATTACHMENTS files of at most
+ * QUILTBOARD_DATA_FILE_BYTES each (50 GiB), QUILTBOARD_DATA_TOTAL_BYTES in all (200 GiB); 413
+ * beyond, before the file is read where the count or the total already say so. Their bytes are in
+ * the file store (platform/files.ts) under `attachments/<competition>/<uuid>`; the row keeps the
+ * name, type, size, SHA-256 and that key.
  */
-export const MAX_ATTACHMENT_BYTES = 50 * 1024 * 1024;
 export const MAX_ATTACHMENTS = 20;
-export const MAX_ATTACHMENTS_TOTAL_BYTES = 200 * 1024 * 1024;
+
+/** The largest data file and the most a competition's files take, as configured. */
+export function attachmentLimits(): { fileBytes: number; totalBytes: number } {
+  return { fileBytes: env().QUILTBOARD_DATA_FILE_BYTES, totalBytes: env().QUILTBOARD_DATA_TOTAL_BYTES };
+}
 
 const SUMMARY = { id: true, filename: true, contentType: true, size: true, sha256: true, createdAt: true } as const;
 
-const summary = (a: { id: string; filename: string; contentType: string; size: number; sha256: string; createdAt: Date }): AttachmentSummary => ({
+const summary = (a: { id: string; filename: string; contentType: string; size: bigint | number; sha256: string; createdAt: Date }): AttachmentSummary => ({
   ...a,
+  size: Number(a.size),
   createdAt: a.createdAt.toISOString(),
 });
 
-const MiB = (bytes: number) => `${bytes / 1024 / 1024} MiB`;
+const GiB = (bytes: number) => `${(bytes / 1024 ** 3).toFixed(bytes % 1024 ** 3 ? 2 : 0)} GiB`;
 
 /** What the competition's files take now, other than the one called `filename` (which an upload of that name replaces): one statement, for Prisma or a node-postgres transaction. */
 function storedBesides(competitionId: string, filename: string | null): Prisma.Sql {
@@ -39,75 +50,167 @@ type Stored = { count: number; bytes: number };
 
 function refuseOverStorage(stored: Stored, adding: number): void {
   if (stored.count + 1 > MAX_ATTACHMENTS) throw new AppError("payload_too_large", `a competition has at most ${MAX_ATTACHMENTS} data files; delete one first`);
-  if (stored.bytes + adding > MAX_ATTACHMENTS_TOTAL_BYTES) {
-    throw new AppError(
-      "payload_too_large",
-      `a competition's data files take at most ${MiB(MAX_ATTACHMENTS_TOTAL_BYTES)} in all; ${(stored.bytes / 1024 / 1024).toFixed(1)} MiB are taken`,
-    );
+  const { totalBytes } = attachmentLimits();
+  if (stored.bytes + adding > totalBytes) {
+    throw new AppError("payload_too_large", `a competition's data files take at most ${GiB(totalBytes)} in all; ${GiB(stored.bytes)} are taken`);
   }
+}
+
+/** Removes `key` from the store after the row that named it is gone; a failure is logged (the object is an orphan, harmless). */
+async function forget(key: string | null): Promise<void> {
+  if (!key) return;
+  await fileStore()
+    .delete(key)
+    .catch((error: unknown) => log.warn({ key, err: (error as Error).message }, "a replaced or deleted data file stayed in the file store"));
 }
 
 /**
  * POST …/attachments (organizers): attaches a public data file (replacing one of the same name).
- * The caller is checked, and the competition's file count, before the file is read; the total
- * size is checked again with the file's size under a lock on the competition's files, so
- * concurrent uploads cannot pass it together. The file is written through node-postgres, sent as it
- * is (Prisma's interactive transaction gave up after 5 s, a 500 for a 45 MB file under load).
+ * The caller is checked, and the competition's file count, before the file is read; the file then
+ * streams into the store under a new key (nothing of it is held in memory) and only once it is
+ * there whole is its row written, under a lock on the competition's files that checks the total
+ * with its size, so concurrent uploads cannot pass it together (through node-postgres: Prisma's
+ * interactive transaction gave up after 5 s under load). A refused or failed upload leaves nothing
+ * in the store; a replaced file's bytes are removed after the new row is committed.
  */
 export async function addAttachment(user: PublicUser, slug: string, body: ReadableStream<Uint8Array> | null, details: () => Promise<UploadDetails>): Promise<AttachmentSummary> {
   const competition = await requireOrganizer(user, slug);
   if (!body) throw new AppError("unprocessable_entity", 'send the file as multipart/form-data in the field "file"');
   refuseOverStorage((await db.$queryRaw<Stored[]>(storedBesides(competition.id, null)))[0], 0);
-  const bytes = await readUpload(body, MAX_ATTACHMENT_BYTES, "the attachment");
-  const { name, contentType } = await details();
-  const filename = safeFilename(name ?? "");
-  if (!filename) throw new AppError("unprocessable_entity", "the file needs a name");
-  const sha256 = createHash("sha256").update(bytes).digest("hex");
-  const stored = await transaction(async (tx) => {
-    void tx.read(nameLock(`attachments:${competition.id}`));
-    refuseOverStorage((await tx.read<Stored>(storedBesides(competition.id, filename)))[0], bytes.byteLength);
-    const [row] = await tx.read<{ id: string; filename: string; contentType: string; size: number; sha256: string; createdAt: Date }>(Prisma.sql`
-      INSERT INTO attachments (id, competition_id, filename, content_type, size, sha256, data, created_at)
-      VALUES (${randomUUID()}::uuid, ${competition.id}::uuid, ${filename}, ${contentType || "application/octet-stream"}, ${bytes.byteLength}, ${sha256}, ${bytes}, now() AT TIME ZONE 'UTC')
-      ON CONFLICT (competition_id, filename) DO UPDATE SET content_type = EXCLUDED.content_type, size = EXCLUDED.size, sha256 = EXCLUDED.sha256, data = EXCLUDED.data
-      RETURNING id, filename, content_type AS "contentType", size, sha256, created_at AT TIME ZONE 'UTC' AS "createdAt"`);
-    return row;
-  });
-  return summary(stored);
+  const store = fileStore();
+  const key = `attachments/${competition.id}/${randomUUID()}`;
+  const written = await store.put(key, body);
+  let replaced: string | null = null;
+  try {
+    const { fileBytes } = attachmentLimits();
+    if (written.size > fileBytes) throw new AppError("payload_too_large", `the attachment is larger than ${GiB(fileBytes)}`);
+    const { name, contentType } = await details();
+    const filename = safeFilename(name ?? "");
+    if (!filename) throw new AppError("unprocessable_entity", "the file needs a name");
+    const stored = await transaction(async (tx) => {
+      void tx.read(nameLock(`attachments:${competition.id}`));
+      refuseOverStorage((await tx.read<Stored>(storedBesides(competition.id, filename)))[0], written.size);
+      const [previous] = await tx.read<{ key: string | null }>(
+        Prisma.sql`SELECT storage_key AS key FROM attachments WHERE competition_id = ${competition.id}::uuid AND filename = ${filename}`,
+      );
+      replaced = previous?.key ?? null;
+      const [row] = await tx.read<{ id: string; filename: string; contentType: string; size: number; sha256: string; createdAt: Date }>(Prisma.sql`
+        INSERT INTO attachments (id, competition_id, filename, content_type, size, sha256, storage_key, data, created_at)
+        VALUES (${randomUUID()}::uuid, ${competition.id}::uuid, ${filename}, ${contentType || "application/octet-stream"}, ${written.size}, ${written.sha256}, ${key}, NULL, now() AT TIME ZONE 'UTC')
+        ON CONFLICT (competition_id, filename) DO UPDATE SET content_type = EXCLUDED.content_type, size = EXCLUDED.size, sha256 = EXCLUDED.sha256, storage_key = EXCLUDED.storage_key, data = NULL
+        RETURNING id, filename, content_type AS "contentType", size::float8 AS size, sha256, created_at AT TIME ZONE 'UTC' AS "createdAt"`);
+      return row;
+    });
+    await forget(replaced);
+    return summary(stored);
+  } catch (error) {
+    await forget(key);
+    throw error;
+  }
 }
 
 export async function listAttachments(competitionId: string): Promise<AttachmentSummary[]> {
   return (await db.attachment.findMany({ where: { competitionId }, orderBy: { filename: "asc" }, select: SUMMARY })).map(summary);
 }
 
+/** A data file to download: what its answer says of it, and its bytes (all or a range) or a signed URL from the store. */
+export type AttachmentDownload = {
+  filename: string;
+  contentType: string;
+  size: number;
+  sha256: string;
+  open: (range?: ByteRange) => Promise<ReadableStream<Uint8Array>>;
+  /** A URL of the store that serves the file itself for `seconds` (S3), or null (local). */
+  signedUrl: (seconds: number) => Promise<string | null>;
+};
+
+/** The competition, when `viewer` may download its data: an organizer, or a team member who meets its access rules. */
+async function requireReader(viewer: PublicUser | null, slug: string) {
+  const competition = await getVisibleCompetition(viewer, slug);
+  if (await isOrganizer(viewer, competition.id)) return competition;
+  if (!viewer) throw new AppError("unauthorized", "sign in and join a team (accepting the rules) to download the data");
+  const member = await db.teamMember.findUnique({ where: { competitionId_userId: { competitionId: competition.id, userId: viewer.id } }, select: { teamId: true } });
+  if (!member) throw new AppError("forbidden", "accept the rules (create or join a team) to download the data");
+  await requireAccess(viewer, competition);
+  return competition;
+}
+
+/**
+ * GET …/attachments/all: every data file of the competition, for the same readers as one file, as
+ * one zip streamed as it is read (platform/zip.ts), with its exact size; 404 when there is none.
+ */
+export async function zipAttachments(viewer: PublicUser | null, slug: string): Promise<{ stream: ReadableStream<Uint8Array>; size: number }> {
+  const competition = await requireReader(viewer, slug);
+  const files = await db.attachment.findMany({
+    where: { competitionId: competition.id },
+    orderBy: { filename: "asc" },
+    select: { filename: true, size: true, createdAt: true, storageKey: true },
+  });
+  if (!files.length) throw new AppError("not_found", "this competition has no data files");
+  if (files.some((f) => !f.storageKey)) throw new AppError("unavailable", "the files are being moved into the file store; try again in a minute", { retryAfter: 60 });
+  return zipStream(files.map((f) => ({ name: f.filename, size: Number(f.size), mtime: f.createdAt, open: () => fileStore().get(f.storageKey!) })));
+}
+
 /**
  * A file for download, for its organizers and for competitors who accepted the rules (are in a
- * team) and meet the competition's access rules: its name, type, size and its bytes as a stream
- * read from the database a slice at a time (platform/db.ts streamSlices).
+ * team) and meet the competition's access rules.
  */
-export async function getAttachment(viewer: PublicUser | null, slug: string, id: string) {
-  const competition = await getVisibleCompetition(viewer, slug);
-  const organizer = await isOrganizer(viewer, competition.id);
-  if (!organizer) {
-    if (!viewer) throw new AppError("unauthorized", "sign in and join a team (accepting the rules) to download the data");
-    const member = await db.teamMember.findUnique({ where: { competitionId_userId: { competitionId: competition.id, userId: viewer.id } }, select: { teamId: true } });
-    if (!member) throw new AppError("forbidden", "accept the rules (create or join a team) to download the data");
-    await requireAccess(viewer, competition);
-  }
+export async function getAttachment(viewer: PublicUser | null, slug: string, id: string): Promise<AttachmentDownload> {
+  const competition = await requireReader(viewer, slug);
   if (!isUuid(id)) throw new AppError("not_found", "no such file");
-  const file = await db.attachment.findFirst({ where: { id, competitionId: competition.id }, select: { filename: true, contentType: true, size: true } });
-  if (!file) throw new AppError("not_found", "no such file");
-  const body = streamSlices(file.size, async (offset, length) => {
-    const [row] = await db.$queryRaw<{ slice: Uint8Array }[]>`SELECT substring(data FROM ${offset + 1}::int FOR ${length}::int) AS slice FROM attachments WHERE id = ${id}::uuid`;
-    if (!row) throw new AppError("not_found", "the file was deleted during the download");
-    return row.slice;
+  const file = await db.attachment.findFirst({
+    where: { id, competitionId: competition.id },
+    select: { filename: true, contentType: true, size: true, sha256: true, storageKey: true },
   });
-  return { ...file, body };
+  if (!file) throw new AppError("not_found", "no such file");
+  const key = file.storageKey;
+  if (!key) throw new AppError("unavailable", "the file is being moved into the file store; try again in a minute", { retryAfter: 60 });
+  const { filename, contentType, sha256 } = file;
+  return {
+    filename,
+    contentType,
+    sha256,
+    size: Number(file.size),
+    open: (range) => fileStore().get(key, range),
+    signedUrl: (seconds) => fileStore().signedUrl(key, { filename, contentType, seconds }),
+  };
 }
 
 export async function deleteAttachment(user: PublicUser, slug: string, id: string): Promise<void> {
   const competition = await requireOrganizer(user, slug);
   if (!isUuid(id)) throw new AppError("not_found", "no such file");
+  const deleted = await db.attachment.findFirst({ where: { id, competitionId: competition.id }, select: { storageKey: true } });
   const { count } = await db.attachment.deleteMany({ where: { id, competitionId: competition.id } });
   if (count === 0) throw new AppError("not_found", "no such file");
+  await forget(deleted?.storageKey ?? null);
+}
+
+/**
+ * At a start: moves the data files stored in the database before the file store existed (bytes in
+ * `data`, no `storage_key`) into the store, one at a time, and returns how many it moved. Each is
+ * read a slice at a time, written under `attachments/<competition>/<id>` (the same key on every
+ * run), checked against its SHA-256, and only then is its row pointed at the key and its bytes
+ * cleared, in one statement that does nothing if another instance did it first. Interrupted
+ * anywhere, a run leaves every file readable (the row still has its bytes, or points at a whole
+ * object) and the next run finishes the work.
+ */
+export async function moveAttachmentsToStore(): Promise<number> {
+  const store = fileStore();
+  let moved = 0;
+  for (;;) {
+    const next = await db.attachment.findFirst({ where: { storageKey: null }, orderBy: { id: "asc" }, select: { id: true, competitionId: true, size: true, sha256: true } });
+    if (!next) return moved;
+    const key = `attachments/${next.competitionId}/${next.id}`;
+    const body = streamSlices(Number(next.size), async (offset, length) => {
+      const [row] = await db.$queryRaw<
+        { slice: Uint8Array | null }[]
+      >`SELECT substring(data FROM ${offset + 1}::int FOR ${length}::int) AS slice FROM attachments WHERE id = ${next.id}::uuid`;
+      if (!row?.slice) throw new Error(`data file ${next.id} changed while it was moved`);
+      return row.slice;
+    });
+    const written = await store.put(key, body);
+    if (written.sha256 !== next.sha256) throw new Error(`data file ${next.id}: the store holds SHA-256 ${written.sha256}, the database says ${next.sha256}`);
+    await db.$executeRaw`UPDATE attachments SET storage_key = ${key}, data = NULL WHERE id = ${next.id}::uuid AND storage_key IS NULL`;
+    moved++;
+  }
 }

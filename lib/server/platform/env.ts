@@ -129,6 +129,38 @@ const VARIABLES = {
   QUILTBOARD_UPLOAD_MIN_RATE: whole("a whole number of bytes a second", 65_536, 1024, 100_000_000),
   QUILTBOARD_EXPORTS: whole("a whole number of exports", 16, 1, 1024),
   QUILTBOARD_SOLUTION_CACHE_MB: whole("a whole number of MB", 512, 16, 1_048_576),
+  QUILTBOARD_FILES: {
+    expects: "local (the directory QUILTBOARD_FILES_DIR: one instance) or s3 (S3-compatible object storage, S3_*: any number of instances)",
+    default: "`local`",
+    schema: z.enum(["local", "s3"]).default("local"),
+  },
+  QUILTBOARD_FILES_DIR: {
+    expects: "a directory (absolute, or relative to where the server runs)",
+    default: "`.data/files`",
+    schema: z.string().min(1).max(4096).default(".data/files"),
+  },
+  QUILTBOARD_DATA_FILE_BYTES: { ...whole("a whole number of bytes", 50 * 1024 ** 3, 1024, 5 * 1024 ** 4), default: "`53687091200` (50 GiB)" },
+  QUILTBOARD_DATA_TOTAL_BYTES: { ...whole("a whole number of bytes", 200 * 1024 ** 3, 1024, 1024 ** 5), default: "`214748364800` (200 GiB)" },
+  S3_BUCKET: {
+    expects: "an S3 bucket's name (3 to 63 characters), required with QUILTBOARD_FILES=s3",
+    default: "unset",
+    schema: z
+      .string()
+      .regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/)
+      .optional(),
+  },
+  S3_ENDPOINT: url(["http:", "https:"], "https://s3.eu-central-1.amazonaws.com or http://minio:9000", "AWS S3 of S3_REGION"),
+  S3_REGION: {
+    expects: "a region name, e.g. eu-central-1 (auto for Cloudflare R2)",
+    default: "`us-east-1`",
+    schema: z
+      .string()
+      .regex(/^[a-z0-9-]{1,40}$/)
+      .default("us-east-1"),
+  },
+  S3_ACCESS_KEY_ID: { ...credential("the access key id (with S3_SECRET_ACCESS_KEY; unset: the AWS SDK's default credentials)"), default: "unset" },
+  S3_SECRET_ACCESS_KEY: { ...credential("that access key's secret", true), default: "unset" },
+  S3_FORCE_PATH_STYLE: flag("1 (bucket in the path: MinIO, Ceph, most servers other than AWS) or 0 (bucket in the host name)", "`0`", false),
   SMTP_URL: url(["smtp:", "smtps:"], "smtps://user:password@smtp.example.com:465", "`npm start`'s local mail catcher"),
   MAIL_FROM: {
     expects: 'an address, alone or as "Name <address>"',
@@ -219,6 +251,7 @@ export function environmentProblems(source: Record<string, string | undefined>, 
     const variable: Variable<unknown> = VARIABLES[name];
     if (!variable.schema.safeParse(value).success) problems.push(`${name}=${variable.secret ? "<hidden>" : JSON.stringify(value)}: expected ${variable.expects}`);
   }
+  if (raw(source, "QUILTBOARD_FILES") === "s3" && raw(source, "S3_BUCKET") === undefined) problems.push("S3_BUCKET is not set: QUILTBOARD_FILES=s3 keeps the files in that bucket");
   return problems;
 }
 

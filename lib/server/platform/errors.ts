@@ -21,6 +21,7 @@ export type ErrorCode =
   | "payload_too_large"
   | "unsupported_media_type"
   | "unprocessable_entity"
+  | "range_not_satisfiable"
   | "rate_limited"
   | "unavailable"
   | "internal_error";
@@ -40,6 +41,7 @@ const STATUS: Record<ErrorCode, number> = {
   payload_too_large: 413,
   unsupported_media_type: 415,
   unprocessable_entity: 422,
+  range_not_satisfiable: 416,
   rate_limited: 429,
   unavailable: 503,
   internal_error: 500,

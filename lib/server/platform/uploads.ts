@@ -183,22 +183,6 @@ function gated(inner: ReadableStream<Uint8Array>, userId: string): ReadableStrea
   );
 }
 
-/** A whole upload read into memory, for files stored as they are (attachments); 413 past `maxBytes`. */
-export async function readUpload(file: ReadableStream<Uint8Array>, maxBytes: number, what: string): Promise<Uint8Array<ArrayBuffer>> {
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  const reader = file.getReader();
-  for (let next = await reader.read(); !next.done; next = await reader.read()) {
-    size += next.value.byteLength;
-    if (size > maxBytes) {
-      await reader.cancel();
-      throw new AppError("payload_too_large", `${what} is larger than ${maxBytes / 1024 / 1024} MiB`);
-    }
-    chunks.push(next.value);
-  }
-  return new Uint8Array(Buffer.concat(chunks));
-}
-
 /** Room for a multipart body's boundaries and part headers around the file. */
 const ENVELOPE_BYTES = 64 * 1024;
 

@@ -3,7 +3,7 @@
 import { handleApi, json, otherMethods, requireMediaType } from "@/lib/server/platform/api";
 import { openUpload } from "@/lib/server/platform/uploads";
 import { findApiUser, requireApiUser } from "@/lib/server/accounts/auth";
-import { addAttachment, listAttachments, MAX_ATTACHMENT_BYTES } from "@/lib/server/competitions/attachments";
+import { addAttachment, attachmentLimits, listAttachments } from "@/lib/server/competitions/attachments";
 import { getVisibleCompetition } from "@/lib/server/competitions/competitions";
 
 type Context = { params: Promise<{ slug: string }> };
@@ -18,7 +18,7 @@ export const POST = handleApi(async (request, { params }: Context) => {
   const user = await requireApiUser(request);
   requireMediaType(request, ["multipart"]);
   // Nothing of the body is read until the service has checked the caller (platform/uploads.ts).
-  const { file, details } = openUpload(request, { maxBytes: MAX_ATTACHMENT_BYTES, what: "the attachment", userId: user.id });
+  const { file, details } = openUpload(request, { maxBytes: attachmentLimits().fileBytes, what: "the attachment", userId: user.id });
   return json(await addAttachment(user, (await params).slug, file, details), 201);
 });
 

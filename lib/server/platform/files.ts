@@ -1,0 +1,232 @@
+import "server-only";
+import { createHash, randomUUID } from "node:crypto";
+import { createReadStream, createWriteStream } from "node:fs";
+import { mkdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { Readable, Transform } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import type { ReadableStream as NodeWebStream } from "node:stream/web";
+import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, NotFound, S3Client } from "@aws-sdk/client-s3";
+import { Upload } from "@aws-sdk/lib-storage";
+import { getSignedUrl } from "@aws-sdk/s3-request-presigner";
+import { db } from "./db";
+import { ConfigurationError, env } from "./env";
+import { AppError } from "./errors";
+import type { ByteRange } from "@/lib/validation/ranges";
+
+/**
+ * Where files' bytes are kept (data files; PostgreSQL keeps their names, sizes and SHA-256), behind
+ * one small interface with two backends chosen by QUILTBOARD_FILES (docs/operating.md §10):
+ * - `local`: a directory on this machine (QUILTBOARD_FILES_DIR, `.data/files`), for one instance;
+ * - `s3`: a bucket of any S3-compatible server through the AWS SDK v3, which several instances share.
+ * A file is written whole or not at all: the local store writes beside its name and renames once the
+ * last byte is on disk, S3 publishes an object only when its upload completes; so nothing
+ * half-written is ever read, and an interrupted `put` leaves nothing behind.
+ */
+export interface FileStore {
+  readonly kind: "local" | "s3";
+  /** Writes `body` to `key` (replacing what was there), hashing it as it passes; its size and SHA-256 (hex). */
+  put(key: string, body: ReadableStream<Uint8Array> | Readable): Promise<{ size: number; sha256: string }>;
+  /** The bytes of `key`, all or from `range.start` to `range.end` (inclusive); 404 when there is no such file. */
+  get(key: string, range?: ByteRange): Promise<ReadableStream<Uint8Array>>;
+  /** A URL that serves `key` for `seconds` to whoever holds it, as a download named `filename`; null where the backend has none (local). */
+  signedUrl(key: string, download: { filename: string; contentType: string; seconds: number }): Promise<string | null>;
+  /** Removes `key`; nothing when it is already gone. */
+  delete(key: string): Promise<void>;
+  /** The size of `key`, or null when there is no such file. */
+  stat(key: string): Promise<{ size: number } | null>;
+}
+
+/** Keys are ours, never a client's: lower-case words separated by `/`, so no key leaves the store's directory. */
+const KEY = /^[a-z0-9][a-z0-9-]*(?:\/[a-z0-9][a-z0-9-]*)*$/;
+function checked(key: string): string {
+  if (!KEY.test(key)) throw new Error(`not a file store key: ${JSON.stringify(key)}`);
+  return key;
+}
+
+/** `body` as a Node stream, and a Transform that counts and hashes what passes through it. */
+function hashing(body: ReadableStream<Uint8Array> | Readable) {
+  const source = body instanceof Readable ? body : Readable.fromWeb(body as NodeWebStream<Uint8Array>);
+  const hash = createHash("sha256");
+  let size = 0;
+  const tap = new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      hash.update(chunk);
+      size += chunk.byteLength;
+      done(null, chunk);
+    },
+  });
+  return { source, tap, digest: () => ({ size, sha256: hash.digest("hex") }) };
+}
+
+/** The local backend: `root/<key>`, written to `root/<key>.<uuid>.partial` and renamed when complete. */
+export function localStore(root: string): FileStore {
+  const where = (key: string) => path.join(root, ...checked(key).split("/"));
+  return {
+    kind: "local",
+    async put(key, body) {
+      const target = where(key);
+      await mkdir(path.dirname(target), { recursive: true });
+      const partial = `${target}.${randomUUID()}.partial`;
+      const { source, tap, digest } = hashing(body);
+      try {
+        await pipeline(source, tap, createWriteStream(partial, { flush: true }));
+        await rename(partial, target);
+      } catch (error) {
+        await rm(partial, { force: true });
+        throw error;
+      }
+      return digest();
+    },
+    async get(key, range) {
+      const file = where(key);
+      if (!(await this.stat(key))) throw new AppError("not_found", "the file is not in the store");
+      return Readable.toWeb(createReadStream(file, range ? { start: range.start, end: range.end } : {})) as ReadableStream<Uint8Array>;
+    },
+    async signedUrl() {
+      return null;
+    },
+    async delete(key) {
+      await rm(where(key), { force: true });
+    },
+    async stat(key) {
+      const found = await stat(where(key)).catch((error: NodeJS.ErrnoException) => {
+        if (error.code === "ENOENT") return null;
+        throw error;
+      });
+      return found?.isFile() ? { size: found.size } : null;
+    },
+  };
+}
+
+/**
+ * An S3 upload's parts: 8 MiB each, 2 in flight, so one upload holds at most about 24 MiB; S3 allows
+ * 10,000 parts, so one file up to 78 GiB (beyond QUILTBOARD_DATA_FILE_BYTES' limit of 5 TiB the part
+ * size grows: `partSize`).
+ */
+const PART_BYTES = 8 * 1024 * 1024;
+
+export type S3Options = { bucket: string; region: string; endpoint?: string; forcePathStyle: boolean; credentials?: { accessKeyId: string; secretAccessKey: string } };
+
+/** The S3 backend: objects `<key>` in one bucket. */
+export function s3Store(options: S3Options): FileStore {
+  const client = new S3Client({
+    region: options.region,
+    ...(options.endpoint ? { endpoint: options.endpoint } : {}),
+    forcePathStyle: options.forcePathStyle,
+    ...(options.credentials ? { credentials: options.credentials } : {}),
+  });
+  const Bucket = options.bucket;
+  return {
+    kind: "s3",
+    async put(key, body) {
+      const { source, tap, digest } = hashing(body);
+      // lib-storage sends a small file in one PUT and a large one as a multipart upload, which it
+      // aborts when the body fails: S3 keeps no part of it (leavePartsOnError: false), and an
+      // object appears only when the upload completes. (A bucket rule that aborts incomplete
+      // multipart uploads after a day also removes the parts of an instance killed mid-upload:
+      // docs/operating.md §10.)
+      // A failing body is what the caller hears of, not what the abort that follows makes of it.
+      const upload = new Upload({ client, params: { Bucket, Key: checked(key), Body: source.pipe(tap) }, partSize: PART_BYTES, queueSize: 2, leavePartsOnError: false });
+      let failure: unknown = null;
+      source.once("error", (error) => tap.destroy((failure = error)));
+      try {
+        await upload.done();
+      } catch (error) {
+        throw failure ?? error;
+      }
+      return digest();
+    },
+    async get(key, range) {
+      try {
+        const answer = await client.send(new GetObjectCommand({ Bucket, Key: checked(key), ...(range ? { Range: `bytes=${range.start}-${range.end}` } : {}) }));
+        return answer.Body!.transformToWebStream() as ReadableStream<Uint8Array>;
+      } catch (error) {
+        if ((error as { name?: string }).name === "NoSuchKey") throw new AppError("not_found", "the file is not in the store");
+        throw error;
+      }
+    },
+    async signedUrl(key, download) {
+      const command = new GetObjectCommand({
+        Bucket,
+        Key: checked(key),
+        ResponseContentDisposition: contentDisposition(download.filename),
+        ResponseContentType: download.contentType,
+      });
+      return getSignedUrl(client, command, { expiresIn: download.seconds });
+    },
+    async delete(key) {
+      await client.send(new DeleteObjectCommand({ Bucket, Key: checked(key) }));
+    },
+    async stat(key) {
+      try {
+        const head = await client.send(new HeadObjectCommand({ Bucket, Key: checked(key) }));
+        return { size: head.ContentLength ?? 0 };
+      } catch (error) {
+        if (error instanceof NotFound || (error as { name?: string }).name === "NotFound") return null;
+        throw error;
+      }
+    },
+  };
+}
+
+/** `attachment; filename="…"` with an ASCII fallback and the UTF-8 name (RFC 6266). */
+export function contentDisposition(filename: string): string {
+  return `attachment; filename="${filename.replace(/[^\x20-\x7e]|["\\]/g, "_")}"; filename*=UTF-8''${encodeURIComponent(filename)}`;
+}
+
+let opened: { config: string; store: FileStore } | undefined;
+
+/** The store the configuration names (one per configuration, made on first use). */
+export function fileStore(): FileStore {
+  const e = env();
+  const config = JSON.stringify([e.QUILTBOARD_FILES, e.QUILTBOARD_FILES_DIR, e.S3_BUCKET, e.S3_ENDPOINT, e.S3_REGION, e.S3_FORCE_PATH_STYLE, e.S3_ACCESS_KEY_ID]);
+  if (opened?.config === config) return opened.store;
+  let store: FileStore;
+  if (e.QUILTBOARD_FILES === "local") store = localStore(path.resolve(e.QUILTBOARD_FILES_DIR));
+  else {
+    if (!e.S3_BUCKET) throw new ConfigurationError(["S3_BUCKET is not set: QUILTBOARD_FILES=s3 keeps the files in that bucket"]);
+    const credentials = e.S3_ACCESS_KEY_ID && e.S3_SECRET_ACCESS_KEY ? { accessKeyId: e.S3_ACCESS_KEY_ID, secretAccessKey: e.S3_SECRET_ACCESS_KEY } : undefined;
+    store = s3Store({ bucket: e.S3_BUCKET, region: e.S3_REGION, endpoint: e.S3_ENDPOINT, forcePathStyle: e.S3_FORCE_PATH_STYLE, credentials });
+  }
+  opened = { config, store };
+  return store;
+}
+
+/** The file in a local store's directory that names it (see claimLocalStore). */
+const MARK = ".quiltboard-store";
+
+/**
+ * At a start, with QUILTBOARD_FILES=local: makes sure this instance's directory is the one this
+ * database's files were written to. The first local store to start on a database writes a random
+ * mark into its directory and into the database (table file_store); an instance whose directory has
+ * another mark, or none while the database has one, is another machine's disk (one of several
+ * instances, each with its own container, or a directory that was lost) and refuses to start:
+ * files it wrote could not be read by the others. Several instances sharing one directory (one
+ * machine, or a shared volume) pass. With S3 there is nothing to check.
+ */
+export async function claimLocalStore(): Promise<void> {
+  const e = env();
+  if (e.QUILTBOARD_FILES !== "local") return;
+  const root = path.resolve(e.QUILTBOARD_FILES_DIR);
+  await mkdir(root, { recursive: true });
+  const markFile = path.join(root, MARK);
+  const read = async () => (await readFile(markFile, "utf8").catch(() => "")).trim();
+  let mine = await read();
+  const [known] = await db.$queryRaw<{ mark: string }[]>`SELECT mark::text FROM file_store`;
+  if (!known) {
+    // A new database: this directory's mark becomes its mark (a new one if the directory has none;
+    // of two instances starting on one empty directory, the second reads the first's).
+    if (!mine) {
+      const candidate = randomUUID();
+      mine = await writeFile(markFile, `${candidate}\n`, { flag: "wx" }).then(() => candidate, read);
+    }
+    await db.$executeRaw`INSERT INTO file_store (mark) VALUES (${mine}::uuid) ON CONFLICT DO NOTHING`;
+  }
+  const [row] = await db.$queryRaw<{ mark: string }[]>`SELECT mark::text FROM file_store`;
+  if (row?.mark !== mine) {
+    throw new ConfigurationError([
+      `QUILTBOARD_FILES=local: ${root} is not the directory this database's files are kept in (another instance keeps them in its own, marked ${row?.mark}); several instances share one store: set QUILTBOARD_FILES=s3 (docs/operating.md §10), or give every instance the same directory`,
+    ]);
+  }
+}

@@ -1,0 +1,181 @@
+import { createHash, randomBytes } from "node:crypto";
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import http from "node:http";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startApp, type RunningApp } from "@/scripts/app";
+import { freePort } from "@/scripts/db/admin";
+import { startS3, type S3Peer } from "@/test/support/s3";
+import { APP_URL, newCompetitor, publishedCompetition } from "./helpers";
+
+// Data files through the running app, as clients meet them: a multipart upload streamed into the
+// store, downloads with ETag, Range, If-Range and If-None-Match, a download cut off by killing the
+// server and resumed from another one, and the S3 store's signed redirect.
+
+const sha256 = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest("hex");
+
+/** POSTs `bytes` as the multipart field "file" named `filename`; the answer's JSON. */
+async function upload(base: string, slug: string, auth: Record<string, string>, bytes: Uint8Array, filename: string) {
+  const form = new FormData();
+  form.set("file", new Blob([new Uint8Array(bytes)], { type: "application/octet-stream" }), filename);
+  const answer = await fetch(`${base}/api/v1/competitions/${slug}/attachments`, { method: "POST", body: form, headers: auth });
+  expect(answer.status).toBe(201);
+  return (await answer.json()) as { id: string; size: number; sha256: string };
+}
+
+// 48 MiB of random bytes: more than the sockets between the server and a paused client hold.
+const data = randomBytes(48 * 1024 * 1024);
+let slug: string;
+let organizer: { authorization: string };
+let reader: { authorization: string };
+let file: { id: string; size: number; sha256: string };
+let path: string;
+
+beforeAll(async () => {
+  ({ slug, organizer } = await publishedCompetition());
+  reader = (await newCompetitor(slug)).auth;
+  file = await upload(APP_URL, slug, organizer, data, "big.bin");
+  path = `/api/v1/competitions/${slug}/attachments/${file.id}`;
+});
+
+describe("a data file through the app (local store)", () => {
+  it("is stored whole from a streamed multipart upload and listed with its size and SHA-256", async () => {
+    expect(file).toMatchObject({ size: data.byteLength, sha256: sha256(data) });
+    const { attachments } = await (await fetch(`${APP_URL}/api/v1/competitions/${slug}/attachments`)).json();
+    expect(attachments).toEqual([expect.objectContaining({ id: file.id, filename: "big.bin", size: data.byteLength, sha256: sha256(data) })]);
+  });
+
+  it("downloads whole with its ETag, Accept-Ranges and Content-Length", async () => {
+    const answer = await fetch(`${APP_URL}${path}`, { headers: reader });
+    expect(answer.status).toBe(200);
+    expect([answer.headers.get("etag"), answer.headers.get("accept-ranges"), answer.headers.get("content-length")]).toEqual([
+      `"${sha256(data)}"`,
+      "bytes",
+      String(data.byteLength),
+    ]);
+    expect(sha256(new Uint8Array(await answer.arrayBuffer()))).toBe(sha256(data));
+  });
+
+  it("answers Range with 206 and exactly those bytes, a range past the end with 416, If-None-Match with 304 and a stale If-Range with the whole file", async () => {
+    const get = (headers: Record<string, string>) => fetch(`${APP_URL}${path}`, { headers: { ...reader, ...headers } });
+    const middle = await get({ range: "bytes=1000000-1999999" });
+    expect([middle.status, middle.headers.get("content-range"), middle.headers.get("content-length")]).toEqual([206, `bytes 1000000-1999999/${data.byteLength}`, "1000000"]);
+    expect(Buffer.from(await middle.arrayBuffer()).equals(data.subarray(1_000_000, 2_000_000))).toBe(true);
+    const tail = await get({ range: "bytes=-10" });
+    expect([tail.status, tail.headers.get("content-range")]).toEqual([206, `bytes ${data.byteLength - 10}-${data.byteLength - 1}/${data.byteLength}`]);
+    expect(Buffer.from(await tail.arrayBuffer()).equals(data.subarray(data.byteLength - 10))).toBe(true);
+    const past = await get({ range: `bytes=${data.byteLength}-` });
+    expect([past.status, past.headers.get("content-range")]).toEqual([416, `bytes */${data.byteLength}`]);
+    expect((await past.json()).error).toEqual({ code: "range_not_satisfiable", message: `the file has ${data.byteLength} bytes: the range asked starts past its end` });
+    const current = await get({ "if-none-match": `"${sha256(data)}"` });
+    expect([current.status, await current.text()]).toEqual([304, ""]);
+    const same = await get({ range: "bytes=0-9", "if-range": `"${sha256(data)}"` });
+    expect([same.status, Buffer.from(await same.arrayBuffer()).equals(data.subarray(0, 10))]).toEqual([206, true]);
+    const stale = await get({ range: "bytes=0-9", "if-range": '"another-version"' });
+    expect([stale.status, stale.headers.get("content-length")]).toEqual([200, String(data.byteLength)]);
+    await stale.body?.cancel();
+  });
+
+  it("streams every file as one zip of stored entries with its exact Content-Length, which Python's zipfile reads back byte for byte", async () => {
+    const csv = new TextEncoder().encode("id,x\n1,2\n");
+    await upload(APP_URL, slug, organizer, csv, "small.csv");
+    const answer = await fetch(`${APP_URL}/api/v1/competitions/${slug}/attachments/all`, { headers: reader });
+    expect([answer.status, answer.headers.get("content-type"), answer.headers.get("content-disposition")]).toEqual([
+      200,
+      "application/zip",
+      `attachment; filename="${slug}-data.zip"; filename*=UTF-8''${slug}-data.zip`,
+    ]);
+    const zip = new Uint8Array(await answer.arrayBuffer());
+    expect(answer.headers.get("content-length")).toBe(String(zip.byteLength));
+    const where = join(mkdtempSync(join(tmpdir(), "zip-")), "data.zip");
+    writeFileSync(where, zip);
+    // testzip() checks every entry's CRC-32; compress_type 0 is "stored".
+    const script =
+      "import hashlib, json, sys, zipfile\nz = zipfile.ZipFile(sys.argv[1])\nprint(json.dumps({'bad': z.testzip(), 'files': {i.filename: [i.compress_type, i.file_size, hashlib.sha256(z.read(i)).hexdigest()] for i in z.infolist()}}))";
+    const python = spawnSync(process.env.PYTHON ?? "python3", ["-c", script, where], { encoding: "utf8", maxBuffer: 1024 * 1024 });
+    expect(python.stderr).toBe("");
+    expect(JSON.parse(python.stdout)).toEqual({ bad: null, files: { "big.bin": [0, data.byteLength, sha256(data)], "small.csv": [0, csv.byteLength, sha256(csv)] } });
+    expect((await fetch(`${APP_URL}/api/v1/competitions/${slug}/attachments/all`)).status).toBe(401);
+  });
+
+  it("refuses a download to someone who has not joined (401/403), as before", async () => {
+    expect((await fetch(`${APP_URL}${path}`)).status).toBe(401);
+  });
+
+  it("resumes a download cut off by killing the server, from another server, to the right SHA-256", async () => {
+    const env = { DATABASE_URL: process.env.DATABASE_URL!, NEXTAUTH_SECRET: process.env.NEXTAUTH_SECRET! };
+    const first = await startApp({ port: await freePort(), quiet: true, env });
+    let second: RunningApp | undefined;
+    try {
+      const url = new URL(path, first.url);
+      // Read 4 MiB, stop reading, kill the server (SIGKILL: no goodbye), and keep what arrived.
+      const part = await new Promise<{ bytes: Buffer; etag: string }>((resolve, reject) => {
+        const chunks: Buffer[] = [];
+        let got = 0;
+        let killed = false;
+        const request = http.get(url, { headers: reader }, (response) => {
+          expect(response.statusCode).toBe(200);
+          const etag = String(response.headers.etag);
+          const done = () => resolve({ bytes: Buffer.concat(chunks), etag });
+          response.on("data", (chunk: Buffer) => {
+            chunks.push(chunk);
+            got += chunk.byteLength;
+            if (got >= 4 * 1024 * 1024 && !killed) {
+              killed = true;
+              response.pause();
+              first.child.kill("SIGKILL");
+              first.child.once("exit", () => response.resume());
+            }
+          });
+          response.on("end", () => reject(new Error("the download was not cut off")));
+          response.on("error", done);
+          response.on("aborted", done);
+          response.on("close", done);
+        });
+        request.on("error", reject);
+      });
+      expect(part.bytes.byteLength).toBeGreaterThanOrEqual(4 * 1024 * 1024);
+      expect(part.bytes.byteLength).toBeLessThan(data.byteLength);
+      second = await startApp({ port: await freePort(), quiet: true, env });
+      const rest = await fetch(`${second.url}${path}`, { headers: { ...reader, range: `bytes=${part.bytes.byteLength}-`, "if-range": part.etag } });
+      expect([rest.status, rest.headers.get("content-range")]).toEqual([206, `bytes ${part.bytes.byteLength}-${data.byteLength - 1}/${data.byteLength}`]);
+      const whole = Buffer.concat([part.bytes, Buffer.from(await rest.arrayBuffer())]);
+      expect(sha256(whole)).toBe(file.sha256);
+    } finally {
+      await Promise.all([first.stop(), second?.stop()]);
+    }
+  });
+});
+
+describe("a data file through an app on the S3 store", () => {
+  let s3: S3Peer;
+  let app: RunningApp;
+  beforeAll(async () => {
+    s3 = await startS3();
+    app = await startApp({ port: await freePort(), quiet: true, env: { DATABASE_URL: process.env.DATABASE_URL!, NEXTAUTH_SECRET: process.env.NEXTAUTH_SECRET!, ...s3.env } });
+  });
+  afterAll(async () => {
+    await app?.stop();
+    await s3?.stop();
+  });
+
+  it("streams the upload into the bucket and redirects downloads to a signed URL that serves the file and its ranges", async () => {
+    const bytes = data.subarray(0, 20 * 1024 * 1024 + 7);
+    const stored = await upload(app.url, slug, organizer, bytes, "from-s3.bin");
+    expect(stored).toMatchObject({ size: bytes.byteLength, sha256: sha256(bytes) });
+    const redirect = await fetch(`${app.url}/api/v1/competitions/${slug}/attachments/${stored.id}`, { headers: reader, redirect: "manual" });
+    expect(redirect.status).toBe(302);
+    const location = new URL(redirect.headers.get("location")!);
+    expect(location.origin).toBe(s3.endpoint);
+    expect(location.searchParams.get("X-Amz-Expires")).toBe("300");
+    const whole = await fetch(location);
+    expect(whole.headers.get("content-disposition")).toBe(`attachment; filename="from-s3.bin"; filename*=UTF-8''from-s3.bin`);
+    expect(sha256(new Uint8Array(await whole.arrayBuffer()))).toBe(sha256(bytes));
+    // A client that follows the redirect keeps its Range.
+    const part = await fetch(`${app.url}/api/v1/competitions/${slug}/attachments/${stored.id}`, { headers: { ...reader, range: "bytes=5-14" } });
+    expect(part.status).toBe(206);
+    expect(Buffer.from(await part.arrayBuffer()).equals(bytes.subarray(5, 15))).toBe(true);
+  });
+});
