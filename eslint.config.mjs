@@ -41,6 +41,7 @@ export default defineConfig([
               from: ["./lib/server", "./lib/generated", "./app"],
               message: "pure modules import no server, database or page code (docs/ARCHITECTURE.md)",
             })),
+            { target: "./lib", from: "./app", message: "lib/ never imports page code: move what both need into lib/" },
           ],
         },
       ],

@@ -1,4 +1,4 @@
-import { formatUtc } from "./format";
+import { formatUtc } from "@/lib/format";
 import { Markdown } from "./markdown";
 import type { AnnouncementView } from "@/lib/responses";
 

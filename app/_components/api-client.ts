@@ -1,4 +1,4 @@
-import { sentence } from "./format";
+import { sentence } from "@/lib/format";
 
 /** Calls the app's own REST API from the browser (the session cookie authenticates). */
 export type ApiError = { code: string; message: string; details?: unknown };

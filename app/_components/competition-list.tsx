@@ -2,7 +2,7 @@ import Link from "./link";
 import { getSessionUser } from "@/lib/server/accounts/auth";
 import { listCompetitions } from "@/lib/server/competitions/competitions";
 import { type CompetitionListQuery, competitionListQuerySchema } from "@/lib/validation/competitions";
-import { metricTitle } from "./format";
+import { metricTitle } from "@/lib/format";
 import { LocalTime } from "./local-time";
 import { StatusBadge } from "./status-badge";
 

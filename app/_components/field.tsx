@@ -1,6 +1,6 @@
 import type { InputHTMLAttributes, ReactNode, TextareaHTMLAttributes } from "react";
 import { useFocusOn } from "./focus";
-import { sentence } from "./format";
+import { sentence } from "@/lib/format";
 import { BUTTON, NOTE } from "./tones";
 
 type Labelled = { label: string; name: string; error?: string; hint?: string; id?: string; className?: string };

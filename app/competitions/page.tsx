@@ -3,7 +3,7 @@ import Form from "next/form";
 import Link from "../_components/link";
 import { getSessionUser } from "@/lib/server/accounts/auth";
 import { CARDS_PER_PAGE, CompetitionList } from "../_components/competition-list";
-import { sentence } from "../_components/format";
+import { sentence } from "@/lib/format";
 import { BUTTON, NOTE } from "../_components/tones";
 import { competitionListQuerySchema } from "@/lib/validation/competitions";
 

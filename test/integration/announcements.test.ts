@@ -8,7 +8,7 @@ import { requireOrganizer } from "@/lib/server/competitions/competitions";
 import { updateCompetition } from "@/lib/server/competitions/settings";
 import { db } from "@/lib/server/platform/db";
 import { createTeam, joinTeam } from "@/lib/server/teams/teams";
-import { formatUtc } from "@/app/_components/format";
+import { formatUtc } from "@/lib/format";
 import { lastMailTo, mailCount } from "@/test/fixtures/mail";
 import { draftCompetition, newUser, publishedCompetition, rejection } from "@/test/support/factories";
 

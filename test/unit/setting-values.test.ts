@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { describeChange, excerptsAroundChange } from "@/app/_components/manage/setting-values";
+import { describeChange, excerptsAroundChange } from "@/lib/setting-values";
 
 describe("a settings change in words", () => {
   it("cuts two long texts around where they differ, so the change shows", () => {

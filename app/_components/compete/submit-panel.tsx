@@ -5,7 +5,7 @@ import { useRef, useState } from "react";
 import { type ApiError, uploadWithProgress } from "../api-client";
 import { useFocusOn } from "../focus";
 import { scoreText } from "@/lib/metrics/display";
-import { formatBytes } from "../format";
+import { formatBytes } from "@/lib/format";
 import { LocalTime } from "../local-time";
 import { BUTTON, NOTE } from "../tones";
 import { ANSWER_KIND } from "./answer-text";

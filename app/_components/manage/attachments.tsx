@@ -3,7 +3,7 @@
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { callApi, uploadWithProgress } from "../api-client";
-import { formatBytes } from "../format";
+import { formatBytes } from "@/lib/format";
 import { FILE_INPUT } from "../tones";
 
 type File = { id: string; filename: string; size: number };

@@ -1,6 +1,6 @@
-import { formatUtc } from "../format";
+import { formatUtc } from "@/lib/format";
 import type { ChangeLogEntry } from "@/lib/responses";
-import { describeChange } from "./setting-values";
+import { describeChange } from "@/lib/setting-values";
 
 /** Every recorded change of the settings, newest first: who, when, each field before → after, in words. */
 export function ChangeLog({ changes }: { changes: ChangeLogEntry[] }) {

@@ -1,6 +1,6 @@
 import type { CorrelationSummary as Summary } from "@/lib/calibration/resolve";
 import { BarChart } from "../charts";
-import { significant as n4 } from "../format";
+import { significant as n4 } from "@/lib/format";
 
 /** What the correlation model makes of the holdout: n, n_eff and, for a Markov model, the chain (P, π, λ, the gap). */
 export function CorrelationSummary({ summary }: { summary: Summary }) {

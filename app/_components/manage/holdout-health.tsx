@@ -1,4 +1,4 @@
-import { significant as n4 } from "../format";
+import { significant as n4 } from "@/lib/format";
 import { CELL, DataTable } from "../data-table";
 import type { HealthReport } from "@/lib/responses";
 

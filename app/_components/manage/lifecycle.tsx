@@ -3,7 +3,7 @@
 import { useRouter } from "next/navigation";
 import { callApi } from "../api-client";
 import { ConfirmButton } from "../confirm-button";
-import { sentence } from "../format";
+import { sentence } from "@/lib/format";
 import { BUTTON, NOTE } from "../tones";
 import type { PublishChecklist } from "@/lib/responses";
 

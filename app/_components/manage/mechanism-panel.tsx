@@ -5,7 +5,7 @@ import { useEffect, useState } from "react";
 import type { AttackPreview } from "@/lib/experiments/preview";
 import { callApi } from "../api-client";
 import { BarChart, LineChart } from "../charts";
-import { significant } from "../format";
+import { significant } from "@/lib/format";
 import { type Display, displayedHalfWidth } from "@/lib/metrics/types";
 import type { MechanismPreview } from "@/lib/responses";
 

@@ -8,7 +8,7 @@ import { useFocusOn } from "../focus";
 import { type MetricChoice, MetricField, metricFromForm } from "../metric-field";
 import { BUTTON } from "../tones";
 import type { SettingsPreview } from "@/lib/responses";
-import { describeChange } from "./setting-values";
+import { describeChange } from "@/lib/setting-values";
 
 /** What the form edits; `metric`, `startsAt`, `maxTeamSize` and `displayPrecision` only while a draft. */
 export type EditableSettings = {

@@ -1,4 +1,4 @@
-import { formatDate } from "../format";
+import { formatDate } from "@/lib/format";
 import type { SybilSignals as Signals } from "@/lib/responses";
 
 /** The manage page's list of signs that one person plays several teams. */

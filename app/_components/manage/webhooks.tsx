@@ -5,7 +5,7 @@ import { useState } from "react";
 import { callApi } from "../api-client";
 import { CELL, DataTable, hiddenBelow } from "../data-table";
 import { Field, FormError } from "../field";
-import { formatUtc } from "../format";
+import { formatUtc } from "@/lib/format";
 import { BUTTON } from "../tones";
 import type { WebhookView } from "@/lib/responses";
 import { WEBHOOK_EVENTS } from "@/lib/validation/competitions";

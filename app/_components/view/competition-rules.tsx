@@ -1,6 +1,6 @@
 import { accessOf } from "@/lib/server/competitions/access";
 import type { CompetitionRow } from "@/lib/server/competitions/competitions";
-import { describeAccess } from "../format";
+import { describeAccess } from "@/lib/format";
 import { Markdown } from "../markdown";
 
 /** The organizers' rules, or a line saying there are none beyond the platform's limits. */

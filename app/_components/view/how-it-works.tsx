@@ -2,7 +2,7 @@ import type { Plan } from "@/lib/calibration/planner";
 import type { GuaranteeSummary, ScoreUncertainty } from "@/lib/responses";
 import { type Display, displayedHalfWidth } from "@/lib/metrics/types";
 import { CELL, DataTable } from "../data-table";
-import { significant } from "../format";
+import { significant } from "@/lib/format";
 
 /**
  * "How this leaderboard works" on a published competition's page (docs/mechanism.md §2.6–§2.8), in

@@ -10,8 +10,8 @@ import type { PublicUser } from "@/lib/server/accounts/users";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { announcementSchema } from "@/lib/validation/competitions";
 import type { AnnouncementView, SettingChange } from "@/lib/responses";
-import { describeChange } from "@/app/_components/manage/setting-values";
-import { formatUtc } from "@/app/_components/format";
+import { describeChange } from "@/lib/setting-values";
+import { formatUtc } from "@/lib/format";
 
 /**
  * What a competition's participants are told: an organizer's Markdown post, and the app's own

@@ -1,7 +1,7 @@
 import Link from "../../../_components/link";
 import type { ReactNode } from "react";
 import { toPublicDetails } from "@/lib/server/competitions/competitions";
-import { metricTitle } from "../../../_components/format";
+import { metricTitle } from "@/lib/format";
 import { LocalTime } from "../../../_components/local-time";
 import { StatusBadge } from "../../../_components/status-badge";
 import { BUTTON } from "../../../_components/tones";

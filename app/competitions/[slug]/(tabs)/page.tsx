@@ -6,7 +6,7 @@ import { accessOf } from "@/lib/server/competitions/access";
 import { listAnnouncements } from "@/lib/server/competitions/announcements";
 import { Announcements } from "../../../_components/announcements";
 import { BudgetBar } from "../../../_components/budget-bar";
-import { describeAccess, formatDate, metricTitle } from "../../../_components/format";
+import { describeAccess, formatDate, metricTitle } from "@/lib/format";
 import { Markdown } from "../../../_components/markdown";
 import { Section } from "../../../_components/section";
 import { LINK } from "../../../_components/tones";

@@ -17,7 +17,7 @@ import { AnnouncementForm } from "../../../_components/manage/announcement-form"
 import { listWebhooks } from "@/lib/server/competitions/webhooks";
 import { Webhooks } from "../../../_components/manage/webhooks";
 import { getSolutionSummary, loadSolution } from "@/lib/server/competitions/solutions";
-import { formatDate, formatUtc, metricTitle, significant } from "../../../_components/format";
+import { formatDate, formatUtc, metricTitle, significant } from "@/lib/format";
 import { ChangeLog } from "../../../_components/manage/change-log";
 import { CorrelationSummary } from "../../../_components/manage/correlation-summary";
 import { HoldoutHealth } from "../../../_components/manage/holdout-health";

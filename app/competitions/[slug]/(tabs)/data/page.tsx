@@ -2,7 +2,7 @@ import Link from "../../../../_components/link";
 import { listAttachments } from "@/lib/server/competitions/attachments";
 import { metricOf } from "@/lib/server/competitions/competitions";
 import { CELL, DataTable } from "../../../../_components/data-table";
-import { formatBytes } from "../../../../_components/format";
+import { formatBytes } from "@/lib/format";
 import { Section } from "../../../../_components/section";
 import { LINK, NOTE } from "../../../../_components/tones";
 import { loadCompetition, tabMetadata } from "../competition";

@@ -2,7 +2,7 @@ import Link from "../../../../_components/link";
 import { accessOf, myRegistration } from "@/lib/server/competitions/access";
 import { ApiForm } from "../../../../_components/api-form";
 import { TeamPanel } from "../../../../_components/compete/team-panel";
-import { describeAccess } from "../../../../_components/format";
+import { describeAccess } from "@/lib/format";
 import { CompetitionLimits, OrganizerRules } from "../../../../_components/view/competition-rules";
 import { Section } from "../../../../_components/section";
 import { BUTTON, LINK } from "../../../../_components/tones";

@@ -8,7 +8,7 @@ import { getTeamHistory } from "@/lib/server/boards/team-page";
 import { BudgetBar } from "../../../../../_components/budget-bar";
 import { HistoryChart } from "../../../../../_components/charts";
 import { scoreText } from "@/lib/metrics/display";
-import { significant } from "../../../../../_components/format";
+import { significant } from "@/lib/format";
 import { Section } from "../../../../../_components/section";
 import { loadCompetition } from "../../competition";
 

@@ -1,4 +1,4 @@
-import { describeAccess, formatUtc, metricTitle, significant } from "../format";
+import { describeAccess, formatUtc, metricTitle, significant } from "./format";
 
 /** The settings' names as the review and the log say them. */
 export const SETTING_NAMES: Record<string, string> = {
