@@ -2,7 +2,7 @@ import type { BrowserContext, Page } from "playwright-core";
 import { beforeAll, describe, expect, it } from "vitest";
 import { demoPredictionsCsv, demoSolutionCsv } from "@/prisma/demo-solution";
 import { look } from "./a11y";
-import { api, APP_URL, CHROMIUM_PATH, launchBrowser, newApiUser, postCsv, publishedCompetition, putCsv } from "./helpers";
+import { api, APP_URL, CHROMIUM_PATH, launchBrowser, newApiUser, uniqueEmail, postCsv, publishedCompetition, putCsv } from "./helpers";
 
 // Every kind of page a visitor, a competitor and an organizer meets, and their error states, at
 // 1280 and 390 px: axe-core finds no critical or serious violation and nothing is wider than the
@@ -92,7 +92,7 @@ describe.skipIf(!CHROMIUM_PATH)("every page, for axe-core, at 1280 and 390 px", 
         // Error states and dialogs.
         await signIn(context, page, null);
         await page.goto("/signin");
-        await page.getByLabel("Email").fill("nobody@example.com");
+        await page.getByLabel("Email").fill(uniqueEmail("nobody"));
         await page.getByLabel("Password").fill("not a password");
         await page.getByRole("button", { name: "Sign in" }).click();
         await page.getByRole("alert").filter({ hasText: "Wrong email or password." }).waitFor();
