@@ -152,16 +152,23 @@ export const invitationSchema = z.object({ token: text().min(1).max(200) }).stri
 /** A page of the live leaderboard: its entries unless asked for fewer or more, and the most one page may hold (the CSV export has them all). */
 export const LEADERBOARD_PAGE = { default: 100, max: 1000 } as const;
 
+/** A list's `page` (from 1) and `pageSize` query parameters, within its `sizes`. */
+function pageFields(sizes: { default: number; max: number }) {
+  return {
+    page: z.coerce.number({ message: "page must be a whole number from 1" }).int().min(1).max(1_000_000).default(1),
+    pageSize: z.coerce
+      .number({ message: `pageSize must be a whole number from 1 to ${sizes.max}` })
+      .int()
+      .min(1)
+      .max(sizes.max)
+      .default(sizes.default),
+  };
+}
+
 /** GET …/leaderboard's query: a search and a page of `pageSize` entries, or (`format=csv`) every entry. */
 export const leaderboardQuerySchema = z.object({
   q: text().max(200).optional(),
-  page: z.coerce.number({ message: "page must be a whole number from 1" }).int().min(1).max(1_000_000).default(1),
-  pageSize: z.coerce
-    .number({ message: `pageSize must be a whole number from 1 to ${LEADERBOARD_PAGE.max}` })
-    .int()
-    .min(1)
-    .max(LEADERBOARD_PAGE.max)
-    .default(LEADERBOARD_PAGE.default),
+  ...pageFields(LEADERBOARD_PAGE),
   format: z.enum(["json", "csv"]).default("json"),
 });
 
@@ -178,12 +185,6 @@ export const competitionListQuerySchema = z.object({
   status: z.enum(["open", "upcoming", "closed"], { message: "status must be open, upcoming or closed" }).optional(),
   q: text().trim().max(200).optional(),
   mine: z.enum(["true"], { message: "mine must be true (or left out)" }).optional(),
-  page: z.coerce.number({ message: "page must be a whole number from 1" }).int().min(1).max(1_000_000).default(1),
-  pageSize: z.coerce
-    .number({ message: `pageSize must be a whole number from 1 to ${COMPETITION_PAGE.max}` })
-    .int()
-    .min(1)
-    .max(COMPETITION_PAGE.max)
-    .default(COMPETITION_PAGE.default),
+  ...pageFields(COMPETITION_PAGE),
 });
 export type CompetitionListQuery = z.infer<typeof competitionListQuerySchema>;

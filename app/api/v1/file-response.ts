@@ -5,8 +5,8 @@
 // answer is sent as it is (Cache-Control no-transform: compressing on the fly would lose the length).
 
 import { AppError, toErrorResponse } from "@/lib/server/platform/errors";
-import { contentDisposition as disposition } from "@/lib/server/platform/files";
-import { matchesNoneMatch, parseRange, rangeStillValid, type ByteRange } from "@/lib/validation/ranges";
+import { contentDisposition as disposition, type StoredFile } from "@/lib/server/platform/files";
+import { matchesNoneMatch, parseRange, rangeStillValid } from "@/lib/validation/ranges";
 
 /** A stream whose length is known (a stored file, unpacked as it is sent). */
 export type SizedStream = { stream: ReadableStream<Uint8Array>; size: number };
@@ -28,16 +28,6 @@ export function fileResponse(body: Uint8Array | string | SizedStream | ReadableS
     },
   });
 }
-
-/** A file of the file store as a download: what its answer says of it, and its bytes or a signed URL. */
-export type StoredFile = {
-  filename: string;
-  contentType: string;
-  size: number;
-  sha256: string;
-  open: (range?: ByteRange) => Promise<ReadableStream<Uint8Array>>;
-  signedUrl: (seconds: number) => Promise<string | null>;
-};
 
 /** How long a signed URL of the store serves the file it was made for. */
 const SIGNED_URL_SECONDS = 300;

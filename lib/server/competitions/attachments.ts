@@ -4,8 +4,7 @@ import { requireAccess } from "./access";
 import { db, nameLock, streamSlices, transaction } from "@/lib/server/platform/db";
 import { env } from "@/lib/server/platform/env";
 import { AppError } from "@/lib/server/platform/errors";
-import { fileStore } from "@/lib/server/platform/files";
-import type { ByteRange } from "@/lib/validation/ranges";
+import { fileStore, type StoredFile } from "@/lib/server/platform/files";
 import { log } from "@/lib/server/platform/log";
 import { zipStream } from "@/lib/server/platform/zip";
 import type { UploadDetails } from "@/lib/server/platform/uploads";
@@ -113,17 +112,6 @@ export async function listAttachments(competitionId: string): Promise<Attachment
   return (await db.attachment.findMany({ where: { competitionId }, orderBy: { filename: "asc" }, select: SUMMARY })).map(summary);
 }
 
-/** A data file to download: what its answer says of it, and its bytes (all or a range) or a signed URL from the store. */
-export type AttachmentDownload = {
-  filename: string;
-  contentType: string;
-  size: number;
-  sha256: string;
-  open: (range?: ByteRange) => Promise<ReadableStream<Uint8Array>>;
-  /** A URL of the store that serves the file itself for `seconds` (S3), or null (local). */
-  signedUrl: (seconds: number) => Promise<string | null>;
-};
-
 /** The competition, when `viewer` may download its data: an organizer, or a team member who meets its access rules. */
 async function requireReader(viewer: PublicUser | null, slug: string) {
   const competition = await getVisibleCompetition(viewer, slug);
@@ -155,7 +143,7 @@ export async function zipAttachments(viewer: PublicUser | null, slug: string): P
  * A file for download, for its organizers and for competitors who accepted the rules (are in a
  * team) and meet the competition's access rules.
  */
-export async function getAttachment(viewer: PublicUser | null, slug: string, id: string): Promise<AttachmentDownload> {
+export async function getAttachment(viewer: PublicUser | null, slug: string, id: string): Promise<StoredFile> {
   const competition = await requireReader(viewer, slug);
   if (!isUuid(id)) throw new AppError("not_found", "no such file");
   const file = await db.attachment.findFirst({

@@ -37,6 +37,17 @@ export interface FileStore {
   stat(key: string): Promise<{ size: number } | null>;
 }
 
+/** A file of the store as a download: what its answer says of it, and its bytes (all or a range) or a signed URL. */
+export type StoredFile = {
+  filename: string;
+  contentType: string;
+  size: number;
+  sha256: string;
+  open: (range?: ByteRange) => Promise<ReadableStream<Uint8Array>>;
+  /** A URL of the store that serves the file itself for `seconds` (S3), or null (local). */
+  signedUrl: (seconds: number) => Promise<string | null>;
+};
+
 /** Keys are ours, never a client's: lower-case words separated by `/`, so no key leaves the store's directory. */
 const KEY = /^[a-z0-9][a-z0-9-]*(?:\/[a-z0-9][a-z0-9-]*)*$/;
 function checked(key: string): string {
