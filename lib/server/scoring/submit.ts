@@ -8,7 +8,7 @@ import { getVisibleCompetition, metricOf } from "@/lib/server/competitions/compe
 import { checkOpen } from "@/lib/server/competitions/lifecycle";
 import { getScoreBounds } from "@/lib/server/competitions/plans";
 import { sendEvent } from "@/lib/server/competitions/webhooks";
-import { log } from "@/lib/server/platform/log";
+import { runAfterAnswer } from "@/lib/server/platform/background";
 import { db } from "@/lib/server/platform/db";
 import { AppError } from "@/lib/server/platform/errors";
 import { scoringSeconds, submissionsTotal } from "@/lib/server/platform/metrics";
@@ -78,10 +78,11 @@ export async function submit(
   if (!outcome.replayed) {
     scoringSeconds.observe((performance.now() - started) / 1000);
     submissionsTotal.inc({ kind: outcome.result.answer.kind });
-    // The competition's webhooks hear of it after the commit, with no score: which team, when, and its budget (as the live board shows it).
+    // The competition's webhooks hear of it after the answer, with no score: which team, when, and its budget (as the live
+    // board shows it). Neither the lookup of its webhooks nor a receiver's own time is the competitor's wait.
     const { id, createdAt, budget } = outcome.result;
-    await sendEvent(competition, { type: "submission.scored", id, data: { submission: { id, createdAt, late }, team: { id: member.teamId }, budget: budget ?? null } }).catch(
-      (error) => log.error({ competition: competition.slug, err: (error as Error).message }, "queueing the submission.scored webhook event failed"),
+    runAfterAnswer("the submission.scored webhook event", () =>
+      sendEvent(competition, { type: "submission.scored", id, data: { submission: { id, createdAt, late }, team: { id: member.teamId }, budget: budget ?? null } }),
     );
   }
   return outcome;
