@@ -117,6 +117,7 @@ export const announcementSchema = z
 /** The events a competition's webhooks receive (docs/api.md, Webhooks), with what each tells. */
 export const WEBHOOK_EVENTS = {
   "submission.scored": "a submission was answered (its team, time and the team's budget; never a score)",
+  "team.merged": "two teams merged (which into which, and the merged team's members; never a score)",
   "announcement.posted": "an organizer posted an announcement",
   "settings.changed": "the competition's settings changed (each before → after)",
   "competition.closed": "the competition closed and its final standings are out",
