@@ -30,6 +30,7 @@ export const errorBodySchema = z
         "email_unverified",
         "domain_not_allowed",
         "approval_required",
+        "identity_required",
         "not_found",
         "method_not_allowed",
         "request_timeout",

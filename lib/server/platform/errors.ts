@@ -13,6 +13,7 @@ export type ErrorCode =
   | "email_unverified"
   | "domain_not_allowed"
   | "approval_required"
+  | "identity_required"
   | "not_found"
   | "method_not_allowed"
   | "request_timeout"
@@ -33,6 +34,7 @@ const STATUS: Record<ErrorCode, number> = {
   email_unverified: 403,
   domain_not_allowed: 403,
   approval_required: 403,
+  identity_required: 403,
   not_found: 404,
   method_not_allowed: 405,
   request_timeout: 408,
