@@ -8,6 +8,8 @@ import { db } from "@/lib/server/platform/db";
 import { type OidcProvider, startOidcProvider } from "@/scripts/oidc";
 import { requestRegistration } from "@/lib/server/competitions/access";
 import { listAnnouncements } from "@/lib/server/competitions/announcements";
+import { listAllSubmissions } from "@/lib/server/boards/console";
+import { sybilSignals } from "@/lib/server/boards/sybil";
 import { getVisibleCompetition } from "@/lib/server/competitions/competitions";
 import { updateCompetition } from "@/lib/server/competitions/settings";
 import { submit } from "@/lib/server/scoring/submit";
@@ -180,14 +182,14 @@ describe("sign-in through an OpenID Connect provider", () => {
   });
 });
 
-describe("a competition that admits people signed in through a named provider", () => {
-  /** A password account at `email` whose address was verified here. */
-  const verifiedAccount = async (email: string) => {
-    const account = await createUser({ email, password: "a long enough password", name: "Password player" });
-    await db.user.update({ where: { id: account.id }, data: { emailVerifiedAt: new Date() } });
-    return account;
-  };
+/** A password account at `email` whose address was verified here. */
+async function verifiedAccount(email: string) {
+  const account = await createUser({ email, password: "a long enough password", name: "Password player" });
+  await db.user.update({ where: { id: account.id }, data: { emailVerifiedAt: new Date() } });
+  return account;
+}
 
+describe("a competition that admits people signed in through a named provider", () => {
   it("takes only a configured provider, names it as configured, and announces the change saying what changed", async () => {
     const { owner, slug } = await publishedCompetition({ settings: { dailySubmissionLimit: 50 } });
     const unknown = await rejection(updateCompetition(owner, slug, { access: { identity: { provider: "github" } } }));
@@ -250,5 +252,46 @@ describe("a competition that admits people signed in through a named provider", 
     expect(await db.registration.count({ where: { userId: applicant.id } })).toBe(0);
     await signInThrough("lab", applicant.email);
     expect(await requestRegistration(applicant, await getVisibleCompetition(null, slug))).toEqual({ status: "pending", created: true });
+  });
+});
+
+describe("the manage page's signals of one person behind accounts that follow one name pattern", () => {
+  it("groups Lab SSO identities and addresses named base, base1, base2+tag in different teams, and one verified address behind two teams' accounts, for organizers only", async () => {
+    const { owner, slug } = await publishedCompetition({ settings: { dailySubmissionLimit: 50 } });
+    // A base of letters only (trailing digits would be stripped), its own in this run.
+    const base = `pat${[...randomBytes(5)].map((b) => String.fromCharCode(97 + (b % 26))).join("")}`;
+    const logins = [`${base}@lab.example`, `${base}1@lab.example`, `${base}.2+alt@lab.example`];
+    const players = [];
+    for (const [i, login] of logins.entries()) {
+      const { userId } = await signInThrough("lab", login);
+      const player = { id: userId!, email: login, name: `Player ${i} ${base}`, role: "user" as const };
+      await db.user.update({ where: { id: player.id }, data: { name: player.name } });
+      await createTeam(player, slug, { name: `Team ${i} ${base}`, acceptRules: true });
+      players.push(player);
+    }
+    // Someone else's account, in a fourth team, whose GitHub identity's verified address is the first player's.
+    const other = await verifiedAccount(`other-${base}@mail.example`);
+    await createTeam(other, slug, { name: `Team 3 ${base}`, acceptRules: true });
+    await db.identity.create({ data: { userId: other.id, provider: "github", subject: `gh-${base}`, email: logins[0], emailVerified: true, username: `gh${base}` } });
+
+    const signals = await sybilSignals(await getVisibleCompetition(null, slug));
+    const member = (i: number, handle: string) => ({ name: `Player ${i} ${base}`, team: `Team ${i} ${base}`, handle });
+    // Handles in code-point order: "." before digits before "@".
+    expect(signals.samePattern).toEqual([
+      { provider: null, base, accounts: [member(2, logins[2]), member(1, logins[1]), member(0, logins[0])] },
+      { provider: "Lab SSO", base, accounts: [member(0, base), member(2, `${base}.2+alt`), member(1, `${base}1`)] },
+    ]);
+    expect(signals.sharedAddress).toEqual([
+      {
+        address: logins[0],
+        accounts: [
+          { name: players[0].name, team: `Team 0 ${base}`, provider: null },
+          { name: other.name, team: `Team 3 ${base}`, provider: "github" },
+        ],
+      },
+    ]);
+    // Organizers read them (the manage page, GET …/submissions/all); a competitor gets a 403.
+    expect((await listAllSubmissions(owner, slug)).signals).toEqual(signals);
+    expect((await rejection(listAllSubmissions(players[1], slug))).status).toBe(403);
   });
 });
