@@ -239,10 +239,10 @@ describe("a competition that admits people signed in through a named provider", 
     ]);
 
     // It submits; once its identity is unlinked, the next submission is refused and spends nothing.
-    await submit(player, slug, stream(demoPredictionsCsv({ skill: 0.7, seed: "linked" })), null);
+    await submit(player, slug, stream(demoPredictionsCsv({ skill: 0.7, seed: "linked" })));
     await db.identity.deleteMany({ where: { userId: player.id } });
     const before = await db.team.findUniqueOrThrow({ where: { id: team.id }, select: { submissionCount: true, budgetRemaining: true } });
-    expect((await rejection(submit(player, slug, stream(demoPredictionsCsv({ skill: 0.7, seed: "unlinked" })), null))).code).toBe("identity_required");
+    expect((await rejection(submit(player, slug, stream(demoPredictionsCsv({ skill: 0.7, seed: "unlinked" }))))).code).toBe("identity_required");
     expect(await db.team.findUniqueOrThrow({ where: { id: team.id }, select: { submissionCount: true, budgetRemaining: true } })).toEqual(before);
 
     // With approval on too, asking to take part needs the identity first.

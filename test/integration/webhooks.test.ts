@@ -73,7 +73,7 @@ describe("webhooks", () => {
 
       const captain = await newUser("hooked");
       const team = await createTeam(captain, slug, { name: `Hooked ${created.id.slice(0, 6)}`, acceptRules: true });
-      const { result } = await submit(captain, slug, stream(demoPredictionsCsv({ skill: 0.7, seed: "hooked" })), null);
+      const { result } = await submit(captain, slug, stream(demoPredictionsCsv({ skill: 0.7, seed: "hooked" })));
       // A two-member team merges into the captain's.
       const [joiner, friend] = [await newUser("joiner"), await newUser("friend")];
       const joined = await createTeam(joiner, slug, { name: `Joined ${created.id.slice(0, 6)}`, acceptRules: true });
