@@ -1,8 +1,10 @@
+import { randomBytes } from "node:crypto";
 import type { BrowserContext } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { lastMailTo, linkIn } from "@/test/fixtures/mail";
+import { basic } from "@/test/support/api";
 import { look } from "./a11y";
-import { CHROMIUM_PATH, launchBrowser, newApiUser, publishedCompetition, signInInBrowser, signUpInBrowser, uniqueEmail } from "./helpers";
+import { api, CHROMIUM_PATH, launchBrowser, newApiUser, publishedCompetition, signInInBrowser, signUpInBrowser, uniqueEmail } from "./helpers";
 
 // Sign-in through a real OpenID Connect provider in Chromium: npm test starts one on 127.0.0.1
 // (scripts/oidc.ts, the npm package oidc-provider) and configures the apps with it as "Lab SSO"
@@ -129,6 +131,36 @@ describe.skipIf(!CHROMIUM_PATH)("sign-in through an OpenID Connect provider in a
     } finally {
       await phone.close();
     }
+  });
+
+  it("the manage page names the accounts of different teams whose addresses follow one pattern, with their handles", async () => {
+    const organizer = await newApiUser("pattern-organizer");
+    const { slug } = await publishedCompetition({ organizer: organizer.auth });
+    // A base of letters only, its own in this run: base@…, base7@… and base.8+alt@… in three teams.
+    const base = `pat${[...randomBytes(5)].map((b) => String.fromCharCode(97 + (b % 26))).join("")}`;
+    const emails = [`${base}@example.com`, `${base}7@example.com`, `${base}.8+alt@example.com`];
+    for (const [i, email] of emails.entries()) {
+      const password = "a long enough password";
+      expect((await api("/api/v1/users", { method: "POST", body: { email, password, name: `Pattern ${i}` } })).status).toBe(201);
+      const { token } = (await (await api("/api/v1/tokens", { method: "POST", headers: basic(email, password), body: { name: "e2e" } })).json()) as { token: string };
+      const team = await api(`/api/v1/competitions/${slug}/teams`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${token}` },
+        body: { name: `Pattern team ${i}`, acceptRules: true },
+      });
+      expect(team.status).toBe(201);
+    }
+    await browser.clearCookies();
+    const page = await browser.newPage();
+    await signInInBrowser(page, organizer.email, organizer.password);
+    await page.goto(`/competitions/${slug}/manage#signals`);
+    const signal = page.getByTestId("pattern-signal");
+    await signal.waitFor();
+    expect(await signal.textContent()).toBe(
+      `3 email addresses named like “${base}”, in 3 teams: ${emails[2]} (Pattern 2, team Pattern team 2); ${emails[1]} (Pattern 1, team Pattern team 1); ${emails[0]} (Pattern 0, team Pattern team 0).`,
+    );
+    await look(page, "manage-pattern-signals");
+    await page.close();
   });
 
   it("a made-up error in the address shows a fixed sentence, never the query's text", async () => {
