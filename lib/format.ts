@@ -25,13 +25,24 @@ export function significant(x: number | null | undefined, digits = 4): string {
 }
 
 /** Who may take part, in words (a competition's access rules: lib/validation/competitions.ts accessSchema). */
-export function describeAccess(access: { requireVerifiedEmail: boolean; allowedEmailDomains: string[]; approval: boolean }): string {
+export function describeAccess(access: {
+  requireVerifiedEmail: boolean;
+  allowedEmailDomains: string[];
+  approval: boolean;
+  identity?: { provider: string; name?: string; domains: string[] };
+}): string {
   const rules = [
     access.requireVerifiedEmail && "verified email addresses only",
     access.allowedEmailDomains.length > 0 && `addresses at ${access.allowedEmailDomains.join(", ")} only`,
+    access.identity && `people signed in through ${describeIdentityRule(access.identity)}`,
     access.approval && "people the organizers approved",
   ].filter(Boolean);
   return rules.length ? rules.join("; ") : "anyone with an account";
+}
+
+/** An identity rule in words: "Lab SSO" or "Lab SSO with an address at lab.example". */
+export function describeIdentityRule(rule: { provider: string; name?: string; domains: string[] }): string {
+  return `${rule.name ?? rule.provider}${rule.domains.length ? ` with an address at ${rule.domains.join(", ")}` : ""}`;
 }
 
 /** A file's size: "812 bytes", "48.3 KiB", "12.1 MiB". */

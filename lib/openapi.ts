@@ -127,7 +127,7 @@ function group(tag: Tag, operations: Record<string, Operation>): Record<string, 
 const ERRORS: Record<number, string> = {
   400: "the body is not valid JSON, or the client stopped sending it",
   401: "no valid credentials: none where they are required, or a Bearer token that is invalid or revoked (also where signing in is optional)",
-  403: "not allowed (also a write with the web session from another site; for taking part: email_unverified, domain_not_allowed, approval_required)",
+  403: "not allowed (also a write with the web session from another site; for taking part: email_unverified, domain_not_allowed, identity_required, approval_required)",
   404: "no such competition (drafts are not revealed), or no such resource in it",
   408: "the body arrived too slowly",
   409: "the state does not allow it; the message names the rule",

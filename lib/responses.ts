@@ -31,6 +31,7 @@ export const ERROR_CODES = {
   email_unverified: 403,
   domain_not_allowed: 403,
   approval_required: 403,
+  identity_required: 403,
   not_found: 404,
   method_not_allowed: 405,
   request_timeout: 408,
@@ -439,9 +440,16 @@ export const TRANSCRIPT_COLUMNS = [
 export const auditReportSchema = z.object({ queries: count, mismatches: count, examples: z.array(z.object({ submissionId: z.uuid(), problem: z.string() })) });
 export type AuditReport = z.infer<typeof auditReportSchema>;
 
-/** Signals of one person behind several teams (organizers): accounts in different teams created from one address within a day (the address is never shown), and near-identical submissions. */
+/**
+ * Signals of one person behind several teams (organizers): accounts in different teams created from
+ * one client address within a day (the address is never shown), accounts whose handles at one
+ * provider follow one pattern, and one verified address behind accounts of several teams (`provider`
+ * by its configured name, null for the accounts' own addresses), and near-identical submissions.
+ */
 export const sybilSignalsSchema = z.object({
   sameAddress: z.array(z.object({ accounts: z.array(z.object({ name: z.string(), team: z.string(), createdAt: instant })) })),
+  samePattern: z.array(z.object({ provider: z.string().nullable(), base: z.string(), accounts: z.array(z.object({ name: z.string(), team: z.string(), handle: z.string() })) })),
+  sharedAddress: z.array(z.object({ address: z.string(), accounts: z.array(z.object({ name: z.string(), team: z.string(), provider: z.string().nullable() })) })),
   nearIdentical: z.array(z.object({ teams: z.tuple([z.string(), z.string()]), agreement: z.number() })),
 });
 export type SybilSignals = z.infer<typeof sybilSignalsSchema>;

@@ -50,8 +50,12 @@ export function excerptsAroundChange(before: string, after: string, width = 60):
   return [cut(before), cut(after)];
 }
 
-/** One change as "Name: before → after", in words and cut around the difference. */
+/** The settings written freely, which a change cuts around the difference; every other value is a sentence said whole (an access rule cut short hides the domain that changed). */
+const FREE_TEXT = ["title", "description", "rules"];
+
+/** One change as "Name: before → after", in words; a free text cut around the difference. */
 export function describeChange(change: { field: string; before: unknown; after: unknown }): { name: string; before: string; after: string } {
-  const [before, after] = excerptsAroundChange(settingValue(change.field, change.before), settingValue(change.field, change.after));
+  const whole: [string, string] = [settingValue(change.field, change.before), settingValue(change.field, change.after)];
+  const [before, after] = FREE_TEXT.includes(change.field) ? excerptsAroundChange(...whole) : whole;
   return { name: SETTING_NAMES[change.field] ?? change.field, before, after };
 }

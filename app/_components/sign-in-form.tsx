@@ -5,6 +5,7 @@ import Link from "./link";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { Field, FormError, SubmitButton } from "./field";
+import { ProviderSignInButton } from "./provider-sign-in-button";
 import { BUTTON } from "./tones";
 
 /**
@@ -46,9 +47,9 @@ export function SignInForm({
       {providers.length > 0 && (
         <div className="space-y-2">
           {providers.map((p) => (
-            <button key={p.id} type="button" className={`w-full ${BUTTON.secondary}`} onClick={() => void signIn(p.id, { callbackUrl })}>
+            <ProviderSignInButton key={p.id} id={p.id} callbackUrl={callbackUrl} className={`w-full ${BUTTON.secondary}`}>
               Continue with {p.name}
-            </button>
+            </ProviderSignInButton>
           ))}
           <p className="text-center text-sm text-slate-600">or with your email and password</p>
         </div>

@@ -21,6 +21,24 @@ const domain = text()
   .toLowerCase()
   .regex(/^(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z]{2,}$/, { message: "a domain such as university.edu" });
 
+/**
+ * A sign-in through a named provider that taking part needs: an identity of `provider` (`github`,
+ * `google`, or an OpenID Connect provider's id in QUILTBOARD_OIDC_PROVIDERS) linked to the account,
+ * whose address that provider verified at one of `domains` (or a subdomain) when any are given.
+ * `name` is the provider's name as configured, which the server writes (a name sent is replaced).
+ */
+export const identityRuleSchema = z
+  .object({
+    provider: text()
+      .trim()
+      .toLowerCase()
+      .regex(/^[a-z0-9][a-z0-9-]{0,31}$/, { message: "a configured sign-in provider's id, e.g. github, google or an OpenID Connect provider's id" }),
+    name: text().max(60).optional(),
+    domains: z.array(domain).max(100).default([]),
+  })
+  .strict();
+export type IdentityRule = z.infer<typeof identityRuleSchema>;
+
 /** Who may take part (PATCH …/competitions/{slug} `{access}`, also after publishing). */
 export const accessSchema = z
   .object({
@@ -29,6 +47,8 @@ export const accessSchema = z
     allowedEmailDomains: z.array(domain).max(100).default([]),
     /** organizers approve each person's request to take part */
     approval: z.boolean().default(false),
+    /** a sign-in through this provider (absent: none needed) */
+    identity: identityRuleSchema.optional(),
   })
   .strict();
 
@@ -117,6 +137,7 @@ export const announcementSchema = z
 /** The events a competition's webhooks receive (docs/api.md, Webhooks), with what each tells. */
 export const WEBHOOK_EVENTS = {
   "submission.scored": "a submission was answered (its team, time and the team's budget; never a score)",
+  "team.merged": "two teams merged (which into which, and the merged team's members; never a score)",
   "announcement.posted": "an organizer posted an announcement",
   "settings.changed": "the competition's settings changed (each before → after)",
   "competition.closed": "the competition closed and its final standings are out",

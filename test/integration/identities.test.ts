@@ -6,7 +6,16 @@ import { authOptions, signInProviders } from "@/lib/server/accounts/auth";
 import { authenticate, createUser, registerUser } from "@/lib/server/accounts/users";
 import { db } from "@/lib/server/platform/db";
 import { type OidcProvider, startOidcProvider } from "@/scripts/oidc";
-import { rejection } from "@/test/support/factories";
+import { requestRegistration } from "@/lib/server/competitions/access";
+import { listAnnouncements } from "@/lib/server/competitions/announcements";
+import { listAllSubmissions } from "@/lib/server/boards/console";
+import { sybilSignals } from "@/lib/server/boards/sybil";
+import { getVisibleCompetition } from "@/lib/server/competitions/competitions";
+import { updateCompetition } from "@/lib/server/competitions/settings";
+import { submit } from "@/lib/server/scoring/submit";
+import { createTeam, joinTeam } from "@/lib/server/teams/teams";
+import { demoPredictionsCsv } from "@/prisma/demo-solution";
+import { publishedCompetition, rejection, stream } from "@/test/support/factories";
 
 // Sign-in through an OpenID Connect provider, for real: the npm package oidc-provider on 127.0.0.1
 // (scripts/oidc-provider.mjs), and the app's own next-auth options driven through next-auth's core
@@ -25,9 +34,14 @@ beforeAll(async () => {
     { id: "corp", name: "Corp", ...common, domains: ["corp.example"] },
   ]);
 });
+/** Sets `name` back as it was: assigning undefined to process.env would write the string "undefined". */
+function restore(name: string, value: string | undefined) {
+  if (value === undefined) delete process.env[name];
+  else process.env[name] = value;
+}
 afterAll(async () => {
-  process.env.QUILTBOARD_OIDC_PROVIDERS = saved.oidc;
-  process.env.QUILTBOARD_PASSWORD_SIGNUP = saved.signUp;
+  restore("QUILTBOARD_OIDC_PROVIDERS", saved.oidc);
+  restore("QUILTBOARD_PASSWORD_SIGNUP", saved.signUp);
   await provider?.stop();
 });
 
@@ -163,7 +177,121 @@ describe("sign-in through an OpenID Connect provider", () => {
       expect(refused.message).toBe("this deployment does not create accounts with a password: sign in through one of its sign-in providers");
       expect((await signInThrough("lab", address())).userId).not.toBeNull();
     } finally {
-      process.env.QUILTBOARD_PASSWORD_SIGNUP = saved.signUp;
+      restore("QUILTBOARD_PASSWORD_SIGNUP", saved.signUp);
     }
+  });
+});
+
+/** A password account at `email` whose address was verified here. */
+async function verifiedAccount(email: string) {
+  const account = await createUser({ email, password: "a long enough password", name: "Password player" });
+  await db.user.update({ where: { id: account.id }, data: { emailVerifiedAt: new Date() } });
+  return account;
+}
+
+describe("a competition that admits people signed in through a named provider", () => {
+  it("takes only a configured provider, names it as configured, and announces the change saying what changed", async () => {
+    const { owner, slug } = await publishedCompetition({ settings: { dailySubmissionLimit: 50 } });
+    const unknown = await rejection(updateCompetition(owner, slug, { access: { identity: { provider: "github" } } }));
+    expect([unknown.status, unknown.message]).toEqual([422, 'access.identity.provider: no sign-in provider "github" (configured here: lab, corp)']);
+    const named = await updateCompetition(owner, slug, { access: { identity: { provider: "lab", name: "Anything", domains: ["Lab.Example"] } } });
+    expect(named.access).toEqual({
+      requireVerifiedEmail: false,
+      allowedEmailDomains: [],
+      approval: false,
+      identity: { provider: "lab", name: "Lab SSO", domains: ["lab.example"] },
+    });
+    const [notice] = await listAnnouncements((await getVisibleCompetition(null, slug)).id, 1);
+    expect(notice).toMatchObject({
+      kind: "settings",
+      title: "Changed: who may take part",
+      body: "The organizers changed the competition's settings:\n\nWho may take part: anyone with an account → people signed in through Lab SSO with an address at lab.example",
+    });
+  });
+
+  it("refuses a team, a registration and a submission to whoever has no such identity, and admits them once they signed in through it", async () => {
+    const { owner, slug } = await publishedCompetition({ settings: { dailySubmissionLimit: 50 } });
+    await updateCompetition(owner, slug, { access: { identity: { provider: "lab", domains: ["lab.example"] } } });
+
+    // A verified password account with no identity: refused, with what to do.
+    const player = await verifiedAccount(address());
+    const refused = await rejection(createTeam(player, slug, { name: `Linked ${player.id.slice(0, 6)}`, acceptRules: true }));
+    expect([refused.status, refused.code, refused.message, refused.details]).toEqual([
+      403,
+      "identity_required",
+      "this competition admits people signed in through Lab SSO with an address at lab.example, and your account has no Lab SSO identity: sign in with Lab SSO (the sign-in page's \"Continue with Lab SSO\") using this account's address, which links it",
+      { provider: "lab", name: "Lab SSO", domains: ["lab.example"] },
+    ]);
+    expect(await db.teamMember.count({ where: { userId: player.id } })).toBe(0);
+
+    // After a sign-in through the provider with this account's address, linked, it may take part.
+    expect((await signInThrough("lab", player.email)).userId).toBe(player.id);
+    const team = await createTeam(player, slug, { name: `Linked ${player.id.slice(0, 6)}`, acceptRules: true });
+
+    // An identity of that provider at another domain does not meet the rule.
+    const elsewhere = address("elsewhere.example");
+    const outsider = (await signInThrough("lab", elsewhere)).userId!;
+    const outsiderUser = { id: outsider, email: elsewhere, name: "Outsider", role: "user" as const };
+    const wrongDomain = await rejection(joinTeam(outsiderUser, slug, { inviteCode: team.inviteCode }));
+    expect([wrongDomain.code, wrongDomain.message.split(": sign in")[0]]).toEqual([
+      "identity_required",
+      "this competition admits people signed in through Lab SSO with an address at lab.example, and your Lab SSO identity has no verified address at lab.example",
+    ]);
+
+    // It submits; once its identity is unlinked, the next submission is refused and spends nothing.
+    await submit(player, slug, stream(demoPredictionsCsv({ skill: 0.7, seed: "linked" })));
+    await db.identity.deleteMany({ where: { userId: player.id } });
+    const before = await db.team.findUniqueOrThrow({ where: { id: team.id }, select: { submissionCount: true, budgetRemaining: true } });
+    expect((await rejection(submit(player, slug, stream(demoPredictionsCsv({ skill: 0.7, seed: "unlinked" }))))).code).toBe("identity_required");
+    expect(await db.team.findUniqueOrThrow({ where: { id: team.id }, select: { submissionCount: true, budgetRemaining: true } })).toEqual(before);
+
+    // With approval on too, asking to take part needs the identity first.
+    await updateCompetition(owner, slug, { access: { approval: true, identity: { provider: "lab", domains: ["lab.example"] } } });
+    const applicant = await verifiedAccount(address());
+    expect((await rejection(requestRegistration(applicant, await getVisibleCompetition(null, slug)))).code).toBe("identity_required");
+    expect(await db.registration.count({ where: { userId: applicant.id } })).toBe(0);
+    await signInThrough("lab", applicant.email);
+    expect(await requestRegistration(applicant, await getVisibleCompetition(null, slug))).toEqual({ status: "pending", created: true });
+  });
+});
+
+describe("the manage page's signals of one person behind accounts that follow one name pattern", () => {
+  it("groups Lab SSO identities and addresses named base, base1, base2+tag in different teams, and one verified address behind two teams' accounts, for organizers only", async () => {
+    const { owner, slug } = await publishedCompetition({ settings: { dailySubmissionLimit: 50 } });
+    // A base of letters only (trailing digits would be stripped), its own in this run.
+    const base = `pat${[...randomBytes(5)].map((b) => String.fromCharCode(97 + (b % 26))).join("")}`;
+    const logins = [`${base}@lab.example`, `${base}1@lab.example`, `${base}.2+alt@lab.example`];
+    const players = [];
+    for (const [i, login] of logins.entries()) {
+      const { userId } = await signInThrough("lab", login);
+      const player = { id: userId!, email: login, name: `Player ${i} ${base}`, role: "user" as const };
+      await db.user.update({ where: { id: player.id }, data: { name: player.name } });
+      await createTeam(player, slug, { name: `Team ${i} ${base}`, acceptRules: true });
+      players.push(player);
+    }
+    // Someone else's account, in a fourth team, whose GitHub identity's verified address is the first player's.
+    const other = await verifiedAccount(`other-${base}@mail.example`);
+    await createTeam(other, slug, { name: `Team 3 ${base}`, acceptRules: true });
+    await db.identity.create({ data: { userId: other.id, provider: "github", subject: `gh-${base}`, email: logins[0], emailVerified: true, username: `gh${base}` } });
+
+    const signals = await sybilSignals(await getVisibleCompetition(null, slug));
+    const member = (i: number, handle: string) => ({ name: `Player ${i} ${base}`, team: `Team ${i} ${base}`, handle });
+    // Handles in code-point order: "." before digits before "@".
+    expect(signals.samePattern).toEqual([
+      { provider: null, base, accounts: [member(2, logins[2]), member(1, logins[1]), member(0, logins[0])] },
+      { provider: "Lab SSO", base, accounts: [member(0, base), member(2, `${base}.2+alt`), member(1, `${base}1`)] },
+    ]);
+    expect(signals.sharedAddress).toEqual([
+      {
+        address: logins[0],
+        accounts: [
+          { name: players[0].name, team: `Team 0 ${base}`, provider: null },
+          { name: other.name, team: `Team 3 ${base}`, provider: "github" },
+        ],
+      },
+    ]);
+    // Organizers read them (the manage page, GET …/submissions/all); a competitor gets a 403.
+    expect((await listAllSubmissions(owner, slug)).signals).toEqual(signals);
+    expect((await rejection(listAllSubmissions(players[1], slug))).status).toBe(403);
   });
 });

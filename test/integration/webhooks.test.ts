@@ -11,7 +11,8 @@ import { db } from "@/lib/server/platform/db";
 import { drainOutbox } from "@/lib/server/platform/outbox";
 import { isPrivateAddress } from "@/lib/server/platform/webhook-delivery";
 import { submit } from "@/lib/server/scoring/submit";
-import { createTeam } from "@/lib/server/teams/teams";
+import { acceptMerge, requestMerge } from "@/lib/server/teams/merges";
+import { createTeam, joinTeam } from "@/lib/server/teams/teams";
 import { demoPredictionsCsv } from "@/prisma/demo-solution";
 import { newUser, publishedCompetition, rejection, stream } from "@/test/support/factories";
 
@@ -64,7 +65,7 @@ describe("webhooks", () => {
       expect(created).toEqual({
         id: expect.any(String),
         url: hooks.url,
-        events: ["submission.scored", "announcement.posted", "settings.changed", "competition.closed"],
+        events: ["submission.scored", "team.merged", "announcement.posted", "settings.changed", "competition.closed"],
         secret: expect.stringMatching(/^whsec_[A-Za-z0-9+/]{32}$/),
         createdAt: expect.any(String),
       });
@@ -73,6 +74,12 @@ describe("webhooks", () => {
       const captain = await newUser("hooked");
       const team = await createTeam(captain, slug, { name: `Hooked ${created.id.slice(0, 6)}`, acceptRules: true });
       const { result } = await submit(captain, slug, stream(demoPredictionsCsv({ skill: 0.7, seed: "hooked" })));
+      // A two-member team merges into the captain's.
+      const [joiner, friend] = [await newUser("joiner"), await newUser("friend")];
+      const joined = await createTeam(joiner, slug, { name: `Joined ${created.id.slice(0, 6)}`, acceptRules: true });
+      await joinTeam(friend, slug, { inviteCode: joined.inviteCode });
+      const asked = await requestMerge(captain, slug, { inviteCode: joined.inviteCode });
+      await acceptMerge(friend, slug, asked.id);
       await postAnnouncement(owner, competition, { title: "Hooks on", body: "Hello, receivers." });
       await updateCompetition(owner, slug, { dailySubmissionLimit: 10 });
       await closeCompetition(owner, slug);
@@ -85,8 +92,8 @@ describe("webhooks", () => {
       const taken = hooks.received.filter((r) => r.status === 204);
       expect(hooks.received.every((r) => r.verified)).toBe(true);
       expect(hooks.received.filter((r) => r.status === 503)).toHaveLength(3);
-      expect(taken.map((r) => r.type).sort()).toEqual(["announcement.posted", "competition.closed", "settings.changed", "submission.scored"]);
-      expect(new Set(taken.map((r) => r.id)).size).toBe(4);
+      expect(taken.map((r) => r.type).sort()).toEqual(["announcement.posted", "competition.closed", "settings.changed", "submission.scored", "team.merged"]);
+      expect(new Set(taken.map((r) => r.id)).size).toBe(5);
       // A retry carries the same webhook-id as the attempt that failed.
       for (const failed of hooks.received.filter((r) => r.status === 503)) expect(taken.map((r) => r.id)).toContain(failed.id);
 
@@ -98,6 +105,12 @@ describe("webhooks", () => {
         budget: result.budget,
       });
       expect(JSON.stringify(scored.data)).not.toMatch(/score|holdout|answer/i);
+      expect(taken.find((r) => r.type === "team.merged")!.data).toEqual({
+        competition: slug,
+        team: { id: team.id, name: team.name },
+        merged: { id: joined.id, name: joined.name },
+        members: 3,
+      });
       expect(taken.find((r) => r.type === "settings.changed")!.data).toEqual({ competition: slug, changes: [{ field: "dailySubmissionLimit", before: 50, after: 10 }] });
       expect(taken.find((r) => r.type === "announcement.posted")!.data).toMatchObject({ announcement: { title: "Hooks on", body: "Hello, receivers." } });
       expect(taken.find((r) => r.type === "competition.closed")!.data).toMatchObject({
@@ -112,8 +125,9 @@ describe("webhooks", () => {
         ["competition.closed", "delivered"],
         ["settings.changed", "delivered"],
         ["submission.scored", "delivered"],
+        ["team.merged", "delivered"],
       ]);
-      expect(log.deliveries.reduce((sum, d) => sum + d.attempts, 0)).toBe(7);
+      expect(log.deliveries.reduce((sum, d) => sum + d.attempts, 0)).toBe(8);
 
       // The test event goes to that webhook; once deleted, nothing more is queued for it.
       await sendTestEvent(competition, created.id);

@@ -135,7 +135,9 @@ describe("the OpenAPI document", () => {
   it("says with each error status which codes it carries, from the one list the server answers with, and docs/api.md names each", () => {
     type Op = { responses: Record<string, { description: string }> };
     const paths = document.paths as Record<string, Record<string, Op>>;
-    expect(paths[`${SLUG}/teams`].post.responses["403"].description).toMatch(/\(code `forbidden`, `email_unverified`, `domain_not_allowed` or `approval_required`\)$/);
+    expect(paths[`${SLUG}/teams`].post.responses["403"].description).toMatch(
+      /\(code `forbidden`, `email_unverified`, `domain_not_allowed`, `approval_required` or `identity_required`\)$/,
+    );
     expect(paths[`${SLUG}/teams`].post.responses["422"].description).toMatch(/\(code `unprocessable_entity`\)$/);
     const errorSchema = (document.components as { schemas: Record<string, { properties: { error: { properties: { code: { enum: string[] } } } } }> }).schemas.Error;
     expect(errorSchema.properties.error.properties.code.enum).toEqual(Object.keys(ERROR_CODES));

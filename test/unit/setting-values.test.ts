@@ -30,6 +30,13 @@ describe("a settings change in words", () => {
       before: "anyone with an account",
       after: "people the organizers approved",
     });
+    // An identity rule by the provider's configured name, said whole, however long.
+    const domains = ["physics.university.example", "chemistry.university.example", "biology.university.example"];
+    expect(describeChange({ field: "access", before: {}, after: { identity: { provider: "lab", name: "Lab SSO", domains } } })).toEqual({
+      name: "Who may take part",
+      before: "anyone with an account",
+      after: "people signed in through Lab SSO with an address at physics.university.example, chemistry.university.example, biology.university.example",
+    });
     expect(describeChange({ field: "metric", before: { name: "accuracy", params: {} }, after: { name: "absolute-error", params: { lo: 0, hi: 10 } } })).toEqual({
       name: "Metric",
       before: "Accuracy",

@@ -1,7 +1,9 @@
 import "server-only";
 import { db } from "@/lib/server/platform/db";
 import type { CompetitionRow } from "@/lib/server/competitions/competitions";
+import { signInProviders } from "@/lib/server/accounts/auth";
 import { agreement, bandKeys } from "@/lib/metrics/sketch";
+import { OWN_ADDRESS, patternGroups, sharedAddresses } from "@/lib/identity-patterns";
 import type { SybilSignals } from "@/lib/responses";
 
 /** Accounts created from one client address within this window of each other, in different teams. */
@@ -14,13 +16,29 @@ const LATEST = 3;
 /**
  * Signals for organizers that one person may be behind several teams (several budgets on one
  * holdout): accounts created from one client address within a day that joined different teams,
- * and teams whose submissions agree on almost every sampled holdout row (found through the
- * submissions' sketches, bucketed by band so that only candidate pairs are compared).
+ * accounts in different teams whose addresses or sign-in identities follow one name pattern at one
+ * provider (name, name1, name2…) or share one verified address (lib/identity-patterns.ts), and
+ * teams whose submissions agree on almost every sampled holdout row (found through the
+ * submissions' sketches, bucketed by band so that only candidate pairs are compared). For
+ * organizers only: the evidence names the accounts' handles and addresses.
  */
 export async function sybilSignals(competition: Pick<CompetitionRow, "id">): Promise<SybilSignals> {
   const members = await db.teamMember.findMany({
     where: { competitionId: competition.id, team: { mergedIntoId: null } },
-    select: { teamId: true, team: { select: { name: true } }, user: { select: { name: true, createdAt: true, signupAddress: true } } },
+    select: {
+      teamId: true,
+      team: { select: { name: true } },
+      user: {
+        select: {
+          id: true,
+          name: true,
+          email: true,
+          createdAt: true,
+          signupAddress: true,
+          identities: { select: { provider: true, subject: true, username: true, email: true, emailVerified: true } },
+        },
+      },
+    },
   });
   const byAddress = new Map<string, typeof members>();
   for (const m of members) if (m.user.signupAddress) byAddress.set(m.user.signupAddress, [...(byAddress.get(m.user.signupAddress) ?? []), m]);
@@ -41,6 +59,13 @@ export async function sybilSignals(competition: Pick<CompetitionRow, "id">): Pro
     }
     flush();
   }
+
+  // Teams by name in the evidence (as the other signals name them), providers by their configured names, null for the accounts' own addresses.
+  const traced = members.map((m) => ({ id: m.user.id, name: m.user.name, team: m.team.name, email: m.user.email, identities: m.user.identities }));
+  const names = new Map(signInProviders().map((p) => [p.id, p.name]));
+  const named = (provider: string) => (provider === OWN_ADDRESS ? null : (names.get(provider) ?? provider));
+  const samePattern = patternGroups(traced).map((g) => ({ ...g, provider: named(g.provider) }));
+  const sharedAddress = sharedAddresses(traced).map((g) => ({ ...g, accounts: g.accounts.map((a) => ({ ...a, provider: named(a.provider) })) }));
 
   const rows = await db.$queryRaw<{ team_id: string; name: string; sketch: Uint8Array }[]>`
     SELECT s.team_id, t.name, s.sketch FROM (
@@ -65,5 +90,5 @@ export async function sybilSignals(competition: Pick<CompetitionRow, "id">): Pro
       }
     }
   }
-  return { sameAddress, nearIdentical: [...best.values()].sort((p, q) => q.agreement - p.agreement) };
+  return { sameAddress, samePattern, sharedAddress, nearIdentical: [...best.values()].sort((p, q) => q.agreement - p.agreement) };
 }

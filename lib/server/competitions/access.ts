@@ -4,15 +4,18 @@ import { AppError } from "@/lib/server/platform/errors";
 import { appLink, message } from "@/lib/server/platform/mail";
 import { sendMails } from "@/lib/server/platform/outbox";
 import type { CompetitionRow, OrganizedCompetition } from "./competitions";
+import { signInProviders } from "@/lib/server/accounts/auth";
 import type { PublicUser } from "@/lib/server/accounts/users";
-import { type Access, accessSchema, banSchema, registrationDecisionSchema } from "@/lib/validation/competitions";
+import { describeIdentityRule } from "@/lib/format";
+import { type Access, accessSchema, banSchema, type IdentityRule, registrationDecisionSchema } from "@/lib/validation/competitions";
 import { isUuid } from "@/lib/validation/ids";
 import type { BanView, RegistrationView } from "@/lib/responses";
 
 /**
  * Who may take part in a competition, set by its organizers (also after publishing): every team's
  * overfitting budget assumes one person behind one account, so a competition can admit verified
- * addresses only, addresses at some domains only, or only people an organizer approved.
+ * addresses only, addresses at some domains only, people who signed in through a named provider
+ * (with an address it verified at some domains), or only people an organizer approved.
  */
 export function accessOf(competition: Pick<CompetitionRow, "access">): Access {
   return accessSchema.parse(competition.access ?? {});
@@ -21,6 +24,63 @@ export function accessOf(competition: Pick<CompetitionRow, "access">): Access {
 function domainAllowed(email: string, domains: string[]): boolean {
   const domain = email.slice(email.lastIndexOf("@") + 1).toLowerCase();
   return domains.length === 0 || domains.some((d) => domain === d || domain.endsWith(`.${d}`));
+}
+
+/**
+ * `access` with its identity rule's provider checked against this deployment's sign-in providers
+ * and named as configured (what the pages and notices say); a 422 naming the configured ones when
+ * it is not one of them. Applied to what an organizer sends, never to what is stored: a provider
+ * taken out of the configuration later leaves the rule, which then nobody new can meet.
+ */
+export function withConfiguredProvider(access: Access): Access {
+  if (!access.identity) return access;
+  const configured = signInProviders();
+  const provider = configured.find((p) => p.id === access.identity!.provider);
+  if (!provider) {
+    const offered = configured.length ? `configured here: ${configured.map((p) => p.id).join(", ")}` : "this deployment configures none";
+    const message = `no sign-in provider "${access.identity.provider}" (${offered})`;
+    throw new AppError("unprocessable_entity", `access.identity.provider: ${message}`, [{ path: "access.identity.provider", message }]);
+  }
+  return { ...access, identity: { provider: provider.id, name: provider.name, domains: access.identity.domains } };
+}
+
+/**
+ * Whether `identities` (a user's identities of the rule's provider) meet `rule`: one of them, and
+ * with domains, one whose address the provider verified at one of them or a subdomain.
+ */
+export function meetsIdentityRule(rule: IdentityRule, identities: { email: string | null; emailVerified: boolean }[]): boolean {
+  return identities.some((i) => rule.domains.length === 0 || (i.email !== null && i.emailVerified && domainAllowed(i.email, rule.domains)));
+}
+
+/**
+ * 403 `identity_required` when `user` has no identity that meets the competition's identity rule;
+ * checked with the other rules (requireAccess), when asking to take part, and at each submission
+ * (an identity may be unlinked, or the rule set, after the team was joined). Its details name the
+ * provider, for a client to offer the sign-in.
+ */
+export async function requireIdentity(user: Pick<PublicUser, "id">, access: Access): Promise<void> {
+  const missing = await missingIdentity(user, access);
+  if (!missing) return;
+  const { rule, name, problem } = missing;
+  throw new AppError("identity_required", `${problem}: sign in with ${name} (the sign-in page's "Continue with ${name}") using this account's address, which links it`, {
+    provider: rule.provider,
+    name,
+    domains: rule.domains,
+  });
+}
+
+/**
+ * What `user` lacks of the identity rule (`problem`: the rule and what is missing, in words), or null
+ * when they meet it or there is none: requireIdentity's refusal, and the Team tab's notice beside its sign-in button.
+ */
+export async function missingIdentity(user: Pick<PublicUser, "id">, access: Access): Promise<{ rule: IdentityRule; name: string; problem: string } | null> {
+  const rule = access.identity;
+  if (!rule) return null;
+  const identities = await db.identity.findMany({ where: { userId: user.id, provider: rule.provider }, select: { email: true, emailVerified: true } });
+  if (meetsIdentityRule(rule, identities)) return null;
+  const name = rule.name ?? rule.provider;
+  const why = identities.length ? `your ${name} identity has no verified address at ${rule.domains.join(", ")}` : `your account has no ${name} identity`;
+  return { rule, name, problem: `this competition admits people signed in through ${describeIdentityRule(rule)}, and ${why}` };
 }
 
 /** 403 when the organizers banned `userId` from the competition (checked wherever access is, and when submitting). */
@@ -36,7 +96,7 @@ export function bannedError(reason: string): AppError {
 
 /**
  * Throws the 403 of the first rule `user` does not meet (a ban, `domain_not_allowed`,
- * `email_unverified`, `approval_required`); checked when creating or joining a team and for the
+ * `email_unverified`, `identity_required`, `approval_required`); checked when creating or joining a team and for the
  * competition's data files. An allowed-domain rule admits verified addresses only, whether or not
  * "verified only" is set: anyone can type an address at any domain, so only a proven one says
  * where its owner studies or works (docs/api.md, `access`).
@@ -55,6 +115,7 @@ export async function requireAccess(user: PublicUser, competition: Pick<Competit
       throw new AppError("email_unverified", `this competition admits ${rule}: open the link we mailed you (or send it again from your account page)`);
     }
   }
+  await requireIdentity(user, access);
   if (access.approval) {
     const registration = await db.registration.findUnique({ where: { competitionId_userId: { competitionId: competition.id, userId: user.id } }, select: { status: true } });
     if (registration?.status !== "approved") {
@@ -64,10 +125,12 @@ export async function requireAccess(user: PublicUser, competition: Pick<Competit
   }
 }
 
-/** POST …/registrations: asks to take part (once; asking again returns the request as it stands). */
+/** POST …/registrations: asks to take part (once; asking again returns the request as it stands); one who cannot meet the identity rule is told at once (403). */
 export async function requestRegistration(user: PublicUser, competition: CompetitionRow): Promise<{ status: string; created: boolean }> {
-  if (!accessOf(competition).approval) throw new AppError("conflict", "this competition does not need approval: create or join a team");
+  const access = accessOf(competition);
+  if (!access.approval) throw new AppError("conflict", "this competition does not need approval: create or join a team");
   if (competition.status === "closed") throw new AppError("conflict", "this competition has closed");
+  await requireIdentity(user, access);
   const existing = await db.registration.findUnique({ where: { competitionId_userId: { competitionId: competition.id, userId: user.id } }, select: { status: true } });
   if (existing) return { status: existing.status, created: false };
   await db.registration.create({ data: { competitionId: competition.id, userId: user.id } });

@@ -3,7 +3,7 @@ import { randomBytes } from "node:crypto";
 import { db, isUniqueViolation, lockName } from "@/lib/server/platform/db";
 import { AppError } from "@/lib/server/platform/errors";
 import type { PublicUser } from "@/lib/server/accounts/users";
-import { accessOf } from "./access";
+import { accessOf, withConfiguredProvider } from "./access";
 import type { ThresholdoutParams } from "@/lib/mechanism/thresholdout";
 import { secretCommitment, settingsText } from "@/lib/mechanism/commitment";
 import { getMetric, type Metric, type SplitShape } from "@/lib/metrics/registry";
@@ -305,6 +305,7 @@ export const MAX_DRAFTS = 5;
 export async function createCompetition(user: PublicUser, input: unknown): Promise<CompetitionRow> {
   const data = createCompetitionSchema.parse(input);
   checkMetric(data.metric.name, data.metric.params);
+  const access = data.access ? withConfiguredProvider(data.access) : {};
   try {
     return await db.$transaction(async (tx) => {
       if (user.role !== "admin") {
@@ -326,7 +327,7 @@ export async function createCompetition(user: PublicUser, input: unknown): Promi
           maxTeamSize: data.maxTeamSize,
           displayPrecision: data.displayPrecision,
           holdoutCap: data.holdoutCap,
-          access: data.access ?? {},
+          access,
           lateSubmissions: data.lateSubmissions,
           // The settings honest teams are best served by, planned once the solution is there (docs/mechanism.md §2.6).
           mechanism: { mode: "recommended", budget: DEFAULT_BUDGET },

@@ -4,6 +4,7 @@ import { checkMetric, commitSecret, COMPETITION_SELECT, type CompetitionRow, def
 import { db, lockCompetition } from "@/lib/server/platform/db";
 import { AppError } from "@/lib/server/platform/errors";
 import type { PublicUser } from "@/lib/server/accounts/users";
+import { withConfiguredProvider } from "./access";
 import { planOn } from "./plans";
 import { announce, settingsNotice } from "./announcements";
 import { queueEvent } from "./webhooks";
@@ -25,6 +26,12 @@ function figures(plan: Plan): PlanFigures {
     holds: plan.guarantee.holds,
     explanation: plan.guarantee.explanation,
   };
+}
+
+/** A PATCH's body, its identity rule's provider checked and named (access.ts). */
+function parseUpdate(input: unknown): UpdateCompetitionInput {
+  const parsed = updateCompetitionSchema.parse(input);
+  return parsed.access ? { ...parsed, access: withConfiguredProvider(parsed.access) } : parsed;
 }
 
 const asLogged = (value: unknown): unknown => (value instanceof Date ? value.toISOString() : (value ?? null));
@@ -105,7 +112,7 @@ async function prepare(competition: CompetitionRow, input: UpdateCompetitionInpu
 /** PATCH …?preview=true: what a change would do, nothing stored. */
 export async function previewCompetitionUpdate(user: PublicUser, slug: string, input: unknown): Promise<SettingsPreview> {
   const competition = await requireOrganizer(user, slug);
-  const { changes, plan } = await prepare(competition, updateCompetitionSchema.parse(input), new Date());
+  const { changes, plan } = await prepare(competition, parseUpdate(input), new Date());
   return { changes, plan };
 }
 
@@ -120,7 +127,7 @@ export async function previewCompetitionUpdate(user: PublicUser, slug: string, i
 export async function updateCompetition(user: PublicUser, slug: string, input: unknown): Promise<CompetitionRow> {
   const competition = await requireOrganizer(user, slug);
   const now = new Date();
-  const { changes, data, submitted } = await prepare(competition, updateCompetitionSchema.parse(input), now);
+  const { changes, data, submitted } = await prepare(competition, parseUpdate(input), now);
   const notice = competition.status === "published" ? settingsNotice(changes) : null;
   const { updated, mails } = await db.$transaction(async (tx) => {
     const status = await lockCompetition(tx, competition.id);

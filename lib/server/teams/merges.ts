@@ -3,7 +3,9 @@ import { getMyTeam, mailTeam, membership, newInviteCode, teamByCode } from "./te
 import type { PublicUser } from "@/lib/server/accounts/users";
 import { type CompetitionRow, metricOf, submissionsPossible } from "@/lib/server/competitions/competitions";
 import { requireOpenCompetition } from "@/lib/server/competitions/lifecycle";
+import { queueEvent } from "@/lib/server/competitions/webhooks";
 import { db, isUniqueViolation, lockTeam, shareCompetition } from "@/lib/server/platform/db";
+import { deliver } from "@/lib/server/platform/outbox";
 import { AppError } from "@/lib/server/platform/errors";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { type BoardKind, type BoardRow, mergeBoardRows } from "@/lib/mechanism/board";
@@ -205,12 +207,14 @@ async function requestOfMyTeam(user: PublicUser, competitionId: string, id: stri
  * both spent; its transcript counts the absorbed team's queries and holdout answers too, and the
  * shown answer's place in it (both teams' submissions in time order) is counted again for its bound.
  * It gets a new invite code, the absorbed team's code is dead, and the absorbed team's other
- * pending requests are cancelled. Answers the caller's team as it is now.
+ * pending requests are cancelled. The competition's webhooks hear of it (`team.merged`, queued in
+ * the merge's transaction: both teams' ids and names and the merged team's members, no score).
+ * Answers the caller's team as it is now.
  */
 export async function acceptMerge(user: PublicUser, slug: string, id: string, now = new Date()): Promise<TeamView> {
   const competition = await requireOpenCompetition(user, slug, now);
   const request = await requestOfMyTeam(user, competition.id, id, "toTeamId");
-  const names = await db.$transaction(async (tx) => {
+  const { names, events } = await db.$transaction(async (tx) => {
     if ((await shareCompetition(tx, competition.id)) !== "published") throw new AppError("conflict", "this competition has closed");
     for (const teamId of [request.fromTeamId, request.toTeamId].sort()) await lockTeam(tx, teamId);
     const decided = await tx.mergeRequest.updateMany({ where: { id, status: "pending" }, data: { status: "accepted", decidedAt: now, decidedById: user.id } });
@@ -247,8 +251,15 @@ export async function acceptMerge(user: PublicUser, slug: string, id: string, no
         best_prior = (SELECT count(*) FROM submissions s WHERE s.team_id = t.id AND s.kind = 'holdout' AND s.created_at < t.best_at)
       WHERE t.id = ${a.id}::uuid AND t.best_at IS NOT NULL`;
     await tx.mergeRequest.updateMany({ where: { status: "pending", OR: [{ fromTeamId: b.id }, { toTeamId: b.id }] }, data: { status: "cancelled", decidedAt: now } });
-    return { a: a.name, b: b.name };
+    const events = await queueEvent(tx, competition, {
+      type: "team.merged",
+      id: request.id,
+      at: now,
+      data: { team: { id: a.id, name: a.name }, merged: { id: b.id, name: b.name }, members: a.members + b.members },
+    });
+    return { names: { a: a.name, b: b.name }, events };
   });
+  await deliver(events);
   await mailTeam(request.fromTeamId, {
     event: `merge-accepted:${request.id}`,
     kind: "merge_requests",

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import Link from "../../../_components/link";
 import { notFound, redirect } from "next/navigation";
-import { getSessionUser } from "@/lib/server/accounts/auth";
+import { getSessionUser, signInProviders } from "@/lib/server/accounts/auth";
 import { listAttachments } from "@/lib/server/competitions/attachments";
 import { holdoutHealth } from "@/lib/server/scoring/audit";
 import { correlationOf, metricOf, requireOrganizer } from "@/lib/server/competitions/competitions";
@@ -251,9 +251,9 @@ export default async function ManagePage({ params }: { params: Promise<{ slug: s
       <Section
         id="access"
         title="Access"
-        description="Who may take part. Every team's overfitting budget assumes one person per account: verified addresses, allowed domains and approval make extra accounts harder. Editable after publishing."
+        description="Who may take part. Every team's overfitting budget assumes one person per account: verified addresses, allowed domains, a sign-in through your organization's provider and approval make extra accounts harder. Editable after publishing."
       >
-        <AccessSettings slug={slug} access={accessOf(competition)} registrations={registrations} />
+        <AccessSettings slug={slug} access={accessOf(competition)} providers={signInProviders()} registrations={registrations} />
         <h3 className="pt-2 font-medium">Banned users</h3>
         <Bans slug={slug} bans={bans} />
       </Section>

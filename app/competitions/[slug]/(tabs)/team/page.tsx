@@ -1,8 +1,10 @@
 import Link from "../../../../_components/link";
-import { accessOf, myRegistration } from "@/lib/server/competitions/access";
+import { accessOf, missingIdentity, myRegistration } from "@/lib/server/competitions/access";
+import { signInProviders } from "@/lib/server/accounts/auth";
+import { ProviderSignInButton } from "../../../../_components/provider-sign-in-button";
 import { ApiForm } from "../../../../_components/api-form";
 import { TeamPanel } from "../../../../_components/compete/team-panel";
-import { describeAccess } from "@/lib/format";
+import { describeAccess, sentence } from "@/lib/format";
 import { CompetitionLimits, OrganizerRules } from "../../../../_components/view/competition-rules";
 import { Section } from "../../../../_components/section";
 import { BUTTON, LINK } from "../../../../_components/tones";
@@ -12,7 +14,9 @@ export const generateMetadata = ({ params }: { params: Promise<{ slug: string }>
 
 /**
  * The Team tab: create or join a team (which accepts the rules, shown beside the checkbox), or one's
- * team: members, budget, limits, invite code.
+ * team: members, budget, limits, invite code. Someone who lacks the sign-in the access rules ask for
+ * is told so, with a button that signs in through that provider and comes back here (which links
+ * the identity to the account with the same verified address).
  */
 export default async function TeamTab({ params }: { params: Promise<{ slug: string }> }) {
   const { slug } = await params;
@@ -20,7 +24,9 @@ export default async function TeamTab({ params }: { params: Promise<{ slug: stri
   const access = accessOf(competition);
   const registration = viewer && !team ? await myRegistration(viewer, competition.id) : null;
   const here = `/competitions/${slug}/team`;
-  const restricted = access.requireVerifiedEmail || access.approval || access.allowedEmailDomains.length > 0;
+  const restricted = access.requireVerifiedEmail || access.approval || access.allowedEmailDomains.length > 0 || Boolean(access.identity);
+  const missing = viewer && !organizer ? await missingIdentity(viewer, access) : null;
+  const provider = access.identity && signInProviders().find((p) => p.id === access.identity!.provider);
   return (
     <Section id="team" title={team ? "Your team" : "Take part"}>
       {restricted && !team && (
@@ -49,6 +55,23 @@ export default async function TeamTab({ params }: { params: Promise<{ slug: stri
         </div>
       ) : (
         <>
+          {missing && (
+            <div role="note" data-testid="identity-required" className="space-y-2 rounded-md border border-amber-300 bg-amber-50 p-3 text-sm text-amber-950">
+              <p>{sentence(missing.problem)}</p>
+              {provider ? (
+                <>
+                  <p>
+                    Sign in with {provider.name} using your account&apos;s address ({viewer.email}): it is linked to your account, and you come back here.
+                  </p>
+                  <ProviderSignInButton id={provider.id} callbackUrl={here} className={BUTTON.primary}>
+                    Sign in with {provider.name}
+                  </ProviderSignInButton>
+                </>
+              ) : (
+                <p>This site no longer offers that sign-in: ask the organizers.</p>
+              )}
+            </div>
+          )}
           {!team && access.approval && open && registration !== "approved" && (
             <div data-testid="registration">
               {registration ? (
