@@ -133,7 +133,7 @@ const ERRORS: Record<number, string> = {
   408: "the body arrived too slowly",
   409: "the state does not allow it; the message names the rule",
   413: "the body is larger than allowed",
-  415: "the body's Content-Type is not one this endpoint reads (the message says which: application/json, text/csv or multipart/form-data)",
+  415: "the body's Content-Type is not one this endpoint reads (the message says which: application/json, text/csv, multipart/form-data or application/octet-stream)",
   416: "the range asked starts past the file's end (Content-Range: bytes */size says its size)",
   422: "invalid input: `details` lists each problem with its field (of the body, the query or the path) or its CSV line",
   429: "too many requests, or no submission left today; Retry-After says when to come back",
