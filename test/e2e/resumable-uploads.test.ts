@@ -35,14 +35,13 @@ function killDuringPart(app: RunningApp, url: string, auth: Record<string, strin
     const request = http.request(url, { method: "PUT", headers: { ...auth, "content-type": "application/octet-stream", "content-length": bytes.length } });
     request.on("response", () => resolve());
     request.on("error", () => resolve());
-    request.write(bytes.subarray(0, 2 * MiB), () => {
-      setTimeout(() => app.child.kill("SIGKILL"), 300);
-    });
+    request.write(bytes.subarray(0, 2 * MiB));
+    setTimeout(() => app.child.kill("SIGKILL"), 1000);
   });
 }
 
 describe("a resumable upload through the app", () => {
-  it("resumes after the app was killed in the middle of a part, on another app, to the right SHA-256, listing nothing before", async () => {
+  it("resumes after the app was killed in the middle of a part, on another app, to the right SHA-256, listing nothing before", { timeout: 300_000 }, async () => {
     const { slug, organizer } = await publishedCompetition();
     const file = randomBytes(3 * 5 * MiB + 4321);
     const base = `/api/v1/competitions/${slug}/attachments`;
@@ -73,7 +72,7 @@ describe("a resumable upload through the app", () => {
     }
   });
 
-  it("quiltboard push resumes an upload cut off by killing the app, when run again", async () => {
+  it("quiltboard push resumes an upload cut off by killing the app, when run again", { timeout: 300_000 }, async () => {
     const { slug, organizer } = await publishedCompetition();
     const dir = mkdtempSync(path.join(tmpdir(), "quiltboard-push-"));
     const data = path.join(dir, "train.bin");
@@ -93,10 +92,12 @@ describe("a resumable upload through the app", () => {
     const first = await startApp({ port: await freePort(), quiet: true, env: env() });
     let second: RunningApp | undefined;
     try {
-      const cut = push(first.url);
+      let ended = false;
+      const cut = push(first.url).finally(() => (ended = true));
       // Once the first part is in, the app dies: the push fails after its retries.
       for (;;) {
         await new Promise((resolve) => setTimeout(resolve, 200));
+        if (ended) throw new Error(`the push ended before the app was killed: ${JSON.stringify(await cut)}`);
         if (!existsSync(path.join(dir, "uploads.json"))) continue;
         const uploads = JSON.parse(readFileSync(path.join(dir, "uploads.json"), "utf8")) as Record<string, string>;
         const id = Object.values(uploads)[0];
