@@ -8,6 +8,7 @@ import { z } from "zod";
 import {
   announcementViewSchema,
   attachmentSchema,
+  attachmentUploadSchema,
   attackPreviewSchema,
   auditReportSchema,
   banSchema,
@@ -61,6 +62,7 @@ import {
   unsubscribeSchema,
 } from "./validation/accounts";
 import { calibrationRequestSchema, correlationRequestSchema, mechanismSchema } from "./validation/calibration";
+import { startUploadSchema } from "./validation/files";
 import {
   announcementSchema,
   banSchema as banRequestSchema,
@@ -87,7 +89,7 @@ type Method = "get" | "post" | "put" | "patch" | "delete";
 type Auth = "none" | "optional" | "required" | "basic" | "metrics";
 
 /** What a request sends: a JSON body, a CSV file (as the body, or as the multipart field `file`), or any file as the multipart field `file`. */
-type Body = z.ZodType | "csv-or-multipart" | "csv" | "multipart";
+type Body = z.ZodType | "csv-or-multipart" | "csv" | "multipart" | "bytes";
 
 /** What an answer holds: a JSON body, a CSV file, another file, plain text, or (null) nothing of note. */
 type Reply = z.ZodType | { csv: string } | { file: string; mediaType?: string } | { text: string } | { nothing: string };
@@ -132,7 +134,7 @@ const ERRORS: Record<number, string> = {
   408: "the body arrived too slowly",
   409: "the state does not allow it; the message names the rule",
   413: "the body is larger than allowed",
-  415: "the body's Content-Type is not one this endpoint reads (the message says which: application/json, text/csv or multipart/form-data)",
+  415: "the body's Content-Type is not one this endpoint reads (the message says which: application/json, text/csv, multipart/form-data or application/octet-stream)",
   416: "the range asked starts past the file's end (Content-Range: bytes */size says its size)",
   422: "invalid input: `details` lists each problem with its field (of the body, the query or the path) or its CSV line",
   429: "too many requests, or no submission left today; Retry-After says when to come back",
@@ -482,6 +484,43 @@ export const OPERATIONS: Record<string, TaggedOperation> = {
       body: "multipart",
       ok: { 201: { description: "the file", reply: attachmentSchema } },
       errors: [403, 429],
+    },
+    [`POST ${slug}/attachments/uploads`]: {
+      summary: "Start a resumable upload of a data file: its name, size and (optionally) SHA-256; the part size to send",
+      who: "organizers",
+      auth: "required",
+      body: startUploadSchema,
+      ok: { 201: { description: "the upload: its id, part size and count, and its expiry", reply: attachmentUploadSchema } },
+      errors: [403, 413, 429],
+    },
+    [`GET ${slug}/attachments/uploads/{id}`]: {
+      summary: "Which parts of a resumable upload arrived (to resume: send the others)",
+      who: "the organizer who started it",
+      auth: "required",
+      ok: { 200: { description: "the upload", reply: attachmentUploadSchema } },
+      errors: [403],
+    },
+    [`DELETE ${slug}/attachments/uploads/{id}`]: {
+      summary: "Abandon a resumable upload: its parts are removed",
+      who: "the organizer who started it",
+      auth: "required",
+      ok: { 200: { description: "removed", reply: deleted } },
+      errors: [403, 409],
+    },
+    [`PUT ${slug}/attachments/uploads/{id}/parts/{n}`]: {
+      summary: "Send part n (from 1) of a resumable upload: exactly partBytes bytes (the last part the rest); again to replace it",
+      who: "the organizer who started it",
+      auth: "required",
+      body: "bytes",
+      ok: { 200: { description: "the part is in the store whole", reply: z.object({ number: z.int(), size: z.int() }) } },
+      errors: [403, 408, 409, 413, 429],
+    },
+    [`POST ${slug}/attachments/uploads/{id}/complete`]: {
+      summary: "Complete a resumable upload: join its parts, compute the SHA-256 (checked against the one declared) and list the file",
+      who: "the organizer who started it",
+      auth: "required",
+      ok: { 201: { description: "the file, listed", reply: attachmentSchema } },
+      errors: [403, 409, 413],
     },
     [`GET ${slug}/attachments/all`]: {
       summary: "Download every data file as one zip (stored entries, ZIP64 past 4 GiB; streamed, with Content-Length)",
@@ -877,6 +916,11 @@ function requestBody(body: Body, components: Record<string, JsonSchema>): JsonSc
   if (body === "csv") return { required: true, content: csv };
   if (body === "multipart") return { required: true, content: multipart };
   if (body === "csv-or-multipart") return { required: true, content: { ...csv, ...multipart } };
+  if (body === "bytes")
+    return {
+      required: true,
+      content: { "application/octet-stream": { schema: { type: "string", contentMediaType: "application/octet-stream", description: "the part's bytes" } } },
+    };
   // A JSON body is required unless the server takes its absence (read as {}) as a valid request.
   return { required: !body.safeParse({}).success, content: { "application/json": { schema: jsonSchemaOf(body, "input", components) } } };
 }

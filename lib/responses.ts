@@ -228,6 +228,20 @@ export const solutionUploadedSchema = z.object({ rows: count, public: count, hol
 export const attachmentSchema = z.object({ id: z.uuid(), filename: z.string(), contentType: z.string(), size: count, sha256: z.string(), createdAt: instant });
 export type AttachmentSummary = z.infer<typeof attachmentSchema>;
 
+/** A resumable upload of a data file in progress (docs/api.md#resumable-uploads): which parts are in, and until when it is kept. */
+export const attachmentUploadSchema = z.object({
+  id: z.uuid(),
+  filename: z.string(),
+  size: count,
+  partBytes: count,
+  partCount: count,
+  /** the numbers (from 1) of the parts that arrived whole, in order */
+  received: z.array(count),
+  receivedBytes: count,
+  expiresAt: instant,
+});
+export type AttachmentUploadState = z.infer<typeof attachmentUploadSchema>;
+
 /**
  * GET …/publish (organizers, drafts): everything publishing needs (`ready` when all of it is in
  * place), and what the organizer must acknowledge in POST …/publish's `acknowledge`, each in words.

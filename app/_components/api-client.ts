@@ -21,7 +21,8 @@ export async function callApi<T>(
 
 /**
  * Uploads a body with XMLHttpRequest (fetch cannot report upload progress), calling `onProgress`
- * with the fraction sent, and resolves with the parsed JSON answer.
+ * with the fraction sent, and resolves with the parsed JSON answer; `signal` aborts it (resolving
+ * with the error code "aborted").
  */
 export function uploadWithProgress<T>(options: {
   method: string;
@@ -29,6 +30,7 @@ export function uploadWithProgress<T>(options: {
   body: Blob | FormData;
   contentType?: string;
   onProgress: (fraction: number) => void;
+  signal?: AbortSignal;
 }): Promise<{ ok: true; data: T } | { ok: false; error: ApiError }> {
   return new Promise((resolve) => {
     const xhr = new XMLHttpRequest();
@@ -45,6 +47,8 @@ export function uploadWithProgress<T>(options: {
       resolve(xhr.status < 300 ? { ok: true, data: payload as T } : { ok: false, error: shown((payload as { error: ApiError }).error) });
     };
     xhr.onerror = () => resolve({ ok: false, error: { code: "network", message: "The upload failed: check your connection and try again." } });
+    xhr.onabort = () => resolve({ ok: false, error: { code: "aborted", message: "The upload was paused." } });
+    options.signal?.addEventListener("abort", () => xhr.abort());
     xhr.send(options.body);
   });
 }

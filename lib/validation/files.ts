@@ -19,3 +19,22 @@ export const noteSchema = z.object({
     .max(500, { message: "the description is limited to 500 characters" })
     .transform((s) => (s === "" ? null : s)),
 });
+
+const MiB = 1024 * 1024;
+/** A part of a resumable upload: 5 MiB (S3's least, but for the last part) to 5 GiB (S3's most); 8 MiB unless the client asks. */
+export const PART_BYTES = { least: 5 * MiB, most: 5 * 1024 * MiB, default: 8 * MiB } as const;
+/** S3 joins at most 10,000 parts: a larger file gets larger parts. */
+export const MAX_PARTS = 10_000;
+
+/** POST …/attachments/uploads: the file a resumable upload will bring (docs/api.md#resumable-uploads). */
+export const startUploadSchema = z.object({
+  name: text().min(1).max(1000),
+  size: z.int().min(1).max(Number.MAX_SAFE_INTEGER),
+  contentType: text().max(200).optional(),
+  sha256: text()
+    .regex(/^[0-9a-fA-F]{64}$/, { message: "the SHA-256 is 64 hexadecimal digits" })
+    .transform((s) => s.toLowerCase())
+    .optional(),
+  partBytes: z.int().min(PART_BYTES.least).max(PART_BYTES.most).optional(),
+});
+export type StartUpload = z.infer<typeof startUploadSchema>;

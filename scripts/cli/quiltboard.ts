@@ -17,6 +17,7 @@ import { isUuid } from "../../lib/validation/ids";
 import { scoreText } from "../../lib/metrics/display";
 import { readLine } from "../terminal";
 import { pushBundle } from "./bundle";
+import { pushFile } from "./push-file";
 
 /** Set by the bundler (scripts/cli/build.ts) to the package's version. */
 declare const QUILTBOARD_VERSION: string | undefined;
@@ -42,6 +43,7 @@ const USAGE = `usage: quiltboard [competitions] <command> [options]
   config set -n NAME -v VALUE                 store url, token or competition (the default SLUG) in the credentials file
   config unset -n NAME                        remove it
   push DIR                                    create or update a competition from a bundle (organizers; also: create DIR)
+  push SLUG FILE                              upload a data file in parts, resuming an interrupted push of the same file (organizers)
 
 "competitions" may be shortened to "c" or left out: quiltboard submit SLUG -f FILE (or SLUG FILE); SLUG
 may be given with -c, or left out once config set competition names a default. IDs may be given as printed.
@@ -242,6 +244,10 @@ export async function run(argv: string[], out: (line: string) => void, warn: (li
         ...competitions.map((c) => [c.slug, c.title, c.status, c.metric, c.endsAt.slice(0, 16).replace("T", " "), c.teams]),
       ]),
     );
+  }
+  if (command === "push" && rest.length === 2) {
+    const pushed = await pushFile(client, rest[0], rest[1], json || quiet ? () => {} : warn);
+    return out(json ? JSON.stringify(pushed) : `${pushed.filename}: ${pushed.size} bytes, SHA-256 ${pushed.sha256}${pushed.resumed ? " (resumed)" : ""}`);
   }
   if (command === "push" || command === "create") {
     if (rest.length < 1) throw new CliError(`usage: quiltboard ${command} DIR`, 2);

@@ -76,6 +76,7 @@ describe("the API's contract from outside", () => {
       "application/json": ["application/x-www-form-urlencoded", "name=laptop"],
       "text/csv": ["application/json", '{"id": 1}'],
       "multipart/form-data": ["text/csv", "id,label\n1,a\n"],
+      "application/octet-stream": ["text/csv", "id,label\n1,a\n"],
     };
     const statuses: Record<string, number> = {};
     for (const [template, operations] of Object.entries(document.paths)) {

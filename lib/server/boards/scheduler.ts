@@ -1,6 +1,7 @@
 import "server-only";
 import { closeDueCompetitions } from "./finals";
 import { remindDueCompetitions } from "@/lib/server/competitions/announcements";
+import { sweepExpiredUploads } from "@/lib/server/competitions/attachment-uploads";
 import { env } from "@/lib/server/platform/env";
 import { log } from "@/lib/server/platform/log";
 import { drainOutbox } from "@/lib/server/platform/outbox";
@@ -13,7 +14,8 @@ import { drainOutbox } from "@/lib/server/platform/outbox";
  * deadline each open competition's participants are reminded, once per deadline (however many
  * instances: competitions/announcements.ts). Then the outbox's due
  * mail is sent (lib/server/platform/outbox.ts: retries after an SMTP outage; each row is claimed by
- * one instance). Started by instrumentation.ts.
+ * one instance). Resumable uploads abandoned past their expiry lose their parts and their row
+ * (competitions/attachment-uploads.ts). Started by instrumentation.ts.
  */
 export function startScheduler(): void {
   const seconds = env().QUILTBOARD_CLOSE_SECONDS;
@@ -31,6 +33,12 @@ export function startScheduler(): void {
       for (const slug of await remindDueCompetitions()) log.info({ competition: slug }, "reminded its participants of the deadline");
     } catch (error) {
       log.error({ err: (error as Error).message }, "reminding of due deadlines failed");
+    }
+    try {
+      const removed = await sweepExpiredUploads();
+      if (removed) log.info({ removed }, "removed abandoned uploads and their parts");
+    } catch (error) {
+      log.error({ err: (error as Error).message }, "removing abandoned uploads failed");
     }
     try {
       const sent = await drainOutbox();

@@ -37,17 +37,24 @@ const summary = (a: { id: string; filename: string; contentType: string; size: b
   createdAt: a.createdAt.toISOString(),
 });
 
-const GiB = (bytes: number) => `${(bytes / 1024 ** 3).toFixed(bytes % 1024 ** 3 ? 2 : 0)} GiB`;
+export const GiB = (bytes: number) => `${(bytes / 1024 ** 3).toFixed(bytes % 1024 ** 3 ? 2 : 0)} GiB`;
 
-/** What the competition's files take now, other than the one called `filename` (which an upload of that name replaces): one statement, for Prisma or a node-postgres transaction. */
-function storedBesides(competitionId: string, filename: string | null): Prisma.Sql {
-  return Prisma.sql`SELECT count(*)::int AS count, coalesce(sum(size), 0)::float8 AS bytes FROM attachments
-    WHERE competition_id = ${competitionId}::uuid AND filename IS DISTINCT FROM ${filename}`;
+/**
+ * What the competition's files take now, other than the one called `filename` (which an upload of
+ * that name replaces), counting the resumable uploads in progress (each as the file it declared)
+ * other than `uploadId`: one statement, for Prisma or a node-postgres transaction.
+ */
+export function storedBesides(competitionId: string, filename: string | null, uploadId: string | null = null): Prisma.Sql {
+  return Prisma.sql`SELECT (a.count + u.count)::int AS count, (a.bytes + u.bytes)::float8 AS bytes
+    FROM (SELECT count(*) AS count, coalesce(sum(size), 0) AS bytes FROM attachments
+            WHERE competition_id = ${competitionId}::uuid AND filename IS DISTINCT FROM ${filename}) a,
+         (SELECT count(*) AS count, coalesce(sum(size), 0) AS bytes FROM attachment_uploads
+            WHERE competition_id = ${competitionId}::uuid AND id IS DISTINCT FROM ${uploadId}::uuid AND expires_at > now()) u`;
 }
 
-type Stored = { count: number; bytes: number };
+export type Stored = { count: number; bytes: number };
 
-function refuseOverStorage(stored: Stored, adding: number): void {
+export function refuseOverStorage(stored: Stored, adding: number): void {
   if (stored.count + 1 > MAX_ATTACHMENTS) throw new AppError("payload_too_large", `a competition has at most ${MAX_ATTACHMENTS} data files; delete one first`);
   const { totalBytes } = attachmentLimits();
   if (stored.bytes + adding > totalBytes) {
@@ -56,7 +63,7 @@ function refuseOverStorage(stored: Stored, adding: number): void {
 }
 
 /** Removes `key` from the store after the row that named it is gone; a failure is logged (the object is an orphan, harmless). */
-async function forget(key: string | null): Promise<void> {
+export async function forget(key: string | null): Promise<void> {
   if (!key) return;
   await fileStore()
     .delete(key)
@@ -67,35 +74,63 @@ async function forget(key: string | null): Promise<void> {
  * POST …/attachments (organizers): attaches a public data file (replacing one of the same name).
  * The caller is checked, and the competition's file count, before the file is read; the file then
  * streams into the store under a new key (nothing of it is held in memory) and only once it is
- * there whole is its row written, under a lock on the competition's files that checks the total
- * with its size, so concurrent uploads cannot pass it together (through node-postgres: Prisma's
- * interactive transaction gave up after 5 s under load). A refused or failed upload leaves nothing
- * in the store; a replaced file's bytes are removed after the new row is committed.
+ * there whole is its row written (recordAttachment). A refused or failed upload leaves nothing in
+ * the store.
  */
 export async function addAttachment(user: PublicUser, slug: string, body: ReadableStream<Uint8Array> | null, details: () => Promise<UploadDetails>): Promise<AttachmentSummary> {
   const competition = await requireOrganizer(user, slug);
   if (!body) throw new AppError("unprocessable_entity", 'send the file as multipart/form-data in the field "file"');
   refuseOverStorage((await db.$queryRaw<Stored[]>(storedBesides(competition.id, null)))[0], 0);
-  const store = fileStore();
-  const key = `attachments/${competition.id}/${randomUUID()}`;
-  const written = await store.put(key, body);
-  let replaced: string | null = null;
+  const key = attachmentKey(competition.id);
+  const written = await fileStore().put(key, body);
+  let file: StoredUpload;
   try {
     const { fileBytes } = attachmentLimits();
     if (written.size > fileBytes) throw new AppError("payload_too_large", `the attachment is larger than ${GiB(fileBytes)}`);
     const { name, contentType } = await details();
     const filename = safeFilename(name ?? "");
     if (!filename) throw new AppError("unprocessable_entity", "the file needs a name");
+    file = { filename, contentType: contentType || "application/octet-stream", key, ...written };
+  } catch (error) {
+    await forget(key);
+    throw error;
+  }
+  return recordAttachment(competition.id, file);
+}
+
+/** A new key for a data file of the competition in the file store. */
+export const attachmentKey = (competitionId: string) => `attachments/${competitionId}/${randomUUID()}`;
+
+/** A data file whole in the store, with what was computed of it on the way: what recordAttachment lists. */
+export type StoredUpload = { filename: string; contentType: string; key: string; size: number; sha256: string };
+
+/**
+ * The one step that lists a data file, once its bytes are whole in the store at `file.key` (whether
+ * they came in one POST or as a resumable upload's parts): its row is written under a lock on the
+ * competition's files that checks the total with its size, so concurrent uploads cannot pass it
+ * together (through node-postgres: Prisma's interactive transaction gave up after 5 s under load),
+ * replacing a file of the same name. A resumable upload's file names the upload it completes
+ * (`uploadId`): its reservation is not counted again, and its row goes in the same transaction, so
+ * it is either an upload in progress or a listed file, never both or neither. A refused file's bytes are removed from the store; a replaced file's
+ * bytes after the new row is committed.
+ */
+export async function recordAttachment(competitionId: string, file: StoredUpload & { uploadId?: string }): Promise<AttachmentSummary> {
+  let replaced: string | null = null;
+  try {
     const stored = await transaction(async (tx) => {
-      void tx.read(nameLock(`attachments:${competition.id}`));
-      refuseOverStorage((await tx.read<Stored>(storedBesides(competition.id, filename)))[0], written.size);
+      void tx.read(nameLock(`attachments:${competitionId}`));
+      refuseOverStorage((await tx.read<Stored>(storedBesides(competitionId, file.filename, file.uploadId)))[0], file.size);
       const [previous] = await tx.read<{ key: string | null }>(
-        Prisma.sql`SELECT storage_key AS key FROM attachments WHERE competition_id = ${competition.id}::uuid AND filename = ${filename}`,
+        Prisma.sql`SELECT storage_key AS key FROM attachments WHERE competition_id = ${competitionId}::uuid AND filename = ${file.filename}`,
       );
       replaced = previous?.key ?? null;
+      if (file.uploadId) {
+        const gone = await tx.read(Prisma.sql`DELETE FROM attachment_uploads WHERE id = ${file.uploadId}::uuid RETURNING id`);
+        if (!gone.length) throw new AppError("not_found", "no such upload (it was abandoned, or expired)");
+      }
       const [row] = await tx.read<{ id: string; filename: string; contentType: string; size: number; sha256: string; createdAt: Date }>(Prisma.sql`
         INSERT INTO attachments (id, competition_id, filename, content_type, size, sha256, storage_key, data, created_at)
-        VALUES (${randomUUID()}::uuid, ${competition.id}::uuid, ${filename}, ${contentType || "application/octet-stream"}, ${written.size}, ${written.sha256}, ${key}, NULL, now() AT TIME ZONE 'UTC')
+        VALUES (${randomUUID()}::uuid, ${competitionId}::uuid, ${file.filename}, ${file.contentType}, ${file.size}, ${file.sha256}, ${file.key}, NULL, now() AT TIME ZONE 'UTC')
         ON CONFLICT (competition_id, filename) DO UPDATE SET content_type = EXCLUDED.content_type, size = EXCLUDED.size, sha256 = EXCLUDED.sha256, storage_key = EXCLUDED.storage_key, data = NULL
         RETURNING id, filename, content_type AS "contentType", size::float8 AS size, sha256, created_at AT TIME ZONE 'UTC' AS "createdAt"`);
       return row;
@@ -103,7 +138,7 @@ export async function addAttachment(user: PublicUser, slug: string, body: Readab
     await forget(replaced);
     return summary(stored);
   } catch (error) {
-    await forget(key);
+    await forget(file.key);
     throw error;
   }
 }

@@ -198,6 +198,10 @@ const MEDIA_TYPES = {
     expected: "the CSV file as the body with Content-Type: text/csv (curl: -H 'content-type: text/csv' --data-binary @file.csv)",
   },
   multipart: { accepts: (type: string) => type === "multipart/form-data", expected: 'multipart/form-data with the file in the field "file" (curl: -F file=@data.zip)' },
+  bytes: {
+    accepts: (type: string) => type === "application/octet-stream",
+    expected: "the bytes as the body with Content-Type: application/octet-stream (curl: --data-binary @part)",
+  },
 } as const;
 
 /**

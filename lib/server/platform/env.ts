@@ -140,6 +140,7 @@ const VARIABLES = {
     schema: z.string().min(1).max(4096).default(".data/files"),
   },
   QUILTBOARD_DATA_FILE_BYTES: { ...whole("a whole number of bytes", 50 * 1024 ** 3, 1024, 5 * 1024 ** 4), default: "`53687091200` (50 GiB)" },
+  QUILTBOARD_RESUMABLE_HOURS: whole("a whole number of hours", 24, 1, 720),
   QUILTBOARD_DATA_TOTAL_BYTES: { ...whole("a whole number of bytes", 200 * 1024 ** 3, 1024, 1024 ** 5), default: "`214748364800` (200 GiB)" },
   S3_BUCKET: {
     expects: "an S3 bucket's name (3 to 63 characters), required with QUILTBOARD_FILES=s3",

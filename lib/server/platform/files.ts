@@ -1,9 +1,9 @@
 import "server-only";
 import { createHash, randomUUID } from "node:crypto";
 import { createReadStream, createWriteStream } from "node:fs";
-import { mkdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
+import { mkdir, readFile, rename, rm, rmdir, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { Readable, Transform } from "node:stream";
+import { pipeline as pipe, Readable, Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type { ReadableStream as NodeWebStream } from "node:stream/web";
 import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, NotFound, S3Client } from "@aws-sdk/client-s3";
@@ -70,6 +70,56 @@ function hashing(body: ReadableStream<Uint8Array> | Readable) {
   return { source, tap, digest: () => ({ size, sha256: hash.digest("hex") }) };
 }
 
+/**
+ * Files written in parts, on either backend (resumable uploads: competitions/attachment-uploads.ts).
+ * Each part is a file of the store of its own, `uploads/<handle>/<number>`, written whole or not at
+ * all like any file (so a part cut off leaves nothing and is sent again); joining them into the
+ * file reads them in order and writes the file once, hashing it on the way: a completion costs one
+ * read and one write of the file (through the app, on S3 too), and needs nothing of a backend but
+ * put, get and delete (S3's own multipart upload would save the write, but a server that cannot
+ * abort one, as s3rver, would keep an abandoned upload's parts forever).
+ */
+export const fileParts = {
+  /** Writes part `number` (from 1) of exactly `size` bytes (422 otherwise, and nothing kept); its SHA-256. */
+  async put(store: FileStore, handle: string, part: { number: number; size: number; body: ReadableStream<Uint8Array> | Readable }): Promise<string> {
+    return (await store.put(partKey(handle, part.number), exactly(part.body, part.size))).sha256;
+  },
+  /** Writes parts 1 to `count` of `handle`, in order, as the file `key`; its size and SHA-256. The parts stay (remove them once the file is recorded). */
+  async join(store: FileStore, key: string, handle: string, count: number): Promise<{ size: number; sha256: string }> {
+    const joined = Readable.from(
+      (async function* () {
+        for (let number = 1; number <= count; number++) yield* Readable.fromWeb((await store.get(partKey(handle, number))) as NodeWebStream<Uint8Array>);
+      })(),
+    );
+    return store.put(key, joined);
+  },
+  /** Removes parts 1 to `count` of `handle`, those that are there. */
+  async remove(store: FileStore, handle: string, count: number): Promise<void> {
+    for (let number = 1; number <= count; number++) await store.delete(partKey(handle, number));
+  },
+};
+
+const partKey = (handle: string, number: number) => `uploads/${handle}/${number}`;
+
+/** `body` as a Node stream that fails with 422 unless it brings exactly `size` bytes. */
+function exactly(body: ReadableStream<Uint8Array> | Readable, size: number): Readable {
+  const source = body instanceof Readable ? body : Readable.fromWeb(body as NodeWebStream<Uint8Array>);
+  let count = 0;
+  const wrong = () => new AppError("unprocessable_entity", `this part must have exactly ${size} bytes; ${count > size ? "more" : count} arrived`);
+  const counted = new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      count += chunk.byteLength;
+      done(count > size ? wrong() : null, chunk);
+    },
+    flush(done) {
+      done(count === size ? null : wrong());
+    },
+  });
+  // The source's failure (a connection cut) passes to the counted stream, which its reader hears of.
+  pipe(source, counted, () => {});
+  return counted;
+}
+
 /** The local backend: `root/<key>`, written to `root/<key>.<uuid>.partial` and renamed when complete. */
 export function localStore(root: string): FileStore {
   const where = (key: string) => path.join(root, ...checked(key).split("/"));
@@ -99,6 +149,8 @@ export function localStore(root: string): FileStore {
     },
     async delete(key) {
       await rm(where(key), { force: true });
+      // A resumable upload's parts have a directory of their own, removed with its last part.
+      if (key.startsWith("uploads/")) await rmdir(path.dirname(where(key))).catch(() => {});
     },
     async stat(key) {
       const found = await stat(where(key)).catch((error: NodeJS.ErrnoException) => {

@@ -295,3 +295,14 @@ function deferred<T>() {
   const promise = new Promise<T>((res, rej) => ((resolve = res), (reject = rej)));
   return { promise, resolve, reject };
 }
+
+/**
+ * The request's body as raw bytes (a part of a resumable upload), limited to `maxBytes` with the
+ * bounds of `limitedBody` and read within `userId`'s upload slots, as openUpload's file: nothing is
+ * read until the service reads it, so it authorizes first. Null when the request has no body.
+ */
+export function openBytes(request: Request, options: { maxBytes: number; what: string; userId: string }): ReadableStream<Uint8Array> | null {
+  requireMediaType(request, ["bytes"]);
+  const body = limitedBody(request, options.maxBytes, options.what, uploadPace());
+  return body && gated(body, options.userId);
+}
