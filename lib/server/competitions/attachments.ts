@@ -14,6 +14,7 @@ import { safeFilename } from "@/lib/validation/files";
 import { isUuid } from "@/lib/validation/ids";
 import type { AttachmentSummary } from "@/lib/responses";
 import { Prisma } from "@/lib/generated/prisma/client";
+import { CsvProfiler, filePreview, profiling } from "@/lib/csv/profile";
 
 /**
  * The data files of a competition: at most MAX_ATTACHMENTS files of at most
@@ -70,7 +71,9 @@ async function forget(key: string | null): Promise<void> {
  * there whole is its row written, under a lock on the competition's files that checks the total
  * with its size, so concurrent uploads cannot pass it together (through node-postgres: Prisma's
  * interactive transaction gave up after 5 s under load). A refused or failed upload leaves nothing
- * in the store; a replaced file's bytes are removed after the new row is committed.
+ * in the store; a replaced file's bytes are removed after the new row is committed. On its way the
+ * file is profiled (lib/csv/profile.ts): the preview the Data tab shows is computed in that one pass
+ * and kept in the row.
  */
 export async function addAttachment(user: PublicUser, slug: string, body: ReadableStream<Uint8Array> | null, details: () => Promise<UploadDetails>): Promise<AttachmentSummary> {
   const competition = await requireOrganizer(user, slug);
@@ -78,7 +81,8 @@ export async function addAttachment(user: PublicUser, slug: string, body: Readab
   refuseOverStorage((await db.$queryRaw<Stored[]>(storedBesides(competition.id, null)))[0], 0);
   const store = fileStore();
   const key = `attachments/${competition.id}/${randomUUID()}`;
-  const written = await store.put(key, body);
+  const profiler = new CsvProfiler();
+  const written = await store.put(key, body.pipeThrough(profiling(profiler)));
   let replaced: string | null = null;
   try {
     const { fileBytes } = attachmentLimits();
@@ -86,6 +90,7 @@ export async function addAttachment(user: PublicUser, slug: string, body: Readab
     const { name, contentType } = await details();
     const filename = safeFilename(name ?? "");
     if (!filename) throw new AppError("unprocessable_entity", "the file needs a name");
+    const preview = JSON.stringify(filePreview(profiler, { filename, contentType: contentType ?? "" }));
     const stored = await transaction(async (tx) => {
       void tx.read(nameLock(`attachments:${competition.id}`));
       refuseOverStorage((await tx.read<Stored>(storedBesides(competition.id, filename)))[0], written.size);
@@ -94,9 +99,9 @@ export async function addAttachment(user: PublicUser, slug: string, body: Readab
       );
       replaced = previous?.key ?? null;
       const [row] = await tx.read<{ id: string; filename: string; contentType: string; size: number; sha256: string; createdAt: Date }>(Prisma.sql`
-        INSERT INTO attachments (id, competition_id, filename, content_type, size, sha256, storage_key, data, created_at)
-        VALUES (${randomUUID()}::uuid, ${competition.id}::uuid, ${filename}, ${contentType || "application/octet-stream"}, ${written.size}, ${written.sha256}, ${key}, NULL, now() AT TIME ZONE 'UTC')
-        ON CONFLICT (competition_id, filename) DO UPDATE SET content_type = EXCLUDED.content_type, size = EXCLUDED.size, sha256 = EXCLUDED.sha256, storage_key = EXCLUDED.storage_key, data = NULL
+        INSERT INTO attachments (id, competition_id, filename, content_type, size, sha256, storage_key, data, preview, created_at)
+        VALUES (${randomUUID()}::uuid, ${competition.id}::uuid, ${filename}, ${contentType || "application/octet-stream"}, ${written.size}, ${written.sha256}, ${key}, NULL, ${preview}::jsonb, now() AT TIME ZONE 'UTC')
+        ON CONFLICT (competition_id, filename) DO UPDATE SET content_type = EXCLUDED.content_type, size = EXCLUDED.size, sha256 = EXCLUDED.sha256, storage_key = EXCLUDED.storage_key, data = NULL, preview = EXCLUDED.preview
         RETURNING id, filename, content_type AS "contentType", size::float8 AS size, sha256, created_at AT TIME ZONE 'UTC' AS "createdAt"`);
       return row;
     });
@@ -113,7 +118,7 @@ export async function listAttachments(competitionId: string): Promise<Attachment
 }
 
 /** The competition, when `viewer` may download its data: an organizer, or a team member who meets its access rules. */
-async function requireReader(viewer: PublicUser | null, slug: string) {
+export async function requireReader(viewer: PublicUser | null, slug: string) {
   const competition = await getVisibleCompetition(viewer, slug);
   if (await isOrganizer(viewer, competition.id)) return competition;
   if (!viewer) throw new AppError("unauthorized", "sign in and join a team (accepting the rules) to download the data");
