@@ -34,11 +34,12 @@ export function describeAccess(access: { requireVerifiedEmail: boolean; allowedE
   return rules.length ? rules.join("; ") : "anyone with an account";
 }
 
-/** A file's size: "812 bytes", "48.3 KiB", "12.1 MiB". */
+/** A file's size: "812 bytes", "48.3 KiB", "12.1 MiB", "2.00 GiB". */
 export function formatBytes(bytes: number): string {
   if (bytes < 1024) return `${bytes} bytes`;
   if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KiB`;
-  return `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
+  if (bytes < 1024 ** 3) return `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
+  return `${(bytes / 1024 ** 3).toFixed(2)} GiB`;
 }
 
 /**
