@@ -88,57 +88,45 @@ const LONGEST_DATE = 35;
 /** Values longer than this are counted as distinct by their SHA-256. */
 const KEY_BYTES = 64;
 
-const NOT_A_NUMBER = 0;
-const INTEGER = 1;
-const DECIMAL = 2;
-
-/** Whether `buf[s, e)` is an integer (`[+-]?digits`), another number (`[+-]?digits[.digits][e[+-]digits]`, digits on one side of the point at least) or neither. */
-function numberKind(buf: Uint8Array, s: number, e: number): number {
-  let i = s;
-  if (buf[i] === 43 || buf[i] === 45) i++; // + -
-  let digits = 0;
-  for (; i < e && buf[i] >= 48 && buf[i] <= 57; i++) digits++;
-  if (i === e) return digits > 0 ? INTEGER : NOT_A_NUMBER;
-  if (buf[i] === 46) {
-    i++;
-    for (; i < e && buf[i] >= 48 && buf[i] <= 57; i++) digits++;
-  }
-  if (digits === 0) return NOT_A_NUMBER;
-  if (i < e && (buf[i] === 101 || buf[i] === 69)) {
-    i++;
-    if (buf[i] === 43 || buf[i] === 45) i++;
-    const start = i;
-    while (i < e && buf[i] >= 48 && buf[i] <= 57) i++;
-    if (i === start) return NOT_A_NUMBER;
-  }
-  return i === e ? DECIMAL : NOT_A_NUMBER;
-}
+/** Set by numberValue: whether the number it read has a point or an exponent. */
+let decimal = false;
 
 /**
- * The value of `buf[s, e)`, which numberKind accepted. Up to 15 digits and no exponent, the digits
- * as an integer m (exact below 2^53) divided by 10^k (exact for k <= 22): one correctly rounded
- * division, so the same double as Number() (Clinger, "How to read floating point numbers
- * accurately", PLDI 1990, the fast path); otherwise through Number.
+ * The value of `buf[s, e)` when it is a number (`[+-]?digits[.digits][(e|E)[+-]digits]`, a digit on
+ * one side of the point at least), else NaN; `decimal` says whether it had a point or an exponent.
+ * One pass over the bytes: up to 15 digits and no exponent, the digits as an integer m (exact below
+ * 2^53) divided by 10^k (exact for k <= 22), one correctly rounded division and so the same double
+ * as Number() (Clinger, "How to read floating point numbers accurately", PLDI 1990, the fast path);
+ * otherwise Number() of the text.
  */
 function numberValue(buf: Uint8Array, s: number, e: number): number {
-  const sign = buf[s] === 45 ? -1 : 1;
+  let i = s;
+  const negative = buf[i] === 45;
+  if (negative || buf[i] === 43) i++;
   let m = 0;
   let digits = 0;
-  let decimals = -1;
-  for (let i = buf[s] === 43 || buf[s] === 45 ? s + 1 : s; i < e; i++) {
-    const c = buf[i];
-    if (c === 46) decimals = 0;
-    else if (c >= 48 && c <= 57) {
-      m = m * 10 + (c - 48);
-      digits++;
-      if (decimals >= 0) decimals++;
-    } else {
-      digits = 16; // an exponent
-      break;
-    }
+  let c = 0;
+  for (; i < e && (c = buf[i]) >= 48 && c <= 57; i++, digits++) m = m * 10 + (c - 48);
+  let decimals = 0;
+  decimal = false;
+  if (i < e && c === 46) {
+    decimal = true;
+    for (i++; i < e && (c = buf[i]) >= 48 && c <= 57; i++, decimals++) m = m * 10 + (c - 48);
   }
-  if (digits <= 15) return decimals > 0 ? (sign * m) / 10 ** decimals : sign * m;
-  return Number(Buffer.from(buf.buffer, buf.byteOffset, buf.byteLength).toString("latin1", s, e));
+  if (digits + decimals === 0) return NaN;
+  if (i < e) {
+    if (c !== 101 && c !== 69) return NaN;
+    decimal = true;
+    i++;
+    if (i < e && (buf[i] === 43 || buf[i] === 45)) i++;
+    const start = i;
+    while (i < e && buf[i] >= 48 && buf[i] <= 57) i++;
+    if (i === start || i < e) return NaN;
+    return Number(Buffer.from(buf.buffer, buf.byteOffset, buf.byteLength).toString("latin1", s, e));
+  }
+  if (digits + decimals > 15) return Number(Buffer.from(buf.buffer, buf.byteOffset, buf.byteLength).toString("latin1", s, e));
+  const v = decimals > 0 ? m / 10 ** decimals : m;
+  return negative ? -v : v;
 }
 
 const isDigit = (c: number) => c >= 48 && c <= 57;
@@ -266,15 +254,14 @@ class ColumnState {
       this.missing++;
       return;
     }
-    const kind = this.canNumber ? numberKind(buf, s, e) : NOT_A_NUMBER;
-    if (kind === NOT_A_NUMBER && length <= LONGEST_MISSING && MISSING_FIRST.has(buf[s]) && MISSING_VALUES.has(r.text(f))) {
+    const v = this.canNumber ? numberValue(buf, s, e) : NaN;
+    if (v !== v && length <= LONGEST_MISSING && MISSING_FIRST.has(buf[s]) && MISSING_VALUES.has(r.text(f))) {
       this.missing++;
       return;
     }
     this.present++;
-    if (kind !== NOT_A_NUMBER) {
-      if (kind === DECIMAL) this.canInteger = false;
-      const v = numberValue(buf, s, e);
+    if (v === v) {
+      if (decimal) this.canInteger = false;
       if (v < this.min) this.min = v;
       if (v > this.max) this.max = v;
     } else {
@@ -375,8 +362,8 @@ export class CsvProfiler {
   }
 
   private record(r: CsvRecord): void {
-    const { columns: shown, cellChars, previewRows, distinct } = this.limits;
     if (this.header === null) {
+      const { columns: shown, cellChars, distinct } = this.limits;
       this.width = r.count;
       this.header = r
         .fields()
@@ -392,7 +379,7 @@ export class CsvProfiler {
       if (f < r.count) this.columns[f].add(r, f);
       else this.columns[f].missing++;
     }
-    if (this.preview.length < previewRows) this.preview.push(Array.from({ length: Math.min(r.count, n) }, (_, f) => cut(r.text(f), cellChars)));
+    if (this.preview.length < this.limits.previewRows) this.preview.push(Array.from({ length: Math.min(r.count, n) }, (_, f) => cut(r.text(f), this.limits.cellChars)));
   }
 }
 

@@ -106,6 +106,35 @@ describe("CsvProfiler", () => {
     expect(result.kind === "csv" && result.summaries).toEqual([column("x", "integer", 0, 3, 1, 3), column("y", "text", 0, 3), column("z", "empty", 3, 0)]);
   });
 
+  it("reads every number to the same double as Number(), and what is not a number as text", () => {
+    // A fixed list and 2,000 decimals of up to 17 digits from a seeded linear congruential generator.
+    let seed = 12345;
+    const next = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0);
+    const random = Array.from({ length: 2_000 }, () => `${next() % 2 ? "-" : ""}${next() % 1_000_000_000}.${String(next() % 100_000_000).padStart(1 + (next() % 8), "0")}`);
+    for (const v of [
+      "0.1",
+      "-0.3",
+      "+7",
+      ".5",
+      "5.",
+      "0.000001",
+      "123456789012345",
+      "1234567890123456789",
+      "1e-7",
+      "-2.5E3",
+      "9007199254740993",
+      "0.30000000000000004",
+      ...random,
+    ]) {
+      const result = profile(`x\n${v}\n`);
+      expect(result.kind === "csv" && [result.summaries[0].min, result.summaries[0].type], v).toEqual([Number(v), /[.eE]/.test(v) ? "number" : "integer"]);
+    }
+    for (const v of ["1e", "e5", "1.2.3", "--1", "1,5", " 1", "0x10", "Infinity", "."]) {
+      const result = profile(`x\n"${v}"\n`);
+      expect(result.kind === "csv" && result.summaries[0].type, v).toBe("text");
+    }
+  });
+
   it("gives a header-only file its columns and no rows, and an empty file no preview", () => {
     expect(profile("a,b\n")).toEqual({
       kind: "csv",
