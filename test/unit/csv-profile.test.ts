@@ -9,13 +9,12 @@ function profile(bytes: Uint8Array | string, size = 1 << 16, limits = PROFILE_LI
   return profiler.finish();
 }
 
+/** A column's expected summary: its counts [missing, distinct], its range [min, max] (numbers) or [earliest, latest] (dates), and whether the distinct count is exact. */
 const column = (
   name: string,
   type: ColumnType,
-  missing: number,
-  distinct: number,
-  min: number | string | null = null,
-  max: number | string | null = null,
+  [missing, distinct]: [number, number],
+  [min, max]: [number | string | null, number | string | null] = [null, null],
   distinctExact = true,
 ): ColumnSummary => ({
   name,
@@ -46,11 +45,11 @@ describe("CsvProfiler", () => {
         ["-4", "plain", "-2.25", "", "2023-12-01"],
       ],
       summaries: [
-        column("id", "integer", 0, 4, -4, 3),
-        column("name", "text", 1, 3),
-        column("score", "number", 1, 3, -2.25, 1000),
-        column("ok", "boolean", 1, 3),
-        column("when", "date", 1, 3, "2023-12-01", "2024-02-29T10:00:00Z"),
+        column("id", "integer", [0, 4], [-4, 3]),
+        column("name", "text", [1, 3]),
+        column("score", "number", [1, 3], [-2.25, 1000]),
+        column("ok", "boolean", [1, 3]),
+        column("when", "date", [1, 3], ["2023-12-01", "2024-02-29T10:00:00Z"]),
       ],
     };
     for (const size of [1, 2, 3, 7, 64, 1 << 16]) expect(profile(text, size)).toEqual(expected);
@@ -64,7 +63,7 @@ describe("CsvProfiler", () => {
       rows: 3,
       ragged: 2,
       preview: [["1", "2", "3"], ["4"], ["5", "6", "7"]],
-      summaries: [column("a", "integer", 0, 3, 1, 5), column("b", "integer", 1, 2, 2, 6), column("c", "integer", 1, 2, 3, 7)],
+      summaries: [column("a", "integer", [0, 3], [1, 5]), column("b", "integer", [1, 2], [2, 6]), column("c", "integer", [1, 2], [3, 7])],
     });
   });
 
@@ -84,7 +83,7 @@ describe("CsvProfiler", () => {
         ["2", "2", "x".repeat(72)],
       ],
       // "long" holds 25 distinct values of 70 to 118 characters (even i: 70 + i mod 50), counted by their SHA-256.
-      summaries: [column("n", "integer", 0, 100, 0, 9999, false), column("mod", "integer", 0, 7, 0, 6), column("long", "text", 5000, 25)],
+      summaries: [column("n", "integer", [0, 100], [0, 9999], false), column("mod", "integer", [0, 7], [0, 6]), column("long", "text", [5000, 25])],
     });
   });
 
@@ -97,13 +96,13 @@ describe("CsvProfiler", () => {
       rows: 1,
       ragged: 0,
       preview: [["abcd…", "1"]],
-      summaries: [column("alpha", "text", 0, 1), column("beta", "integer", 0, 1, 1, 1)],
+      summaries: [column("alpha", "text", [0, 1]), column("beta", "integer", [0, 1], [1, 1])],
     });
   });
 
   it("types a column by all its values: one text value makes a number column text, only missing values make it empty", () => {
     const result = profile("x,y,z\n1,1.5,\n2,abc,NaN\n3,2,null\n");
-    expect(result.kind === "csv" && result.summaries).toEqual([column("x", "integer", 0, 3, 1, 3), column("y", "text", 0, 3), column("z", "empty", 3, 0)]);
+    expect(result.kind === "csv" && result.summaries).toEqual([column("x", "integer", [0, 3], [1, 3]), column("y", "text", [0, 3]), column("z", "empty", [3, 0])]);
   });
 
   it("reads every number to the same double as Number(), and what is not a number as text", () => {
@@ -143,7 +142,7 @@ describe("CsvProfiler", () => {
       rows: 0,
       ragged: 0,
       preview: [],
-      summaries: [column("a", "empty", 0, 0), column("b", "empty", 0, 0)],
+      summaries: [column("a", "empty", [0, 0]), column("b", "empty", [0, 0])],
     });
     expect(profile("")).toEqual({ kind: "none", reason: "the file is empty" });
     expect(profile("\n\n")).toEqual({ kind: "none", reason: "the file is empty" });
@@ -179,7 +178,7 @@ describe("CsvProfiler", () => {
         ["1", "2"],
         ["3", "4"],
       ],
-      summaries: [column("id", "integer", 0, 2, 1, 3), column("v", "integer", 0, 2, 2, 4)],
+      summaries: [column("id", "integer", [0, 2], [1, 3]), column("v", "integer", [0, 2], [2, 4])],
     });
   });
 });
@@ -191,7 +190,7 @@ describe("filePreview", () => {
       const passed = await new Response(new Blob(["a\n1\n"]).stream().pipeThrough(profiling(profiler))).text();
       return { passed, preview: filePreview(profiler, { filename, contentType }) };
     };
-    const csv = { kind: "csv", header: ["a"], columns: 1, rows: 1, ragged: 0, preview: [["1"]], summaries: [column("a", "integer", 0, 1, 1, 1)] };
+    const csv = { kind: "csv", header: ["a"], columns: 1, rows: 1, ragged: 0, preview: [["1"]], summaries: [column("a", "integer", [0, 1], [1, 1])] };
     expect(await read("train.CSV", "application/vnd.ms-excel")).toEqual({ passed: "a\n1\n", preview: csv });
     expect(await read("data", "text/csv; charset=utf-8")).toEqual({ passed: "a\n1\n", preview: csv });
     expect(await read("notes.txt", "text/plain")).toEqual({ passed: "a\n1\n", preview: { kind: "none", reason: "not a CSV file" } });
