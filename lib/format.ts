@@ -45,11 +45,12 @@ export function describeIdentityRule(rule: { provider: string; name?: string; do
   return `${rule.name ?? rule.provider}${rule.domains.length ? ` with an address at ${rule.domains.join(", ")}` : ""}`;
 }
 
-/** A file's size: "812 bytes", "48.3 KiB", "12.1 MiB". */
+/** A file's size: "812 bytes", "48.3 KiB", "12.1 MiB", "2.00 GiB". */
 export function formatBytes(bytes: number): string {
   if (bytes < 1024) return `${bytes} bytes`;
   if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KiB`;
-  return `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
+  if (bytes < 1024 ** 3) return `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
+  return `${(bytes / 1024 ** 3).toFixed(2)} GiB`;
 }
 
 /**

@@ -7,6 +7,7 @@
 import { z } from "zod";
 import {
   announcementViewSchema,
+  attachmentPreviewSchema,
   attachmentSchema,
   attachmentUploadSchema,
   attackPreviewSchema,
@@ -545,6 +546,15 @@ export const OPERATIONS: Record<string, TaggedOperation> = {
         304: { description: "If-None-Match named the file's ETag: the client's copy is current", reply: { nothing: "no body" } },
       },
       errors: [401, 403, 416],
+    },
+    [`GET ${slug}/attachments/{id}/preview`]: {
+      summary: "A data file's preview: a CSV file's first 10 rows and per column its type, missing values, distinct count (exact up to 1,000) and range, computed once at upload",
+      who: "team members meeting the access rules, organizers",
+      auth: "optional",
+      ok: {
+        200: { description: "the file and its preview: kind csv, kind none with the reason, or null for a file uploaded before previews existed", reply: attachmentPreviewSchema },
+      },
+      errors: [401, 403],
     },
     [`DELETE ${slug}/attachments/{id}`]: {
       summary: "Remove a data file",

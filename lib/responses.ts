@@ -242,6 +242,37 @@ export const attachmentUploadSchema = z.object({
 });
 export type AttachmentUploadState = z.infer<typeof attachmentUploadSchema>;
 
+/** A column of a CSV data file as its upload summarized it (lib/csv/profile.ts ColumnSummary). */
+const columnSummarySchema = z.object({
+  name: z.string(),
+  type: z.enum(["integer", "number", "boolean", "date", "text", "empty"]),
+  missing: count,
+  distinct: count.describe("distinct non-missing values: exactly this many when distinctExact, else more than this many"),
+  distinctExact: z.boolean(),
+  min: z.number().nullable().describe("the smallest value of an integer or number column, else null"),
+  max: z.number().nullable().describe("the largest value of an integer or number column, else null"),
+  earliest: z.string().nullable().describe("the earliest value of a date column as written (ISO 8601), else null"),
+  latest: z.string().nullable().describe("the latest value of a date column as written (ISO 8601), else null"),
+});
+
+/** What the Data tab shows of a file (lib/csv/profile.ts FilePreview): a CSV file's first rows and column summaries, or why there is none. */
+export const filePreviewSchema = z.discriminatedUnion("kind", [
+  z.object({
+    kind: z.literal("csv"),
+    header: z.array(z.string()),
+    columns: count,
+    rows: count,
+    ragged: count,
+    preview: z.array(z.array(z.string())),
+    summaries: z.array(columnSummarySchema),
+  }),
+  z.object({ kind: z.literal("none"), reason: z.string() }),
+]);
+
+/** GET …/attachments/{id}/preview: the file, and its preview (null for a file uploaded before previews existed). */
+export const attachmentPreviewSchema = attachmentSchema.extend({ preview: filePreviewSchema.nullable() });
+export type AttachmentPreview = z.infer<typeof attachmentPreviewSchema>;
+
 /**
  * GET …/publish (organizers, drafts): everything publishing needs (`ready` when all of it is in
  * place), and what the organizer must acknowledge in POST …/publish's `acknowledge`, each in words.

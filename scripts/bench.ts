@@ -4,6 +4,7 @@ import { benchLeaderboard } from "./bench/leaderboard";
 import { benchFaults, benchLoad } from "./bench/reliability";
 import { benchHostile } from "./bench/hostile";
 import { benchScoring } from "./bench/scoring";
+import { benchPreviews } from "./bench/previews";
 
 const BENCHES: Record<string, () => Figure[] | Promise<Figure[]>> = {
   mechanism: benchMechanism,
@@ -12,6 +13,7 @@ const BENCHES: Record<string, () => Figure[] | Promise<Figure[]>> = {
   load: benchLoad,
   faults: benchFaults,
   hostile: benchHostile,
+  previews: benchPreviews,
 };
 
 const names = process.argv.slice(2).length ? process.argv.slice(2) : Object.keys(BENCHES);

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startApp, type RunningApp } from "@/scripts/app";
 import { freePort } from "@/scripts/db/admin";
 import { startS3, type S3Peer } from "@/test/support/s3";
-import { APP_URL, newCompetitor, publishedCompetition } from "./helpers";
+import { APP_URL, newApiUser, newCompetitor, publishedCompetition } from "./helpers";
 
 // Data files through the running app, as clients meet them: a multipart upload streamed into the
 // store, downloads with ETag, Range, If-Range and If-None-Match, a download cut off by killing the
@@ -146,6 +146,36 @@ describe("a data file through the app (local store)", () => {
     } finally {
       await Promise.all([first.stop(), second?.stop()]);
     }
+  });
+});
+
+describe("a CSV data file's preview through the app", () => {
+  it("is computed while the multipart upload streams in and answered by GET …/attachments/{id}/preview to its readers only", async () => {
+    const { slug: own, organizer: by } = await publishedCompetition();
+    const rows = Array.from({ length: 5_000 }, (_, i) => `${i},${i % 10 ? i * 2 : "NA"},"a ""quoted"" ${i % 3}"`);
+    const csv = new TextEncoder().encode(`\uFEFFid,y,note\r\n${rows.join("\r\n")}\r\n`);
+    const sent = await upload(APP_URL, own, by, csv, "train.csv");
+    const answer = await fetch(`${APP_URL}/api/v1/competitions/${own}/attachments/${sent.id}/preview`, { headers: (await newCompetitor(own)).auth });
+    expect(answer.status).toBe(200);
+    expect(await answer.json()).toEqual({
+      ...sent,
+      preview: {
+        kind: "csv",
+        header: ["id", "y", "note"],
+        columns: 3,
+        rows: 5_000,
+        ragged: 0,
+        preview: Array.from({ length: 10 }, (_, i) => [String(i), i % 10 ? String(i * 2) : "NA", `a "quoted" ${i % 3}`]),
+        summaries: [
+          { name: "id", type: "integer", missing: 0, distinct: 1000, distinctExact: false, min: 0, max: 4999, earliest: null, latest: null },
+          { name: "y", type: "integer", missing: 500, distinct: 1000, distinctExact: false, min: 2, max: 9998, earliest: null, latest: null },
+          { name: "note", type: "text", missing: 0, distinct: 3, distinctExact: true, min: null, max: null, earliest: null, latest: null },
+        ],
+      },
+    });
+    expect(sent.sha256).toBe(sha256(csv));
+    expect((await fetch(`${APP_URL}/api/v1/competitions/${own}/attachments/${sent.id}/preview`)).status).toBe(401);
+    expect((await fetch(`${APP_URL}/api/v1/competitions/${own}/attachments/${sent.id}/preview`, { headers: (await newApiUser("stranger")).auth })).status).toBe(403);
   });
 });
 

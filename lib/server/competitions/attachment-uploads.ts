@@ -12,6 +12,7 @@ import type { AttachmentSummary, AttachmentUploadState } from "@/lib/responses";
 import { MAX_PARTS, PART_BYTES, safeFilename, type StartUpload } from "@/lib/validation/files";
 import { isUuid } from "@/lib/validation/ids";
 import { Prisma } from "@/lib/generated/prisma/client";
+import { CsvProfiler, filePreview } from "@/lib/csv/profile";
 
 /**
  * Resumable uploads of data files (docs/api.md#resumable-uploads), one protocol over both stores:
@@ -169,8 +170,10 @@ export async function completeAttachmentUpload(user: PublicUser, slug: string, i
   if (!claimed) throw new AppError("conflict", "this upload is already being completed");
   const store = fileStore();
   let written: { size: number; sha256: string };
+  // The file is profiled as its parts are joined, as a file sent whole is on its way to the store (lib/csv/profile.ts).
+  const profiler = new CsvProfiler();
   try {
-    written = await fileParts.join(store, row.storageKey, id, partCount(row));
+    written = await fileParts.join(store, row.storageKey, { handle: id, count: partCount(row), seen: (chunk) => profiler.push(chunk) });
     if (written.size !== Number(row.size)) throw new Error(`the joined parts hold ${written.size} bytes, ${row.size} were declared`);
   } catch (error) {
     // The parts are still there: the client may complete again.
@@ -188,7 +191,8 @@ export async function completeAttachmentUpload(user: PublicUser, slug: string, i
   // (still there, completing) expires and the scheduler removes the joined file; no part outlives it.
   await fileParts.remove(store, id, partCount(row));
   try {
-    return await recordAttachment(row.competitionId, { filename: row.filename, contentType: row.contentType, key: row.storageKey, ...written, uploadId: id });
+    const preview = filePreview(profiler, { filename: row.filename, contentType: row.contentType });
+    return await recordAttachment(row.competitionId, { filename: row.filename, contentType: row.contentType, key: row.storageKey, ...written, preview, uploadId: id });
   } catch (error) {
     // Refused as it was listed (the competition's room was taken meanwhile): its bytes are gone, and so goes the upload.
     await discard(row);

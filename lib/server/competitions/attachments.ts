@@ -14,6 +14,7 @@ import { safeFilename } from "@/lib/validation/files";
 import { isUuid } from "@/lib/validation/ids";
 import type { AttachmentSummary } from "@/lib/responses";
 import { Prisma } from "@/lib/generated/prisma/client";
+import { CsvProfiler, filePreview, type FilePreview, profiling } from "@/lib/csv/profile";
 
 /**
  * The data files of a competition: at most MAX_ATTACHMENTS files of at most
@@ -74,15 +75,17 @@ export async function forget(key: string | null): Promise<void> {
  * POST …/attachments (organizers): attaches a public data file (replacing one of the same name).
  * The caller is checked, and the competition's file count, before the file is read; the file then
  * streams into the store under a new key (nothing of it is held in memory) and only once it is
- * there whole is its row written (recordAttachment). A refused or failed upload leaves nothing in
- * the store.
+ * there whole is its row written (recordAttachment). On its way the file is profiled
+ * (lib/csv/profile.ts): the preview the Data tab shows is computed in that one pass and listed with
+ * it. A refused or failed upload leaves nothing in the store.
  */
 export async function addAttachment(user: PublicUser, slug: string, body: ReadableStream<Uint8Array> | null, details: () => Promise<UploadDetails>): Promise<AttachmentSummary> {
   const competition = await requireOrganizer(user, slug);
   if (!body) throw new AppError("unprocessable_entity", 'send the file as multipart/form-data in the field "file"');
   refuseOverStorage((await db.$queryRaw<Stored[]>(storedBesides(competition.id, null)))[0], 0);
   const key = attachmentKey(competition.id);
-  const written = await fileStore().put(key, body);
+  const profiler = new CsvProfiler();
+  const written = await fileStore().put(key, body.pipeThrough(profiling(profiler)));
   let file: StoredUpload;
   try {
     const { fileBytes } = attachmentLimits();
@@ -90,7 +93,8 @@ export async function addAttachment(user: PublicUser, slug: string, body: Readab
     const { name, contentType } = await details();
     const filename = safeFilename(name ?? "");
     if (!filename) throw new AppError("unprocessable_entity", "the file needs a name");
-    file = { filename, contentType: contentType || "application/octet-stream", key, ...written };
+    const type = contentType || "application/octet-stream";
+    file = { filename, contentType: type, key, ...written, preview: filePreview(profiler, { filename, contentType: type }) };
   } catch (error) {
     await forget(key);
     throw error;
@@ -101,8 +105,8 @@ export async function addAttachment(user: PublicUser, slug: string, body: Readab
 /** A new key for a data file of the competition in the file store. */
 export const attachmentKey = (competitionId: string) => `attachments/${competitionId}/${randomUUID()}`;
 
-/** A data file whole in the store, with what was computed of it on the way: what recordAttachment lists. */
-export type StoredUpload = { filename: string; contentType: string; key: string; size: number; sha256: string };
+/** A data file whole in the store, with what was computed of it on the way (its SHA-256, its preview): what recordAttachment lists. */
+export type StoredUpload = { filename: string; contentType: string; key: string; size: number; sha256: string; preview: FilePreview };
 
 /**
  * The one step that lists a data file, once its bytes are whole in the store at `file.key` (whether
@@ -129,9 +133,9 @@ export async function recordAttachment(competitionId: string, file: StoredUpload
         if (!gone.length) throw new AppError("not_found", "no such upload (it was abandoned, or expired)");
       }
       const [row] = await tx.read<{ id: string; filename: string; contentType: string; size: number; sha256: string; createdAt: Date }>(Prisma.sql`
-        INSERT INTO attachments (id, competition_id, filename, content_type, size, sha256, storage_key, data, created_at)
-        VALUES (${randomUUID()}::uuid, ${competitionId}::uuid, ${file.filename}, ${file.contentType}, ${file.size}, ${file.sha256}, ${file.key}, NULL, now() AT TIME ZONE 'UTC')
-        ON CONFLICT (competition_id, filename) DO UPDATE SET content_type = EXCLUDED.content_type, size = EXCLUDED.size, sha256 = EXCLUDED.sha256, storage_key = EXCLUDED.storage_key, data = NULL
+        INSERT INTO attachments (id, competition_id, filename, content_type, size, sha256, storage_key, data, preview, created_at)
+        VALUES (${randomUUID()}::uuid, ${competitionId}::uuid, ${file.filename}, ${file.contentType}, ${file.size}, ${file.sha256}, ${file.key}, NULL, ${JSON.stringify(file.preview)}::jsonb, now() AT TIME ZONE 'UTC')
+        ON CONFLICT (competition_id, filename) DO UPDATE SET content_type = EXCLUDED.content_type, size = EXCLUDED.size, sha256 = EXCLUDED.sha256, storage_key = EXCLUDED.storage_key, data = NULL, preview = EXCLUDED.preview
         RETURNING id, filename, content_type AS "contentType", size::float8 AS size, sha256, created_at AT TIME ZONE 'UTC' AS "createdAt"`);
       return row;
     });
@@ -148,7 +152,7 @@ export async function listAttachments(competitionId: string): Promise<Attachment
 }
 
 /** The competition, when `viewer` may download its data: an organizer, or a team member who meets its access rules. */
-async function requireReader(viewer: PublicUser | null, slug: string) {
+export async function requireReader(viewer: PublicUser | null, slug: string) {
   const competition = await getVisibleCompetition(viewer, slug);
   if (await isOrganizer(viewer, competition.id)) return competition;
   if (!viewer) throw new AppError("unauthorized", "sign in and join a team (accepting the rules) to download the data");

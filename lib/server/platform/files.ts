@@ -84,11 +84,17 @@ export const fileParts = {
   async put(store: FileStore, handle: string, part: { number: number; size: number; body: ReadableStream<Uint8Array> | Readable }): Promise<string> {
     return (await store.put(partKey(handle, part.number), exactly(part.body, part.size))).sha256;
   },
-  /** Writes parts 1 to `count` of `handle`, in order, as the file `key`; its size and SHA-256. The parts stay (remove them once the file is recorded). */
-  async join(store: FileStore, key: string, handle: string, count: number): Promise<{ size: number; sha256: string }> {
+  /** Writes parts 1 to `count` of `handle`, in order, as the file `key` (`seen` reads each chunk on its way); its size and SHA-256. The parts stay (remove them once the file is recorded). */
+  async join(store: FileStore, key: string, parts: { handle: string; count: number; seen?: (chunk: Uint8Array) => void }): Promise<{ size: number; sha256: string }> {
+    const { handle, count, seen } = parts;
     const joined = Readable.from(
       (async function* () {
-        for (let number = 1; number <= count; number++) yield* Readable.fromWeb((await store.get(partKey(handle, number))) as NodeWebStream<Uint8Array>);
+        for (let number = 1; number <= count; number++) {
+          for await (const chunk of Readable.fromWeb((await store.get(partKey(handle, number))) as NodeWebStream<Uint8Array>)) {
+            seen?.(chunk);
+            yield chunk;
+          }
+        }
       })(),
     );
     return store.put(key, joined);

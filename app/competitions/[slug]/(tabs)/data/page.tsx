@@ -1,5 +1,7 @@
 import Link from "../../../../_components/link";
 import { listAttachments } from "@/lib/server/competitions/attachments";
+import { readablePreviews } from "@/lib/server/competitions/previews";
+import { DataFile } from "../../../../_components/data-file";
 import { metricOf } from "@/lib/server/competitions/competitions";
 import { CELL, DataTable } from "../../../../_components/data-table";
 import { formatBytes } from "@/lib/format";
@@ -18,13 +20,16 @@ const PREDICTION = {
 } as const;
 
 /**
- * The Data tab: the files the organizers attached, downloadable once the viewer has accepted the
- * rules (is in a team) or organizes the competition, and what a submission file looks like.
+ * The Data tab: the files the organizers attached, each with its size and SHA-256, downloadable and
+ * previewed (the first rows and column summaries its upload computed) once the viewer may read the
+ * data: has accepted the rules (is in a team) and meets the access rules, or organizes it; and what
+ * a submission file looks like.
  */
 export default async function DataPage({ params }: { params: Promise<{ slug: string }> }) {
   const { slug } = await params;
   const { viewer, competition, organizer, team } = await loadCompetition(slug);
   const files = await listAttachments(competition.id);
+  const previews = new Map((files.length ? ((await readablePreviews(viewer, slug)) ?? []) : []).map((f) => [f.id, f.preview]));
   const mayDownload = organizer || team !== null;
   const metric = metricOf(competition);
   const range = competition.metricParams as { lo?: number; hi?: number };
@@ -60,6 +65,9 @@ export default async function DataPage({ params }: { params: Promise<{ slug: str
                 </tr>
               ))}
             </DataTable>
+            {files.map((f) => (
+              <DataFile key={f.id} file={f} preview={previews.has(f.id) ? previews.get(f.id) : undefined} />
+            ))}
           </>
         )}
       </Section>
