@@ -12,6 +12,7 @@ import {
   sweepExpiredUploads,
 } from "@/lib/server/competitions/attachment-uploads";
 import { getAttachment, listAttachments } from "@/lib/server/competitions/attachments";
+import { getAttachmentPreview } from "@/lib/server/competitions/previews";
 import { db } from "@/lib/server/platform/db";
 import { draftCompetition, newUser, rejection } from "@/test/support/factories";
 import { startS3, type S3Peer } from "../support/s3";
@@ -99,6 +100,38 @@ describe.each(backends)("resumable uploads in the %s store", (_kind, configure) 
     expect(await storedKeys(started.id)).toEqual([]);
     expect(await storedKeys(competition.id)).toEqual([key]);
     expect((await rejection(getAttachmentUpload(owner, slug, started.id))).status).toBe(404);
+  });
+
+  it("profiles a CSV sent in parts as one sent whole: its preview and summaries span the parts, a row cut between two included", async () => {
+    const { owner, slug } = await draftCompetition();
+    // 400,000 rows (about 6.6 MB): two parts, the boundary inside a row.
+    const n = 400_000;
+    const file = Buffer.from(`id,value\n${Array.from({ length: n }, (_, i) => `r${i},${i / 2}\n`).join("")}`);
+    expect(file.length).toBeGreaterThan(PART);
+    const started = await startAttachmentUpload(owner, slug, { name: "train.csv", size: file.length, partBytes: PART });
+    for (const number of [1, 2]) await putAttachmentUploadPart(owner, slug, started.id, number, body(part(file, number)));
+    const listed = await completeAttachmentUpload(owner, slug, started.id);
+    const { preview } = await getAttachmentPreview(owner, slug, listed.id);
+    if (preview?.kind !== "csv") throw new Error(`no CSV preview: ${JSON.stringify(preview)}`);
+    expect([preview.header, preview.rows, preview.ragged, preview.preview.length, preview.preview.slice(0, 2)]).toEqual([
+      ["id", "value"],
+      n,
+      0,
+      10,
+      [
+        ["r0", "0"],
+        ["r1", "0.5"],
+      ],
+    ]);
+    expect(preview.summaries[1]).toMatchObject({
+      name: "value",
+      type: "number",
+      missing: 0,
+      distinct: 1000,
+      distinctExact: false,
+      min: 0,
+      max: (n - 1) / 2,
+    });
   });
 
   it("refuses a file whose SHA-256 is not the one declared, and keeps nothing of it", async () => {
