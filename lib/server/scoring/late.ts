@@ -1,6 +1,6 @@
 import "server-only";
-import { randomUUID } from "node:crypto";
 import { presentAnswer } from "./answer";
+import type { KeptSubmission } from "./files";
 import type { ScoredUpload } from "./upload";
 import type { PublicUser } from "@/lib/server/accounts/users";
 import type { CompetitionRow } from "@/lib/server/competitions/competitions";
@@ -14,7 +14,8 @@ import type { SubmissionResult } from "@/lib/responses";
  * A late submission (after the close, when the organizers allow them): answered with the exact
  * holdout score and recorded outside the mechanism (no budget spent, no query index), on the late
  * board; the final standings never change. It counts against the daily cap. Idempotency-Key is not
- * needed here: repeating a late submission spends nothing.
+ * needed here: repeating a late submission spends nothing. Its file is already in the store
+ * (`file.kept`, files.ts keepSubmissionFile).
  */
 export async function recordLate(
   user: PublicUser,
@@ -22,7 +23,7 @@ export async function recordLate(
   metric: Metric,
   teamId: string,
   scored: ScoredUpload,
-  file: { description: string | null; filename: string },
+  file: { description: string | null; filename: string; kept: KeptSubmission },
   now?: Date,
 ): Promise<SubmissionResult> {
   return db.$transaction(async (tx) => {
@@ -33,7 +34,7 @@ export async function recordLate(
     refuseOverCap(await dailyLimits(tx, teamId, competition.dailySubmissionLimit, at), at);
     const created = await tx.unrankedSubmission.create({
       data: {
-        id: randomUUID(),
+        id: file.kept.id,
         competitionId: competition.id,
         kind: "late",
         teamId,
@@ -45,7 +46,7 @@ export async function recordLate(
         description: file.description,
         filename: file.filename,
         fileSize: scored.kept.size,
-        fileData: scored.kept.compressed,
+        storageKey: file.kept.storageKey,
       },
       select: { id: true, createdAt: true },
     });
