@@ -17,7 +17,7 @@ import { Prisma } from "@/lib/generated/prisma/client";
 import type { ByteRange } from "@/lib/validation/ranges";
 
 /**
- * Where files' bytes are kept (data files; PostgreSQL keeps their names, sizes and SHA-256), behind
+ * Where files' bytes are kept (data files, solutions' and submissions' files; PostgreSQL keeps their names, sizes and SHA-256), behind
  * one small interface with two backends chosen by QUILTBOARD_FILES (docs/operating.md §10):
  * - `local`: a directory on this machine (QUILTBOARD_FILES_DIR, `.data/files`), for one instance;
  * - `s3`: a bucket of any S3-compatible server through the AWS SDK v3, which several instances share.
