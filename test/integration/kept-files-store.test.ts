@@ -58,15 +58,15 @@ describe.each(backends)("kept files in the %s store", (kind, configure) => {
     const { slug, id } = await publishedCompetition();
     const player = await competitorIn(slug);
     const csv = demoPredictionsCsv({ skill: 0.8, seed: "1" });
-    const { result } = await submit(player, slug, stream(csv), "key-1");
+    const { result } = await submit(player, slug, stream(csv), { idempotencyKey: "key-1" });
     const row = await db.submissionFile.findUniqueOrThrow({ where: { submissionId: result.id }, select: { storageKey: true, data: true, size: true } });
     expect(row).toEqual({ storageKey: `submissions/${id}/${result.id}`, data: null, size: Buffer.byteLength(csv) });
     const file = await getSubmissionFile(player, slug, result.id);
     expect([file.size, await text(file.body)]).toEqual([Buffer.byteLength(csv), csv]);
 
     // The same key and file: answered again, its second copy removed; another file under it: 409, nothing kept.
-    expect((await submit(player, slug, stream(csv), "key-1")).replayed).toBe(true);
-    const refused = await rejection(submit(player, slug, stream(demoPredictionsCsv({ skill: 0.7, seed: "2" })), "key-1"));
+    expect((await submit(player, slug, stream(csv), { idempotencyKey: "key-1" })).replayed).toBe(true);
+    const refused = await rejection(submit(player, slug, stream(demoPredictionsCsv({ skill: 0.7, seed: "2" })), { idempotencyKey: "key-1" }));
     expect(refused.status).toBe(409);
     expect(await keysUnder(`submissions/${id}/`)).toEqual([`submissions/${id}/${result.id}`]);
   });
@@ -96,7 +96,7 @@ describe.each(backends)("kept files in the %s store", (kind, configure) => {
     const player = await competitorIn(slug);
     const csvs = [1, 2, 3].map((seed) => demoPredictionsCsv({ skill: 0.6 + seed / 10, seed: String(seed) }));
     const ids = [];
-    for (const csv of csvs) ids.push((await submit(player, slug, stream(csv), null)).result.id);
+    for (const csv of csvs) ids.push((await submit(player, slug, stream(csv))).result.id);
     const sandbox = await testInSandbox(owner, slug, stream(csvs[0]), {});
     const solutionKey = (await db.solution.findUniqueOrThrow({ where: { competitionId: id }, select: { fileKey: true } })).fileKey!;
     // As the app kept them before the store held them: the compressed bytes in the rows, no key.
@@ -141,7 +141,7 @@ describe.each(backends)("kept files in the %s store", (kind, configure) => {
   it("sweeps the files no row names once they are an hour old, and only those", async () => {
     const { slug, id } = await publishedCompetition();
     const player = await competitorIn(slug);
-    const { result } = await submit(player, slug, stream(demoPredictionsCsv({ skill: 0.8, seed: "5" })), null);
+    const { result } = await submit(player, slug, stream(demoPredictionsCsv({ skill: 0.8, seed: "5" })));
     const named = `submissions/${id}/${result.id}`;
     const orphan = `submissions/${id}/${crypto.randomUUID()}`;
     const solutionOrphan = `solutions/${id}/${crypto.randomUUID()}`;

@@ -1,13 +1,9 @@
 import "server-only";
 import { presentAnswer } from "./answer";
-import type { KeptSubmission } from "./files";
-import type { ScoredUpload } from "./upload";
-import type { PublicUser } from "@/lib/server/accounts/users";
-import type { CompetitionRow } from "@/lib/server/competitions/competitions";
+import type { MechanismScoring } from "./transaction";
 import { db, lockTeam } from "@/lib/server/platform/db";
 import { dailyLimits, refuseOverCap } from "@/lib/server/teams/daily-cap";
 import { disqualifiedError } from "@/lib/server/teams/teams";
-import type { Metric } from "@/lib/metrics/registry";
 import type { SubmissionResult } from "@/lib/responses";
 
 /**
@@ -15,17 +11,10 @@ import type { SubmissionResult } from "@/lib/responses";
  * holdout score and recorded outside the mechanism (no budget spent, no query index), on the late
  * board; the final standings never change. It counts against the daily cap. Idempotency-Key is not
  * needed here: repeating a late submission spends nothing. Its file is already in the store
- * (`file.kept`, files.ts keepSubmissionFile).
+ * (`kept`, files.ts keepSubmissionFile).
  */
-export async function recordLate(
-  user: PublicUser,
-  competition: CompetitionRow,
-  metric: Metric,
-  teamId: string,
-  scored: ScoredUpload,
-  file: { description: string | null; filename: string; kept: KeptSubmission },
-  now?: Date,
-): Promise<SubmissionResult> {
+export async function recordLate(late: Omit<MechanismScoring, "idempotencyKey" | "bounds">): Promise<SubmissionResult> {
+  const { user, competition, metric, teamId, scored, file, kept, now } = late;
   return db.$transaction(async (tx) => {
     await lockTeam(tx, teamId);
     const at = now ?? new Date();
@@ -34,7 +23,7 @@ export async function recordLate(
     refuseOverCap(await dailyLimits(tx, teamId, competition.dailySubmissionLimit, at), at);
     const created = await tx.unrankedSubmission.create({
       data: {
-        id: file.kept.id,
+        id: kept.id,
         competitionId: competition.id,
         kind: "late",
         teamId,
@@ -46,14 +35,14 @@ export async function recordLate(
         description: file.description,
         filename: file.filename,
         fileSize: scored.kept.size,
-        storageKey: file.kept.storageKey,
+        storageKey: kept.storageKey,
       },
       select: { id: true, createdAt: true },
     });
     return {
       id: created.id,
       createdAt: created.createdAt.toISOString(),
-      answer: presentAnswer(metric, competition.displayPrecision, "late", scored.holdoutValue, scored.publicValue),
+      answer: presentAnswer(metric, competition.displayPrecision, { kind: "late", answer: scored.holdoutValue, publicValue: scored.publicValue }),
       budget: { remaining: team.budgetRemaining, initial: team.initialBudget },
     };
   });

@@ -22,6 +22,9 @@ import { Prisma } from "@/lib/generated/prisma/client";
 import type { SubmissionResult } from "@/lib/responses";
 import { noteSchema, safeFilename } from "@/lib/validation/files";
 
+/** How a submission arrived: its Idempotency-Key, its file's name and note, and (tests, the demo seed) its time. */
+export type SubmitOptions = { idempotencyKey?: string | null; now?: Date; details?: FileDetails };
+
 /**
  * Scores a submission through the team's Thresholdout (docs/mechanism.md §2). Everything that can
  * refuse it without reading the file comes first, in one round trip: the competition open (or
@@ -45,10 +48,9 @@ export async function submit(
   user: PublicUser,
   slug: string,
   body: ReadableStream<Uint8Array> | null,
-  idempotencyKey: string | null,
-  now?: Date,
-  details: FileDetails = {},
+  options: SubmitOptions = {},
 ): Promise<{ result: SubmissionResult; replayed: boolean }> {
+  const { idempotencyKey = null, now, details = {} } = options;
   const competition = await getVisibleCompetition(user, slug);
   const at = now ?? new Date();
   const late = competition.status === "closed" && competition.lateSubmissions;
@@ -80,7 +82,7 @@ export async function submit(
     { competitionId: competition.id, id: randomUUID(), compressed: scored.kept.compressed },
     async (kept) =>
       late
-        ? { result: await recordLate(user, competition, metric, member.teamId, scored, { ...file, kept }, now), replayed: false }
+        ? { result: await recordLate({ user, competition, metric, teamId: member.teamId, scored, file, kept, now }), replayed: false }
         : await scoreThroughMechanism({ user, competition, metric, teamId: member.teamId, scored, idempotencyKey, file, kept, bounds, now }),
     (answered) => !answered.replayed,
   );
