@@ -1,8 +1,12 @@
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { Readable } from "node:stream";
 import { createServer } from "node:http";
 import { promisify } from "node:util";
 import { gzip } from "node:zlib";
 import { compressFrame, FRAME_BYTES } from "@/lib/server/platform/csv-upload";
+import { localStore } from "@/lib/server/platform/files";
 import type { Figure } from "./mechanism";
 import { percentile } from "./stats";
 import { startHarness } from "../harness";
@@ -72,13 +76,49 @@ async function keptCopy(body: Buffer): Promise<Figure> {
 }
 
 /**
- * Issue 5's and 26's figures: the kept copy's cost, then over HTTP one 10⁶-row submission end to end on a fresh app (its
+ * What keeping a submission's copy adds to its answer (scoring/files.ts keepSubmissionFile): the
+ * write of the zstd and of the gzip copy of the same file to a local store (written whole, flushed
+ * to disk, renamed), the median of 7 in alternation, beside a plain write of the same bytes.
+ */
+async function keptWrite(body: Buffer): Promise<Figure> {
+  const pieces = Array.from({ length: Math.ceil(body.length / FRAME_BYTES) }, (_, i) => body.subarray(i * FRAME_BYTES, (i + 1) * FRAME_BYTES));
+  const gzipAsync = promisify(gzip);
+  const copies = {
+    zstd: Buffer.concat(await Promise.all(pieces.map(compressFrame))),
+    gzip: Buffer.concat(await Promise.all(pieces.map((p) => gzipAsync(p, { level: 1 })))),
+  };
+  const root = mkdtempSync(path.join(tmpdir(), "quiltboard-bench-store-"));
+  const store = localStore(root);
+  const times = { zstd: [] as number[], gzip: [] as number[] };
+  try {
+    for (let run = 0; run < 7; run++) {
+      for (const name of ["zstd", "gzip"] as const) {
+        const start = performance.now();
+        await store.put(`submissions/bench/${name}-${run}`, Readable.from([copies[name]]));
+        times[name].push(performance.now() - start);
+      }
+    }
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+  const [zstd, gzipped] = [percentile(times.zstd, 50), percentile(times.gzip, 50)];
+  return {
+    name: "kept copy of 1e6 rows written to a local store",
+    value: zstd,
+    unit: "ms",
+    note: `median of 7; ${(copies.zstd.length / 1e6).toFixed(2)} MB, flushed and renamed; the gzip copy (${(copies.gzip.length / 1e6).toFixed(2)} MB) ${gzipped.toFixed(1)} ms`,
+  };
+}
+
+/**
+ * Issue 5's, 26's and 41's figures: the kept copy's cost and its write to the store, then over HTTP one 10⁶-row submission end to end on a fresh app (its
  * process has read no submission yet; the best of three fresh processes), and warm (the best of the
  * next four), beside a server that only reads the body; and 100 concurrent 10⁴-row submissions from
  * 50 teams (all answered, none lost or duplicated).
  */
 export async function benchScoring(): Promise<Figure[]> {
-  const figures: Figure[] = [await keptCopy(Buffer.from(syntheticPredictions(1_000_000, 1)))];
+  const file = Buffer.from(syntheticPredictions(1_000_000, 1));
+  const figures: Figure[] = [await keptCopy(file), await keptWrite(file)];
   const server = await startHarness();
   const base = server.urls[0];
   try {

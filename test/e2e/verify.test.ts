@@ -1,5 +1,7 @@
 import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
+import { readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
 import { gzipSync } from "node:zlib";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -105,15 +107,18 @@ describe("verifying a revealed competition", () => {
 
   it("reports a label changed after publishing: the solution no longer hashes to the commitment", async () => {
     const changed = demoSolutionCsv().replace(/,none,holdout,/, ",spike,holdout,");
-    const [{ file }] = (await db.query<{ file: Buffer }>(`SELECT file FROM solutions s JOIN competitions c ON c.id = s.competition_id WHERE c.slug = $1`, [slug])).rows;
-    await db.query(`UPDATE solutions s SET file = $2 FROM competitions c WHERE c.id = s.competition_id AND c.slug = $1`, [slug, gzipSync(changed)]);
+    // The kept file in the local file store (the e2e apps' QUILTBOARD_FILES_DIR), replaced in place.
+    const [{ key }] = (await db.query<{ key: string }>(`SELECT file_key AS key FROM solutions s JOIN competitions c ON c.id = s.competition_id WHERE c.slug = $1`, [slug])).rows;
+    const kept = path.join(process.env.QUILTBOARD_FILES_DIR!, key);
+    const file = readFileSync(kept);
+    writeFileSync(kept, gzipSync(changed));
     try {
       const byCli = await cli(slug);
       expect(byCli.code).toBe(1);
       expect(byCli.stdout).toContain("solution: DIFFERS from the commitment");
       if (PYTHON) expect((await python(slug)).stdout).toContain("solution: DIFFERS from the commitment");
     } finally {
-      await db.query(`UPDATE solutions s SET file = $2 FROM competitions c WHERE c.id = s.competition_id AND c.slug = $1`, [slug, file]);
+      writeFileSync(kept, file);
     }
   });
 });

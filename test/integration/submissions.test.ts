@@ -7,6 +7,7 @@ import { auditCompetition, holdoutHealth } from "@/lib/server/scoring/audit";
 import { setMechanism } from "@/lib/server/competitions/calibration";
 import { createCompetition, getVisibleCompetition, requireOrganizer, toPublicDetails } from "@/lib/server/competitions/competitions";
 import { db } from "@/lib/server/platform/db";
+import { fileStore } from "@/lib/server/platform/files";
 import { AppError } from "@/lib/server/platform/errors";
 import { uploadSolution } from "@/lib/server/competitions/solutions";
 import { listMySubmissions, selectFinal } from "@/lib/server/scoring/team-submissions";
@@ -119,11 +120,13 @@ describe("scoring through the mechanism", () => {
     [lines[10], lines[20_000]] = [lines[20_000], lines[10]];
     const csv = `${lines.slice(0, rows / 2).join("\n")}\r\n${lines.slice(rows / 2).join("\r\n")}\r\n`;
     const { result } = await submit(player, slug, stream(csv, 64 * 1024));
-    const stored = await db.submissionFile.findUniqueOrThrow({ where: { submissionId: result.id }, select: { data: true, size: true } });
+    const stored = await db.submissionFile.findUniqueOrThrow({ where: { submissionId: result.id }, select: { data: true, storageKey: true } });
+    expect(stored.data).toBeNull(); // the bytes are in the file store, not the database
     // One frame per MiB read, each recording its size and a checksum of its content.
     const bytes = Buffer.byteLength(csv);
     const sizes = Array.from({ length: Math.ceil(bytes / 2 ** 20) }, (_, i) => Math.min(2 ** 20, bytes - i * 2 ** 20));
-    expect(zstdFrames(Buffer.from(stored.data))).toEqual(sizes.map((contentSize) => ({ contentSize, checksum: true })));
+    const kept = Buffer.from(await new Response(await fileStore().get(stored.storageKey!)).arrayBuffer());
+    expect(zstdFrames(kept)).toEqual(sizes.map((contentSize) => ({ contentSize, checksum: true })));
     const file = await getSubmissionFile(player, slug, result.id);
     expect([file.size, await new Response(file.body).text()]).toEqual([bytes, csv]);
   });
@@ -137,7 +140,8 @@ describe("scoring through the mechanism", () => {
     // The copy as the code before kept it: a level-1 gzip member per MiB (RFC 1952 §2.2).
     const raw = Buffer.from(csv);
     const members = Array.from({ length: Math.ceil(raw.length / 2 ** 20) }, (_, i) => gzipSync(raw.subarray(i * 2 ** 20, (i + 1) * 2 ** 20), { level: 1 }));
-    await db.submissionFile.update({ where: { submissionId: result.id }, data: { data: Buffer.concat(members) } });
+    const { storageKey } = await db.submissionFile.findUniqueOrThrow({ where: { submissionId: result.id }, select: { storageKey: true } });
+    await fileStore().put(storageKey!, new Response(Buffer.concat(members)).body!);
     const file = await getSubmissionFile(player, slug, result.id);
     expect([file.size, await new Response(file.body).text()]).toEqual([raw.length, csv]);
   });

@@ -2,9 +2,10 @@ import "server-only";
 import { COMPETITION_SELECT, type CompetitionRow, getVisibleCompetition, requireOrganizer, thresholdoutParams } from "@/lib/server/competitions/competitions";
 import { loadSolution, shapesOf } from "@/lib/server/competitions/solutions";
 import type { PublicUser } from "@/lib/server/accounts/users";
-import { db, lockCompetition, streamStoredFile } from "@/lib/server/platform/db";
+import { unpackKept } from "@/lib/server/platform/csv-upload";
+import { db, lockCompetition } from "@/lib/server/platform/db";
 import { AppError } from "@/lib/server/platform/errors";
-import { Prisma } from "@/lib/generated/prisma/client";
+import { fileStore } from "@/lib/server/platform/files";
 import { csvLines } from "@/lib/csv/writer";
 import { type Reveal, TRANSCRIPT_COLUMNS } from "@/lib/responses";
 
@@ -60,11 +61,12 @@ export async function getReveal(viewer: PublicUser | null, slug: string): Promis
   };
 }
 
-/** GET …/reveal/solution: the solution file, byte for byte as the organizers uploaded it. */
+/** GET …/reveal/solution: the solution file, byte for byte as the organizers uploaded it (kept compressed in the file store). */
 export async function revealedSolution(viewer: PublicUser | null, slug: string): Promise<{ size: number; body: ReadableStream<Uint8Array> }> {
   const competition = await revealed(viewer, slug);
-  const { fileSize } = await db.solution.findUniqueOrThrow({ where: { competitionId: competition.id }, select: { fileSize: true } });
-  return { size: fileSize!, body: await streamStoredFile(Prisma.sql`SELECT file AS blob FROM solutions WHERE competition_id = ${competition.id}::uuid`) };
+  const { fileSize, fileKey } = await db.solution.findUniqueOrThrow({ where: { competitionId: competition.id }, select: { fileSize: true, fileKey: true } });
+  if (fileKey === null) throw new AppError("unavailable", "the file is being moved into the file store; try again in a minute", { retryAfter: 60 });
+  return { size: fileSize!, body: await unpackKept(await fileStore().get(fileKey)) };
 }
 
 /** Queries read per statement of the transcript. */

@@ -1,10 +1,10 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
 import { requireAccess } from "./access";
-import { db, nameLock, streamSlices, transaction } from "@/lib/server/platform/db";
+import { db, nameLock, transaction } from "@/lib/server/platform/db";
 import { env } from "@/lib/server/platform/env";
 import { AppError } from "@/lib/server/platform/errors";
-import { fileStore, type StoredFile } from "@/lib/server/platform/files";
+import { fileStore, moveToStore, type StoredFile } from "@/lib/server/platform/files";
 import { log } from "@/lib/server/platform/log";
 import { zipStream } from "@/lib/server/platform/zip";
 import type { UploadDetails } from "@/lib/server/platform/uploads";
@@ -214,30 +214,9 @@ export async function deleteAttachment(user: PublicUser, slug: string, id: strin
 
 /**
  * At a start: moves the data files stored in the database before the file store existed (bytes in
- * `data`, no `storage_key`) into the store, one at a time, and returns how many it moved. Each is
- * read a slice at a time, written under `attachments/<competition>/<id>` (the same key on every
- * run), checked against its SHA-256, and only then is its row pointed at the key and its bytes
- * cleared, in one statement that does nothing if another instance did it first. Interrupted
- * anywhere, a run leaves every file readable (the row still has its bytes, or points at a whole
- * object) and the next run finishes the work.
+ * `data`, no `storage_key`) into the store under `attachments/<competition>/<id>` (platform/files.ts
+ * moveToStore: idempotent, safe to interrupt), and returns how many it moved.
  */
 export async function moveAttachmentsToStore(): Promise<number> {
-  const store = fileStore();
-  let moved = 0;
-  for (;;) {
-    const next = await db.attachment.findFirst({ where: { storageKey: null }, orderBy: { id: "asc" }, select: { id: true, competitionId: true, size: true, sha256: true } });
-    if (!next) return moved;
-    const key = `attachments/${next.competitionId}/${next.id}`;
-    const body = streamSlices(Number(next.size), async (offset, length) => {
-      const [row] = await db.$queryRaw<
-        { slice: Uint8Array | null }[]
-      >`SELECT substring(data FROM ${offset + 1}::int FOR ${length}::int) AS slice FROM attachments WHERE id = ${next.id}::uuid`;
-      if (!row?.slice) throw new Error(`data file ${next.id} changed while it was moved`);
-      return row.slice;
-    });
-    const written = await store.put(key, body);
-    if (written.sha256 !== next.sha256) throw new Error(`data file ${next.id}: the store holds SHA-256 ${written.sha256}, the database says ${next.sha256}`);
-    await db.$executeRaw`UPDATE attachments SET storage_key = ${key}, data = NULL WHERE id = ${next.id}::uuid AND storage_key IS NULL`;
-    moved++;
-  }
+  return moveToStore({ table: "attachments", id: "id", bytes: "data", key: "storage_key", keyOf: `'attachments/' || competition_id || '/' || id` });
 }

@@ -3,6 +3,8 @@ import { type CompetitionRow, getVisibleCompetition, requireOrganizer } from "./
 import { solutionCache } from "./solution-cache";
 import { db, lockCompetition } from "@/lib/server/platform/db";
 import { AppError } from "@/lib/server/platform/errors";
+import { fileStore } from "@/lib/server/platform/files";
+import { log } from "@/lib/server/platform/log";
 import type { PublicUser } from "@/lib/server/accounts/users";
 import type { Prisma } from "@/lib/generated/prisma/client";
 
@@ -25,16 +27,28 @@ export async function lockDraft(tx: Prisma.TransactionClient, competitionId: str
 
 /**
  * DELETE …/competitions/{slug} (organizers): a draft is deleted with everything it holds (solution,
- * data files, settings, their log); 409 once published, under the same row lock as publishing.
+ * data files, sandbox tests, settings, their log); 409 once published, under the same row lock as
+ * publishing. The files' bytes are removed from the file store once the rows are gone (a solution's
+ * or sandbox test's that cannot be is logged and left to the sweep: platform/files.ts sweepStore).
  */
 export async function deleteDraft(user: PublicUser, slug: string): Promise<void> {
   const competition = await requireOrganizer(user, slug);
-  await db.$transaction(async (tx) => {
+  const keys = await db.$transaction(async (tx) => {
     if ((await lockCompetition(tx, competition.id)) !== "draft")
       throw new AppError("conflict", "only a draft can be deleted: a published competition keeps its teams' submissions; close it instead");
+    const stored = await tx.$queryRaw<{ key: string }[]>`
+      SELECT file_key AS key FROM solutions WHERE competition_id = ${competition.id}::uuid AND file_key IS NOT NULL
+      UNION ALL SELECT storage_key FROM attachments WHERE competition_id = ${competition.id}::uuid AND storage_key IS NOT NULL
+      UNION ALL SELECT storage_key FROM unranked_submissions WHERE competition_id = ${competition.id}::uuid AND storage_key IS NOT NULL`;
     await tx.competition.delete({ where: { id: competition.id } });
+    return stored.map((s) => s.key);
   });
   solutionCache.forget(competition.id); // other instances drop theirs at their next look (solutions.ts loadSolution), or as the least used
+  for (const key of keys) {
+    await fileStore()
+      .delete(key)
+      .catch((error: unknown) => log.warn({ key, err: (error as Error).message }, "a deleted draft's file stayed in the file store until the sweep"));
+  }
 }
 
 // Published: taking entries

@@ -1,6 +1,10 @@
 import "server-only";
+import { randomUUID } from "node:crypto";
+import { Readable } from "node:stream";
 import { db, transaction } from "@/lib/server/platform/db";
 import { AppError } from "@/lib/server/platform/errors";
+import { fileStore, moveToStore, sweepStore } from "@/lib/server/platform/files";
+import { log } from "@/lib/server/platform/log";
 import { type CompetitionRow, correlationOf, requireOrganizer, metricOf } from "./competitions";
 import { readCsvUpload } from "@/lib/server/platform/csv-upload";
 import type { PublicUser } from "@/lib/server/accounts/users";
@@ -12,6 +16,7 @@ import { solutionCache } from "./solution-cache";
 import { MathInputError } from "@/lib/mechanism/errors";
 import { splitShapes, type SplitShape } from "@/lib/metrics/registry";
 import { type CompetitionStatus, Prisma } from "@/lib/generated/prisma/client";
+import { isUuid } from "@/lib/validation/ids";
 
 /** Largest solution file accepted: 10⁶ rows with long ids fit comfortably. */
 export const MAX_SOLUTION_BYTES = 256 * 1024 * 1024;
@@ -114,12 +119,15 @@ function bytesOf(array: Int32Array | Float64Array | Uint8Array): Uint8Array {
 }
 
 /**
- * Writes a solution's columns as blobs and its file as kept (compressed), replacing the competition's
- * previous solution, and sets the competition's correlation model, in one transaction under the
- * competition's row lock (a draft only). Through node-postgres, which sends
- * each column as it is (binary): Prisma turned 34 MB of columns into strings for 2 to 4 s of the
- * event loop and ~150 MB of memory, and its interactive transaction gave up after 5 s (a 500 for a
- * large file while another change held the lock).
+ * Writes a solution's columns as blobs, replacing the competition's previous solution, and sets the
+ * competition's correlation model, in one transaction under the competition's row lock (a draft
+ * only). The file as kept (compressed) is written to the file store first, under a new key
+ * `solutions/<competition>/<uuid>` that the row names; the previous file's bytes are removed once the
+ * new row is committed, the new ones when the transaction fails (unless the row names them after
+ * all: a commit whose answer was lost). Through node-postgres, which sends each column as it is
+ * (binary): Prisma turned 34 MB of columns into strings for 2 to 4 s of the event loop and ~150 MB
+ * of memory, and its interactive transaction gave up after 5 s (a 500 for a large file while
+ * another change held the lock).
  */
 async function storeSolution(
   competitionId: string,
@@ -128,20 +136,73 @@ async function storeSolution(
 ): Promise<void> {
   const rows = s.ids.length;
   const json = (value: unknown) => (value === null ? null : JSON.stringify(value));
-  await transaction(async (tx) => {
-    const [{ status }] = await tx.read<{ status: CompetitionStatus }>(Prisma.sql`SELECT status FROM competitions WHERE id = ${competitionId}::uuid FOR UPDATE`);
-    requireDraft({ status }, "the solution");
-    tx.write(Prisma.sql`
-      INSERT INTO solutions (competition_id, rows, public_rows, holdout_rows, ids, labels, classes, split, order_values, group_codes, group_names, state_codes, state_names, sha256, file, file_size, uploaded_at)
-      VALUES (${competitionId}::uuid, ${rows}, ${rows - file.holdout}, ${file.holdout}, ${bytesOf(s.ids.bytes)}, ${bytesOf(s.labels)}, ${json(s.classes)}::jsonb, ${bytesOf(s.split)},
-        ${s.order && bytesOf(s.order)}, ${s.groups && bytesOf(s.groups.codes)}, ${s.groups && bytesOf(s.groups.names.bytes)}, ${s.states && bytesOf(s.states.codes)},
-        ${json(s.states?.names ?? null)}::jsonb, ${file.sha256}, ${file.kept.compressed}, ${file.kept.size}, ${file.uploadedAt.toISOString()}::timestamp)
-      ON CONFLICT (competition_id) DO UPDATE SET rows = EXCLUDED.rows, public_rows = EXCLUDED.public_rows, holdout_rows = EXCLUDED.holdout_rows, ids = EXCLUDED.ids,
-        labels = EXCLUDED.labels, classes = EXCLUDED.classes, split = EXCLUDED.split, order_values = EXCLUDED.order_values, group_codes = EXCLUDED.group_codes,
-        group_names = EXCLUDED.group_names, state_codes = EXCLUDED.state_codes, state_names = EXCLUDED.state_names, sha256 = EXCLUDED.sha256, file = EXCLUDED.file,
-        file_size = EXCLUDED.file_size, uploaded_at = EXCLUDED.uploaded_at`);
-    tx.write(Prisma.sql`UPDATE competitions SET correlation = ${json(file.correlation)}::jsonb WHERE id = ${competitionId}::uuid`);
-  });
+  const key = `solutions/${competitionId}/${randomUUID()}`;
+  await fileStore().put(key, Readable.from([file.kept.compressed]));
+  let replaced: string | null = null;
+  try {
+    await transaction(async (tx) => {
+      const [{ status }] = await tx.read<{ status: CompetitionStatus }>(Prisma.sql`SELECT status FROM competitions WHERE id = ${competitionId}::uuid FOR UPDATE`);
+      requireDraft({ status }, "the solution");
+      replaced = (await tx.read<{ key: string | null }>(Prisma.sql`SELECT file_key AS key FROM solutions WHERE competition_id = ${competitionId}::uuid`))[0]?.key ?? null;
+      tx.write(Prisma.sql`
+        INSERT INTO solutions (competition_id, rows, public_rows, holdout_rows, ids, labels, classes, split, order_values, group_codes, group_names, state_codes, state_names, sha256, file_key, file, file_size, uploaded_at)
+        VALUES (${competitionId}::uuid, ${rows}, ${rows - file.holdout}, ${file.holdout}, ${bytesOf(s.ids.bytes)}, ${bytesOf(s.labels)}, ${json(s.classes)}::jsonb, ${bytesOf(s.split)},
+          ${s.order && bytesOf(s.order)}, ${s.groups && bytesOf(s.groups.codes)}, ${s.groups && bytesOf(s.groups.names.bytes)}, ${s.states && bytesOf(s.states.codes)},
+          ${json(s.states?.names ?? null)}::jsonb, ${file.sha256}, ${key}, NULL, ${file.kept.size}, ${file.uploadedAt.toISOString()}::timestamp)
+        ON CONFLICT (competition_id) DO UPDATE SET rows = EXCLUDED.rows, public_rows = EXCLUDED.public_rows, holdout_rows = EXCLUDED.holdout_rows, ids = EXCLUDED.ids,
+          labels = EXCLUDED.labels, classes = EXCLUDED.classes, split = EXCLUDED.split, order_values = EXCLUDED.order_values, group_codes = EXCLUDED.group_codes,
+          group_names = EXCLUDED.group_names, state_codes = EXCLUDED.state_codes, state_names = EXCLUDED.state_names, sha256 = EXCLUDED.sha256, file_key = EXCLUDED.file_key,
+          file = NULL, file_size = EXCLUDED.file_size, uploaded_at = EXCLUDED.uploaded_at`);
+      tx.write(Prisma.sql`UPDATE competitions SET correlation = ${json(file.correlation)}::jsonb WHERE id = ${competitionId}::uuid`);
+    });
+  } catch (error) {
+    await forgetSolutionFile(key, competitionId);
+    throw error;
+  }
+  await forgetSolutionFile(replaced);
+}
+
+/**
+ * Removes a solution's file from the store, when no row names it (`competitionId`: the row that
+ * might) or when its row is gone; a failure is logged and left to sweepSolutionFiles.
+ */
+export async function forgetSolutionFile(key: string | null, competitionId?: string): Promise<void> {
+  if (!key) return;
+  try {
+    if (competitionId) {
+      const [row] = await db.$queryRaw<{ key: string | null }[]>`SELECT file_key AS key FROM solutions WHERE competition_id = ${competitionId}::uuid`;
+      if (row?.key === key) return;
+    }
+    await fileStore().delete(key);
+  } catch (error) {
+    log.warn({ key, err: (error as Error).message }, "a solution's file no row names stays in the file store until the sweep");
+  }
+}
+
+/**
+ * At a start: moves the solutions' files kept in the database before the file store held them into
+ * the store, under `solutions/<competition>/<sha256>` (platform/files.ts moveToStore: idempotent,
+ * safe to interrupt); how many it moved.
+ */
+export async function moveSolutionFilesToStore(): Promise<number> {
+  return moveToStore({ table: "solutions", id: "competition_id", bytes: "file", key: "file_key", keyOf: `'solutions/' || competition_id || '/' || sha256` });
+}
+
+/**
+ * Removes the solutions' files that no row names, written over an hour before `now`
+ * (platform/files.ts sweepStore): left by an app killed between writing one and committing its row,
+ * or by a delete that could not reach the store.
+ */
+export async function sweepSolutionFiles(now = new Date()): Promise<number> {
+  return sweepStore(
+    "solutions/",
+    async (keys) => {
+      const ids = keys.map((key) => key.split("/")[1]).filter(isUuid);
+      const rows = await db.$queryRaw<{ key: string }[]>`SELECT file_key AS key FROM solutions WHERE competition_id = ANY(${ids}::uuid[]) AND file_key IS NOT NULL`;
+      return new Set(rows.map((r) => r.key));
+    },
+    now,
+  );
 }
 
 /**

@@ -1,7 +1,8 @@
 import "server-only";
 import { createHash } from "node:crypto";
+import { pipeline, Readable } from "node:stream";
 import { promisify } from "node:util";
-import { constants, zstdCompress } from "node:zlib";
+import { constants, createGunzip, createZstdDecompress, zstdCompress } from "node:zlib";
 import { AppError } from "./errors";
 import { CsvValidationError } from "@/lib/csv/reader";
 
@@ -119,4 +120,36 @@ function compressor() {
       abandoned = true;
     },
   };
+}
+
+/** The first bytes of a zstd frame (RFC 8878 §3.1.1); a gzip member starts 1f 8b (RFC 1952 §2.3.1). */
+const ZSTD_MAGIC = Buffer.from([0x28, 0xb5, 0x2f, 0xfd]);
+
+/**
+ * A kept copy (read from the file store), unpacked as the reader takes it. Copies are zstd frames
+ * (`compressor`), or gzip members for those kept before Quiltboard moved to Node 24, which stay as
+ * they were: the first bytes say which. A slow reader of a file that unpacks to far more than it
+ * takes holds the store's buffer and the decompressor's window, not the file.
+ */
+export async function unpackKept(packed: ReadableStream<Uint8Array>): Promise<ReadableStream<Uint8Array>> {
+  const reader = packed.getReader();
+  const head: Uint8Array[] = [];
+  for (let bytes = 0; bytes < ZSTD_MAGIC.byteLength;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    head.push(value);
+    bytes += value.byteLength;
+  }
+  const first = Buffer.concat(head);
+  async function* bytes() {
+    try {
+      if (first.byteLength) yield first;
+      for (let read = await reader.read(); !read.done; read = await reader.read()) yield read.value;
+    } finally {
+      await reader.cancel().catch(() => {}); // the reader went away: the store's stream is closed
+    }
+  }
+  const unpack = first.subarray(0, 4).equals(ZSTD_MAGIC) ? createZstdDecompress() : createGunzip();
+  pipeline(Readable.from(bytes()), unpack, () => {}); // a failure of either ends the other, and the answer, with it
+  return Readable.toWeb(unpack) as ReadableStream<Uint8Array>;
 }

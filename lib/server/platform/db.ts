@@ -1,6 +1,4 @@
 import "server-only";
-import { Readable } from "node:stream";
-import { createGunzip, createZstdDecompress } from "node:zlib";
 import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
 import { type CompetitionStatus, Prisma, PrismaClient } from "@/lib/generated/prisma/client";
@@ -136,28 +134,6 @@ export function streamSlices(size: number, slice: (offset: number, length: numbe
     },
     { highWaterMark: 0 },
   );
-}
-
-/** The first bytes of a zstd frame (RFC 8878 §3.1.1); a gzip member starts 1f 8b (RFC 1952 §2.3.1). */
-const ZSTD_MAGIC = Buffer.from([0x28, 0xb5, 0x2f, 0xfd]);
-
-/**
- * A kept file, unpacked as the reader takes it: `stored` selects the compressed bytes as `blob` (one
- * row). Files are kept as zstd frames (platform/csv-upload.ts), or as gzip members for those kept
- * before Quiltboard moved to Node 24, which stay as they were: the first bytes say which. The
- * compressed bytes are read a slice at a time (streamSlices) and unpacked on the way, so a slow
- * download of a file that unpacks to far more than it takes holds a slice and the decompressor's
- * window, not the file.
- */
-export async function streamStoredFile(stored: Prisma.Sql): Promise<ReadableStream<Uint8Array>> {
-  const [{ compressed, head }] = await db.$queryRaw<{ compressed: number; head: Uint8Array }[]>`
-    SELECT octet_length(blob)::int AS compressed, substring(blob FROM 1 FOR 4) AS head FROM (${stored}) stored`;
-  const packed = streamSlices(compressed, async (offset, length) => {
-    const [row] = await db.$queryRaw<{ slice: Uint8Array }[]>`SELECT substring(blob FROM ${offset + 1}::int FOR ${length}::int) AS slice FROM (${stored}) stored`;
-    return row.slice;
-  });
-  const unpack = Buffer.from(head).equals(ZSTD_MAGIC) ? createZstdDecompress() : createGunzip();
-  return Readable.toWeb(Readable.fromWeb(packed as import("node:stream/web").ReadableStream<Uint8Array>).pipe(unpack)) as ReadableStream<Uint8Array>;
 }
 
 /**

@@ -1,21 +1,23 @@
 import "server-only";
 import { createHash, randomUUID } from "node:crypto";
 import { createReadStream, createWriteStream } from "node:fs";
-import { mkdir, readFile, rename, rm, rmdir, stat, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, rename, rm, rmdir, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { pipeline as pipe, Readable, Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type { ReadableStream as NodeWebStream } from "node:stream/web";
-import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, NotFound, S3Client } from "@aws-sdk/client-s3";
+import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, NotFound, S3Client } from "@aws-sdk/client-s3";
 import { Upload } from "@aws-sdk/lib-storage";
 import { getSignedUrl } from "@aws-sdk/s3-request-presigner";
-import { db } from "./db";
+import { db, streamSlices } from "./db";
 import { ConfigurationError, env } from "./env";
 import { AppError } from "./errors";
+import { log } from "./log";
+import { Prisma } from "@/lib/generated/prisma/client";
 import type { ByteRange } from "@/lib/validation/ranges";
 
 /**
- * Where files' bytes are kept (data files; PostgreSQL keeps their names, sizes and SHA-256), behind
+ * Where files' bytes are kept (data files, solutions' and submissions' files; PostgreSQL keeps their names, sizes and SHA-256), behind
  * one small interface with two backends chosen by QUILTBOARD_FILES (docs/operating.md §10):
  * - `local`: a directory on this machine (QUILTBOARD_FILES_DIR, `.data/files`), for one instance;
  * - `s3`: a bucket of any S3-compatible server through the AWS SDK v3, which several instances share.
@@ -35,6 +37,8 @@ export interface FileStore {
   delete(key: string): Promise<void>;
   /** The size of `key`, or null when there is no such file. */
   stat(key: string): Promise<{ size: number } | null>;
+  /** Every whole file whose key starts with `prefix` (ending in `/`), with when it was written. */
+  list(prefix: string): AsyncIterable<{ key: string; written: Date }>;
 }
 
 /** A file of the store as a download: what its answer says of it, and its bytes (all or a range) or a signed URL. */
@@ -165,6 +169,19 @@ export function localStore(root: string): FileStore {
       });
       return found?.isFile() ? { size: found.size } : null;
     },
+    async *list(prefix) {
+      const base = where(prefix.replace(/\/$/, ""));
+      const names = await readdir(base, { recursive: true }).catch((error: NodeJS.ErrnoException) => {
+        if (error.code === "ENOENT") return [] as string[];
+        throw error;
+      });
+      for (const name of names) {
+        const key = `${prefix}${name.split(path.sep).join("/")}`;
+        if (!KEY.test(key)) continue; // a .partial file being written
+        const found = await stat(path.join(base, name)).catch(() => null);
+        if (found?.isFile()) yield { key, written: found.mtime };
+      }
+    },
   };
 }
 
@@ -236,6 +253,14 @@ export function s3Store(options: S3Options): FileStore {
         throw error;
       }
     },
+    async *list(prefix) {
+      let ContinuationToken: string | undefined;
+      do {
+        const page = await client.send(new ListObjectsV2Command({ Bucket, Prefix: checked(prefix.replace(/\/$/, "")) + "/", ContinuationToken }));
+        for (const object of page.Contents ?? []) if (object.Key && object.LastModified) yield { key: object.Key, written: object.LastModified };
+        ContinuationToken = page.IsTruncated ? page.NextContinuationToken : undefined;
+      } while (ContinuationToken);
+    },
   };
 }
 
@@ -298,4 +323,77 @@ export async function claimLocalStore(): Promise<void> {
       `QUILTBOARD_FILES=local: ${root} is not the directory this database's files are kept in (another instance keeps them in its own, marked ${row?.mark}); several instances share one store: set QUILTBOARD_FILES=s3 (docs/operating.md §10), or give every instance the same directory`,
     ]);
   }
+}
+
+/**
+ * A bytea column whose values move into the store: rows of `table` (id column `id`) with bytes in
+ * `bytes` and no key in `key` yet; `keyOf` is the SQL expression (over the row) of the key each is
+ * moved to, the same on every run. Constants of the code, never a client's words.
+ */
+export type BytesColumn = { table: string; id: string; bytes: string; key: string; keyOf: string };
+
+/**
+ * At a start: moves the bytes a column kept in the database before the file store existed into the
+ * store, one row at a time, and returns how many it moved. Each value is read a slice at a time,
+ * written under its key (platform/files.ts is whole-or-nothing), checked against the SHA-256
+ * PostgreSQL computes of the value, and only then is its row pointed at the key and its bytes
+ * cleared, in one statement that does nothing if another instance did it first. Interrupted
+ * anywhere, a run leaves every value readable (the row still has its bytes, or points at a whole
+ * object) and the next run finishes the work; an object written for a row deleted meanwhile is removed.
+ */
+export async function moveToStore(column: BytesColumn): Promise<number> {
+  const [table, id, bytes, key] = [column.table, column.id, column.bytes, column.key].map((name) => Prisma.raw(`"${name}"`));
+  const store = fileStore();
+  let moved = 0;
+  for (;;) {
+    const [next] = await db.$queryRaw<{ id: string; key: string; size: number; sha256: string }[]>`
+      SELECT ${id}::text AS id, ${Prisma.raw(column.keyOf)} AS key, octet_length(${bytes})::float8 AS size, encode(sha256(${bytes}), 'hex') AS sha256
+      FROM ${table} WHERE ${key} IS NULL AND ${bytes} IS NOT NULL ORDER BY ${id} LIMIT 1`;
+    if (!next) return moved;
+    const body = streamSlices(next.size, async (offset, length) => {
+      const [row] = await db.$queryRaw<{ slice: Uint8Array | null }[]>`
+        SELECT substring(${bytes} FROM ${offset + 1}::int FOR ${length}::int) AS slice FROM ${table} WHERE ${id} = ${next.id}::uuid`;
+      if (!row?.slice) throw new Error(`${column.table} ${next.id} changed while it was moved`);
+      return row.slice;
+    });
+    const written = await store.put(next.key, body);
+    if (written.sha256 !== next.sha256) throw new Error(`${column.table} ${next.id}: the store holds SHA-256 ${written.sha256}, the database says ${next.sha256}`);
+    const pointed = await db.$executeRaw`UPDATE ${table} SET ${key} = ${next.key}, ${bytes} = NULL WHERE ${id} = ${next.id}::uuid AND ${key} IS NULL`;
+    if (pointed === 0) {
+      const [still] = await db.$queryRaw<{ key: string | null }[]>`SELECT ${key} AS key FROM ${table} WHERE ${id} = ${next.id}::uuid`;
+      if (!still) await store.delete(next.key); // deleted while it was moved
+    }
+    moved++;
+  }
+}
+
+/** How long a file may be in the store before the row that names it is committed: far beyond a transaction's 30 s. */
+export const SWEEP_GRACE_MS = 60 * 60 * 1000;
+
+/**
+ * Removes the files under `prefix` written over SWEEP_GRACE_MS before `now` that no row names
+ * (`named` returns which of the keys a row does): what a process killed between writing a file and
+ * committing its row left, and what rows deleted with their competition, team or account named. A
+ * file written for a row not committed yet is younger and stays. Returns how many it removed.
+ */
+export async function sweepStore(prefix: string, named: (keys: string[]) => Promise<Set<string>>, now = new Date()): Promise<number> {
+  const store = fileStore();
+  const before = new Date(now.getTime() - SWEEP_GRACE_MS);
+  let removed = 0;
+  const sweep = async (keys: string[]) => {
+    const kept = await named(keys);
+    for (const key of keys.filter((k) => !kept.has(k))) {
+      await store.delete(key);
+      removed++;
+    }
+  };
+  const batch: string[] = [];
+  for await (const file of store.list(prefix)) {
+    if (file.written >= before) continue;
+    batch.push(file.key);
+    if (batch.length === 500) await sweep(batch.splice(0));
+  }
+  if (batch.length) await sweep(batch);
+  if (removed) log.info({ prefix, removed }, "files no row names were removed from the file store");
+  return removed;
 }

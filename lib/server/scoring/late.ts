@@ -1,5 +1,4 @@
 import "server-only";
-import { randomUUID } from "node:crypto";
 import { presentAnswer } from "./answer";
 import type { MechanismScoring } from "./transaction";
 import { db, lockTeam } from "@/lib/server/platform/db";
@@ -11,10 +10,11 @@ import type { SubmissionResult } from "@/lib/responses";
  * A late submission (after the close, when the organizers allow them): answered with the exact
  * holdout score and recorded outside the mechanism (no budget spent, no query index), on the late
  * board; the final standings never change. It counts against the daily cap. Idempotency-Key is not
- * needed here: repeating a late submission spends nothing.
+ * needed here: repeating a late submission spends nothing. Its file is already in the store
+ * (`kept`, files.ts keepSubmissionFile).
  */
 export async function recordLate(late: Omit<MechanismScoring, "idempotencyKey" | "bounds">): Promise<SubmissionResult> {
-  const { user, competition, metric, teamId, scored, file, now } = late;
+  const { user, competition, metric, teamId, scored, file, kept, now } = late;
   return db.$transaction(async (tx) => {
     await lockTeam(tx, teamId);
     const at = now ?? new Date();
@@ -23,7 +23,7 @@ export async function recordLate(late: Omit<MechanismScoring, "idempotencyKey" |
     refuseOverCap(await dailyLimits(tx, teamId, competition.dailySubmissionLimit, at), at);
     const created = await tx.unrankedSubmission.create({
       data: {
-        id: randomUUID(),
+        id: kept.id,
         competitionId: competition.id,
         kind: "late",
         teamId,
@@ -35,7 +35,7 @@ export async function recordLate(late: Omit<MechanismScoring, "idempotencyKey" |
         description: file.description,
         filename: file.filename,
         fileSize: scored.kept.size,
-        fileData: scored.kept.compressed,
+        storageKey: kept.storageKey,
       },
       select: { id: true, createdAt: true },
     });

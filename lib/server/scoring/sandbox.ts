@@ -5,6 +5,7 @@ import { db } from "@/lib/server/platform/db";
 import { AppError } from "@/lib/server/platform/errors";
 import { consumeRateLimit } from "@/lib/server/platform/rate-limit";
 import { type FileDetails, fileDetails } from "@/lib/server/platform/uploads";
+import { keepSubmissionFile } from "./files";
 import { scoreUpload } from "./upload";
 import type { PublicUser } from "@/lib/server/accounts/users";
 import { noteSchema, safeFilename } from "@/lib/validation/files";
@@ -25,22 +26,27 @@ export async function testInSandbox(user: PublicUser, slug: string, body: Readab
   const file = await fileDetails(details);
   const { description } = noteSchema.parse({ description: file.description ?? "" });
   const filename = safeFilename(file.name ?? "") ?? "submission.csv";
-  const row = await db.unrankedSubmission.create({
-    data: {
-      id: randomUUID(),
-      competitionId: competition.id,
-      kind: "sandbox",
-      userId: user.id,
-      fileSha256: scored.sha256,
-      publicValue: scored.publicValue,
-      holdoutValue: scored.holdoutValue,
-      description,
-      filename,
-      fileSize: scored.kept.size,
-      fileData: scored.kept.compressed,
-    },
-    select: SANDBOX_SELECT,
-  });
+  const row = await keepSubmissionFile(
+    { competitionId: competition.id, id: randomUUID(), compressed: scored.kept.compressed },
+    ({ id, storageKey }) =>
+      db.unrankedSubmission.create({
+        data: {
+          id,
+          competitionId: competition.id,
+          kind: "sandbox",
+          userId: user.id,
+          fileSha256: scored.sha256,
+          publicValue: scored.publicValue,
+          holdoutValue: scored.holdoutValue,
+          description,
+          filename,
+          fileSize: scored.kept.size,
+          storageKey,
+        },
+        select: SANDBOX_SELECT,
+      }),
+    () => true,
+  );
   return present(competition, row);
 }
 

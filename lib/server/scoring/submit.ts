@@ -1,4 +1,6 @@
 import "server-only";
+import { randomUUID } from "node:crypto";
+import { keepSubmissionFile } from "./files";
 import { recordLate } from "./late";
 import { scoreThroughMechanism } from "./transaction";
 import { scoreUpload } from "./upload";
@@ -39,7 +41,9 @@ export type SubmitOptions = { idempotencyKey?: string | null; now?: Date; detail
  * row lock); the next query index is taken, Algorithm 1 stepped, and the submission, the team's
  * mechanism state and its leaderboard row written together; the answer carries its bound.
  * Concurrent submissions of one team (on any number of app instances) are thereby serialised, and
- * a crash before the commit leaves nothing behind. `now` fixes the submission's time (tests, the
+ * a crash before the commit leaves nothing behind but a file. The file's compressed copy is written
+ * to the file store before that transaction, so no answered submission is without it; a refused or
+ * replayed one's copy is removed, and one a crash left is swept (files.ts keepSubmissionFile). `now` fixes the submission's time (tests, the
  * demo seed); by default it is the database's clock once the team's lock is held.
  */
 export async function submit(
@@ -77,9 +81,14 @@ export async function submit(
   const [scored, bounds] = await Promise.all([scoreUpload(competition, metric, body), late ? null : getScoreBounds(competition)]);
   const { name, description } = await fileDetails(details);
   const file = { description: noteSchema.parse({ description: description ?? "" }).description, filename: safeFilename(name ?? "") ?? "submission.csv" };
-  const outcome = late
-    ? { result: await recordLate({ user, competition, metric, teamId: member.teamId, scored, file, now }), replayed: false }
-    : await scoreThroughMechanism({ user, competition, metric, teamId: member.teamId, scored, idempotencyKey, file, bounds, now });
+  const outcome = await keepSubmissionFile(
+    { competitionId: competition.id, id: randomUUID(), compressed: scored.kept.compressed },
+    async (kept) =>
+      late
+        ? { result: await recordLate({ user, competition, metric, teamId: member.teamId, scored, file, kept, now }), replayed: false }
+        : await scoreThroughMechanism({ user, competition, metric, teamId: member.teamId, scored, idempotencyKey, file, kept, bounds, now }),
+    (answered) => !answered.replayed,
+  );
   if (!outcome.replayed) {
     scoringSeconds.observe((performance.now() - started) / 1000);
     submissionsTotal.inc({ kind: outcome.result.answer.kind });

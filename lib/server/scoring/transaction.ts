@@ -1,6 +1,6 @@
 import "server-only";
-import { randomUUID } from "node:crypto";
 import { presentAnswer } from "./answer";
+import type { KeptSubmission } from "./files";
 import type { ScoredUpload } from "./upload";
 import type { PublicUser } from "@/lib/server/accounts/users";
 import { type CompetitionRow, thresholdoutParams } from "@/lib/server/competitions/competitions";
@@ -28,6 +28,8 @@ export type MechanismScoring = {
   scored: ScoredUpload;
   idempotencyKey: string | null;
   file: { description: string | null; filename: string };
+  /** the submission's id and where its file is already in the store (files.ts keepSubmissionFile) */
+  kept: KeptSubmission;
   /** what the answer's bound depends on (competitions/plans.ts getScoreBounds) */
   bounds: ScoreBoundSetting | null;
   now?: Date;
@@ -38,6 +40,7 @@ export async function scoreThroughMechanism(scoring: MechanismScoring): Promise<
   const { user, competition, metric, teamId, scored, idempotencyKey, bounds, now } = scoring;
   const { description, filename } = scoring.file;
   const { holdoutValue, publicValue, sha256, sketch, kept, data } = scored;
+  const { id, storageKey } = scoring.kept;
   const params = thresholdoutParams(competition, shapesOf(competition, data.solution).holdout);
 
   return transaction(async (tx) => {
@@ -115,12 +118,11 @@ export async function scoreThroughMechanism(scoring: MechanismScoring): Promise<
     const position = step.state.queries + team.absorbedQueries;
     const prior = team.holdoutAnswers;
     const place = row === shown ? { position: team.bestPosition, prior: team.bestPrior } : { position, prior };
-    // The submission, its file, the team's mechanism state and leaderboard row, and the
+    // The submission, its file (its bytes already in the store), the team's mechanism state and leaderboard row, and the
     // competition's count of holdout answers: one statement. When the row's place on the board may
     // change, the teams table's trigger also bumps the competition's board version
     // (boards/ranking.ts): like the count, an update of the competition row, which the other
     // scorings' key-share locks do not block and which is held only until this commit.
-    const id = randomUUID();
     const stamp = (date: Date | null) => (date === null ? null : date.toISOString());
     tx.write(Prisma.sql`
         WITH created AS (
@@ -130,7 +132,7 @@ export async function scoreThroughMechanism(scoring: MechanismScoring): Promise<
             ${step.state.queries}, ${position}, ${kind}::"AnswerKind", ${value}, ${before.budget}, ${step.state.budget}, ${publicValue}, ${holdoutValue},
             ${new Uint8Array(sketch.buffer)}, ${description}, ${filename})
           RETURNING id),
-        file AS (INSERT INTO submission_files (submission_id, size, data) SELECT id, ${kept.size}, ${kept.compressed} FROM created),
+        file AS (INSERT INTO submission_files (submission_id, size, storage_key) SELECT id, ${kept.size}, ${storageKey} FROM created),
         competition AS (UPDATE competitions SET holdout_answers = holdout_answers + ${spent} WHERE id = ${competition.id}::uuid AND ${spent}::int > 0)
         UPDATE teams SET budget_remaining = ${team.budgetRemaining - spent}, noisy_threshold = ${step.state.noisyThreshold}, query_count = ${step.state.queries},
           holdout_answers = holdout_answers + ${kind === "holdout" ? 1 : 0}, submission_count = submission_count + 1, last_submission_at = ${stamp(at)}::timestamp,
