@@ -74,7 +74,8 @@ async function cuttingProxy(target: string, options: { cut: number | null; isDow
         sent += piece.byteLength;
         if (sent < cut) return void response.write(piece);
         answer.destroy();
-        response.write(piece, () => response.socket?.destroy());
+        // end, not destroy: what was written still goes out, then the connection closes.
+        response.write(piece, () => response.socket?.end());
       });
     });
     forward.on("error", () => response.socket?.destroy());
