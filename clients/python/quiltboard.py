@@ -31,6 +31,7 @@ from __future__ import annotations
 import csv
 import hashlib
 import hmac
+import http.client
 import io
 import json
 import math
@@ -209,9 +210,24 @@ class Client:
         data, _ = self._request("GET", "submissions")
         return [_answer(s) for s in data["submissions"]]
 
-    def competitions(self) -> List[Dict[str, Any]]:
-        """The competitions the token's account can see, one flat dict each (slug, title, status, metric, ends_at, teams, …)."""
-        data, _ = self._request("GET", "/api/v1/competitions")
+    def competitions(self, search: Optional[str] = None, status: Optional[str] = None, mine: bool = False, page: int = 1) -> List[Dict[str, Any]]:
+        """The competitions the token's account can see, one flat dict each (slug, title, status, metric, starts_at, ends_at, closed_at, teams).
+
+        ``search`` keeps those whose title has words starting with each of its words; ``status`` is
+        "open" (taking entries now), "upcoming" or "closed"; ``mine=True`` keeps those you are on a
+        team of or organize (it needs a token). Open ones come first, then drafts, then closed ones;
+        500 a page, ``page`` counting from 1.
+        """
+        if status not in (None, "open", "upcoming", "closed"):
+            raise ValueError(f"status must be 'open', 'upcoming' or 'closed' (not {status!r})")
+        query: Dict[str, Any] = {"page": page}
+        if search:
+            query["q"] = search
+        if status:
+            query["status"] = status
+        if mine:
+            query["mine"] = "true"
+        data, _ = self._request("GET", f"/api/v1/competitions?{urllib.parse.urlencode(query)}")
         return _rows(data["competitions"])
 
     def files(self) -> List[Dict[str, Any]]:
@@ -289,7 +305,11 @@ class Client:
         """Downloads the competition's data files (or the one called ``file``) into ``directory`` (default ./SLUG); their paths.
 
         A file already there with the SHA-256 the server lists is not fetched again (``force=True``
-        fetches it anyway); a file that arrives with another SHA-256 is not kept and raises.
+        fetches it anyway). Each file is written to NAME.part (the ETag it came with in
+        NAME.part.etag) and renamed into place only once the whole file has the listed SHA-256. A
+        download cut off keeps its part and raises: calling download() again asks only for the rest
+        (Range with If-Range, so a file changed meanwhile comes whole again). A whole file with
+        another SHA-256 deletes the part and raises.
         """
         target = directory if directory is not None else self._competition()
         attachments = self.files()
@@ -304,26 +324,69 @@ class Client:
             paths.append(path)
             if not force and os.path.isfile(path) and _sha256_of(path) == attachment["sha256"]:
                 continue
-            partial = path + ".part"
-            _, response = self._request("GET", f"attachments/{attachment['id']}", raw=True)
-            digest = hashlib.sha256()
-            with response, open(partial, "wb") as out:
-                received = 0
-                while True:
-                    chunk = response.read(1 << 20)
-                    if not chunk:
-                        break
-                    out.write(chunk)
-                    digest.update(chunk)
-                    received += len(chunk)
-            # A connection cut short ends the body early without an error: the file is whole only with its hash.
-            if digest.hexdigest() != attachment["sha256"]:
-                os.remove(partial)
-                raise QuiltboardError(
-                    f"the download of {attachment['filename']} arrived with another SHA-256 than the server lists ({received} of {attachment['size']} bytes): try again"
-                )
-            os.replace(partial, path)
+            self._download_resumable(f"attachments/{attachment['id']}", path, attachment["size"], attachment["sha256"])
         return paths
+
+    def _download_resumable(self, source: str, path: str, size: int, sha256: str) -> None:
+        """Fetches ``source`` into ``path`` through ``path``.part, resuming the part an earlier call left (docs/clients.md)."""
+        part, tag_file = path + ".part", path + ".part.etag"
+        name = os.path.basename(path)
+        offset, etag = 0, None
+        if os.path.isfile(part) and os.path.isfile(tag_file):
+            with open(tag_file, encoding="utf-8") as tags:
+                etag = tags.read().strip() or None
+            offset = os.path.getsize(part)
+        if etag is None or not 0 < offset <= size:
+            offset, etag = 0, None
+            _remove(tag_file)
+        digest = hashlib.sha256()
+        if offset:
+            with open(part, "rb") as held:
+                for chunk in iter(lambda: held.read(1 << 20), b""):
+                    digest.update(chunk)
+        received = 0
+        # A part already whole (a call stopped before its rename) needs only its check.
+        if offset < size or size == 0:
+            headers = {"range": f"bytes={offset}-", "if-range": etag} if etag else {}
+            _, response = self._request("GET", source, headers=headers, raw=True)
+            with response:
+                if response.status == 206:
+                    served = response.headers.get("content-range", "")
+                    if not served.startswith(f"bytes {offset}-"):
+                        raise QuiltboardError(f"{name}: the server sent the bytes {served!r} where the download resumes at {offset}; {part} is kept: call download() again")
+                else:
+                    # The whole file: the first request, or the file changed since the part was fetched (If-Range).
+                    offset, digest = 0, hashlib.sha256()
+                    if response.headers.get("etag"):
+                        with open(tag_file, "w", encoding="utf-8") as tags:
+                            tags.write(response.headers["etag"] + "\n")
+                    else:
+                        _remove(tag_file)
+                cut_off: Optional[BaseException] = None
+                with open(part, "ab" if offset else "wb") as out:
+                    while True:
+                        try:
+                            chunk = response.read(1 << 20)
+                        except (OSError, http.client.HTTPException) as error:
+                            cut_off = error
+                            break
+                        if not chunk:
+                            break
+                        out.write(chunk)
+                        digest.update(chunk)
+                        received += len(chunk)
+            # A connection cut short may end the body early without an error: the length tells.
+            if cut_off is not None or offset + received < size:
+                why = f" ({type(cut_off).__name__})" if cut_off is not None else ""
+                raise QuiltboardError(f"{name}: the download was cut off after {offset + received:,} of {size:,} bytes{why}; {part} keeps them: call download() again to resume")
+        if digest.hexdigest() != sha256:
+            _remove(part)
+            _remove(tag_file)
+            raise QuiltboardError(
+                f"{name}: the whole file ({offset + received:,} bytes) has another SHA-256 than the server lists, so the partial download {part} was deleted: call download() again to download it afresh"
+            )
+        os.replace(part, path)
+        _remove(tag_file)
 
     def verify(self) -> "Verification":
         """Checks a revealed competition (docs/mechanism.md §2.10) with this file's own implementation of the mechanism.
@@ -381,7 +444,8 @@ class Client:
         url = self.base + (path if path.startswith("/api/") else f"/api/v1/competitions/{urllib.parse.quote(self._competition())}" + (f"/{path}" if path else ""))
         request = urllib.request.Request(url, data=body, method=method, headers={"accept": "application/json", **(headers or {})})
         if self.token:
-            request.add_header("authorization", f"Bearer {self.token}")
+            # Not sent on to a redirect: the S3 store's signed URL carries its own authorization.
+            request.add_unredirected_header("Authorization", f"Bearer {self.token}")
         try:
             response = urllib.request.urlopen(request, timeout=self.timeout)
             if raw:
@@ -558,6 +622,13 @@ def _rows(value: Any) -> Any:
     if isinstance(value, dict):
         return {_snake(k): _when(v) if k.endswith("At") and isinstance(v, str) else _rows(v) for k, v in value.items()}
     return value
+
+
+def _remove(path: str) -> None:
+    try:
+        os.remove(path)
+    except FileNotFoundError:
+        pass
 
 
 def _sha256_of(path: str) -> str:

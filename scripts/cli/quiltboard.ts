@@ -17,6 +17,7 @@ import { isUuid } from "../../lib/validation/ids";
 import { scoreText } from "../../lib/metrics/display";
 import { readLine } from "../terminal";
 import { pushBundle } from "./bundle";
+import { downloadResumable } from "./download";
 import { pushFile } from "./push-file";
 
 /** Set by the bundler (scripts/cli/build.ts) to the package's version. */
@@ -25,10 +26,14 @@ const VERSION = typeof QUILTBOARD_VERSION === "string" ? QUILTBOARD_VERSION : "d
 
 const USAGE = `usage: quiltboard [competitions] <command> [options]
 
-  competitions list                           the competitions you can see
+  competitions list [-s TEXT] [--status open|upcoming|closed] [--mine] [--page N]
+                                              the competitions you can see (-s: titles with words starting so; --mine: those
+                                              you are on a team of or organize), 500 a page
   competitions files [SLUG]                   a competition's data files
   competitions download [SLUG] [-f NAME] [-p DIR | -w] [-o]   its data files (or one) into DIR (default ./SLUG; -w: here),
-                                              skipping those already there with the same SHA-256 (-o: download them again)
+                                              skipping those already there with the same SHA-256 (-o: download them again);
+                                              each goes to NAME.part, which a run cut off keeps and the next resumes, and is
+                                              renamed only once its SHA-256 is the listed one (a part that fails it is deleted)
   competitions download [SLUG] --submission ID [-p DIR | -w]   one of your team's submitted files
   competitions submit [SLUG] -f FILE [-m TEXT]   score a predictions CSV: the answer, its kind, the budget left
                                               (the same file again answers its first submission, nothing spent)
@@ -73,7 +78,13 @@ const OPTIONS = {
   download: { type: "boolean", short: "d" },
   help: { type: "boolean", short: "h" },
   version: { type: "boolean" },
+  search: { type: "string" },
+  status: { type: "string" },
+  mine: { type: "boolean" },
 } as const;
+
+/** `list`'s options: -s is its --search (Kaggle's `competitions list -s TEXT`), not --show. */
+const LIST_OPTIONS = { ...OPTIONS, show: { type: "boolean" }, search: { type: "string", short: "s" } } as const;
 
 type Options = { [K in keyof typeof OPTIONS]?: (typeof OPTIONS)[K]["type"] extends "string" ? string : boolean };
 
@@ -81,7 +92,10 @@ type Options = { [K in keyof typeof OPTIONS]?: (typeof OPTIONS)[K]["type"] exten
 function readArgs(argv: string[]): { command: string | undefined; rest: string[]; options: Options } {
   let parsed;
   try {
-    parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
+    // As Kaggle's, -s is --search for `list` and --show for `leaderboard`: the command picks the options.
+    const positionals = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: false }).positionals;
+    const listing = positionals[positionals[0] === "competitions" || positionals[0] === "c" ? 1 : 0] === "list";
+    parsed = parseArgs({ args: argv, options: listing ? LIST_OPTIONS : OPTIONS, allowPositionals: true, strict: true });
   } catch (error) {
     throw new CliError(((error as Error).message.split("\n")[0] ?? "").replace(/\.$/, "").replace(/^Unknown option '([^']+)'.*/, "unknown option $1"), 2);
   }
@@ -231,18 +245,42 @@ export async function run(argv: string[], out: (line: string) => void, warn: (li
 
   const client = new Client(url, options.token ?? (process.env.QUILTBOARD_TOKEN || undefined) ?? config.token ?? null);
   if (command === "list") {
-    const { competitions } = await client.request<{ competitions: { slug: string; title: string; status: string; metric: string; endsAt: string; teams: number }[] }>(
-      "GET",
-      "/api/v1/competitions",
-    );
-    if (json) return out(JSON.stringify({ competitions }));
+    // Kaggle's `competitions list -s TEXT --page N`, with the filters of the competitions page (docs/api.md).
+    if (options.status !== undefined && !["open", "upcoming", "closed"].includes(options.status))
+      throw new CliError(`--status must be open, upcoming or closed (not ${JSON.stringify(options.status)})`, 2);
+    const page = options.page ?? "1";
+    if (!/^[1-9]\d{0,5}$/.test(page)) throw new CliError(`--page must be a whole number from 1 (not ${JSON.stringify(page)})`, 2);
+    const query = new URLSearchParams({ page });
+    if (options.search) query.set("q", options.search);
+    if (options.status) query.set("status", options.status);
+    if (options.mine) query.set("mine", "true");
+    const list = await client.request<{
+      competitions: { slug: string; title: string; status: string; metric: string; endsAt: string; teams: number }[];
+      total: number;
+      pageSize: number;
+    }>("GET", `/api/v1/competitions?${query}`);
+    const { competitions } = list;
+    if (json) return out(JSON.stringify(list));
     if (asCsv) return out(csv([["slug", "title", "status", "metric", "ends_at", "teams"], ...competitions.map((c) => [c.slug, c.title, c.status, c.metric, c.endsAt, c.teams])]));
-    if (competitions.length === 0) return out("no competitions yet");
+    const filtered = query.size > 1;
+    if (competitions.length === 0)
+      return out(
+        list.total > 0
+          ? `no page ${page}: ${list.total === 1 ? "1 competition" : `${list.total} competitions`} ${filtered ? (list.total === 1 ? "matches" : "match") : "in all"}`
+          : filtered
+            ? "no competitions match"
+            : "no competitions yet",
+      );
+    const again = [options.search ? ` -s ${JSON.stringify(options.search)}` : "", options.status ? ` --status ${options.status}` : "", options.mine ? " --mine" : ""].join("");
+    const more =
+      list.total > Number(page) * list.pageSize
+        ? `\npage ${page} of ${Math.ceil(list.total / list.pageSize)} (${list.total} competitions): quiltboard list${again} --page ${Number(page) + 1}`
+        : "";
     return out(
       table([
         ["slug", "title", "status", "metric", "deadline (UTC)", "teams"],
         ...competitions.map((c) => [c.slug, c.title, c.status, c.metric, c.endsAt.slice(0, 16).replace("T", " "), c.teams]),
-      ]),
+      ]) + more,
     );
   }
   if (command === "push" && rest.length === 2) {
@@ -498,13 +536,10 @@ export async function run(argv: string[], out: (line: string) => void, warn: (li
           if (!json && !quiet) out(`${target}: already there (the same SHA-256), skipped; -o downloads it again`);
           continue;
         }
-        const { bytes: data } = await client.download(`${base}/attachments/${a.id}`);
-        if (createHash("sha256").update(data).digest("hex") !== a.sha256) {
-          throw new CliError(`${a.filename} arrived with another SHA-256 than the server lists (${data.length} of ${a.size} bytes): nothing written; try again`);
-        }
-        writeWhole(target, data);
-        done.push({ file: target, bytes: data.length, skipped: false });
-        if (!json && !quiet) out(`${target} (${bytes(data.length)})`);
+        // Through NAME.part, resumed where an earlier run was cut off, renamed only once its SHA-256 is the listed one.
+        const resumedFrom = await downloadResumable(client, `${base}/attachments/${a.id}`, target, a, !quiet && !json);
+        done.push({ file: target, bytes: a.size, skipped: false, resumedFrom });
+        if (!json && !quiet) out(`${target} (${bytes(a.size)}${resumedFrom ? `, resumed after ${bytes(resumedFrom)}` : ""})`);
       }
       if (json) out(JSON.stringify(done));
       return;

@@ -1,4 +1,5 @@
 import { spawn, spawnSync } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -19,12 +20,15 @@ function pythonTests(env: Record<string, string>): Promise<{ code: number; outpu
 }
 
 describe.skipIf(!PYTHON)("the Python client (clients/python) against the real server", () => {
-  it("submits a file or a DataFrame with its SHA-256 as Idempotency-Key, sends it again after a short Retry-After, reads the board, the team's submissions and limits, downloads the data, and raises the server's message with the line", async () => {
+  it("submits a file or a DataFrame with its SHA-256 as Idempotency-Key, sends it again after a short Retry-After, reads the board, the team's submissions and limits, finds competitions, downloads the data (resuming one cut off, deleting a corrupted part), and raises the server's message with the line", async () => {
     const { slug, organizer } = await publishedCompetition({ daily: 20 });
     const text = "hourly readings of 60 households\n";
     const form = new FormData();
     form.set("file", new Blob([text], { type: "text/plain" }), "readme.txt");
     expect((await fetch(`${APP_URL}/api/v1/competitions/${slug}/attachments`, { method: "POST", headers: organizer, body: form })).status).toBe(201);
+    // A title no other competition has, for competitions(search=…).
+    const title = `Pythonsearch${Array.from(randomBytes(8), (b) => String.fromCharCode(97 + (b % 26))).join("")}`;
+    expect((await api(`/api/v1/competitions/${slug}`, { method: "PATCH", headers: organizer, body: { title } })).status).toBe(200);
     const competitor = await newCompetitor(slug, "Pythonistas");
     const predictions = path.join(mkdtempSync(path.join(tmpdir(), "quiltboard-python-")), "gbm.csv");
     writeFileSync(predictions, demoPredictionsCsv({ skill: 0.7, seed: "python" }));
@@ -37,8 +41,9 @@ describe.skipIf(!PYTHON)("the Python client (clients/python) against the real se
       QUILTBOARD_TEST_ATTACHMENT: "readme.txt",
       QUILTBOARD_TEST_ATTACHMENT_TEXT: text,
       QUILTBOARD_TEST_DAILY: "20",
+      QUILTBOARD_TEST_TITLE: title,
     });
-    expect(run.output).toMatch(/Ran 15 tests/);
+    expect(run.output).toMatch(/Ran 18 tests/);
     expect([run.code, run.output]).toEqual([0, expect.stringMatching(/\nOK( \(skipped=1\))?\n$/)]);
     // The file went in once (its second submission was answered from the first), the DataFrame once,
     // and the file sent again after a 429 once (with the two uploads that held the slots).

@@ -4,13 +4,15 @@ The harness publishes a competition, makes a competitor's team and token, attach
 writes a predictions file, and passes them in the environment:
 QUILTBOARD_TEST_URL (the competition's page), QUILTBOARD_TOKEN, QUILTBOARD_TEST_TEAM,
 QUILTBOARD_TEST_PREDICTIONS (a file's path), QUILTBOARD_TEST_ATTACHMENT (a data file's name) and
-QUILTBOARD_TEST_ATTACHMENT_TEXT (its content), QUILTBOARD_TEST_DAILY (the daily cap).
+QUILTBOARD_TEST_ATTACHMENT_TEXT (its content), QUILTBOARD_TEST_DAILY (the daily cap),
+QUILTBOARD_TEST_TITLE (the competition's title, one word no other title has).
 """
 
 import csv
 import datetime
 import hashlib
 import http.client
+import http.server
 import io
 import os
 import sys
@@ -68,6 +70,51 @@ def flipped_rows():
 
 
 UTC = datetime.timezone.utc
+
+
+class CuttingProxy:
+    """An HTTP proxy on 127.0.0.1 in front of the server that sends the first data-file download only
+    up to ``cut`` bytes of its body and then closes the connection (its Content-Length promising
+    more), and records each download's Range, If-Range and the status the server answered."""
+
+    def __init__(self, cut):
+        upstream = urllib.parse.urlsplit(URL)
+        self.downloads = []
+        proxy = self
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def do_GET(self):
+                connection = http.client.HTTPConnection(upstream.hostname, upstream.port, timeout=60)
+                connection.request("GET", self.path, headers={k: v for k, v in self.headers.items() if k.lower() != "host"})
+                answer = connection.getresponse()
+                body = answer.read()
+                download = "/attachments/" in self.path and not self.path.endswith("/attachments")
+                if download:
+                    proxy.downloads.append((self.headers.get("range"), self.headers.get("if-range"), answer.status))
+                self.send_response(answer.status)
+                for name, value in answer.getheaders():
+                    if name.lower() not in ("transfer-encoding", "connection"):
+                        self.send_header(name, value)
+                self.end_headers()
+                if download and len(proxy.downloads) == 1:
+                    body = body[:cut]  # and the connection closes, short of its Content-Length
+                    self.close_connection = True
+                self.wfile.write(body)
+                connection.close()
+
+            def log_message(self, *args):
+                pass
+
+        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}{upstream.path}"
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *args):
+        self.server.shutdown()
+        self.server.server_close()
 
 
 class ClientTest(unittest.TestCase):
@@ -186,6 +233,74 @@ class ClientTest(unittest.TestCase):
         with self.assertRaises(QuiltboardError) as missing:
             self.client.download(tempfile.mkdtemp(), file="nope.csv")
         self.assertEqual(str(missing.exception), "no data file called nope.csv; files() lists them")
+
+    def test_a_download_cut_off_resumes_with_range_and_if_range_and_ends_with_the_listed_sha256(self):
+        name, text = os.environ["QUILTBOARD_TEST_ATTACHMENT"], os.environ["QUILTBOARD_TEST_ATTACHMENT_TEXT"].encode("utf-8")
+        etag = f'"{hashlib.sha256(text).hexdigest()}"'
+        with CuttingProxy(cut=10) as proxy, tempfile.TemporaryDirectory() as directory:
+            client = Client(proxy.url)
+            with self.assertRaises(QuiltboardError) as cut:
+                client.download(directory)
+            part = os.path.join(directory, name + ".part")
+            self.assertEqual(str(cut.exception), f"{name}: the download was cut off after 10 of {len(text)} bytes; {part} keeps them: call download() again to resume")
+            self.assertEqual(sorted(os.listdir(directory)), [name + ".part", name + ".part.etag"])
+            with open(part, "rb") as file:
+                self.assertEqual(file.read(), text[:10])
+            # Called again: only the rest, under the ETag the part came with.
+            [path] = client.download(directory)
+            self.assertEqual(proxy.downloads, [(None, None, 200), ("bytes=10-", etag, 206)])
+            with open(path, "rb") as file:
+                self.assertEqual(file.read(), text)
+            self.assertEqual(os.listdir(directory), [name])
+
+    def test_a_corrupted_partial_download_is_deleted_and_one_of_another_version_fetched_whole(self):
+        name, text = os.environ["QUILTBOARD_TEST_ATTACHMENT"], os.environ["QUILTBOARD_TEST_ATTACHMENT_TEXT"].encode("utf-8")
+        etag = f'"{hashlib.sha256(text).hexdigest()}"'
+        with tempfile.TemporaryDirectory() as directory:
+            part, path = os.path.join(directory, name + ".part"), os.path.join(directory, name)
+
+            def leave_part(data, tag):
+                with open(part, "wb") as file:
+                    file.write(data)
+                with open(part + ".etag", "w") as file:
+                    file.write(tag + "\n")
+
+            leave_part(b"X" * 10, etag)  # ten bytes that are not the file's
+            with self.assertRaises(QuiltboardError) as corrupted:
+                self.client.download(directory)
+            self.assertEqual(
+                str(corrupted.exception),
+                f"{name}: the whole file ({len(text)} bytes) has another SHA-256 than the server lists, so the partial download {part} was deleted: call download() again to download it afresh",
+            )
+            self.assertEqual(os.listdir(directory), [])
+            # A part of another version of the file (If-Range with its old ETag): the server sends the whole file again.
+            leave_part(b"Y" * 10, '"0000"')
+            with CuttingProxy(cut=10**9) as proxy:
+                self.assertEqual(Client(proxy.url).download(directory), [path])
+                self.assertEqual(proxy.downloads, [("bytes=10-", '"0000"', 200)])
+            with open(path, "rb") as file:
+                self.assertEqual(file.read(), text)
+            self.assertEqual(os.listdir(directory), [name])
+
+    def test_competitions_by_search_status_mine_and_page(self):
+        slug = URL.rstrip("/").split("/")[-1]
+        server = Client(URL.rsplit("/competitions/", 1)[0])
+        title = os.environ["QUILTBOARD_TEST_TITLE"]
+        [found] = server.competitions(search=title[:-2].lower())  # the start of the word
+        self.assertEqual((found["slug"], found["title"], found["status"]), (slug, title, "published"))
+        self.assertEqual(set(found), {"slug", "title", "status", "metric", "starts_at", "ends_at", "closed_at", "teams"})
+        self.assertIsInstance(found["ends_at"], datetime.datetime)
+        self.assertEqual([c["slug"] for c in server.competitions(search=title, status="open")], [slug])
+        self.assertEqual(server.competitions(search=title, status="closed"), [])
+        self.assertEqual(server.competitions(search=title, page=2), [])
+        self.assertEqual([c["slug"] for c in self.client.competitions(search=title, mine=True)], [slug])
+        self.assertIn(slug, [c["slug"] for c in self.client.competitions(mine=True)])
+        self.assertTrue(all(c["status"] != "closed" and c["closed_at"] is None for c in server.competitions(status="open")))
+        with self.assertRaises(QuiltboardError) as signed_out:
+            Client(URL.rsplit("/competitions/", 1)[0], token="").competitions(mine=True)
+        self.assertEqual(signed_out.exception.status, 401)
+        with self.assertRaises(ValueError):
+            server.competitions(status="finished")
 
     def test_an_upload_refused_for_a_moment_is_sent_again_after_the_wait_the_server_asks(self):
         with open(PREDICTIONS, newline="") as file:
