@@ -237,13 +237,14 @@ export async function benchFiles(flags: string[] = []): Promise<Figure[]> {
       const result = await benchBackend(backend, dir, source, sha256, opts);
       figures.push(...result.figures);
       rows.push(...result.rows);
+      printTable(result.rows, opts); // as each backend ends: a long run's first half is not lost with its second
     }
   } finally {
     removeDir();
     process.off("SIGINT", onSignal);
     process.off("SIGTERM", onSignal);
   }
-  printTable(rows, opts);
+  if (opts.backends.length > 1) printTable(rows, opts);
   return figures;
 }
 
@@ -332,7 +333,7 @@ async function benchBackend(backend: Backend, dir: string, source: string, sha25
       name: "first byte of a download, median",
       value: median,
       unit: "ms",
-      note: `max ${max.toFixed(1)} ms over ${opts.firstBytes}${redirects.length ? `; the app's redirect alone: median ${percentile(redirects, 50).toFixed(1)} ms` : ""}`,
+      note: `max ${max.toFixed(1)} ms over ${opts.firstBytes} (in order: ${ttfb.map((ms) => ms.toFixed(0)).join(", ")} ms)${redirects.length ? `; the app's redirect alone: median ${percentile(redirects, 50).toFixed(1)} ms` : ""}`,
     });
     rows.push(row(backend, `first byte (median; max)`, `${median.toFixed(1)} ms; ${max.toFixed(1)} ms`, "", null, "< 100 ms", max < TARGETS.firstByteMs));
 
