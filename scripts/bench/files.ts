@@ -226,6 +226,7 @@ export async function benchFiles(flags: string[] = []): Promise<Figure[]> {
   };
   process.once("SIGINT", onSignal);
   process.once("SIGTERM", onSignal);
+  process.once("exit", removeDir); // an uncaught error ends the process without `finally`
   const figures: Figure[] = [];
   const rows: Row[] = [];
   try {
@@ -243,6 +244,7 @@ export async function benchFiles(flags: string[] = []): Promise<Figure[]> {
     removeDir();
     process.off("SIGINT", onSignal);
     process.off("SIGTERM", onSignal);
+    process.off("exit", removeDir);
   }
   if (opts.backends.length > 1) printTable(rows, opts);
   return figures;
