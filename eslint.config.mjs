@@ -20,6 +20,8 @@ export default defineConfig([
   ...nextTypescript,
   // App Router only: there is no pages/ directory for this rule to check.
   { rules: { "@next/next/no-html-link-for-pages": "off" } },
+  // Six or more arguments read as a row of unnamed values at the call: take an options object instead.
+  { rules: { "max-params": ["error", 5] } },
   {
     rules: {
       // eslint-plugin-import is the one eslint-config-next registers, with its TypeScript resolver;

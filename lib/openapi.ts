@@ -20,6 +20,7 @@ import {
   correlationSummarySchema,
   disqualificationSchema,
   doneSchema,
+  ERROR_CODES,
   errorBodySchema,
   finalStandingsSchema,
   revealSchema,
@@ -137,6 +138,14 @@ const ERRORS: Record<number, string> = {
   429: "too many requests, or no submission left today; Retry-After says when to come back",
   503: "the database is unavailable, the calculation queue is full, or the server reads as many uploads as it can; nothing was changed, Retry-After says when to try again",
 };
+
+/** The error codes an answer of `status` carries (lib/responses.ts ERROR_CODES), as the document says them. */
+function codesOf(status: number): string {
+  const codes = Object.entries(ERROR_CODES)
+    .filter(([, s]) => s === status)
+    .map(([code]) => `\`${code}\``);
+  return codes.length > 1 ? `${codes.slice(0, -1).join(", ")} or ${codes.at(-1)}` : codes[0];
+}
 
 const slug = "/api/v1/competitions/{slug}";
 
@@ -896,7 +905,7 @@ export function openApiDocument(): JsonSchema {
     }
     for (const status of errorStatuses(key, operation)) {
       responses[status] = {
-        description: ERRORS[status],
+        description: `${ERRORS[status]} (code ${codesOf(status)})`,
         ...(status === 429 || status === 503 ? { headers: retryAfter } : {}),
         content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
       };

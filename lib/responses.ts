@@ -19,30 +19,38 @@ const count = z.number().int().min(0);
 const publishCheckSchema = z.object({ item: z.enum(["deadline", "solution", "correlation", "mechanism"]), ok: z.boolean(), detail: z.string() });
 export type PublishCheck = z.infer<typeof publishCheckSchema>;
 
+/**
+ * Every error code the API answers, with its HTTP status: the one list the server's AppError, the
+ * error body's schema and the OpenAPI document (each error status with its codes) are built from,
+ * and that docs/api.md names (test/unit/openapi.test.ts holds it there).
+ */
+export const ERROR_CODES = {
+  bad_request: 400,
+  unauthorized: 401,
+  forbidden: 403,
+  email_unverified: 403,
+  domain_not_allowed: 403,
+  approval_required: 403,
+  not_found: 404,
+  method_not_allowed: 405,
+  request_timeout: 408,
+  conflict: 409,
+  acknowledgment_required: 409,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  range_not_satisfiable: 416,
+  unprocessable_entity: 422,
+  rate_limited: 429,
+  internal_error: 500,
+  unavailable: 503,
+} as const;
+export type ErrorCode = keyof typeof ERROR_CODES;
+
 /** Every error answer: a code, a message a user can act on, and details (a CSV's problems with their lines, a JSON body's with their fields, a wait, or an unfinished publish checklist). */
 export const errorBodySchema = z
   .object({
     error: z.object({
-      code: z.enum([
-        "bad_request",
-        "unauthorized",
-        "forbidden",
-        "email_unverified",
-        "domain_not_allowed",
-        "approval_required",
-        "not_found",
-        "method_not_allowed",
-        "request_timeout",
-        "conflict",
-        "acknowledgment_required",
-        "payload_too_large",
-        "unsupported_media_type",
-        "unprocessable_entity",
-        "range_not_satisfiable",
-        "rate_limited",
-        "unavailable",
-        "internal_error",
-      ]),
+      code: z.enum(Object.keys(ERROR_CODES) as [ErrorCode, ...ErrorCode[]]),
       message: z.string(),
       details: z
         .union([
@@ -56,7 +64,6 @@ export const errorBodySchema = z
   })
   .meta({ id: "Error" });
 export type ErrorBody = z.infer<typeof errorBodySchema>;
-export type ErrorCode = ErrorBody["error"]["code"];
 
 /** A body that only confirms what was done, e.g. `{deleted: true}`. */
 export const doneSchema = (field: string) => z.object({ [field]: z.literal(true) });

@@ -106,7 +106,7 @@ export async function seed(now = new Date(), dataSeed = randomBytes(16).toString
   // public split, and the mechanism charges him for it.
   await createTeam(alice, DEMO_SLUG, { name: "Gradient Gliders", acceptRules: true });
   await createTeam(bob, DEMO_SLUG, { name: "Overfit Otters", acceptRules: true });
-  const play = (who: typeof alice, csv: string) => submit(who, DEMO_SLUG, new Response(csv).body, null, now);
+  const play = (who: typeof alice, csv: string) => submit(who, DEMO_SLUG, new Response(csv).body, { now });
   for (const [i, skill] of [0.62, 0.7, 0.74].entries()) await play(alice, demoPredictionsCsv({ skill, seed: `alice-${i}`, solution }));
   for (let i = 0; i < 4; i++) await play(bob, demoPredictionsCsv({ skill: 0, seed: `bob-${i}`, overfit: true, solution }));
 }

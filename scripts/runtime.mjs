@@ -13,7 +13,7 @@ import path from "node:path";
  * the lock file back (--no-save). Another npm than the one that wrote it (npm 10 with Node 22, the
  * npm 11.6 of a Node 24 installer) would otherwise rewrite entries it formats differently (the
  * optional wasm packages of @tailwindcss/oxide-wasm32-wasi, libc fields), and a fresh clone would be
- * modified by its first `npm start`. test/unit/lock-file.test.ts checks it.
+ * modified by its first `npm start`. test/slow/lock-file.test.ts checks it.
  */
 export const INSTALL_ARGS = ["install", "--no-save", "--no-audit", "--no-fund"];
 

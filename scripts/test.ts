@@ -1,6 +1,6 @@
 // npm test – typecheck, lint, format check, unit, integration (a throwaway PostgreSQL) and end-to-end tests (the
 // built app on that database, API clients and a real Chromium). Ends with "N passed, N failed".
-// npm run test:unit | test:integration | test:e2e [-- vitest filters] runs one layer with what it
+// npm run test:unit | test:slow | test:integration | test:e2e [-- vitest filters] runs one layer with what it
 // needs (a database and mail catcher; for e2e the build and two app instances), e.g.
 // `npm run test:e2e -- test/e2e/cli.test.ts -t "one line"`.
 import { spawnSync } from "node:child_process";
@@ -32,8 +32,8 @@ function run(step: string, command: string, args: string[], env: Record<string, 
 }
 
 const [only, ...filters] = process.argv.slice(2);
-if (only !== undefined && !["unit", "integration", "e2e"].includes(only)) {
-  console.error(`unknown test layer "${only}": choose unit, integration or e2e (or nothing for all)`);
+if (only !== undefined && !["unit", "slow", "integration", "e2e"].includes(only)) {
+  console.error(`unknown test layer "${only}": choose unit, slow, integration or e2e (or nothing for all)`);
   process.exit(2);
 }
 const wanted = (layer: string) => only === undefined || only === layer;
@@ -67,7 +67,8 @@ if (only === undefined) {
   run("format (prettier --check; npm run format fixes it)", "node_modules/prettier/bin/prettier.cjs", ["--check", "--log-level", "warn", FORMATTED]);
 }
 vitest("unit");
-if (only === "unit") finish();
+vitest("slow");
+if (only === "unit" || only === "slow") finish();
 
 /** A missing tool skips its tests with a loud banner; on CI that is a failure. */
 function missing(banner: string, step: string): void {

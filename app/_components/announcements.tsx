@@ -1,4 +1,4 @@
-import { formatUtc } from "@/lib/format";
+import { LocalTime } from "./local-time";
 import { Markdown } from "./markdown";
 import type { AnnouncementView } from "@/lib/responses";
 
@@ -12,7 +12,7 @@ export function Announcements({ announcements }: { announcements: AnnouncementVi
         <li key={a.id} className="space-y-1 border-l-2 border-indigo-200 pl-3">
           <h3 className="font-semibold">{a.title}</h3>
           <p className="text-xs text-slate-600">
-            <time dateTime={a.createdAt}>{formatUtc(a.createdAt)} UTC</time> · {a.by ?? FROM[a.kind]}
+            <LocalTime at={a.createdAt} /> · {a.by ?? FROM[a.kind]}
           </p>
           <Markdown>{a.body}</Markdown>
         </li>

@@ -5,6 +5,7 @@ import { useState } from "react";
 import { callApi } from "./api-client";
 import { Field, focusFirstError, FormError, SubmitButton, TextAreaField } from "./field";
 import { MetricField, metricFromForm } from "./metric-field";
+import { MomentField } from "./moment-field";
 import { NOTE } from "./tones";
 
 type Details = { path: string; message: string }[];
@@ -45,8 +46,8 @@ export function CreateCompetitionForm() {
       description: f.get("description"),
       rules: f.get("rules"),
       metric: metricFromForm(f),
-      ...(f.get("startsAt") ? { startsAt: `${f.get("startsAt")}:00Z` } : {}),
-      endsAt: f.get("endsAt") ? `${f.get("endsAt")}:00Z` : undefined,
+      ...(f.get("startsAt") ? { startsAt: f.get("startsAt") } : {}),
+      endsAt: f.get("endsAt") || undefined,
       dailySubmissionLimit: num("dailySubmissionLimit"),
       maxTeamSize: num("maxTeamSize"),
       displayPrecision: num("displayPrecision"),
@@ -89,15 +90,8 @@ export function CreateCompetitionForm() {
       <TextAreaField label="Rules (Markdown)" name="rules" rows={3} error={errors.rules} />
       <MetricField idPrefix="create" error={errors.metric} />
       <div className="grid gap-4 sm:grid-cols-2">
-        <Field label="Starts (UTC, optional)" name="startsAt" type="datetime-local" error={errors.startsAt} />
-        <Field
-          label="Ends (UTC)"
-          name="endsAt"
-          type="datetime-local"
-          required
-          error={errors.endsAt}
-          onChange={(e) => setPast(e.target.value !== "" && Date.parse(`${e.target.value}:00Z`) <= Date.now())}
-        />
+        <MomentField label="Starts" optional name="startsAt" error={errors.startsAt} />
+        <MomentField label="Ends" name="endsAt" required error={errors.endsAt} onMoment={(iso) => setPast(iso !== null && Date.parse(iso) <= Date.now())} />
       </div>
       {past && (
         <p role="status" className={NOTE.warning}>

@@ -61,9 +61,10 @@ export function TextAreaField({ label, name, error, hint, id = name, className, 
 
 /** Moves the focus to the first field of `form` named in `errors`, so its error is read out with it. */
 export function focusFirstError(form: HTMLFormElement, errors: Record<string, string>): void {
+  // A field whose value a hidden input carries (MomentField) names its visible control with data-field.
   const first = Object.keys(errors)
-    .map((name) => form.elements.namedItem(name))
-    .find((element): element is HTMLInputElement => element instanceof HTMLElement);
+    .map((name) => form.querySelector<HTMLElement>(`[data-field="${CSS.escape(name)}"], [name="${CSS.escape(name)}"]:not([type="hidden"])`))
+    .find((element) => element !== null);
   first?.focus();
 }
 

@@ -168,6 +168,7 @@ export function shortlexOrder(ids: PackedStrings): Int32Array {
   const movedAt = new Int32Array(n);
   const counts = new Int32Array(257);
   const stack: number[] = []; // triples: from, to, depth
+  const rows: SortedRows = { order, at, bytes };
   for (let l = 0; l <= longest; l++) if (byLength[l + 1] - byLength[l] > 1) stack.push(byLength[l], byLength[l + 1], 0);
   while (stack.length) {
     const depth = stack.pop()!;
@@ -176,7 +177,7 @@ export function shortlexOrder(ids: PackedStrings): Int32Array {
     const length = lengthOf(order[from]);
     if (depth >= length) continue;
     if (to - from <= SMALL_RANGE) {
-      insertionSort(order, at, from, to, depth, length, bytes);
+      insertionSort(rows, from, to, depth, length);
       continue;
     }
     counts.fill(0);
@@ -198,8 +199,12 @@ export function shortlexOrder(ids: PackedStrings): Int32Array {
   return order;
 }
 
-/** Puts `order[from, to)` (rows of one length whose ids start at `at[…]`, equal before `depth`) in byte order. */
-function insertionSort(order: Int32Array, at: Int32Array, from: number, to: number, depth: number, length: number, bytes: Uint8Array): void {
+/** The rows being sorted by `shortlexOrder`, and the ids' bytes. */
+type SortedRows = { order: Int32Array; at: Int32Array; bytes: Uint8Array };
+
+/** Puts `order[from, to)` (rows of one length whose ids start at `at[…]` in `bytes`, equal before `depth`) in byte order. */
+function insertionSort(rows: SortedRows, from: number, to: number, depth: number, length: number): void {
+  const { order, at, bytes } = rows;
   const before = (a: number, b: number) => {
     for (let k = depth; k < length; k++) {
       const d = bytes[a + k] - bytes[b + k];

@@ -217,4 +217,33 @@ describe.skipIf(!CHROMIUM_PATH)("first steps in a real browser", () => {
     await look(page, "local-times");
     await kolkata.close();
   });
+
+  it("lets an organizer set the deadline in their own time zone, with the zone named and the UTC moment beside it", async () => {
+    // The deadline at 10:00 UTC five days on, seen from Kolkata (UTC+5:30 all year): 15:30 there.
+    const endsAt = new Date(new Date(Date.now() + 5 * 86_400_000).setUTCHours(10, 0, 0, 0));
+    const owner = await newApiUser();
+    const { slug } = await publishedCompetition({ endsAt: endsAt.toISOString(), organizer: owner.auth });
+    const kolkata = await launchBrowser({ width: 1280, height: 800 }, { timezoneId: "Asia/Kolkata" });
+    const page = await kolkata.newPage();
+    await signInInBrowser(page, owner.email, owner.password);
+    await page.goto(`/competitions/${slug}/manage`);
+    const deadline = page.getByLabel("Deadline (GMT+5:30)");
+    const day = endsAt.toISOString().slice(0, 10);
+    await expect.poll(() => deadline.inputValue()).toBe(`${day}T15:30`);
+    const utcOf = (at: Date) => new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" }).format(at);
+    expect(await page.locator("#settings-endsAt-hint").textContent()).toBe(`${utcOf(endsAt)} UTC`);
+    // 18:00 in Kolkata is 12:30 UTC: the hint follows as it is typed, and the server is sent that instant.
+    await deadline.fill(`${day}T18:00`);
+    const moved = new Date(endsAt.getTime() + 2.5 * 3_600_000);
+    expect(await page.locator("#settings-endsAt-hint").textContent()).toBe(`${utcOf(moved)} UTC`);
+    await page.getByRole("button", { name: "Review changes" }).click();
+    await page
+      .getByTestId("settings-review")
+      .getByText(`Deadline: ${utcOf(endsAt)} UTC → ${utcOf(moved)} UTC`)
+      .waitFor();
+    await page.getByRole("button", { name: "Save changes" }).click();
+    await expect.poll(async () => (await (await api(`/api/v1/competitions/${slug}`)).json()).endsAt).toBe(moved.toISOString());
+    await look(page, "organizer-local-time");
+    await kolkata.close();
+  });
 });

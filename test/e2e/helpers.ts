@@ -135,7 +135,10 @@ export function send(path: string, headers: Record<string, string>, chunks: Iter
       if (!answer || answered) return;
       answered = true;
       socket.destroy();
-      checkAnswer(url, "POST", answer.status, answer.headers["content-type"] ?? null, answer.body, answer.headers.allow).then(() => resolve({ ...answer, sent }), reject);
+      checkAnswer(url, "POST", { status: answer.status, contentType: answer.headers["content-type"] ?? null, body: answer.body, allow: answer.headers.allow }).then(
+        () => resolve({ ...answer, sent }),
+        reject,
+      );
     };
     socket.on("data", (d: Buffer) => {
       received = Buffer.concat([received, d]);

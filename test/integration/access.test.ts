@@ -104,9 +104,9 @@ describe("signals of one person behind several teams", () => {
     await createTeam(b, slug, { name: "Bravo", acceptRules: true });
     await createTeam(c, slug, { name: "Charlie", acceptRules: true });
     const same = demoPredictionsCsv({ skill: 0.7, seed: "shared" });
-    await submit(a, slug, new Response(same).body, null);
-    await submit(b, slug, new Response(same).body, null);
-    await submit(c, slug, new Response(demoPredictionsCsv({ skill: 0.7, seed: "own" })).body, null);
+    await submit(a, slug, new Response(same).body);
+    await submit(b, slug, new Response(same).body);
+    await submit(c, slug, new Response(demoPredictionsCsv({ skill: 0.7, seed: "own" })).body);
     const competition = await getVisibleCompetition(null, slug);
     const signals = await sybilSignals(competition);
     expect(signals.sameAddress).toHaveLength(1);

@@ -92,7 +92,7 @@ describe("the live board's ranks", () => {
     // 96 submissions of varied skill, 4 per team, all at once: many ties broken by the time of the best.
     await Promise.all(
       players.flatMap((p, t) =>
-        Array.from({ length: 4 }, (_, k) => submit(p.user, slug, stream(demoPredictionsCsv({ skill: 0.5 + ((t * 7 + k * 3) % 10) / 25, seed: `${t}-${k}` })), null)),
+        Array.from({ length: 4 }, (_, k) => submit(p.user, slug, stream(demoPredictionsCsv({ skill: 0.5 + ((t * 7 + k * 3) % 10) / 25, seed: `${t}-${k}` })))),
       ),
     );
     racing = false;
@@ -113,7 +113,7 @@ describe("the live board's ranks", () => {
   it("follow a change written by another app instance: the version, not this process, says when the order moved", async () => {
     const { slug, id } = await publishedCompetition({ settings: { dailySubmissionLimit: 100 } });
     const players = await Promise.all(Array.from({ length: 5 }, (_, i) => player(slug, `Far ${i}`)));
-    for (const [t, p] of players.entries()) await submit(p.user, slug, stream(demoPredictionsCsv({ skill: 0.55 + t / 20, seed: `far-${t}` })), null);
+    for (const [t, p] of players.entries()) await submit(p.user, slug, stream(demoPredictionsCsv({ skill: 0.55 + t / 20, seed: `far-${t}` })));
     await expectFreshRanks(
       slug,
       id,
@@ -149,7 +149,7 @@ describe("the live board's ranks", () => {
     const before = await version();
     await db.team.update({ where: { id: p.teamId }, data: { name: "Steady renamed" } });
     expect(await version()).toBe(before); // a team with no submission is not on the board
-    await submit(p.user, slug, stream(demoPredictionsCsv({ skill: 0.9, seed: "steady" })), null);
+    await submit(p.user, slug, stream(demoPredictionsCsv({ skill: 0.9, seed: "steady" })));
     const entered = await version();
     expect(entered).toBeGreaterThan(before);
     await db.team.update({ where: { id: p.teamId }, data: { budgetRemaining: { decrement: 0 }, name: "Steady again" } });

@@ -20,7 +20,7 @@ describe("the close", () => {
     const teams = [];
     for (const [i, player] of players.entries()) {
       teams.push(await createTeam(player, slug, { name: `Closer ${i}`, acceptRules: true }));
-      for (let k = 0; k < 2; k++) await submit(player, slug, stream(demoPredictionsCsv({ skill: 0.55 + 0.1 * i + 0.03 * k, seed: `${i}-${k}` })), null);
+      for (let k = 0; k < 2; k++) await submit(player, slug, stream(demoPredictionsCsv({ skill: 0.55 + 0.1 * i + 0.03 * k, seed: `${i}-${k}` })));
     }
     const before = await listMySubmissions(players[0], slug);
     expect(before.submissions.map((s) => "privateScore" in s)).toEqual([false, false]);

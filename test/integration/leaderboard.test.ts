@@ -47,10 +47,10 @@ describe("live leaderboard", () => {
     const c = await team(slug, "Charlie");
     await team(slug, "Idle"); // no submission: not on the board
     // Public and holdout agree (gap below T), so each answer is the public score.
-    await submit(a, slug, stream(predict("1111110011111100")), null); // 6/8
-    await submit(b, slug, stream(predict("1111111111111111")), null); // 8/8
-    await submit(c, slug, stream(predict("1111110011111100")), null); // 6/8, later than Alpha
-    await submit(a, slug, stream(predict("1100000011000000")), null); // worse: best stays 6/8
+    await submit(a, slug, stream(predict("1111110011111100"))); // 6/8
+    await submit(b, slug, stream(predict("1111111111111111"))); // 8/8
+    await submit(c, slug, stream(predict("1111110011111100"))); // 6/8, later than Alpha
+    await submit(a, slug, stream(predict("1100000011000000"))); // worse: best stays 6/8
     const board = await getLeaderboard(null, slug);
     expect(board.entries.map((e) => [e.rank, e.team, e.score, e.submissions])).toEqual([
       [1, "Bravo", 1, 1],
@@ -77,8 +77,8 @@ describe("live leaderboard", () => {
     const { slug } = await competition("error-rate");
     const a = await team(slug, "Worse");
     const b = await team(slug, "Better");
-    await submit(a, slug, stream(predict("1100000011000000")), null);
-    await submit(b, slug, stream(predict("1111111111111111")), null);
+    await submit(a, slug, stream(predict("1100000011000000")));
+    await submit(b, slug, stream(predict("1111111111111111")));
     expect((await getLeaderboard(null, slug)).entries.map((e) => [e.team, e.score])).toEqual([
       ["Better", 0],
       ["Worse", 0.75],
@@ -89,9 +89,9 @@ describe("live leaderboard", () => {
     const { slug } = await competition();
     const a = await team(slug, "100% sure");
     const b = await team(slug, "100 percent");
-    await submit(a, slug, stream(predict("1")), null).catch(() => null);
-    await submit(a, slug, stream(predict("1111111111111111")), null);
-    await submit(b, slug, stream(predict("1111111111111111")), null);
+    await submit(a, slug, stream(predict("1"))).catch(() => null);
+    await submit(a, slug, stream(predict("1111111111111111")));
+    await submit(b, slug, stream(predict("1111111111111111")));
     expect((await getLeaderboard(null, slug, { q: "100%" })).entries.map((e) => e.team)).toEqual(["100% sure"]);
     expect((await getLeaderboard(null, slug, { q: "_" })).entries).toEqual([]);
   });
@@ -99,7 +99,7 @@ describe("live leaderboard", () => {
   it("exports CSV with formula-looking names defused", async () => {
     const { slug } = await competition();
     const evil = await team(slug, '=HYPERLINK("http://x","click")');
-    await submit(evil, slug, stream(predict("1111111111111111")), null);
+    await submit(evil, slug, stream(predict("1111111111111111")));
     const csv = await new Response((await leaderboardCsv(null, slug)).stream).text();
     expect(csv.split("\r\n")[0]).toBe("rank,team,score,kind,bound,uncertainty,submissions,budget_remaining,budget_initial,last_submission_at");
     // The score, its bound (in [0, 1] on so small a holdout) and its sampling error on 8 public rows (1.96 · √(¼ / 8) = 0.346482…),
@@ -117,8 +117,8 @@ describe("live leaderboard", () => {
   it("a team page shows the answers over time", async () => {
     const { slug } = await competition();
     const a = await team(slug, "Historic");
-    await submit(a, slug, stream(predict("1100000000000000")), null);
-    await submit(a, slug, stream(predict("1111000000000000")), null);
+    await submit(a, slug, stream(predict("1100000000000000")));
+    await submit(a, slug, stream(predict("1111000000000000")));
     const id = (await db.team.findFirstOrThrow({ where: { name: "Historic", competition: { slug } } })).id;
     const history = await getTeamHistory(null, slug, id);
     expect(history.history.map((h) => [h.kind, h.score, h.budget])).toEqual([
@@ -138,10 +138,10 @@ describe("final standings", () => {
     const over = await team(slug, "Overfitter");
     const honest = await team(slug, "Honest");
     const picky = await team(slug, "Picky");
-    await submit(over, slug, stream(predict("1111111110000000")), null);
-    await submit(honest, slug, stream(predict("1111110011111100")), null);
-    const p1 = (await submit(picky, slug, stream(predict("1111111000000000")), null)).result.id; // public 0.875, holdout 0
-    await submit(picky, slug, stream(predict("1000000011111111")), null); // public 0.125, holdout 1
+    await submit(over, slug, stream(predict("1111111110000000")));
+    await submit(honest, slug, stream(predict("1111110011111100")));
+    const p1 = (await submit(picky, slug, stream(predict("1111111000000000")))).result.id; // public 0.875, holdout 0
+    await submit(picky, slug, stream(predict("1000000011111111"))); // public 0.125, holdout 1
     await selectFinal(picky, slug, p1, { selected: true }); // picks its better-looking public score
     await expect(getFinalStandings(null, slug)).rejects.toThrow("revealed when the competition closes");
     const live = (await getLeaderboard(null, slug)).entries.map((e) => [e.team, e.score, e.kind]);
@@ -170,7 +170,7 @@ describe("the automatic close", () => {
     await setMechanism(owner, slug, { mode: "practical", sigma: 1e-6, threshold: 0.9, budget: 3 });
     await publishCompetition(owner, slug, ACKNOWLEDGE_ALL);
     const member = await team(slug, "Closers");
-    await submit(member, slug, stream(predict("1111110011111100")), null);
+    await submit(member, slug, stream(predict("1111110011111100")));
     await new Promise((r) => setTimeout(r, endsAt.getTime() - Date.now() + 100));
     const sweeps = await Promise.all([closeDueCompetitions(), closeDueCompetitions(), closeDueCompetitions()]);
     expect(sweeps.filter((closed) => closed.includes(slug))).toHaveLength(1);

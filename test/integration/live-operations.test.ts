@@ -84,7 +84,7 @@ describe("editing a published competition", () => {
     const { owner, slug, competition } = await published(PRACTICAL, { days: 4, daily: 3 });
     const player = await newUser();
     await createTeam(player, slug, { name: `Sub ${tag()}`, acceptRules: true });
-    await submit(player, slug, stream(demoPredictionsCsv({ skill: 0.7, seed: "1" })), null);
+    await submit(player, slug, stream(demoPredictionsCsv({ skill: 0.7, seed: "1" })));
     const later = new Date(competition.endsAt.getTime() + 2 * DAY).toISOString();
     const preview = await previewCompetitionUpdate(owner, slug, { endsAt: later });
     expect(preview.plan!.replanned).toBe(false);
@@ -104,7 +104,7 @@ describe("bans", () => {
     const player = await newUser();
     await createTeam(player, slug, { name: `Banned ${tag()}`, acceptRules: true });
     await banUser(competition, { email: player.email, reason: "shared accounts" });
-    const refused = await rejection(submit(player, slug, stream(demoPredictionsCsv({ skill: 0.7, seed: "2" })), null));
+    const refused = await rejection(submit(player, slug, stream(demoPredictionsCsv({ skill: 0.7, seed: "2" }))));
     expect([refused.status, refused.message]).toEqual([403, "the organizers banned you from this competition: shared accounts"]);
     expect(await db.submission.count({ where: { competitionId: competition.id } })).toBe(0);
     // A banned member who leaves their team (before its first submission) cannot start another.
@@ -121,7 +121,7 @@ describe("bans", () => {
       expect([refused.status, refused.message]).toEqual([404, `no one with the address ${email} takes part in this competition (in a team, or asking to take part)`]);
     }
     await liftBan(competition, player.id);
-    expect((await submit(player, slug, stream(demoPredictionsCsv({ skill: 0.7, seed: "2" })), null)).result.answer.kind).not.toBe("late");
+    expect((await submit(player, slug, stream(demoPredictionsCsv({ skill: 0.7, seed: "2" })))).result.answer.kind).not.toBe("late");
   });
 });
 
@@ -130,12 +130,12 @@ describe("late submissions", () => {
     const { owner, slug, competition } = await published(PRACTICAL, { late: true });
     const player = await newUser();
     await createTeam(player, slug, { name: `Laggard ${tag()}`, acceptRules: true });
-    await submit(player, slug, stream(demoPredictionsCsv({ skill: 0.7, seed: "3" })), null);
+    await submit(player, slug, stream(demoPredictionsCsv({ skill: 0.7, seed: "3" })));
     await closeCompetition(owner, slug);
     const final = await getFinalStandings(null, slug);
     const before = await db.team.findFirstOrThrow({ where: { competitionId: competition.id }, select: { budgetRemaining: true, queryCount: true } });
     const csv = demoPredictionsCsv({ skill: 0.9, seed: "4" });
-    const { result } = await submit(player, slug, stream(csv), null, undefined, { name: "late.csv", description: "after the bell" });
+    const { result } = await submit(player, slug, stream(csv), { details: { name: "late.csv", description: "after the bell" } });
     const { holdoutValue, publicValue } = await db.unrankedSubmission.findUniqueOrThrow({ where: { id: result.id } });
     // Exact, after the close: the live competition's guarantee does not cover it, so it has no bound.
     expect(result.answer).toEqual({ kind: "late", score: holdoutValue, publicScore: publicValue, bound: null, decimals: competition.displayPrecision });
@@ -158,7 +158,7 @@ describe("late submissions", () => {
     const player = await newUser();
     await createTeam(player, slug, { name: `Closed ${tag()}`, acceptRules: true });
     await closeCompetition(owner, slug);
-    expect((await rejection(submit(player, slug, stream(demoPredictionsCsv({ skill: 0.7, seed: "5" })), null))).message).toBe("this competition has closed");
+    expect((await rejection(submit(player, slug, stream(demoPredictionsCsv({ skill: 0.7, seed: "5" }))))).message).toBe("this competition has closed");
   });
 });
 

@@ -58,7 +58,7 @@ describe("the outbox", () => {
     for (let i = 0; i < 3; i++) {
       const captain = await newUser("closer");
       const team = await createTeam(captain, slug, { name: `Outage ${i} ${randomBytes(3).toString("hex")}`, acceptRules: true });
-      await submit(captain, slug, stream(demoPredictionsCsv({ skill: 0.6 + 0.1 * i, seed: `outage-${i}` })), null);
+      await submit(captain, slug, stream(demoPredictionsCsv({ skill: 0.6 + 0.1 * i, seed: `outage-${i}` })));
       const second = await newUser("closer");
       await joinTeam(second, slug, { inviteCode: team.inviteCode });
       members.push(captain, second);

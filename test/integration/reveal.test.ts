@@ -38,7 +38,7 @@ describe("a competition's commitment and reveal", () => {
 
     const player = await newUser();
     await createTeam(player, slug, { name: "Revealed", acceptRules: true });
-    for (let k = 0; k < 3; k++) await submit(player, slug, stream(demoPredictionsCsv({ skill: 0.6 + k * 0.05, seed: `r${k}` })), null);
+    for (let k = 0; k < 3; k++) await submit(player, slug, stream(demoPredictionsCsv({ skill: 0.6 + k * 0.05, seed: `r${k}` })));
 
     expect((await rejection(getReveal(null, slug))).status).toBe(404);
     expect((await rejection(revealCompetition(owner, slug))).status).toBe(409);

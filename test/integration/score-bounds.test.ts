@@ -60,7 +60,7 @@ describe("per-score bounds at 10⁵ holdout rows, B₀ = 20, m = 300 and the rec
     };
 
     // Right on 80 % of both splits: a public answer, never checked.
-    const honest = await submit(player, slug, predictions(0.8, 0.8), null);
+    const honest = await submit(player, slug, predictions(0.8, 0.8));
     expect(honest.result.answer.kind).toBe("public");
     // The released public score is Q(D) on the grid of docs/mechanism.md §2.3.
     const shown = honest.result.answer.score!;
@@ -71,11 +71,11 @@ describe("per-score bounds at 10⁵ holdout rows, B₀ = 20, m = 300 and the rec
     expect(honest.result.answer.bound!).toBeGreaterThan(0.9 * worstHalfWidth(bounds, { kind: "public", index: 1, prior: 0, budget: 20 }));
 
     // Right on the public rows, wrong on half the holdout: the gap crosses any threshold, a holdout answer.
-    const overfit = await submit(player, slug, predictions(1, 0.5), null);
+    const overfit = await submit(player, slug, predictions(1, 0.5));
     expect(overfit.result.answer.kind).toBe("holdout");
     expect(overfit.result.answer.bound).toBe(halfWidth(overfit.result.answer.score!, { index: 2, prior: 0 }, "holdout"));
     // The next public answer stands after one holdout answer: wider than an uncharged team's at the same place.
-    const later = await submit(player, slug, predictions(0.8, 0.8), null);
+    const later = await submit(player, slug, predictions(0.8, 0.8));
     expect(later.result.answer.kind).toBe("public");
     expect(later.result.answer.bound).toBe(halfWidth(shown, { index: 3, prior: 1 }));
     expect(later.result.answer.bound!).toBeGreaterThan(halfWidth(shown, { index: 3, prior: 0 }));
@@ -104,16 +104,16 @@ describe("a merged team's transcript", () => {
     const [a, b] = [await newUser(), await newUser()];
     const teamA = await createTeam(a, slug, { name: "Absorbing", acceptRules: true });
     const teamB = await createTeam(b, slug, { name: "Absorbed", acceptRules: true });
-    for (let i = 0; i < 2; i++) await submit(a, slug, honest(`a${i}`), null);
-    for (let i = 0; i < 3; i++) await submit(b, slug, honest(`b${i}`), null);
+    for (let i = 0; i < 2; i++) await submit(a, slug, honest(`a${i}`));
+    for (let i = 0; i < 3; i++) await submit(b, slug, honest(`b${i}`));
     const request = await requestMerge(a, slug, { inviteCode: teamB.inviteCode });
     await acceptMerge(b, slug, request.id);
     expect(await db.team.findUniqueOrThrow({ where: { id: teamA.id }, select: { queryCount: true, absorbedQueries: true } })).toEqual({ queryCount: 2, absorbedQueries: 3 });
     // The sixth query of the merged transcript is its last scored one; the seventh is past m.
-    const sixth = await submit(a, slug, honest("a2"), null);
+    const sixth = await submit(a, slug, honest("a2"));
     expect(sixth.result.answer.kind).toBe("public");
     expect(await db.submission.findUniqueOrThrow({ where: { id: sixth.result.id }, select: { queryIndex: true, position: true } })).toEqual({ queryIndex: 3, position: 6 });
-    expect((await submit(a, slug, honest("a3"), null)).result.answer.kind).toBe("limit");
+    expect((await submit(a, slug, honest("a3"))).result.answer.kind).toBe("limit");
     // Its answers' places are both teams' submissions in time order.
     const places = (await listMySubmissions(a, slug)).submissions.map((s) => s.answer.bound);
     expect(places).toHaveLength(7);
@@ -127,8 +127,8 @@ describe("a merged team's transcript", () => {
     const [a, b] = [await newUser(), await newUser()];
     await createTeam(a, slug, { name: "Busy", acceptRules: true });
     const teamB = await createTeam(b, slug, { name: "Busier", acceptRules: true });
-    for (let i = 0; i < 2; i++) await submit(a, slug, honest(`a${i}`), null);
-    for (let i = 0; i < 3; i++) await submit(b, slug, honest(`b${i}`), null);
+    for (let i = 0; i < 2; i++) await submit(a, slug, honest(`a${i}`));
+    for (let i = 0; i < 3; i++) await submit(b, slug, honest(`b${i}`));
     const refused = await rejection(requestMerge(a, slug, { inviteCode: teamB.inviteCode }));
     expect([refused.status, refused.message]).toEqual([
       409,

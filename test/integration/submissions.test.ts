@@ -84,7 +84,7 @@ describe("scoring through the mechanism", () => {
     const c = await liveCompetition({ threshold: 0.5 });
     const player = await newUser();
     await createTeam(player, c.slug, { name: "Agreeable", acceptRules: true });
-    const { result } = await submit(player, c.slug, stream(predictions(0.8)), null);
+    const { result } = await submit(player, c.slug, stream(predictions(0.8)));
     expect(result.budget).toEqual({ remaining: 5, initial: 5 });
     expect(result.answer.kind).toBe("public");
     const row = await db.submission.findUniqueOrThrow({ where: { id: result.id } });
@@ -118,7 +118,7 @@ describe("scoring through the mechanism", () => {
     const lines = syntheticPredictions(rows, 3).split("\n");
     [lines[10], lines[20_000]] = [lines[20_000], lines[10]];
     const csv = `${lines.slice(0, rows / 2).join("\n")}\r\n${lines.slice(rows / 2).join("\r\n")}\r\n`;
-    const { result } = await submit(player, slug, stream(csv, 64 * 1024), null);
+    const { result } = await submit(player, slug, stream(csv, 64 * 1024));
     const stored = await db.submissionFile.findUniqueOrThrow({ where: { submissionId: result.id }, select: { data: true, size: true } });
     // One frame per MiB read, each recording its size and a checksum of its content.
     const bytes = Buffer.byteLength(csv);
@@ -133,7 +133,7 @@ describe("scoring through the mechanism", () => {
     const player = await newUser();
     await createTeam(player, slug, { name: `Old ${tag()}`, acceptRules: true });
     const csv = `${syntheticPredictions(200_000, 4)}\n`;
-    const { result } = await submit(player, slug, stream(csv, 64 * 1024), null);
+    const { result } = await submit(player, slug, stream(csv, 64 * 1024));
     // The copy as the code before kept it: a level-1 gzip member per MiB (RFC 1952 §2.2).
     const raw = Buffer.from(csv);
     const members = Array.from({ length: Math.ceil(raw.length / 2 ** 20) }, (_, i) => gzipSync(raw.subarray(i * 2 ** 20, (i + 1) * 2 ** 20), { level: 1 }));
@@ -155,7 +155,7 @@ describe("scoring through the mechanism", () => {
       [0.9, 3],
       [0.8, 4],
     ])
-      answers.push((await submit(player, c.slug, stream(predictions(skill, seed)), null)).result.answer);
+      answers.push((await submit(player, c.slug, stream(predictions(skill, seed)))).result.answer);
     const stored = await db.submission.findMany({ where: { competitionId: c.id }, orderBy: { queryIndex: "asc" }, select: { kind: true, answer: true } });
     // Replay the rule by hand on what was stored: best public answer, else latest holdout answer.
     const publics = stored.filter((s) => s.kind === "public").map((s) => s.answer!);
@@ -171,26 +171,26 @@ describe("scoring through the mechanism", () => {
     const outsider = await newUser();
     await createTeam(player, c.slug, { name: "Careful", acceptRules: true });
     const before = await snapshot(c.id);
-    const bad = await rejection(submit(player, c.slug, stream("id,prediction\nnope,spike\n"), null));
+    const bad = await rejection(submit(player, c.slug, stream("id,prediction\nnope,spike\n")));
     expect(bad.status).toBe(422);
     expect(bad.details).toEqual([{ line: 2, message: 'id "nope" is not in the test set' }]);
-    const missing = await rejection(submit(player, c.slug, stream(`id,prediction\n${ROWS[0][0]},spike\n`), null));
+    const missing = await rejection(submit(player, c.slug, stream(`id,prediction\n${ROWS[0][0]},spike\n`)));
     expect(missing.message).toMatch(/2879 test ids have no prediction, e\.g\./);
-    expect((await rejection(submit(player, c.slug, stream("id,guess\n"), null))).message).toContain("missing column prediction");
-    expect((await rejection(submit(outsider, c.slug, stream(predictions(0.5)), null))).status).toBe(403);
+    expect((await rejection(submit(player, c.slug, stream("id,guess\n")))).message).toContain("missing column prediction");
+    expect((await rejection(submit(outsider, c.slug, stream(predictions(0.5))))).status).toBe(403);
     expect(await snapshot(c.id)).toEqual(before);
 
-    await submit(player, c.slug, stream(predictions(0.5)), null);
+    await submit(player, c.slug, stream(predictions(0.5)));
     const afterOne = await snapshot(c.id);
-    const capped = await rejection(submit(player, c.slug, stream(predictions(0.5)), null));
+    const capped = await rejection(submit(player, c.slug, stream(predictions(0.5))));
     expect(capped.status).toBe(429);
     expect(capped.message).toContain("used its 1 submissions for today (UTC)");
     expect(await snapshot(c.id)).toEqual(afterOne);
 
-    const early = await rejection(submit(player, c.slug, stream(predictions(0.5)), null, new Date(Date.now() + 86_400_000 * 30)));
+    const early = await rejection(submit(player, c.slug, stream(predictions(0.5)), { now: new Date(Date.now() + 86_400_000 * 30) }));
     expect(early.status).toBe(409);
     await closeCompetition(c.owner, c.slug);
-    expect((await rejection(submit(player, c.slug, stream(predictions(0.5)), null))).message).toBe("this competition has closed");
+    expect((await rejection(submit(player, c.slug, stream(predictions(0.5))))).message).toBe("this competition has closed");
     expect(await snapshot(c.id)).toEqual(afterOne);
   });
 
@@ -202,7 +202,7 @@ describe("scoring through the mechanism", () => {
     const cheats = await createTeam(cheat, c.slug, { name: "Cheats", acceptRules: true });
     await banUser(await requireOrganizer(c.owner, c.slug), { email: banned.email, reason: "a second account" });
     await setDisqualified(c.owner, c.slug, cheats.id, { reason: "copied files" });
-    const { result } = await submit(player, c.slug, stream(predictions(0.5)), "first");
+    const { result } = await submit(player, c.slug, stream(predictions(0.5)), { idempotencyKey: "first" });
     /** A body that counts how often it is read from (a refused upload must not be). */
     let pulls = 0;
     const watched = () =>
@@ -222,12 +222,12 @@ describe("scoring through the mechanism", () => {
       [cheat, 403, "your team was disqualified by the organizers: copied files"],
       [player, 429, "your team has used its 1 submissions for today (UTC); the count resets at midnight UTC"],
     ] as const) {
-      const error = await rejection(submit(who, c.slug, watched(), null));
+      const error = await rejection(submit(who, c.slug, watched()));
       expect([error.status, error.message]).toEqual([status, message]);
     }
     expect(pulls).toBe(0);
     // The daily cap does not stop a retry of an answered submission: its key answers it again.
-    const again = await submit(player, c.slug, stream(predictions(0.5)), "first");
+    const again = await submit(player, c.slug, stream(predictions(0.5)), { idempotencyKey: "first" });
     expect([again.replayed, again.result.id]).toEqual([true, result.id]);
   });
 
@@ -240,12 +240,12 @@ describe("scoring through the mechanism", () => {
     await publishCompetition(owner, slug, ACKNOWLEDGE_ALL);
     const player = await newUser();
     await createTeam(player, slug, { name: "Probable", acceptRules: true });
-    const error = await rejection(submit(player, slug, stream("id,prediction\na,0.3\nb,1.2\n"), null));
+    const error = await rejection(submit(player, slug, stream("id,prediction\na,0.3\nb,1.2\n")));
     expect(error.details).toEqual([{ line: 3, message: 'prediction must be a probability in [0, 1], found "1.2"' }]);
     // Nothing was spent by the refusal; the valid file's Brier score is 0.01 on both rows, so the public
     // answer is released (T = 0.5: noise of 0.5 has probability below 10⁻⁵), on the mechanism's grid
     // (thresholdout.ts snapToGrid; 2⁻¹⁰ here): the value 1 − 0.01 is 1014/1024.
-    const { answer, budget } = (await submit(player, slug, stream("id,prediction\na,0.9\nb,0.1\n"), null)).result;
+    const { answer, budget } = (await submit(player, slug, stream("id,prediction\na,0.9\nb,0.1\n"))).result;
     expect([answer.kind, budget.remaining]).toEqual(["public", 3]);
     expect(answer.score).toBe(10 / 1024);
   });
@@ -268,7 +268,6 @@ describe("scoring through the mechanism", () => {
       player,
       slug,
       csv((r) => 0.4 + 0.2 * r.label),
-      null,
     );
     // Its bound counts ROC AUC's N = n₊n₋/n = 67·133/200 holdout rows through McDiarmid's inequality
     // (not a mean: no Chernoff–KL form; docs/mechanism.md §2.5, §2.8), at the first query with no holdout answer before it.
@@ -297,7 +296,6 @@ describe("scoring through the mechanism", () => {
           player,
           slug,
           csv(() => 0.5),
-          null,
         )
       ).result.answer,
     ).toEqual({
@@ -312,7 +310,6 @@ describe("scoring through the mechanism", () => {
       player,
       slug,
       csv((r, i) => (i % 2 ? 1 - r.label : r.label)),
-      null,
     );
     expect(leak.result.answer.kind).toBe("holdout");
     expect(leak.result.answer.publicScore).toBe(1);
@@ -328,8 +325,11 @@ describe("scoring through the mechanism", () => {
     const player = await newUser();
     await createTeam(player, c.slug, { name: "Retry", acceptRules: true });
     const key = `key-${tag()}`;
-    const [a, b] = await Promise.all([submit(player, c.slug, stream(predictions(0.7)), key), submit(player, c.slug, stream(predictions(0.7)), key)]);
-    const c3 = await submit(player, c.slug, stream(predictions(0.7)), key);
+    const [a, b] = await Promise.all([
+      submit(player, c.slug, stream(predictions(0.7)), { idempotencyKey: key }),
+      submit(player, c.slug, stream(predictions(0.7)), { idempotencyKey: key }),
+    ]);
+    const c3 = await submit(player, c.slug, stream(predictions(0.7)), { idempotencyKey: key });
     expect(b.result).toEqual(a.result);
     expect(c3.result).toEqual(a.result);
     expect([a.replayed, b.replayed].filter(Boolean)).toHaveLength(1);
@@ -344,16 +344,16 @@ describe("scoring through the mechanism", () => {
     const { inviteCode } = await createTeam(player, c.slug, { name: "Keyed", acceptRules: true });
     await joinTeam(mate, c.slug, { inviteCode });
     await createTeam(player, other.slug, { name: "Keyed too", acceptRules: true });
-    const first = await submit(player, c.slug, stream(predictions(0.7)), "try-1");
+    const first = await submit(player, c.slug, stream(predictions(0.7)), { idempotencyKey: "try-1" });
     // The same key from a teammate for the same file is the same submission…
-    expect(await submit(mate, c.slug, stream(predictions(0.7)), "try-1")).toEqual({ result: first.result, replayed: true });
+    expect(await submit(mate, c.slug, stream(predictions(0.7)), { idempotencyKey: "try-1" })).toEqual({ result: first.result, replayed: true });
     // …for a different file it is a 409 that stores and spends nothing…
     const before = await snapshot(c.id);
-    const error = await rejection(submit(player, c.slug, stream(predictions(0.9)), "try-1"));
+    const error = await rejection(submit(player, c.slug, stream(predictions(0.9)), { idempotencyKey: "try-1" }));
     expect([error.status, error.message]).toEqual([409, "this Idempotency-Key was already used by your team for a different file; use a new key for a new submission"]);
     expect(await snapshot(c.id)).toEqual(before);
     // …and in another competition the key is free.
-    expect((await submit(player, other.slug, stream(predictions(0.9)), "try-1")).replayed).toBe(false);
+    expect((await submit(player, other.slug, stream(predictions(0.9)), { idempotencyKey: "try-1" })).replayed).toBe(false);
   });
 
   it("never answers after closing: a submission racing the close is either in the final standings or refused", async () => {
@@ -362,7 +362,7 @@ describe("scoring through the mechanism", () => {
       const players = await Promise.all(Array.from({ length: 4 }, () => newUser()));
       await Promise.all(players.map((p, i) => createTeam(p, c.slug, { name: `Racer ${i}`, acceptRules: true })));
       const [submissions, closed] = await Promise.all([
-        Promise.allSettled(players.map((p, i) => submit(p, c.slug, stream(predictions(0.6 + i / 10, round * 10 + i)), null))),
+        Promise.allSettled(players.map((p, i) => submit(p, c.slug, stream(predictions(0.6 + i / 10, round * 10 + i))))),
         closeCompetition(c.owner, c.slug),
       ]);
       const closedAt = closed.closedAt!;
@@ -383,7 +383,7 @@ describe("scoring through the mechanism", () => {
     const { inviteCode } = await createTeam(player, c.slug, { name: "Crowd", acceptRules: true });
     await joinTeam(mate, c.slug, { inviteCode });
     // Predictions whose public and holdout scores differ, so most queries are charged.
-    const results = await Promise.all(Array.from({ length: 24 }, (_, i) => submit(i % 2 ? mate : player, c.slug, stream(predictions(0.3 + (i % 5) * 0.1, i + 1)), null)));
+    const results = await Promise.all(Array.from({ length: 24 }, (_, i) => submit(i % 2 ? mate : player, c.slug, stream(predictions(0.3 + (i % 5) * 0.1, i + 1)))));
     const rows = await db.submission.findMany({ where: { competitionId: c.id }, orderBy: { queryIndex: "asc" } });
     expect(rows.map((r) => r.queryIndex)).toEqual(Array.from({ length: 24 }, (_, i) => i + 1));
     const holdout = rows.filter((r) => r.kind === "holdout").length;
@@ -410,7 +410,7 @@ describe("scoring through the mechanism", () => {
     const c = await liveCompetition();
     const player = await newUser();
     await createTeam(player, c.slug, { name: "Audited", acceptRules: true });
-    for (let i = 0; i < 4; i++) await submit(player, c.slug, stream(predictions(0.6, i + 7)), null);
+    for (let i = 0; i < 4; i++) await submit(player, c.slug, stream(predictions(0.6, i + 7)));
     expect((await auditCompetition(c.owner, c.slug)).mismatches).toBe(0);
     const victim = await db.submission.findFirstOrThrow({ where: { competitionId: c.id, queryIndex: 2 } });
     await db.submission.update({ where: { id: victim.id }, data: { answer: 0.999 } });
@@ -434,8 +434,8 @@ describe("scoring through the mechanism", () => {
       const player = await newUser();
       await createTeam(player, c.slug, { name: "Punctual", acceptRules: true });
       const first = new Date(Date.now() - 3_600_000);
-      await submit(player, c.slug, stream(predictions(0.9, 3)), null, first);
-      await submit(player, c.slug, stream(predictions(0.2, 4)), null, new Date(first.getTime() + 60_000));
+      await submit(player, c.slug, stream(predictions(0.9, 3)), { now: first });
+      await submit(player, c.slug, stream(predictions(0.2, 4)), { now: new Date(first.getTime() + 60_000) });
       const team = await db.team.findFirstOrThrow({ where: { competitionId: c.id }, select: { bestAt: true, submissionCount: true } });
       expect(team).toEqual({ bestAt: new Date(first.toISOString().slice(0, 23) + "Z"), submissionCount: 2 });
     } finally {
@@ -452,7 +452,7 @@ describe("limits of the guarantee (docs/mechanism.md §2.6)", () => {
     const player = await newUser();
     await createTeam(player, c.slug, { name: "Counted", acceptRules: true });
     const kinds = [];
-    for (let i = 0; i < 5; i++) kinds.push((await submit(player, c.slug, overfit(`m-${i}`), null)).result);
+    for (let i = 0; i < 5; i++) kinds.push((await submit(player, c.slug, overfit(`m-${i}`))).result);
     // Five submissions on one day with a daily cap of 3: the three past m are not counted, so none is refused.
     expect(kinds.map((r) => r.answer.kind)).toEqual(["holdout", "holdout", "limit", "limit", "limit"]);
     expect(kinds.map((r) => r.answer.score)).toEqual([expect.any(Number), expect.any(Number), null, null, null]);
@@ -466,7 +466,7 @@ describe("limits of the guarantee (docs/mechanism.md §2.6)", () => {
     const c = await liveCompetition({ holdoutCap: 3, budget: 5 });
     const players = await Promise.all(Array.from({ length: 4 }, () => newUser()));
     await Promise.all(players.map((p, i) => createTeam(p, c.slug, { name: `Capped ${i}`, acceptRules: true })));
-    const results = await Promise.all(players.flatMap((p, i) => [0, 1].map((k) => submit(p, c.slug, overfit(`cap-${i}-${k}`), null))));
+    const results = await Promise.all(players.flatMap((p, i) => [0, 1].map((k) => submit(p, c.slug, overfit(`cap-${i}-${k}`)))));
     expect(results.filter((r) => r.result.answer.kind === "holdout")).toHaveLength(3);
     // Teams with budget left are told it is the competition's cap, not their budget, that stops the check.
     expect(results.filter((r) => r.result.answer.kind === "capped")).toHaveLength(5);
@@ -487,7 +487,7 @@ describe("teams", () => {
     await joinTeam(d, c.slug, { inviteCode });
     expect((await rejection(joinTeam(e, c.slug, { inviteCode }))).message).toBe("the team is full (at most 3 members)");
     await leaveTeam(d, c.slug);
-    await submit(a, c.slug, stream(predictions(0.5)), null);
+    await submit(a, c.slug, stream(predictions(0.5)));
     expect((await rejection(leaveTeam(b, c.slug))).message).toBe("you cannot leave a team that has already submitted");
     expect((await rejection(createTeam(a, c.slug, { name: "Second", acceptRules: true }))).status).toBe(409);
     await expect(createTeam(e, c.slug, { name: "No rules", acceptRules: false })).rejects.toThrow("accept the competition's rules to take part");
@@ -504,9 +504,9 @@ describe("closing while submissions are in flight", () => {
       const players = await Promise.all(Array.from({ length: 6 }, () => newUser()));
       for (const [i, p] of players.entries()) await createTeam(p, c.slug, { name: `Closer ${i}`, acceptRules: true });
       // Each team has a final submission already, so the close writes every team's row.
-      await Promise.all(players.map((p, i) => submit(p, c.slug, stream(predictions(0.6, i + 1)), null)));
+      await Promise.all(players.map((p, i) => submit(p, c.slug, stream(predictions(0.6, i + 1)))));
       const files = players.map((_, i) => predictions(0.7, 100 + i));
-      const inFlight = players.flatMap((p, i) => [0, 1, 2].map((k) => new Promise((r) => setTimeout(r, 8 * k + i)).then(() => submit(p, c.slug, stream(files[i]), null))));
+      const inFlight = players.flatMap((p, i) => [0, 1, 2].map((k) => new Promise((r) => setTimeout(r, 8 * k + i)).then(() => submit(p, c.slug, stream(files[i])))));
       await new Promise((r) => setTimeout(r, 10 + 4 * round));
       const [closed, ...outcomes] = await Promise.allSettled([closeCompetition(c.owner, c.slug), ...inFlight]);
       expect(closed.status, closed.status === "rejected" ? String(closed.reason) : "").toBe("fulfilled");
@@ -525,9 +525,9 @@ describe("final selection", () => {
     const player = await newUser();
     await createTeam(player, c.slug, { name: "Finalists", acceptRules: true });
     const ids = [];
-    for (const skill of [0.5, 0.9, 0.7]) ids.push((await submit(player, c.slug, stream(predictions(skill, skill * 10)), null)).result.id);
+    for (const skill of [0.5, 0.9, 0.7]) ids.push((await submit(player, c.slug, stream(predictions(skill, skill * 10)))).result.id);
     // An overfit file gets a noisy holdout answer; a noisy answer above every public one must not become the default.
-    ids.push((await submit(player, c.slug, stream(demoPredictionsCsv({ skill: 0, seed: "final-overfit", overfit: true })), null)).result.id);
+    ids.push((await submit(player, c.slug, stream(demoPredictionsCsv({ skill: 0, seed: "final-overfit", overfit: true })))).result.id);
     const mine = await listMySubmissions(player, c.slug);
     const publics = mine.submissions.filter((s) => s.answer.kind === "public");
     const expected = publics.length

@@ -57,7 +57,7 @@ describe("merges need the absorbed team's consent", () => {
     const alpha = await player(c.slug, "Alpha");
     const beta = await player(c.slug, "Beta");
     const stranger = await player(c.slug, "Gamma");
-    await submit(beta.user, c.slug, honest("beta"), null);
+    await submit(beta.user, c.slug, honest("beta"));
     const before = await db.team.findMany({ where: { competitionId: c.id }, orderBy: { id: "asc" } });
 
     const request = await requestMerge(alpha.user, c.slug, { inviteCode: beta.team.inviteCode });
@@ -109,7 +109,7 @@ describe("merges need the absorbed team's consent", () => {
     const c = await liveCompetition();
     const cheat = await player(c.slug, "Cheat");
     const leader = await player(c.slug, "Leader");
-    await submit(leader.user, c.slug, honest("leader"), null);
+    await submit(leader.user, c.slug, honest("leader"));
     await setDisqualified(c.owner, c.slug, cheat.team.id, { reason: "sharing accounts" });
     // A disqualified team can neither absorb the leader nor be absorbed (its submissions would count for a clean team).
     expect((await rejection(requestMerge(cheat.user, c.slug, { inviteCode: leader.team.inviteCode }))).message).toBe(
@@ -151,9 +151,9 @@ describe("merges need the absorbed team's consent", () => {
     const alpha = await player(c.slug, "Alpha");
     const beta = await player(c.slug, "Beta");
     const gamma = await player(c.slug, "Gamma");
-    for (let i = 0; i < 2; i++) expect((await submit(alpha.user, c.slug, overfit(`a${i}`), null)).result.answer.kind).toBe("holdout");
-    for (let i = 0; i < 3; i++) expect((await submit(gamma.user, c.slug, overfit(`g${i}`), null)).result.answer.kind).toBe("holdout");
-    expect((await submit(beta.user, c.slug, overfit("b"), null)).result.answer.kind).toBe("holdout");
+    for (let i = 0; i < 2; i++) expect((await submit(alpha.user, c.slug, overfit(`a${i}`))).result.answer.kind).toBe("holdout");
+    for (let i = 0; i < 3; i++) expect((await submit(gamma.user, c.slug, overfit(`g${i}`))).result.answer.kind).toBe("holdout");
+    expect((await submit(beta.user, c.slug, overfit("b"))).result.answer.kind).toBe("holdout");
     const refused = await rejection(requestMerge(alpha.user, c.slug, { inviteCode: gamma.team.inviteCode }));
     expect(refused.status).toBe(409);
     expect(refused.message).toBe("the two teams received 2 + 3 = 5 holdout answers, more than the budget of 4 one team may hold; they cannot merge");
@@ -167,7 +167,7 @@ describe("merges need the absorbed team's consent", () => {
     const latest = await db.submission.findFirstOrThrow({ where: { teamId: merged.id, kind: "holdout" }, orderBy: { createdAt: "desc" } });
     expect(row).toMatchObject({ bestValue: latest.answer, bestKind: "holdout", bestAt: latest.createdAt });
     // The absorbed team's queries keep their own streams: the transcript still replays exactly.
-    await submit(beta.user, c.slug, overfit("after"), null);
+    await submit(beta.user, c.slug, overfit("after"));
     expect((await auditCompetition(c.owner, c.slug)).mismatches).toBe(0);
   });
 
@@ -176,7 +176,7 @@ describe("merges need the absorbed team's consent", () => {
     const alpha = await player(c.slug, "Alpha");
     const beta = await player(c.slug, "Beta");
     await db.team.update({ where: { id: alpha.team.id }, data: { budgetRemaining: 0 } }); // alpha spent all 3 units
-    expect((await submit(beta.user, c.slug, honest("beta"), null)).result.answer.kind).toBe("public"); // beta's epoch is open
+    expect((await submit(beta.user, c.slug, honest("beta"))).result.answer.kind).toBe("public"); // beta's epoch is open
     const refused = await rejection(requestMerge(alpha.user, c.slug, { inviteCode: beta.team.inviteCode }));
     expect(refused.message).toBe(
       "the two teams received 3 + 0 holdout answers, and team Beta's open threshold check counts as one more: 4, more than the budget of 3 one team may hold; they cannot merge",
@@ -189,8 +189,8 @@ describe("merges need the absorbed team's consent", () => {
     const c = await liveCompetition({ daily: 2 });
     const one = await player(c.slug, "One");
     const two = await player(c.slug, "Two");
-    for (let i = 0; i < 2; i++) await submit(one.user, c.slug, honest(`one-${i}`), null);
-    await submit(two.user, c.slug, honest("two"), null);
+    for (let i = 0; i < 2; i++) await submit(one.user, c.slug, honest(`one-${i}`));
+    await submit(two.user, c.slug, honest("two"));
     const error = await rejection(requestMerge(one.user, c.slug, { inviteCode: two.team.inviteCode }));
     expect(error.message).toBe("the merged team would have 3 submissions, more than one team could have made so far (the daily cap × 1 UTC date: 2 × 1)");
     // Started an hour before last midnight UTC: less than a day ago (before 23:00 UTC), but on two UTC dates,

@@ -28,7 +28,7 @@ describe("the scoring warm-up", () => {
     for (const c of [...ours, idle]) {
       const member = await newUser();
       await createTeam(member, c.slug, { name: `Team ${tag()}`, acceptRules: true });
-      await submit(member, c.slug, stream(demoPredictionsCsv({ skill: 0.7, seed: c.slug })), null);
+      await submit(member, c.slug, stream(demoPredictionsCsv({ skill: 0.7, seed: c.slug })));
     }
     await db.team.updateMany({ where: { competitionId: idle.id }, data: { lastSubmissionAt: new Date(Date.now() - 2 * 86_400_000) } });
     await db.competition.update({ where: { id: pastDeadline.id }, data: { endsAt: new Date(Date.now() - 60_000) } });

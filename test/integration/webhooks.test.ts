@@ -72,7 +72,7 @@ describe("webhooks", () => {
 
       const captain = await newUser("hooked");
       const team = await createTeam(captain, slug, { name: `Hooked ${created.id.slice(0, 6)}`, acceptRules: true });
-      const { result } = await submit(captain, slug, stream(demoPredictionsCsv({ skill: 0.7, seed: "hooked" })), null);
+      const { result } = await submit(captain, slug, stream(demoPredictionsCsv({ skill: 0.7, seed: "hooked" })));
       await postAnnouncement(owner, competition, { title: "Hooks on", body: "Hello, receivers." });
       await updateCompetition(owner, slug, { dailySubmissionLimit: 10 });
       await closeCompetition(owner, slug);

@@ -275,7 +275,7 @@ export function openRequest(base: string, path: string, headers: Record<string, 
       const deadline = Date.now() + ms;
       for (;;) {
         const answer = parseAnswer(received);
-        if (answer) await checkAnswer(url, method, answer.status, answer.headers["content-type"] ?? null, answer.body, answer.headers.allow);
+        if (answer) await checkAnswer(url, method, { status: answer.status, contentType: answer.headers["content-type"] ?? null, body: answer.body, allow: answer.headers.allow });
         if (answer || Date.now() > deadline) return answer;
         await new Promise((r) => setTimeout(r, 20));
       }

@@ -44,7 +44,7 @@ class Contract {
   }
 
   /** Throws when the answer breaks the contract; `body` is the parsed JSON body, when the answer is JSON. */
-  check(answer: { method: string; pathname: string; status: number; contentType: string | null; body?: unknown; allow?: string | null }): void {
+  check(answer: Answered & { method: string; pathname: string }): void {
     const { method, pathname, status } = answer;
     const what = `${method} ${pathname} → ${status}`;
     // The most specific path that matches serves the request, as the app's router picks it (…/teams/join before …/teams/{teamId}).
@@ -108,11 +108,14 @@ function isApi(url: URL): boolean {
   return ["localhost", "127.0.0.1"].includes(url.hostname) && url.pathname.startsWith("/api/") && !url.pathname.startsWith("/api/auth/");
 }
 
+/** An answer as the contract checks it: its status, content type, parsed body and `Allow` header. */
+export type Answered = { status: number; contentType: string | null; body?: unknown; allow?: string | null };
+
 /** Holds one answer to the contract (no-op before `installContract`, and for what is not the API). */
-export async function checkAnswer(url: string | URL, method: string, status: number, contentType: string | null, body?: unknown, allow?: string | null): Promise<void> {
+export async function checkAnswer(url: string | URL, method: string, answer: Answered): Promise<void> {
   const parsed = new URL(url);
   if (!originalFetch || !isApi(parsed)) return;
-  (await contractOf(parsed.origin)).check({ method: method.toUpperCase(), pathname: parsed.pathname, status, contentType, body, allow });
+  (await contractOf(parsed.origin)).check({ ...answer, method: method.toUpperCase(), pathname: parsed.pathname });
 }
 
 /** Checks every answer `fetch` receives from now on (e2e tests: test/e2e/setup.ts). */
@@ -127,7 +130,7 @@ export function installContract(): void {
     const contentType = response.headers.get("content-type");
     const json = (contentType ?? "").toLowerCase().startsWith("application/json");
     const body = json && method.toUpperCase() !== "HEAD" ? await response.clone().json() : undefined;
-    await checkAnswer(url, method, response.status, contentType, body, response.headers.get("allow"));
+    await checkAnswer(url, method, { status: response.status, contentType, body, allow: response.headers.get("allow") });
     return response;
   };
 }

@@ -10,7 +10,7 @@ import type { Plan } from "@/lib/calibration/planner";
 import type { CorrelationSummary } from "@/lib/calibration/resolve";
 import type { AttackPreview } from "@/lib/experiments/preview";
 import { OPERATIONS, openApiDocument } from "@/lib/openapi";
-import type { attackPreviewSchema, calibrationAnswerSchema, correlationSummarySchema, planSchema } from "@/lib/responses";
+import { ERROR_CODES, type attackPreviewSchema, type calibrationAnswerSchema, type correlationSummarySchema, type planSchema } from "@/lib/responses";
 
 // The OpenAPI document (lib/openapi.ts) against OpenAPI 3.1's own schema, docs/api.md and the app's
 // route files; and the answers whose types live beside the code that computes them, against their
@@ -130,6 +130,17 @@ describe("the OpenAPI document", () => {
     expect(paths[`${SLUG}/leaderboard`].get.responses).toHaveProperty("401");
     expect(paths["/api/v1/competitions"].get.responses).toHaveProperty("401");
     expect(paths["/api/v1/users"].post.responses).not.toHaveProperty("401");
+  });
+
+  it("says with each error status which codes it carries, from the one list the server answers with, and docs/api.md names each", () => {
+    type Op = { responses: Record<string, { description: string }> };
+    const paths = document.paths as Record<string, Record<string, Op>>;
+    expect(paths[`${SLUG}/teams`].post.responses["403"].description).toMatch(/\(code `forbidden`, `email_unverified`, `domain_not_allowed` or `approval_required`\)$/);
+    expect(paths[`${SLUG}/teams`].post.responses["422"].description).toMatch(/\(code `unprocessable_entity`\)$/);
+    const errorSchema = (document.components as { schemas: Record<string, { properties: { error: { properties: { code: { enum: string[] } } } } }> }).schemas.Error;
+    expect(errorSchema.properties.error.properties.code.enum).toEqual(Object.keys(ERROR_CODES));
+    const api = readFileSync("docs/api.md", "utf8");
+    expect(Object.keys(ERROR_CODES).filter((code) => !api.includes(`\`${code}\``))).toEqual([]);
   });
 
   it("marks a JSON body required exactly where the server refuses its absence", () => {

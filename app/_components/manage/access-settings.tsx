@@ -6,6 +6,7 @@ import { callApi } from "../api-client";
 import { FormError } from "../field";
 import type { Access } from "@/lib/validation/competitions";
 import { CELL, DataTable } from "../data-table";
+import { LocalTime } from "../local-time";
 import type { RegistrationView } from "@/lib/responses";
 
 /** Who may take part (editable after publishing too), and the requests to approve or refuse. */
@@ -85,7 +86,9 @@ export function AccessSettings({ slug, access, registrations }: { slug: string; 
               <td className={CELL.list}>
                 {r.user.name} <span className="text-slate-500">({r.user.email})</span>
               </td>
-              <td className={CELL.list}>{new Date(r.createdAt).toISOString().slice(0, 16).replace("T", " ")} UTC</td>
+              <td className={CELL.list}>
+                <LocalTime at={r.createdAt} />
+              </td>
               <td className={CELL.list}>{r.status}</td>
               <td className={`${CELL.list} text-right`}>
                 {r.status !== "approved" && (

@@ -1,4 +1,4 @@
-import { formatUtc } from "@/lib/format";
+import { LocalTime } from "../local-time";
 import type { ChangeLogEntry } from "@/lib/responses";
 import { describeChange } from "@/lib/setting-values";
 
@@ -11,7 +11,7 @@ export function ChangeLog({ changes }: { changes: ChangeLogEntry[] }) {
       {changes.map((entry, i) => (
         <li key={i} className="break-words">
           <span className="text-slate-600">
-            {formatUtc(entry.at)} UTC, {entry.by}:
+            <LocalTime at={entry.at} />, {entry.by}:
           </span>{" "}
           {entry.changes
             .map(describeChange)

@@ -5,6 +5,8 @@ import { useState } from "react";
 import { callApi, uploadWithProgress } from "../api-client";
 import { Field, FormError } from "../field";
 import { CELL, DataTable } from "../data-table";
+import { LocalTime } from "../local-time";
+import { formatUtc } from "@/lib/format";
 import { FILE_INPUT } from "../tones";
 
 /** One sandbox test as the panel shows it, formatted on the server: `scores` are the exact public and holdout scores as text. */
@@ -58,17 +60,13 @@ export function SandboxPanel({ slug, lines, canShowBaselines }: { slug: string; 
         <DataTable
           caption="Sandbox tests with their exact scores"
           testId="sandbox"
-          columns={[
-            { label: "Time (UTC)" },
-            { label: "File, note" },
-            { label: "Public", numeric: true },
-            { label: "Holdout", numeric: true },
-            { label: "Baseline on the leaderboard" },
-          ]}
+          columns={[{ label: "Time" }, { label: "File, note" }, { label: "Public", numeric: true }, { label: "Holdout", numeric: true }, { label: "Baseline on the leaderboard" }]}
         >
           {lines.map((t) => (
             <tr key={t.id}>
-              <td className={`${CELL.list} whitespace-nowrap`}>{t.time}</td>
+              <td className={`${CELL.list} whitespace-nowrap`}>
+                <LocalTime at={t.time} />
+              </td>
               <td className={`${CELL.list}`}>
                 <a href={`/api/v1/competitions/${slug}/submissions/${t.id}/file`} className="font-medium text-indigo-700 hover:underline">
                   {t.filename}
@@ -95,7 +93,7 @@ export function SandboxPanel({ slug, lines, canShowBaselines }: { slug: string; 
                   >
                     <input
                       name="name"
-                      aria-label={`Baseline name for ${t.filename} (${t.time})`}
+                      aria-label={`Baseline name for ${t.filename} (${formatUtc(t.time)} UTC)`}
                       placeholder="name"
                       maxLength={60}
                       className="w-32 rounded-md border border-slate-300 px-2 py-0.5"

@@ -5,6 +5,7 @@ import { useState } from "react";
 import { callApi } from "../api-client";
 import { Field, FormError, TextAreaField } from "../field";
 import { useFocusOn } from "../focus";
+import { MomentField } from "../moment-field";
 import { type MetricChoice, MetricField, metricFromForm } from "../metric-field";
 import { BUTTON } from "../tones";
 import type { SettingsPreview } from "@/lib/responses";
@@ -24,7 +25,8 @@ export type EditableSettings = {
   displayPrecision: number;
 };
 
-const utc = (local: FormDataEntryValue | null) => (local ? `${local}:00.000Z` : null);
+/** A MomentField's instant, or null when it is empty. */
+const moment = (value: FormDataEntryValue | null) => (value ? String(value) : null);
 
 /**
  * The settings organizers may change (after publishing too: docs/operating.md §1; a draft also its
@@ -46,10 +48,10 @@ export function SettingsEditor({ slug, current, status }: { slug: string; curren
       description: String(form.get("description")),
       rules: String(form.get("rules")),
       lateSubmissions: form.get("lateSubmissions") === "on",
-      ...(!closed && { endsAt: utc(form.get("endsAt"))!, dailySubmissionLimit: Number(form.get("dailySubmissionLimit")) }),
+      ...(!closed && { endsAt: moment(form.get("endsAt"))!, dailySubmissionLimit: Number(form.get("dailySubmissionLimit")) }),
       ...(draft && {
         metric: metricFromForm(form),
-        startsAt: utc(form.get("startsAt")),
+        startsAt: moment(form.get("startsAt")),
         maxTeamSize: Number(form.get("maxTeamSize")),
         displayPrecision: Number(form.get("displayPrecision")),
       }),
@@ -92,8 +94,8 @@ export function SettingsEditor({ slug, current, status }: { slug: string; curren
             <MetricField idPrefix="settings" initial={current.metric} />
           </div>
         )}
-        {draft && <Field label="Start (UTC, optional)" name="startsAt" id="settings-startsAt" type="datetime-local" defaultValue={current.startsAt?.slice(0, 16) ?? ""} />}
-        <Field label="Deadline (UTC)" name="endsAt" id="settings-endsAt" type="datetime-local" defaultValue={current.endsAt.slice(0, 16)} disabled={closed} />
+        {draft && <MomentField label="Start" optional name="startsAt" id="settings-startsAt" initial={current.startsAt} />}
+        <MomentField label="Deadline" name="endsAt" id="settings-endsAt" initial={current.endsAt} disabled={closed} />
         <Field
           label="Submissions per team per day"
           name="dailySubmissionLimit"

@@ -7,6 +7,7 @@ import { ConfirmButton } from "../confirm-button";
 import { TextAreaField } from "../field";
 import { BUTTON } from "../tones";
 import { CELL, DataTable } from "../data-table";
+import { LocalTime } from "../local-time";
 
 /**
  * One submission as the console shows it, formatted on the server: `scores` are the raw public and
@@ -146,7 +147,7 @@ export function SubmissionsConsole({ slug, rows }: { slug: string; rows: Console
         maxHeight="max-h-[32rem]"
         testId="console"
         columns={[
-          { label: "Time (UTC)" },
+          { label: "Time" },
           { label: "Team" },
           { label: "User" },
           { label: "Answer" },
@@ -157,7 +158,9 @@ export function SubmissionsConsole({ slug, rows }: { slug: string; rows: Console
       >
         {shown.map((r) => (
           <tr key={r.id} data-testid="console-row">
-            <td className={`${CELL.list} whitespace-nowrap`}>{r.time}</td>
+            <td className={`${CELL.list} whitespace-nowrap`}>
+              <LocalTime at={r.time} />
+            </td>
             <td className={`${CELL.list}`}>
               <button type="button" onClick={() => setTeam(r.teamId)} className="text-left font-medium text-indigo-700 hover:underline" aria-label={`Only team ${r.team}`}>
                 {r.team}

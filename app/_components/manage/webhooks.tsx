@@ -5,7 +5,7 @@ import { useState } from "react";
 import { callApi } from "../api-client";
 import { CELL, DataTable, hiddenBelow } from "../data-table";
 import { Field, FormError } from "../field";
-import { formatUtc } from "@/lib/format";
+import { LocalTime } from "../local-time";
 import { BUTTON } from "../tones";
 import type { WebhookView } from "@/lib/responses";
 import { WEBHOOK_EVENTS } from "@/lib/validation/competitions";
@@ -91,7 +91,9 @@ export function Webhooks({ slug, webhooks }: { slug: string; webhooks: WebhookVi
             >
               {w.deliveries.map((d) => (
                 <tr key={d.id}>
-                  <td className={CELL.list}>{formatUtc(d.createdAt)}</td>
+                  <td className={CELL.list}>
+                    <LocalTime at={d.createdAt} />
+                  </td>
                   <td className={`${CELL.list} font-mono`}>{d.type}</td>
                   <td className={CELL.list}>{d.state}</td>
                   <td className={`${CELL.list} ${hiddenBelow("sm")} text-right`}>{d.attempts}</td>

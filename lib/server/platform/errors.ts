@@ -2,50 +2,10 @@ import "server-only";
 import { ZodError } from "zod";
 import { log } from "./log";
 import { MathInputError } from "@/lib/mechanism/errors";
+import { ERROR_CODES, type ErrorCode } from "@/lib/responses";
 
 /** A refusal no retry will change (an SMTP server's 5xx reply; a webhook's address that is not allowed), as opposed to an outage: the outbox gives the item up. */
 export class PermanentDeliveryError extends Error {}
-
-export type ErrorCode =
-  | "bad_request"
-  | "unauthorized"
-  | "forbidden"
-  | "email_unverified"
-  | "domain_not_allowed"
-  | "approval_required"
-  | "not_found"
-  | "method_not_allowed"
-  | "request_timeout"
-  | "conflict"
-  | "acknowledgment_required"
-  | "payload_too_large"
-  | "unsupported_media_type"
-  | "unprocessable_entity"
-  | "range_not_satisfiable"
-  | "rate_limited"
-  | "unavailable"
-  | "internal_error";
-
-const STATUS: Record<ErrorCode, number> = {
-  bad_request: 400,
-  unauthorized: 401,
-  forbidden: 403,
-  email_unverified: 403,
-  domain_not_allowed: 403,
-  approval_required: 403,
-  not_found: 404,
-  method_not_allowed: 405,
-  request_timeout: 408,
-  conflict: 409,
-  acknowledgment_required: 409,
-  payload_too_large: 413,
-  unsupported_media_type: 415,
-  unprocessable_entity: 422,
-  range_not_satisfiable: 416,
-  rate_limited: 429,
-  unavailable: 503,
-  internal_error: 500,
-};
 
 /** The one error of the web layer: a code, a message a user can act on, optional details. */
 export class AppError extends Error {
@@ -59,7 +19,7 @@ export class AppError extends Error {
   }
 
   get status(): number {
-    return STATUS[this.code];
+    return ERROR_CODES[this.code];
   }
 }
 

@@ -1,13 +1,10 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
 import { presentAnswer } from "./answer";
-import type { ScoredUpload } from "./upload";
-import type { PublicUser } from "@/lib/server/accounts/users";
-import type { CompetitionRow } from "@/lib/server/competitions/competitions";
+import type { MechanismScoring } from "./transaction";
 import { db, lockTeam } from "@/lib/server/platform/db";
 import { dailyLimits, refuseOverCap } from "@/lib/server/teams/daily-cap";
 import { disqualifiedError } from "@/lib/server/teams/teams";
-import type { Metric } from "@/lib/metrics/registry";
 import type { SubmissionResult } from "@/lib/responses";
 
 /**
@@ -16,15 +13,8 @@ import type { SubmissionResult } from "@/lib/responses";
  * board; the final standings never change. It counts against the daily cap. Idempotency-Key is not
  * needed here: repeating a late submission spends nothing.
  */
-export async function recordLate(
-  user: PublicUser,
-  competition: CompetitionRow,
-  metric: Metric,
-  teamId: string,
-  scored: ScoredUpload,
-  file: { description: string | null; filename: string },
-  now?: Date,
-): Promise<SubmissionResult> {
+export async function recordLate(late: Omit<MechanismScoring, "idempotencyKey" | "bounds">): Promise<SubmissionResult> {
+  const { user, competition, metric, teamId, scored, file, now } = late;
   return db.$transaction(async (tx) => {
     await lockTeam(tx, teamId);
     const at = now ?? new Date();
@@ -52,7 +42,7 @@ export async function recordLate(
     return {
       id: created.id,
       createdAt: created.createdAt.toISOString(),
-      answer: presentAnswer(metric, competition.displayPrecision, "late", scored.holdoutValue, scored.publicValue),
+      answer: presentAnswer(metric, competition.displayPrecision, { kind: "late", answer: scored.holdoutValue, publicValue: scored.publicValue }),
       budget: { remaining: team.budgetRemaining, initial: team.initialBudget },
     };
   });

@@ -20,6 +20,9 @@ import { Prisma } from "@/lib/generated/prisma/client";
 import type { SubmissionResult } from "@/lib/responses";
 import { noteSchema, safeFilename } from "@/lib/validation/files";
 
+/** How a submission arrived: its Idempotency-Key, its file's name and note, and (tests, the demo seed) its time. */
+export type SubmitOptions = { idempotencyKey?: string | null; now?: Date; details?: FileDetails };
+
 /**
  * Scores a submission through the team's Thresholdout (docs/mechanism.md §2). Everything that can
  * refuse it without reading the file comes first, in one round trip: the competition open (or
@@ -41,10 +44,9 @@ export async function submit(
   user: PublicUser,
   slug: string,
   body: ReadableStream<Uint8Array> | null,
-  idempotencyKey: string | null,
-  now?: Date,
-  details: FileDetails = {},
+  options: SubmitOptions = {},
 ): Promise<{ result: SubmissionResult; replayed: boolean }> {
+  const { idempotencyKey = null, now, details = {} } = options;
   const competition = await getVisibleCompetition(user, slug);
   const at = now ?? new Date();
   const late = competition.status === "closed" && competition.lateSubmissions;
@@ -73,7 +75,7 @@ export async function submit(
   const { name, description } = await fileDetails(details);
   const file = { description: noteSchema.parse({ description: description ?? "" }).description, filename: safeFilename(name ?? "") ?? "submission.csv" };
   const outcome = late
-    ? { result: await recordLate(user, competition, metric, member.teamId, scored, file, now), replayed: false }
+    ? { result: await recordLate({ user, competition, metric, teamId: member.teamId, scored, file, now }), replayed: false }
     : await scoreThroughMechanism({ user, competition, metric, teamId: member.teamId, scored, idempotencyKey, file, bounds, now });
   if (!outcome.replayed) {
     scoringSeconds.observe((performance.now() - started) / 1000);

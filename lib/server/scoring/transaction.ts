@@ -84,14 +84,12 @@ export async function scoreThroughMechanism(scoring: MechanismScoring): Promise<
       const result = {
         id: previous.id,
         createdAt: new Date(`${previous.createdAt}Z`).toISOString(),
-        answer: presentAnswer(
-          metric,
-          competition.displayPrecision,
-          previous.kind,
-          previous.answer,
-          previous.publicValue,
-          boundOf(previous.kind, previous.answer, previous.position, previous.prior),
-        ),
+        answer: presentAnswer(metric, competition.displayPrecision, {
+          kind: previous.kind,
+          answer: previous.answer,
+          publicValue: previous.publicValue,
+          bound: boundOf(previous.kind, previous.answer, previous.position, previous.prior),
+        }),
         budget: { remaining: previous.budgetAfter, initial: team.initialBudget },
       };
       return { result, replayed: true };
@@ -142,7 +140,7 @@ export async function scoreThroughMechanism(scoring: MechanismScoring): Promise<
     const result = {
       id,
       createdAt: at.toISOString(),
-      answer: presentAnswer(metric, competition.displayPrecision, kind, value, publicValue, boundOf(kind, value, position, prior)),
+      answer: presentAnswer(metric, competition.displayPrecision, { kind, answer: value, publicValue, bound: boundOf(kind, value, position, prior) }),
       budget: { remaining: team.budgetRemaining - spent, initial: team.initialBudget },
     };
     return { result, replayed: false };

@@ -135,7 +135,7 @@ async function preloadSolutions(): Promise<number> {
       }
       sketchOf(labels, sketchRows);
       await otherRequests();
-      await submit(NO_ONE, competition.slug, null, null).catch((error) => {
+      await submit(NO_ONE, competition.slug, null).catch((error) => {
         if (!(error instanceof AppError)) throw error; // refused, as expected
       });
       done++;

@@ -17,7 +17,8 @@ import { AnnouncementForm } from "../../../_components/manage/announcement-form"
 import { listWebhooks } from "@/lib/server/competitions/webhooks";
 import { Webhooks } from "../../../_components/manage/webhooks";
 import { getSolutionSummary, loadSolution } from "@/lib/server/competitions/solutions";
-import { formatDate, formatUtc, metricTitle, significant } from "@/lib/format";
+import { metricTitle, significant } from "@/lib/format";
+import { LocalTime } from "../../../_components/local-time";
 import { ChangeLog } from "../../../_components/manage/change-log";
 import { CorrelationSummary } from "../../../_components/manage/correlation-summary";
 import { HoldoutHealth } from "../../../_components/manage/holdout-health";
@@ -54,7 +55,7 @@ function consoleLines({ submissions, displayPrecision, direction }: Awaited<Retu
   const order = new Map([...submissions].sort((a, b) => better * (a.holdoutScore - b.holdoutScore)).map((s, i) => [s.id, i]));
   return submissions.map((s) => ({
     id: s.id,
-    time: formatUtc(s.createdAt),
+    time: s.createdAt,
     team: s.team,
     teamId: s.teamId,
     user: s.user,
@@ -72,7 +73,7 @@ function consoleLines({ submissions, displayPrecision, direction }: Awaited<Retu
 function sandboxLines(tests: Awaited<ReturnType<typeof listSandbox>>, displayPrecision: number): SandboxLine[] {
   return tests.map((t) => ({
     id: t.id,
-    time: formatUtc(t.createdAt),
+    time: t.createdAt,
     by: t.by,
     note: t.description ?? "",
     filename: t.filename ?? "submission.csv",
@@ -127,8 +128,8 @@ export default async function ManagePage({ params }: { params: Promise<{ slug: s
             {competition.title} <StatusBadge status={competition.status} />
           </h1>
           <p className="text-slate-600">
-            {metricTitle(competition.metric)} ·{" "}
-            {competition.status === "closed" ? `closed ${formatDate(competition.closedAt ?? competition.endsAt)}` : `closes ${formatDate(competition.endsAt)}`} ·{" "}
+            {metricTitle(competition.metric)} · {competition.status === "closed" ? "closed " : "closes "}
+            <LocalTime at={(competition.status === "closed" ? (competition.closedAt ?? competition.endsAt) : competition.endsAt).toISOString()} /> ·{" "}
             {competition.dailySubmissionLimit} submissions per team per day
           </p>
         </div>
@@ -194,7 +195,7 @@ export default async function ManagePage({ params }: { params: Promise<{ slug: s
             <strong>{solutionSummary.rows.toLocaleString("en")}</strong> rows: {solutionSummary.public.toLocaleString("en")} public, {solutionSummary.holdout.toLocaleString("en")}{" "}
             holdout
             {solution?.groups ? `, ${solution.groups.names.length.toLocaleString("en")} groups` : ""}
-            {solution?.states ? `, states ${solution.states.names.join(", ")}` : ""}. Uploaded {formatDate(solutionSummary.uploadedAt)}.
+            {solution?.states ? `, states ${solution.states.names.join(", ")}` : ""}. Uploaded <LocalTime at={solutionSummary.uploadedAt.toISOString()} />.
           </p>
         ) : (
           <p className="text-sm text-amber-700">No solution yet.</p>

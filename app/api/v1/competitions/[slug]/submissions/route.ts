@@ -17,7 +17,7 @@ export const POST = handleApi(async (request, { params }: Context) => {
   // Nothing of the body is read until the service has authorized the upload (platform/uploads.ts).
   const { file, details } = openUpload(request, { maxBytes: MAX_SUBMISSION_BYTES, what: "the submission", userId: user.id });
   if (new URL(request.url).searchParams.get("sandbox") === "true") return json(await testInSandbox(user, slug, file, details), 201);
-  const { result, replayed } = await submit(user, slug, file, request.headers.get("idempotency-key"), undefined, details);
+  const { result, replayed } = await submit(user, slug, file, { idempotencyKey: request.headers.get("idempotency-key"), details });
   const response = json(result, replayed ? 200 : 201);
   if (replayed) response.headers.set("idempotent-replayed", "true");
   return response;
