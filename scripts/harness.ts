@@ -20,11 +20,18 @@ export const HARNESS_LIMITS = {
 /** A throwaway database and `instances` app instances on it (with `options.env` added to their environment), for benchmarks and experiments over HTTP. */
 export async function startHarness(instances = 1, verbose = false, options: { embedded?: boolean; env?: Record<string, string> } = {}) {
   const database = await startTestDatabase(() => {}, options);
-  await migrate(database.url);
-  ensureBuilt(() => {});
   const env = { DATABASE_URL: database.url, NEXTAUTH_SECRET: randomBytes(32).toString("base64url"), ...HARNESS_LIMITS, ...options.env };
   const apps: RunningApp[] = [];
-  for (let i = 0; i < instances; i++) apps.push(await startApp({ port: await freePort(), env, quiet: !verbose }));
+  try {
+    await migrate(database.url);
+    ensureBuilt(() => {});
+    for (let i = 0; i < instances; i++) apps.push(await startApp({ port: await freePort(), env, quiet: !verbose }));
+  } catch (error) {
+    // A harness that did not start leaves nothing running behind it: the apps started and the database stop.
+    await Promise.all(apps.map((a) => a.stop()));
+    await database.stop();
+    throw error;
+  }
   return {
     urls: apps.map((a) => a.url),
     databaseUrl: database.url,

@@ -20,7 +20,13 @@ export function rssMb(pid: number): number {
 export async function watch<T>(base: string, pid: number, during: () => Promise<T>) {
   const before = rssMb(pid);
   let peak = before;
-  const sampler = setInterval(() => (peak = Math.max(peak, rssMb(pid))), 100);
+  const sampler = setInterval(() => {
+    try {
+      peak = Math.max(peak, rssMb(pid));
+    } catch {
+      // the process has ended (or is ending): there is no memory left to sample, and `during` hears of it
+    }
+  }, 100);
   let done = false;
   let slowest = 0;
   let unanswered = 0;

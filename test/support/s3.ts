@@ -7,9 +7,13 @@ import S3rver from "s3rver";
 
 export type S3Peer = { endpoint: string; bucket: string; env: Record<string, string>; stop: () => Promise<void> };
 
-/** A real S3 server (s3rver) on 127.0.0.1 with one bucket, its objects in a temporary directory, and the app's variables that point at it. */
-export async function startS3(bucket = "quiltboard-test"): Promise<S3Peer> {
-  const directory = mkdtempSync(path.join(tmpdir(), "quiltboard-s3-"));
+/**
+ * A real S3 server (s3rver) on 127.0.0.1 with one bucket, its objects in a temporary directory (made
+ * in `parent`: the files bench keeps everything it writes in one directory), and the app's variables
+ * that point at it.
+ */
+export async function startS3(bucket = "quiltboard-test", parent = tmpdir()): Promise<S3Peer> {
+  const directory = mkdtempSync(path.join(parent, "quiltboard-s3-"));
   const server = new S3rver({ address: "127.0.0.1", port: 0, silent: true, directory, configureBuckets: [{ name: bucket, configs: [] }] });
   const { port } = (await server.run()) as AddressInfo;
   const endpoint = `http://127.0.0.1:${port}`;
