@@ -4,11 +4,10 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import http from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { startApp, type RunningApp } from "@/scripts/app";
 import { freePort } from "@/scripts/db/admin";
-import { startS3, type S3Peer } from "@/test/support/s3";
-import { APP_URL, newApiUser, newCompetitor, publishedCompetition } from "./helpers";
+import { APP_URL, appOnS3, newApiUser, newCompetitor, publishedCompetition } from "./helpers";
 
 // Data files through the running app, as clients meet them: a multipart upload streamed into the
 // store, downloads with ETag, Range, If-Range and If-None-Match, a download cut off by killing the
@@ -180,31 +179,22 @@ describe("a CSV data file's preview through the app", () => {
 });
 
 describe("a data file through an app on the S3 store", () => {
-  let s3: S3Peer;
-  let app: RunningApp;
-  beforeAll(async () => {
-    s3 = await startS3();
-    app = await startApp({ port: await freePort(), quiet: true, env: { DATABASE_URL: process.env.DATABASE_URL!, NEXTAUTH_SECRET: process.env.NEXTAUTH_SECRET!, ...s3.env } });
-  });
-  afterAll(async () => {
-    await app?.stop();
-    await s3?.stop();
-  });
+  const on = appOnS3();
 
   it("streams the upload into the bucket and redirects downloads to a signed URL that serves the file and its ranges", async () => {
     const bytes = data.subarray(0, 20 * 1024 * 1024 + 7);
-    const stored = await upload(app.url, slug, organizer, bytes, "from-s3.bin");
+    const stored = await upload(on.app.url, slug, organizer, bytes, "from-s3.bin");
     expect(stored).toMatchObject({ size: bytes.byteLength, sha256: sha256(bytes) });
-    const redirect = await fetch(`${app.url}/api/v1/competitions/${slug}/attachments/${stored.id}`, { headers: reader, redirect: "manual" });
+    const redirect = await fetch(`${on.app.url}/api/v1/competitions/${slug}/attachments/${stored.id}`, { headers: reader, redirect: "manual" });
     expect(redirect.status).toBe(302);
     const location = new URL(redirect.headers.get("location")!);
-    expect(location.origin).toBe(s3.endpoint);
+    expect(location.origin).toBe(on.s3.endpoint);
     expect(location.searchParams.get("X-Amz-Expires")).toBe("300");
     const whole = await fetch(location);
     expect(whole.headers.get("content-disposition")).toBe(`attachment; filename="from-s3.bin"; filename*=UTF-8''from-s3.bin`);
     expect(sha256(new Uint8Array(await whole.arrayBuffer()))).toBe(sha256(bytes));
     // A client that follows the redirect keeps its Range.
-    const part = await fetch(`${app.url}/api/v1/competitions/${slug}/attachments/${stored.id}`, { headers: { ...reader, range: "bytes=5-14" } });
+    const part = await fetch(`${on.app.url}/api/v1/competitions/${slug}/attachments/${stored.id}`, { headers: { ...reader, range: "bytes=5-14" } });
     expect(part.status).toBe(206);
     expect(Buffer.from(await part.arrayBuffer()).equals(bytes.subarray(5, 15))).toBe(true);
   });

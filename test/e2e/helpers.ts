@@ -4,7 +4,10 @@ import { mkdirSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { chromium, type BrowserContext } from "playwright-core";
-import { createDatabaseIfMissing, dropDatabase } from "@/scripts/db/admin";
+import { afterAll, beforeAll } from "vitest";
+import { startApp, type RunningApp } from "@/scripts/app";
+import { createDatabaseIfMissing, dropDatabase, freePort } from "@/scripts/db/admin";
+import { startS3, type S3Peer } from "@/test/support/s3";
 import { migrate } from "@/scripts/db/migrate";
 import { checkAnswer } from "@/test/support/contract";
 import { demoSolutionCsv } from "@/prisma/demo-solution";
@@ -225,4 +228,21 @@ export async function freshDatabase(prefix: string, migrated = true): Promise<st
 
 export async function dropFreshDatabases(): Promise<void> {
   for (const name of fresh.splice(0)) await dropDatabase(adminUrl(), name);
+}
+
+/**
+ * An app of the describe block's own on the S3 store (on the tests' database, with an s3rver of its
+ * own), started before the block's tests and stopped after; `app` and `s3` are set once started.
+ */
+export function appOnS3(): { app: RunningApp; s3: S3Peer } {
+  const on = {} as { app: RunningApp; s3: S3Peer };
+  beforeAll(async () => {
+    on.s3 = await startS3();
+    on.app = await startApp({ port: await freePort(), quiet: true, env: { DATABASE_URL: process.env.DATABASE_URL!, NEXTAUTH_SECRET: process.env.NEXTAUTH_SECRET!, ...on.s3.env } });
+  });
+  afterAll(async () => {
+    await on.app?.stop();
+    await on.s3?.stop();
+  });
+  return on;
 }

@@ -1,7 +1,6 @@
 import { createHash, randomBytes } from "node:crypto";
 import { existsSync, readdirSync } from "node:fs";
 import path from "node:path";
-import { ListObjectsV2Command, S3Client } from "@aws-sdk/client-s3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   abandonAttachmentUpload,
@@ -15,7 +14,7 @@ import { getAttachment, listAttachments } from "@/lib/server/competitions/attach
 import { getAttachmentPreview } from "@/lib/server/competitions/previews";
 import { db } from "@/lib/server/platform/db";
 import { draftCompetition, newUser, rejection } from "@/test/support/factories";
-import { startS3, type S3Peer } from "../support/s3";
+import { fileStores } from "../support/file-stores";
 
 // Resumable uploads of data files, with each backend: parts sent in any order and again after a
 // failure, nothing listed before the file is complete and its SHA-256 right, the limits checked
@@ -37,27 +36,13 @@ const cutOff = (bytes: Buffer) =>
   });
 const part = (file: Buffer, n: number) => file.subarray((n - 1) * PART, n * PART);
 
-let s3: S3Peer;
-const saved = { ...process.env };
-beforeAll(async () => {
-  s3 = await startS3();
-});
-afterAll(async () => {
-  process.env = saved;
-  await s3?.stop();
-});
-
-const backends: [string, () => void][] = [
-  ["local", () => (process.env = { ...saved })],
-  ["s3", () => (process.env = { ...saved, ...s3.env })],
-];
+const stores = fileStores();
+const { saved } = stores;
 
 /** Every file the store holds whose key contains `text` (a competition's id, an upload's id). */
 async function storedKeys(text: string): Promise<string[]> {
   if (process.env.QUILTBOARD_FILES === "s3") {
-    const client = new S3Client({ region: "us-east-1", endpoint: s3.endpoint, forcePathStyle: true, credentials: { accessKeyId: "S3RVER", secretAccessKey: "S3RVER" } });
-    const listed = await client.send(new ListObjectsV2Command({ Bucket: s3.bucket }));
-    return (listed.Contents ?? []).map((o) => o.Key!).filter((k) => k.includes(text));
+    return (await stores.s3.keys()).filter((k) => k.includes(text));
   }
   const root = path.resolve(process.env.QUILTBOARD_FILES_DIR!);
   if (!existsSync(root)) return [];
@@ -67,7 +52,7 @@ async function storedKeys(text: string): Promise<string[]> {
     .filter((k) => k.includes(text));
 }
 
-describe.each(backends)("resumable uploads in the %s store", (_kind, configure) => {
+describe.each(stores.backends)("resumable uploads in the %s store", (_kind, configure) => {
   beforeAll(() => configure());
 
   it("takes parts in any order and again after one failed, lists nothing before completion, and completes with the file's SHA-256", async () => {

@@ -2,13 +2,12 @@ import { createHash, randomBytes } from "node:crypto";
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { ListObjectsV2Command, S3Client } from "@aws-sdk/client-s3";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { addAttachment, deleteAttachment, getAttachment, moveAttachmentsToStore } from "@/lib/server/competitions/attachments";
 import { db } from "@/lib/server/platform/db";
 import { claimLocalStore, fileStore } from "@/lib/server/platform/files";
 import { draftCompetition, rejection, stream } from "@/test/support/factories";
-import { startS3, type S3Peer } from "../support/s3";
+import { fileStores } from "../support/file-stores";
 
 // Data files in the file store, with each backend: streamed in, read back, replaced and deleted
 // without leaving objects behind, and the files kept in the database before the store existed moved
@@ -18,20 +17,8 @@ const sha256 = (bytes: Uint8Array | string) => createHash("sha256").update(bytes
 const details = (name: string) => async () => ({ name, contentType: "text/csv", description: null });
 const text = async (body: ReadableStream<Uint8Array>) => new Response(body).text();
 
-let s3: S3Peer;
-const saved = { ...process.env };
-beforeAll(async () => {
-  s3 = await startS3();
-});
-afterAll(async () => {
-  process.env = saved;
-  await s3?.stop();
-});
-
-const backends: [string, () => void][] = [
-  ["local", () => (process.env = { ...saved })],
-  ["s3", () => (process.env = { ...saved, ...s3.env })],
-];
+const stores = fileStores();
+const { saved } = stores;
 
 /** A data file as the app kept it before the file store: its bytes in the row, no storage key. */
 async function legacyFile(competitionId: string, filename: string, bytes: Buffer) {
@@ -42,7 +29,7 @@ async function legacyFile(competitionId: string, filename: string, bytes: Buffer
   return row.id;
 }
 
-describe.each(backends)("data files in the %s store", (_kind, configure) => {
+describe.each(stores.backends)("data files in the %s store", (_kind, configure) => {
   beforeAll(() => configure());
 
   it("streams an upload into the store, serves it back by range, and removes the bytes of a replaced or deleted file", async () => {
@@ -79,8 +66,7 @@ describe.each(backends)("data files in the %s store", (_kind, configure) => {
     if (process.env.QUILTBOARD_FILES !== "s3") {
       expect(readdirSync(path.resolve(process.env.QUILTBOARD_FILES_DIR!), { recursive: true }).filter((f) => String(f).includes(id))).toEqual([path.join("attachments", id)]);
     } else {
-      const client = new S3Client({ region: "us-east-1", endpoint: s3.endpoint, forcePathStyle: true, credentials: { accessKeyId: "S3RVER", secretAccessKey: "S3RVER" } });
-      expect((await client.send(new ListObjectsV2Command({ Bucket: s3.bucket, Prefix: `attachments/${id}/` }))).KeyCount).toBe(0);
+      expect(await stores.s3.keys(`attachments/${id}/`)).toEqual([]);
     }
   });
 
@@ -117,7 +103,7 @@ describe("the local store's directory", () => {
     await expect(claimLocalStore()).rejects.toThrow(`QUILTBOARD_FILES=local: ${other} is not the directory this database's files are kept in`);
     writeFileSync(path.join(other, ".quiltboard-store"), `${mark}\n`); // the same directory, mounted elsewhere
     await claimLocalStore();
-    process.env = { ...saved, ...s3.env };
+    process.env = { ...saved, ...stores.s3.env };
     await claimLocalStore(); // S3 is shared by every instance: nothing to check
   });
 });

@@ -1,6 +1,6 @@
 import { mkdirSync, rmSync, utimesSync } from "node:fs";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { closeCompetition } from "@/lib/server/boards/finals";
 import { revealCompetition, revealedSolution } from "@/lib/server/boards/reveal";
 import { deleteDraft } from "@/lib/server/competitions/lifecycle";
@@ -13,7 +13,7 @@ import { submit } from "@/lib/server/scoring/submit";
 import { createTeam } from "@/lib/server/teams/teams";
 import { demoPredictionsCsv, demoSolutionCsv } from "@/prisma/demo-solution";
 import { draftCompetition, newUser, publishedCompetition, rejection, stream, tag } from "@/test/support/factories";
-import { startS3, type S3Peer } from "../support/s3";
+import { fileStores } from "../support/file-stores";
 
 // The kept copies of submissions and solutions in the file store, with each backend: written before
 // the row that names them is committed and removed when none is, served back byte for byte, moved
@@ -30,20 +30,7 @@ async function keysUnder(prefix: string): Promise<string[]> {
   return keys.sort();
 }
 
-let s3: S3Peer;
-const saved = { ...process.env };
-beforeAll(async () => {
-  s3 = await startS3();
-});
-afterAll(async () => {
-  process.env = saved;
-  await s3?.stop();
-});
-
-const backends: [string, () => void][] = [
-  ["local", () => (process.env = { ...saved })],
-  ["s3", () => (process.env = { ...saved, ...s3.env })],
-];
+const stores = fileStores();
 
 async function competitorIn(slug: string) {
   const player = await newUser();
@@ -51,7 +38,7 @@ async function competitorIn(slug: string) {
   return player;
 }
 
-describe.each(backends)("kept files in the %s store", (kind, configure) => {
+describe.each(stores.backends)("kept files in the %s store", (kind, configure) => {
   beforeAll(() => configure());
 
   it("writes a submission's file before its answer, serves it back, and keeps no file of a replayed or refused one", async () => {
