@@ -1,4 +1,3 @@
-import { spawn } from "node:child_process";
 import { createHash, randomBytes } from "node:crypto";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import http from "node:http";
@@ -10,32 +9,14 @@ import { startApp, type RunningApp } from "@/scripts/app";
 import { CLI_BIN } from "@/scripts/cli/build";
 import { freePort } from "@/scripts/db/admin";
 import { startS3, type S3Peer } from "@/test/support/s3";
-import { api, APP_URL, newCompetitor, publishedCompetition, PYTHON } from "./helpers";
+import { api, APP_URL, newCompetitor, publishedCompetition, PYTHON, type Run, runProgram } from "./helpers";
 
 // `quiltboard download` resuming a data file cut off in the middle (docs/clients.md), from the app
 // and (with the Python client too) from the S3 store's signed URL, and `quiltboard list` searching
 // and filtering the competitions, against the built app.
 
-type Run = { code: number; stdout: string; stderr: string };
-
-/** A program run to its end without blocking this process (which serves the proxies), without QUILTBOARD_* of its own. */
-function run(program: string, args: string[], env: Record<string, string>): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const inherited = { ...process.env };
-    for (const name of ["QUILTBOARD_TOKEN", "QUILTBOARD_COMPETITION", "QUILTBOARD_URL"]) delete inherited[name];
-    const child = spawn(program, args, { env: { ...inherited, ...env } });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d) => (stdout += d));
-    child.stderr.on("data", (d) => (stderr += d));
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code: code ?? 1, stdout, stderr }));
-  });
-}
-
-/** The bundled command, as a user runs it, with a config directory of its own. */
 function quiltboard(args: string[], env: Record<string, string>): Promise<Run> {
-  return run(process.execPath, [CLI_BIN, ...args], { QUILTBOARD_CONFIG_DIR: mkdtempSync(path.join(tmpdir(), "quiltboard-config-")), ...env });
+  return runProgram(process.execPath, [CLI_BIN, ...args], { env: { QUILTBOARD_CONFIG_DIR: mkdtempSync(path.join(tmpdir(), "quiltboard-config-")), ...env } });
 }
 
 type Proxy = {
@@ -236,7 +217,7 @@ describe("a download behind the S3 store's redirect, cut off between the signed 
       "print(json.dumps(tries))",
     ].join("\n");
     // Run asynchronously: the proxy and the S3 server answer from this process.
-    const python = await run(PYTHON, ["-c", script, `${app.url}/competitions/${other}`, where], { PYTHONPATH: "clients/python", QUILTBOARD_TOKEN: token });
+    const python = await runProgram(PYTHON, ["-c", script, `${app.url}/competitions/${other}`, where], { env: { PYTHONPATH: "clients/python", QUILTBOARD_TOKEN: token } });
     expect(python.stderr).toBe("");
     expect(JSON.parse(python.stdout)).toEqual([
       `from-s3.bin: the download was cut off after 1,048,576 of 3,145,733 bytes; ${where}/from-s3.bin.part keeps them: call download() again to resume`,

@@ -1,4 +1,4 @@
-import { spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { createHash, randomBytes } from "node:crypto";
 import { chmodSync, cpSync, mkdtempSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -7,27 +7,14 @@ import { describe, expect, it } from "vitest";
 import { demoPredictionsCsv } from "@/prisma/demo-solution";
 import { freePort } from "@/scripts/db/admin";
 import { CLI_BIN } from "@/scripts/cli/build";
-import { api, APP_URL, newApiUser, newCompetitor, publishedCompetition } from "./helpers";
-
-type Run = { code: number; stdout: string; stderr: string };
+import { api, APP_URL, newApiUser, newCompetitor, publishedCompetition, type Run, runProgram } from "./helpers";
 
 /**
  * Runs the `quiltboard` command as a user would: the bundled file (package.json "bin", built with the
  * app by scripts/app.ts ensureBuilt), with its own credentials directory (QUILTBOARD_CONFIG_DIR).
  */
 function quiltboard(args: string[], env: Record<string, string> = {}, stdin = "", cwd?: string): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const inherited = { ...process.env };
-    for (const name of ["QUILTBOARD_TOKEN", "QUILTBOARD_COMPETITION", "QUILTBOARD_CONFIG_DIR"]) delete inherited[name];
-    const child = spawn(process.execPath, [CLI_BIN, ...args], { cwd, env: { ...inherited, QUILTBOARD_URL: APP_URL, ...env } });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d) => (stdout += d));
-    child.stderr.on("data", (d) => (stderr += d));
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code: code ?? 1, stdout, stderr }));
-    child.stdin.end(stdin);
-  });
+  return runProgram(process.execPath, [CLI_BIN, ...args], { cwd, env: { QUILTBOARD_URL: APP_URL, ...env }, stdin });
 }
 
 const token = (auth: Record<string, string>) => auth.authorization.replace("Bearer ", "");

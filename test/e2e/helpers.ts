@@ -1,3 +1,4 @@
+import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import net from "node:net";
 import { mkdirSync, mkdtempSync } from "node:fs";
@@ -245,4 +246,27 @@ export function appOnS3(): { app: RunningApp; s3: S3Peer } {
     await on.s3?.stop();
   });
   return on;
+}
+
+/** What a program run to its end left: its exit code and its output. */
+export type Run = { code: number; stdout: string; stderr: string };
+
+/**
+ * Runs a program to its end without blocking this process (which may serve the proxies and peers the
+ * program talks to), with this environment less the client's own QUILTBOARD_TOKEN, QUILTBOARD_COMPETITION,
+ * QUILTBOARD_URL and QUILTBOARD_CONFIG_DIR, plus `env`; `stdin` is its whole input.
+ */
+export function runProgram(program: string, args: string[], options: { env?: Record<string, string>; stdin?: string; cwd?: string } = {}): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const inherited = { ...process.env };
+    for (const name of ["QUILTBOARD_TOKEN", "QUILTBOARD_COMPETITION", "QUILTBOARD_URL", "QUILTBOARD_CONFIG_DIR"]) delete inherited[name];
+    const child = spawn(program, args, { cwd: options.cwd, env: { ...inherited, ...options.env } });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d) => (stdout += d));
+    child.stderr.on("data", (d) => (stderr += d));
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code: code ?? 1, stdout, stderr }));
+    child.stdin.end(options.stdin ?? "");
+  });
 }
