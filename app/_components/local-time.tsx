@@ -18,11 +18,28 @@ export function formatInZone(iso: string, shown: Shown, timeZone: string | undef
   const at = new Date(iso);
   const text = new Intl.DateTimeFormat("en-GB", { ...OPTIONS[shown], timeZone }).format(at);
   if (shown === "date") return text;
-  const zone = new Intl.DateTimeFormat("en-GB", { timeZone, timeZoneName: "short" }).formatToParts(at).find((p) => p.type === "timeZoneName")?.value ?? "";
-  return `${text} ${zone}`;
+  return `${text} ${zoneName(at, timeZone)}`;
+}
+
+/** The zone's short name at `at` ("CET", "GMT+5:30", "UTC"; the viewer's zone when undefined): the offset of that day, summer time included. */
+export function zoneName(at: Date, timeZone: string | undefined): string {
+  return new Intl.DateTimeFormat("en-GB", { timeZone, timeZoneName: "short" }).formatToParts(at).find((p) => p.type === "timeZoneName")?.value ?? "";
 }
 
 const noSubscription = () => () => {};
+
+/**
+ * Whether this render is the browser's own, after hydration: false on the server and while the
+ * browser hydrates (the server snapshot), so what depends on the viewer's zone renders as the server did
+ * first, then the browser's zone takes over.
+ */
+export function useInBrowser(): boolean {
+  return useSyncExternalStore(
+    noSubscription,
+    () => true,
+    () => false,
+  );
+}
 
 /**
  * A moment in the viewer's time zone, with the UTC time as its title (the tooltip) and its instant
@@ -31,11 +48,7 @@ const noSubscription = () => () => {};
  * browser's zone takes over.
  */
 export function LocalTime({ at, shown = "datetime" }: { at: string; shown?: Shown }) {
-  const inBrowser = useSyncExternalStore(
-    noSubscription,
-    () => true,
-    () => false,
-  );
+  const inBrowser = useInBrowser();
   const utc = formatInZone(at, "datetime", "UTC");
   return (
     <time dateTime={at} title={utc}>

@@ -1,15 +1,8 @@
 "use client";
 
-import { useState, useSyncExternalStore } from "react";
+import { useState } from "react";
 import { Field } from "./field";
-import { formatInZone } from "./local-time";
-
-const noSubscription = () => () => {};
-
-/** The zone's short name at `at` in the viewer's zone ("CET", "GMT+5:30", "UTC"): the offset of that day, summer time included. */
-function zoneAt(at: Date): string {
-  return new Intl.DateTimeFormat("en-GB", { timeZoneName: "short" }).formatToParts(at).find((p) => p.type === "timeZoneName")?.value ?? "";
-}
+import { formatInZone, useInBrowser, zoneName } from "./local-time";
 
 const pad = (n: number) => String(n).padStart(2, "0");
 
@@ -49,16 +42,12 @@ export function MomentField({
   disabled?: boolean;
   onMoment?: (iso: string | null) => void;
 }) {
-  const inBrowser = useSyncExternalStore(
-    noSubscription,
-    () => true,
-    () => false,
-  );
+  const inBrowser = useInBrowser();
   const [typed, setTyped] = useState<string | null>(null);
   const shown = typed ?? (initial ? inputValue(initial, !inBrowser) : "");
   const at = shown === "" ? null : inBrowser ? new Date(shown) : new Date(`${shown}:00Z`);
   const moment = at && !Number.isNaN(at.getTime()) ? at : null;
-  const zone = inBrowser ? zoneAt(moment ?? new Date()) : "UTC";
+  const zone = inBrowser ? zoneName(moment ?? new Date(), undefined) : "UTC";
   const utc = moment && zone !== "UTC" ? formatInZone(moment.toISOString(), "datetime", "UTC") : undefined;
   return (
     <div>
