@@ -38,7 +38,8 @@ async function timeRequests(url: (i: number) => string, count: number): Promise<
  * `VIEWERS` viewers for `VIEWER_SECONDS`, driven by wrk (Debian's `wrk`: 2 threads, keep-alive) in
  * a process of its own, as an outside load generator drives the app. `request` is the Lua expression
  * of each request's path, with `n` the request's count on its wrk thread and `page` a random page.
- * Answers per second and wrk's latency percentiles; any socket error or non-2xx answer fails the bench.
+ * Answers per second and wrk's latency percentiles (an answer slower than 10 s counts as an error);
+ * any error or non-2xx answer fails the bench.
  */
 async function viewers(base: string, request: string, pages: number): Promise<{ perSecond: number; p50: number; p90: number; p99: number; count: number }> {
   const dir = mkdtempSync(path.join(tmpdir(), "quiltboard-wrk-"));
@@ -59,7 +60,7 @@ end
 `,
   );
   // wrk tries only the first address a name resolves to, which may be ::1; the app listens on IPv4.
-  const wrk = spawn("wrk", ["-t2", `-c${VIEWERS}`, `-d${VIEWER_SECONDS}s`, "-s", script, base.replace("//localhost:", "//127.0.0.1:")]);
+  const wrk = spawn("wrk", ["-t2", `-c${VIEWERS}`, `-d${VIEWER_SECONDS}s`, "--timeout", "10s", "-s", script, base.replace("//localhost:", "//127.0.0.1:")]);
   let output = "";
   wrk.stdout.on("data", (d: Buffer) => (output += d));
   wrk.stderr.on("data", (d: Buffer) => (output += d));
