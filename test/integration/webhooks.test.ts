@@ -65,11 +65,14 @@ describe("webhooks", () => {
       expect(created).toEqual({
         id: expect.any(String),
         url: hooks.url,
-        events: ["submission.scored", "team.merged", "announcement.posted", "settings.changed", "competition.closed"],
+        events: "all",
         secret: expect.stringMatching(/^whsec_[A-Za-z0-9+/]{32}$/),
         createdAt: expect.any(String),
       });
       expect(JSON.stringify(await listWebhooks(competition))).not.toContain(created.secret.slice(6));
+      // "all" is kept as such, not as today's list: an event added later reaches it too.
+      expect((await listWebhooks(competition)).map((w) => w.events)).toEqual(["all"]);
+      expect(await db.webhook.findUniqueOrThrow({ where: { id: created.id }, select: { events: true, allEvents: true } })).toEqual({ events: [], allEvents: true });
 
       const captain = await newUser("hooked");
       const team = await createTeam(captain, slug, { name: `Hooked ${created.id.slice(0, 6)}`, acceptRules: true });

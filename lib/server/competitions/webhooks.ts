@@ -36,7 +36,10 @@ export async function queueEvent(
   competition: Pick<CompetitionRow, "id" | "slug">,
   event: { type: WebhookEvent; id: string; data: Record<string, unknown>; at?: Date },
 ): Promise<string[]> {
-  const webhooks = await client.webhook.findMany({ where: { competitionId: competition.id, events: { has: event.type } }, select: { id: true } });
+  const webhooks = await client.webhook.findMany({
+    where: { competitionId: competition.id, OR: [{ allEvents: true }, { events: { has: event.type } }] },
+    select: { id: true },
+  });
   if (!webhooks.length) return [];
   const body = JSON.stringify({ type: event.type, timestamp: (event.at ?? new Date()).toISOString(), data: { competition: competition.slug, ...event.data } });
   return queueEvents(
@@ -57,19 +60,23 @@ export async function createWebhook(user: PublicUser, competition: OrganizedComp
   if ((await db.webhook.count({ where: { competitionId: competition.id } })) >= MAX_WEBHOOKS)
     throw new AppError("conflict", `a competition has at most ${MAX_WEBHOOKS} webhooks: delete one first`);
   const secret = `whsec_${randomBytes(24).toString("base64")}`;
+  const all = events === "all";
   const row = await db.webhook.create({
-    data: { id: randomUUID(), competitionId: competition.id, url, events, secret, createdById: user.id },
-    select: { id: true, url: true, events: true, createdAt: true },
+    data: { id: randomUUID(), competitionId: competition.id, url, events: all ? [] : events, allEvents: all, secret, createdById: user.id },
+    select: { id: true, url: true, events: true, allEvents: true, createdAt: true },
   });
-  return { id: row.id, url: row.url, events: row.events, secret, createdAt: row.createdAt.toISOString() };
+  return { id: row.id, url: row.url, events: eventsOf(row), secret, createdAt: row.createdAt.toISOString() };
 }
+
+/** What a webhook receives as the API says it: "all", or its list. */
+const eventsOf = (w: { events: string[]; allEvents: boolean }): "all" | string[] => (w.allEvents ? "all" : w.events);
 
 /** GET …/webhooks (organizers): each webhook with its last 20 deliveries, newest first; never a secret. */
 export async function listWebhooks(competition: OrganizedCompetition): Promise<WebhookView[]> {
   const rows = await db.webhook.findMany({
     where: { competitionId: competition.id },
     orderBy: { createdAt: "asc" },
-    select: { id: true, url: true, events: true, createdAt: true },
+    select: { id: true, url: true, events: true, allEvents: true, createdAt: true },
   });
   return Promise.all(
     rows.map(async (w) => {
@@ -82,7 +89,7 @@ export async function listWebhooks(competition: OrganizedCompetition): Promise<W
       return {
         id: w.id,
         url: w.url,
-        events: w.events,
+        events: eventsOf(w),
         createdAt: w.createdAt.toISOString(),
         deliveries: deliveries.map((d) => ({
           id: d.id,
