@@ -8,6 +8,15 @@ type Summary = Extract<NonNullable<AttachmentPreview["preview"]>, { kind: "csv" 
 
 const TYPE: Record<Summary["type"], string> = { integer: "integer", number: "number", boolean: "true/false", date: "date", text: "text", empty: "empty" };
 
+/**
+ * What the page shows of a preview, so that it stays small whatever a file holds (a page of 20 files
+ * of 50 columns of 200-character cells, each written twice, in the HTML and in React's payload, was
+ * tens of megabytes): the first 20 columns, each cell and name cut at 60 characters. The whole
+ * preview is GET …/attachments/{id}/preview's.
+ */
+const SHOWN = { columns: 20, chars: 60 };
+const cut = (text: string) => (text.length > SHOWN.chars ? `${text.slice(0, SHOWN.chars - 1)}…` : text);
+
 /** A column's distinct values and range in words: "12", "more than 1,000"; "0.25 to 749.75", "2024-01-01 to 2024-12-31". */
 function distinct(c: Summary): string {
   return c.distinctExact ? c.distinct.toLocaleString("en") : `more than ${c.distinct.toLocaleString("en")}`;
@@ -61,26 +70,27 @@ export function DataFile({ file, href, preview }: { file: AttachmentSummary; hre
 
 function CsvPreview({ filename, preview }: { filename: string; preview: Extract<NonNullable<AttachmentPreview["preview"]>, { kind: "csv" }> }) {
   const rows = preview.rows.toLocaleString("en");
-  const more = preview.columns - preview.header.length;
+  const header = preview.header.slice(0, SHOWN.columns);
+  const more = preview.columns - header.length;
   return (
     <div className="space-y-3">
       <p className="text-sm text-slate-600">
         {rows} row{preview.rows === 1 ? "" : "s"} and {preview.columns.toLocaleString("en")} column{preview.columns === 1 ? "" : "s"}
-        {more > 0 ? ` (the first ${preview.header.length} shown)` : ""}
+        {more > 0 ? ` (the first ${header.length} shown)` : ""}
         {preview.ragged > 0 ? `; ${preview.ragged.toLocaleString("en")} row${preview.ragged === 1 ? " has" : "s have"} another number of fields than the header` : ""}.
       </p>
       {preview.rows > 0 && (
         <DataTable
           caption={`The first ${preview.preview.length} rows of ${filename}`}
           showCaption
-          columns={preview.header.map((name, i) => ({ label: name || `(column ${i + 1})` }))}
+          columns={header.map((name, i) => ({ label: cut(name) || `(column ${i + 1})` }))}
           testId="data-preview"
         >
           {preview.preview.map((row, r) => (
             <tr key={r}>
-              {preview.header.map((_, i) => (
-                <td key={i} className={`${CELL.list} max-w-xs truncate whitespace-nowrap font-mono text-xs`} title={row[i]}>
-                  {row[i] ?? ""}
+              {header.map((_, i) => (
+                <td key={i} className={`${CELL.list} max-w-xs truncate whitespace-nowrap font-mono text-xs`}>
+                  {cut(row[i] ?? "")}
                 </td>
               ))}
             </tr>
@@ -93,10 +103,10 @@ function CsvPreview({ filename, preview }: { filename: string; preview: Extract<
         columns={[{ label: "Column" }, { label: "Type" }, { label: "Missing", numeric: true }, { label: "Distinct", numeric: true }, { label: "Range" }]}
         testId="data-summary"
       >
-        {preview.summaries.map((c, i) => (
+        {preview.summaries.slice(0, SHOWN.columns).map((c, i) => (
           <tr key={i}>
             <th scope="row" className={`${CELL.list} break-all font-mono text-xs font-normal`}>
-              {c.name || `(column ${i + 1})`}
+              {cut(c.name) || `(column ${i + 1})`}
             </th>
             <td className={CELL.list}>{TYPE[c.type]}</td>
             <td className={`${CELL.list} text-right tabular-nums`}>{c.missing.toLocaleString("en")}</td>

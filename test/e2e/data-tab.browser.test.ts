@@ -93,4 +93,35 @@ describe.skipIf(!CHROMIUM_PATH)("the Data tab in a real browser", () => {
       await page.close();
     });
   }
+
+  it("keeps the page small whatever the files hold: the first 20 columns, each cell cut at 60 characters", async () => {
+    // 30 columns of 200 characters that HTML escapes to 4–6 bytes each, in 11 rows. Every cell was
+    // written three times (the HTML, its title and React's payload): 15 files of 50 such columns
+    // made a page of 37.6 MB that took seconds to render, stalling the instance for everyone.
+    const { slug: wide, organizer } = await publishedCompetition();
+    const cell = '<"&'.repeat(67).slice(0, 200);
+    const line = Array.from({ length: 30 }, () => `"${cell.replaceAll('"', '""')}"`).join(",");
+    await upload(wide, organizer, "wide.csv", `${Array.from({ length: 30 }, (_, i) => `c${i}`).join(",")}\n${Array.from({ length: 11 }, () => line).join("\n")}\n`);
+    const browser = await launchBrowser({ width: 1280, height: 900 });
+    browsers.push(browser);
+    const page = await browser.newPage();
+    await signUpInBrowser(page, "Wide Reader");
+    await page.goto(`/competitions/${wide}/team`);
+    await page.getByLabel("Team name").fill("Wide readers");
+    await page.getByLabel("I accept the rules of this competition").check();
+    await page.getByRole("button", { name: "Create team" }).click();
+    await page.getByTestId("invite-code").waitFor();
+    const answer = await page.goto(`/competitions/${wide}/data`);
+    const table = page.getByRole("table", { name: "The first 10 rows of wide.csv" });
+    await table.waitFor();
+    expect(await table.locator("thead th").count()).toBe(20);
+    expect(await page.getByText("11 rows and 30 columns (the first 20 shown).").count()).toBe(1);
+    const shown = await cells(page.getByTestId("data-file"), "data-preview");
+    expect(shown).toHaveLength(10);
+    expect(new Set(shown.flat())).toEqual(new Set([`${cell.slice(0, 59)}…`]));
+    expect(await page.getByTestId("data-summary").locator("tbody tr").count()).toBe(20);
+    const bytes = (await answer!.body()).byteLength;
+    expect(bytes).toBeLessThan(300_000);
+    await page.close();
+  });
 });
