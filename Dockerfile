@@ -31,6 +31,7 @@ EXPOSE 3000
 HEALTHCHECK --interval=10s --timeout=5s --start-period=60s --retries=3 \
   CMD ["node", "-e", "fetch(`http://127.0.0.1:${process.env.PORT}/api/health`).then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 # SIGTERM (docker stop) lets the requests in flight finish before the server exits. The heap limit is
-# scripts/app.ts APP_HEAP_MB: past it the process ends and the compose files' restart policy restarts it.
+# scripts/app.ts APP_HEAP_MB: past it the process ends and the compose files' restart policy restarts it;
+# the young generation's size is APP_SEMI_SPACE_MB, which says why.
 STOPSIGNAL SIGTERM
-CMD ["node", "--max-old-space-size=2048", "entry.mjs"]
+CMD ["node", "--max-old-space-size=2048", "--max-semi-space-size=8", "entry.mjs"]

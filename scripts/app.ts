@@ -126,6 +126,17 @@ export type RunningApp = { url: string; child: ChildProcess; stop: () => Promise
 export const APP_HEAP_MB = 2048;
 
 /**
+ * The young generation's size in MB (node --max-semi-space-size), here and in the Dockerfile's CMD
+ * (the same unit test). Node 24 gives a heap of this limit semi-spaces of 64 MB (Node 20: 16). A
+ * transfer allocates a buffer outside the heap for every 64 KiB the socket or the disk reads (Node's
+ * own), and each dies young; with 64 MB the young generation fills so rarely that those buffers'
+ * external memory starts full collections first, each marking the whole heap (~75 MB), one per
+ * ~28 MiB moved. With 8 MB a scavenge frees them before: a 256 MiB upload costs the app half the CPU
+ * (docs/performance.md#large-data-files).
+ */
+export const APP_SEMI_SPACE_MB = 8;
+
+/**
  * Starts the standalone server on `port` through its entry (which migrates, then serves behind the
  * HTTP preload: exactly what the image runs, with its heap limit) with the given environment and
  * waits until it answers. `stop` sends SIGTERM and, after 10 s, SIGKILL. Quiet
@@ -136,7 +147,7 @@ export const APP_HEAP_MB = 2048;
 export async function startApp(options: { port: number; env: Record<string, string>; quiet?: boolean; logFile?: string }): Promise<RunningApp> {
   const url = `http://localhost:${options.port}`;
   const logFd = options.quiet && options.logFile ? openSync(options.logFile, "a") : null;
-  const child = spawn(process.execPath, [`--max-old-space-size=${APP_HEAP_MB}`, "entry.mjs"], {
+  const child = spawn(process.execPath, [`--max-old-space-size=${APP_HEAP_MB}`, `--max-semi-space-size=${APP_SEMI_SPACE_MB}`, "entry.mjs"], {
     cwd: STANDALONE,
     stdio: !options.quiet ? "inherit" : logFd !== null ? ["ignore", logFd, logFd] : ["ignore", "pipe", "pipe"],
     env: {

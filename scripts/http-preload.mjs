@@ -1,10 +1,11 @@
-// Preloaded into the app's process (node --import) in front of Next.js's HTTP server; it does five
+// Preloaded into the app's process (node --import) in front of Next.js's HTTP server; it does six
 // things, each described where it is done below:
 // 1. a request id and one JSON log line per request, and the request-duration metrics;
 // 2. the client address the per-IP limits count (header x-quiltboard-client);
 // 3. a lingering close when an answer goes out before the request's body was read;
 // 4. the Content-Length of a download (header x-quiltboard-length);
-// 5. a first GET /api/health as soon as the server listens, which warms the scoring path.
+// 5. a first GET /api/health as soon as the server listens, which warms the scoring path;
+// 6. the request's body stream, handed to the route handler (header x-quiltboard-body).
 // (Graceful shutdown is Next.js's own: on SIGTERM it stops accepting connections, answers the
 // requests in flight and exits with 143; test/e2e/observability.test.ts checks it.)
 import { randomUUID } from "node:crypto";
@@ -162,6 +163,27 @@ function askForHealth(server) {
     .on("error", failed);
 }
 
+// 6. A request's body as Node's stream. A route handler's request.body is a web stream that Next.js
+//    makes by giving Node's request to undici's Request, which copies every chunk it reads: an upload
+//    of 1 GiB allocates another GiB, which the garbage collector pays for with full collections.
+//    Next.js 16 offers no way to read a route's body otherwise, so the request stream is kept here
+//    under a random id, which the header x-quiltboard-body names (a client's own is overwritten), and
+//    lib/server/platform/api.ts (limitedBody) reads it from there; the entry is gone once the answer
+//    has gone out. Routing, authorization and every limit stay where they are: only the source of
+//    the bytes changes.
+const BODY = "x-quiltboard-body";
+const bodies = new Map();
+globalThis[Symbol.for("quiltboard.requestBodies")] = bodies;
+
+function handBody(req, res) {
+  delete req.headers[BODY];
+  if (req.method === "GET" || req.method === "HEAD") return;
+  const id = randomUUID();
+  req.headers[BODY] = id;
+  bodies.set(id, req);
+  res.once("close", () => bodies.delete(id));
+}
+
 const emit = http.Server.prototype.emit;
 http.Server.prototype.emit = function (event, req, ...rest) {
   if (event === "listening" && typeof this.address() === "object") askForHealth(this);
@@ -170,6 +192,7 @@ http.Server.prototype.emit = function (event, req, ...rest) {
     keepLength(rest[0]);
     req.headers["x-quiltboard-client"] = clientAddress(req);
     lingerOnEarlyAnswer(req);
+    handBody(req, rest[0]);
   }
   return emit.call(this, event, req, ...rest);
 };

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { parse, parseDocument } from "yaml";
 import { CONFIGURATION } from "@/lib/server/platform/env";
-import { APP_HEAP_MB } from "@/scripts/app";
+import { APP_HEAP_MB, APP_SEMI_SPACE_MB } from "@/scripts/app";
 
 // Docker is not installed where the tests run: these check that the image's recipe and the compose
 // files agree with what the app reads and with what npm test runs (the standalone entry).
@@ -41,7 +41,8 @@ describe("the Dockerfile", () => {
     expect(runtime).toMatch(/^node:\d+\S* AS runtime/);
     expect(runtime).toContain("COPY --from=build --chown=node:node /src/.next/standalone ./");
     expect(runtime).toMatch(/^USER node$/m);
-    expect(runtime).toMatch(new RegExp(`^CMD \\["node", "--max-old-space-size=${APP_HEAP_MB}", "entry\\.mjs"\\]$`, "m")); // the heap limit npm start and npm test run with
+    // the heap limit and young generation npm start and npm test run with
+    expect(runtime).toMatch(new RegExp(`^CMD \\["node", "--max-old-space-size=${APP_HEAP_MB}", "--max-semi-space-size=${APP_SEMI_SPACE_MB}", "entry\\.mjs"\\]$`, "m"));
     expect(runtime).toContain("/api/health");
     expect(runtime).not.toMatch(/npm (ci|install)/); // only what the standalone build traced
   });
