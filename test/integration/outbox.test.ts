@@ -12,6 +12,7 @@ import { createTeam, joinTeam } from "@/lib/server/teams/teams";
 import { demoPredictionsCsv } from "@/prisma/demo-solution";
 import { lastMailTo, mailCount } from "@/test/fixtures/mail";
 import { newUser, publishedCompetition, rejection, stream } from "@/test/support/factories";
+import { freePort } from "@/scripts/db/admin";
 
 // Every mail goes through the outbox (lib/server/platform/outbox.ts): queued in PostgreSQL, sent to
 // the test run's real SMTP server (MailDev), retried after an outage. Here the app's SMTP_URL points
@@ -22,15 +23,6 @@ const original = process.env.SMTP_URL;
 afterEach(() => {
   process.env.SMTP_URL = original;
 });
-
-/** A port on 127.0.0.1 where nothing listens (yet). */
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 /** A relay on `port` to MailDev's SMTP port: the SMTP server as the app sees it, back up. */
 async function relay(port: number): Promise<net.Server> {

@@ -1,19 +1,10 @@
 import { spawn } from "node:child_process";
-import net from "node:net";
 import { describe, expect, it } from "vitest";
 import { waitUntilReady } from "@/scripts/app";
+import { freePort } from "@/scripts/db/admin";
 
 // scripts/app.ts startApp's wait for the app to answer, with a real child process that never listens:
 // the wait ends as soon as the process does, however it ends, instead of at its 60 s deadline.
-
-/** A port nothing listens on (taken, then let go). */
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 /** Starts a process that prints a line and never listens, and waits for the app it stands for; the error and how long the wait took. */
 async function waitFor(script: string, end?: (child: ReturnType<typeof spawn>) => void) {
