@@ -22,6 +22,35 @@ describe("the project's migrator", () => {
     .map((d) => d.name)
     .sort();
 
+  /**
+   * A database of its own migrated up to (not including) `migration`, with one account and one
+   * competition in it, for a test of what `migration` does to rows written before it; dropped after.
+   */
+  async function beforeMigration(migration: string, test: (at: { client: pg.Client; older: string; user: string; competition: string }) => Promise<void>) {
+    const name = `migrate_${randomBytes(4).toString("hex")}`;
+    const older = Object.assign(new URL(process.env.DATABASE_URL!), { pathname: `/${name}` }).toString();
+    await createDatabaseIfMissing(admin, name);
+    const client = new pg.Client({ connectionString: older });
+    try {
+      const dir = mkdtempSync(path.join(tmpdir(), "migrations-"));
+      for (const m of migrations.filter((m) => m < migration)) cpSync(path.join("prisma/migrations", m), path.join(dir, m), { recursive: true });
+      cpSync("prisma/migrations/migration_lock.toml", path.join(dir, "migration_lock.toml"));
+      await migrate(older, dir);
+      await client.connect();
+      const [user, competition] = [randomUUID(), randomUUID()];
+      await client.query(`INSERT INTO users (id, email, name, password_hash) VALUES ($1, $2, 'Old', 'x')`, [user, `${name}@example.com`]);
+      await client.query(`INSERT INTO competitions (id, slug, title, metric, ends_at, created_by_id, secret) VALUES ($1, $2, 'Old', 'accuracy', now(), $3, '\\x00')`, [
+        competition,
+        name,
+        user,
+      ]);
+      await test({ client, older, user, competition });
+    } finally {
+      await client.end();
+      await dropDatabase(admin, name);
+    }
+  }
+
   it("applies every migration once and keeps Prisma's bookkeeping", async () => {
     const first = await migrate(url);
     expect(first.applied).toEqual(migrations);
@@ -67,23 +96,7 @@ describe("the project's migrator", () => {
   });
 
   it("packs the group names of a solution stored before as JSON, a line break in one kept as a space", async () => {
-    const name = `migrate_${randomBytes(4).toString("hex")}`;
-    const older = Object.assign(new URL(process.env.DATABASE_URL!), { pathname: `/${name}` }).toString();
-    await createDatabaseIfMissing(admin, name);
-    const client = new pg.Client({ connectionString: older });
-    try {
-      const dir = mkdtempSync(path.join(tmpdir(), "migrations-"));
-      for (const m of migrations.filter((m) => m < "20261127210000_packed_group_names")) cpSync(path.join("prisma/migrations", m), path.join(dir, m), { recursive: true });
-      cpSync("prisma/migrations/migration_lock.toml", path.join(dir, "migration_lock.toml"));
-      await migrate(older, dir);
-      await client.connect();
-      const [user, competition] = [randomUUID(), randomUUID()];
-      await client.query(`INSERT INTO users (id, email, name, password_hash) VALUES ($1, $2, 'Old', 'x')`, [user, `${name}@example.com`]);
-      await client.query(`INSERT INTO competitions (id, slug, title, metric, ends_at, created_by_id, secret) VALUES ($1, $2, 'Old', 'accuracy', now(), $3, '\\x00')`, [
-        competition,
-        name,
-        user,
-      ]);
+    await beforeMigration("20261127210000_packed_group_names", async ({ client, older, competition }) => {
       await client.query(
         `INSERT INTO solutions (competition_id, rows, public_rows, holdout_rows, ids, labels, split, group_codes, group_names, sha256)
          VALUES ($1, 3, 1, 2, convert_to(E'a\\nb\\nc', 'UTF8'), '\\x', '\\x000101', '\\x', $2, 'old')`,
@@ -93,30 +106,11 @@ describe("the project's migrator", () => {
       const { rows } = await client.query(`SELECT ids, group_names FROM solutions WHERE competition_id = $1`, [competition]);
       expect(new PackedStrings(rows[0].group_names).toArray()).toEqual(["household 1", "", "two lines", "naïve"]);
       expect(new PackedStrings(rows[0].ids).toArray()).toEqual(["a", "b", "c"]); // ids stored joined, as before
-    } finally {
-      await client.end();
-      await dropDatabase(admin, name);
-    }
+    });
   });
 
   it("turns the webhooks' lists of every event known when each was created into all events, and leaves a choice of some", async () => {
-    const name = `migrate_${randomBytes(4).toString("hex")}`;
-    const older = Object.assign(new URL(process.env.DATABASE_URL!), { pathname: `/${name}` }).toString();
-    await createDatabaseIfMissing(admin, name);
-    const client = new pg.Client({ connectionString: older });
-    try {
-      const dir = mkdtempSync(path.join(tmpdir(), "migrations-"));
-      for (const m of migrations.filter((m) => m < "20261128010500_webhooks_all_events")) cpSync(path.join("prisma/migrations", m), path.join(dir, m), { recursive: true });
-      cpSync("prisma/migrations/migration_lock.toml", path.join(dir, "migration_lock.toml"));
-      await migrate(older, dir);
-      await client.connect();
-      const [user, competition] = [randomUUID(), randomUUID()];
-      await client.query(`INSERT INTO users (id, email, name, password_hash) VALUES ($1, $2, 'Old', 'x')`, [user, `${name}@example.com`]);
-      await client.query(`INSERT INTO competitions (id, slug, title, metric, ends_at, created_by_id, secret) VALUES ($1, $2, 'Old', 'accuracy', now(), $3, '\\x00')`, [
-        competition,
-        name,
-        user,
-      ]);
+    await beforeMigration("20261128010500_webhooks_all_events", async ({ client, older, user, competition }) => {
       const four = ["submission.scored", "announcement.posted", "settings.changed", "competition.closed"];
       const webhooks: [string, string[], string, boolean][] = [
         // [what, events, created at (UTC), all afterwards]
@@ -138,9 +132,6 @@ describe("the project's migrator", () => {
       const after = new Map(rows.map((r) => [r.id, r]));
       for (const [i, [what, events, , all]] of webhooks.entries()) expect(after.get(ids[i]), what).toEqual({ id: ids[i], events: all ? [] : events, all_events: all });
       await expect(client.query(`UPDATE webhooks SET events = '{}', all_events = false WHERE id = $1`, [ids[4]])).rejects.toThrow(/webhooks_all_events_or_a_list/);
-    } finally {
-      await client.end();
-      await dropDatabase(admin, name);
-    }
+    });
   });
 });
