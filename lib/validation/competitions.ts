@@ -164,6 +164,7 @@ export const webhookSchema = z
 
 /** PUT …/sandbox/{id}/baseline: the name the baseline row carries on the leaderboard. */
 export const baselineSchema = z.object({ name: text().trim().min(2, { message: "use at least 2 characters" }).max(60) }).strict();
+export type BaselineInput = z.infer<typeof baselineSchema>;
 
 export const inviteOrganizerSchema = z.object({ email: text().trim().toLowerCase().email().max(254) }).strict();
 
