@@ -453,7 +453,7 @@ function organizerDataNeedsTheProof(row: CompetitionRow, user: PublicUser) {
   // @ts-expect-error idem
   void listSandbox(row);
   // @ts-expect-error idem
-  void banUser(row, {});
+  void banUser(row, { email: "", reason: "" });
   // @ts-expect-error idem
   void liftBan(row, user.id);
   // @ts-expect-error idem
@@ -461,6 +461,6 @@ function organizerDataNeedsTheProof(row: CompetitionRow, user: PublicUser) {
   // @ts-expect-error idem
   void withdrawInvitation(row, "");
   // @ts-expect-error idem
-  void decideRegistration(row, "", {});
+  void decideRegistration(row, "", { status: "approved" });
 }
 void organizerDataNeedsTheProof;
