@@ -21,20 +21,26 @@ export type SignUpInput = z.infer<typeof signUpSchema>;
 export const tokenNameSchema = z.object({
   name: text().trim().min(1, { message: "name the token, e.g. “laptop”" }).max(60, { message: "use at most 60 characters" }),
 });
+export type TokenNameInput = z.infer<typeof tokenNameSchema>;
 
 export const passwordChangeSchema = z.object({
   currentPassword: text().min(1, { message: "enter your current password" }).max(200),
   newPassword: password,
 });
+export type PasswordChangeInput = z.infer<typeof passwordChangeSchema>;
 
 export const emailChangeSchema = z.object({ email, currentPassword: text().min(1, { message: "enter your current password" }).max(200) });
+export type EmailChangeInput = z.infer<typeof emailChangeSchema>;
 
 export const passwordResetRequestSchema = z.object({ email });
+export type PasswordResetRequest = z.infer<typeof passwordResetRequestSchema>;
 
 /** POST /api/v1/email-verification: the token of the verification mail's link. */
 export const emailVerificationSchema = z.object({ token: text().min(1).max(200) });
+export type EmailVerificationInput = z.infer<typeof emailVerificationSchema>;
 
 export const passwordResetConfirmSchema = z.object({ token: text().min(1).max(200), password });
+export type PasswordResetConfirmInput = z.infer<typeof passwordResetConfirmSchema>;
 
 /**
  * The kinds of notification mail a user can turn off, on the account page or by the one-click link
@@ -58,6 +64,7 @@ export type NotificationSettings = z.infer<typeof notificationSettingsSchema>;
 
 /** PUT /api/v1/me/notifications: the kinds to switch on (true) or off (false); the others stay as they are. */
 export const notificationUpdateSchema = notificationSettingsSchema.partial();
+export type NotificationUpdate = z.infer<typeof notificationUpdateSchema>;
 
 /** POST /api/v1/unsubscribe: the query of a mail's unsubscribe link. */
 export const unsubscribeSchema = z.object({
@@ -65,3 +72,4 @@ export const unsubscribeSchema = z.object({
   kind: z.enum(NOTIFICATION_KIND_LIST as [NotificationKind, ...NotificationKind[]], { message: "no such kind of mail" }),
   sig: text().min(1).max(100),
 });
+export type UnsubscribeQuery = z.infer<typeof unsubscribeSchema>;

@@ -24,6 +24,7 @@ export type CorrelationModelInput = z.infer<typeof correlationModelSchema>;
 
 /** PUT …/correlation's body. */
 export const correlationRequestSchema = z.object({ model: correlationModelSchema });
+export type CorrelationRequest = z.infer<typeof correlationRequestSchema>;
 
 /** The budget a new competition starts with: 20 holdout checks per team. */
 export const DEFAULT_BUDGET = 20;

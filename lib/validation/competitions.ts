@@ -122,9 +122,11 @@ export type AcknowledgmentCode = z.infer<typeof acknowledgmentCodeSchema>;
 export const publishRequestSchema = z.object({ acknowledge: z.array(acknowledgmentCodeSchema).max(3).default([]) }).strict();
 
 export const registrationDecisionSchema = z.object({ status: z.enum(["approved", "refused"]) }).strict();
+export type RegistrationDecision = z.infer<typeof registrationDecisionSchema>;
 
 /** POST …/bans: who (by address) and why; the reason is shown to the banned user. */
 export const banSchema = z.object({ email: text().trim().toLowerCase().email(), reason: text().trim().min(3, { message: "say why, in a few words" }).max(500) }).strict();
+export type BanInput = z.infer<typeof banSchema>;
 
 /** POST …/announcements: an organizer's announcement, Markdown rendered as descriptions are (no raw HTML). */
 export const announcementSchema = z
@@ -171,11 +173,14 @@ export const webhookSchema = z
 
 /** PUT …/sandbox/{id}/baseline: the name the baseline row carries on the leaderboard. */
 export const baselineSchema = z.object({ name: text().trim().min(2, { message: "use at least 2 characters" }).max(60) }).strict();
+export type BaselineInput = z.infer<typeof baselineSchema>;
 
 export const inviteOrganizerSchema = z.object({ email: text().trim().toLowerCase().email().max(254) }).strict();
+export type InviteOrganizerInput = z.infer<typeof inviteOrganizerSchema>;
 
 /** POST /api/v1/organizer-invitations/accept: the token of the invitation's link. */
 export const invitationSchema = z.object({ token: text().min(1).max(200) }).strict();
+export type InvitationInput = z.infer<typeof invitationSchema>;
 
 /** A page of the live leaderboard: its entries unless asked for fewer or more, and the most one page may hold (the CSV export has them all). */
 export const LEADERBOARD_PAGE = { default: 100, max: 1000 } as const;

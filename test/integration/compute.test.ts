@@ -11,7 +11,7 @@ const stay = 1 - 1e-6;
 const hostile = {
   n: 10_000_000,
   model: {
-    kind: "markov",
+    kind: "markov" as const,
     transition: Array.from({ length: S }, (_, i) => Array.from({ length: S }, (_, j) => (i === j ? stay : (1 - stay) / (S - 1)))),
     initial: Array.from({ length: S }, (_, i) => (i ? 0 : 1)),
   },

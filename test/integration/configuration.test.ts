@@ -50,7 +50,7 @@ describe("a malformed number in the environment", () => {
     await import("@/lib/server/platform/log");
     process.env.QUILTBOARD_COMPUTE_SECONDS = "abc";
     const { calibrate } = await import("@/lib/server/competitions/calibration");
-    const small = { n: 1000, model: { kind: "independent" }, epsBdp: 0.25 };
+    const small = { n: 1000, model: { kind: "independent" as const }, epsBdp: 0.25 };
     await expect(calibrate(small)).rejects.toThrow('QUILTBOARD_COMPUTE_SECONDS="abc": expected a whole number of seconds from 1 to 3,600');
     process.env.QUILTBOARD_COMPUTE_SECONDS = "20";
     expect(await calibrate(small)).toEqual({ epsDp: 0.25, byMethod: { independent: 0.25 }, exhaustive: true });

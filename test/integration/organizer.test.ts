@@ -182,7 +182,7 @@ describe("split integrity (docs/mechanism.md §2.6)", () => {
       "7 groups have rows in both the public and the holdout split (h0, h1, h2, h3, h4, …): public scores are released exactly, so they would reveal those groups' holdout rows. Put every row of a group in the same split. Under the groups or Markov model this solution cannot be published.",
     ]);
     await setMechanism(owner, c.slug, { mode: "practical", sigma: 0.02, threshold: 0.05, budget: 1 });
-    for (const model of [{ kind: "groups" }, { kind: "markov", fit: { alpha: 1 } }]) {
+    for (const model of [{ kind: "groups" as const }, { kind: "markov" as const, fit: { alpha: 1 } }]) {
       await setCorrelation(owner, c.slug, { model });
       const refused = await rejection(publishCompetition(owner, c.slug, ACKNOWLEDGE_ALL));
       expect(refused.status).toBe(409);
@@ -453,7 +453,7 @@ function organizerDataNeedsTheProof(row: CompetitionRow, user: PublicUser) {
   // @ts-expect-error idem
   void listSandbox(row);
   // @ts-expect-error idem
-  void banUser(row, {});
+  void banUser(row, { email: "", reason: "" });
   // @ts-expect-error idem
   void liftBan(row, user.id);
   // @ts-expect-error idem
@@ -461,6 +461,6 @@ function organizerDataNeedsTheProof(row: CompetitionRow, user: PublicUser) {
   // @ts-expect-error idem
   void withdrawInvitation(row, "");
   // @ts-expect-error idem
-  void decideRegistration(row, "", {});
+  void decideRegistration(row, "", { status: "approved" });
 }
 void organizerDataNeedsTheProof;

@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import net from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
+import { unsubscribeSchema } from "@/lib/validation/accounts";
 import { unsubscribe } from "@/lib/server/accounts/notifications";
 import { registerUser } from "@/lib/server/accounts/users";
 import { closeCompetition } from "@/lib/server/boards/finals";
@@ -98,9 +99,9 @@ describe("the outbox", () => {
     expect(mail.headers["list-unsubscribe-post"]).toBe("List-Unsubscribe=One-Click");
     const link = new URL(mail.headers["list-unsubscribe"].replace(/^<|>$/g, ""));
     expect(link.pathname).toBe("/api/v1/unsubscribe");
-    const query = Object.fromEntries(link.searchParams);
+    const query = unsubscribeSchema.parse(Object.fromEntries(link.searchParams)); // as POST /api/v1/unsubscribe parses it
     expect((await rejection(unsubscribe({ ...query, sig: query.sig.replace(/^./, (c) => (c === "A" ? "B" : "A")) }))).status).toBe(422);
-    expect((await rejection(unsubscribe({ ...query, kind: "merge_requests" }))).status).toBe(422); // signed for another kind
+    expect((await rejection(unsubscribe({ ...query, kind: "merge_requests" as const }))).status).toBe(422); // signed for another kind
     expect(await unsubscribe(query)).toEqual({ kind: "results", label: "final standings", unsubscribed: true });
     expect(await unsubscribe(query)).toMatchObject({ unsubscribed: true });
     expect((await db.user.findUniqueOrThrow({ where: { id: members[0].id }, select: { mutedNotifications: true } })).mutedNotifications).toEqual(["results"]);

@@ -1,6 +1,7 @@
 import { gzipSync } from "node:zlib";
 import { scoreDecimals } from "@/lib/metrics/display";
 import { describe, expect, it } from "vitest";
+import { createTeamSchema } from "@/lib/validation/teams";
 import { boundSettingFor, scoreInterval } from "@/lib/calibration/score-bounds";
 import { answerDecimalsFor } from "@/lib/mechanism/thresholdout";
 import { auditCompetition, holdoutHealth } from "@/lib/server/scoring/audit";
@@ -494,7 +495,8 @@ describe("teams", () => {
     await submit(a, c.slug, stream(predictions(0.5)));
     expect((await rejection(leaveTeam(b, c.slug))).message).toBe("you cannot leave a team that has already submitted");
     expect((await rejection(createTeam(a, c.slug, { name: "Second", acceptRules: true }))).status).toBe(409);
-    await expect(createTeam(e, c.slug, { name: "No rules", acceptRules: false })).rejects.toThrow("accept the competition's rules to take part");
+    // Taking part without accepting the rules is refused where the body is parsed (the route, by createTeamSchema), before the service.
+    expect(() => createTeamSchema.parse({ name: "No rules", acceptRules: false })).toThrow("accept the competition's rules to take part");
   });
 });
 

@@ -9,6 +9,7 @@ import { AppError } from "@/lib/server/platform/errors";
 import { publishCompetition } from "@/lib/server/competitions/publish";
 import { uploadSolution } from "@/lib/server/competitions/solutions";
 import { createUser, type PublicUser } from "@/lib/server/accounts/users";
+import { correlationModelSchema, mechanismSchema } from "@/lib/validation/calibration";
 import { demoSolutionCsv } from "@/prisma/demo-solution";
 
 /** A short random tag for unique names. */
@@ -78,7 +79,8 @@ export async function draftCompetition(options: CompetitionOptions = {}) {
     endsAt: new Date(Date.now() + 86_400_000 * (options.days ?? 10)).toISOString(),
     ...options.settings,
   });
-  await setCorrelation(owner, slug, { model: options.model ?? { kind: "independent" } });
+  // The bodies parsed as the routes parse them (the services take what the schemas give).
+  await setCorrelation(owner, slug, { model: correlationModelSchema.parse(options.model ?? { kind: "independent" }) });
   if (options.solution !== undefined) await uploadSolution(owner, slug, stream(options.solution));
   return { owner, slug, competition };
 }
@@ -86,7 +88,7 @@ export async function draftCompetition(options: CompetitionOptions = {}) {
 /** A published competition: created, the solution uploaded, the mechanism set, published. */
 export async function publishedCompetition(options: CompetitionOptions = {}) {
   const { owner, slug } = await draftCompetition({ ...options, solution: options.solution ?? demoSolutionCsv() });
-  await setMechanism(owner, slug, options.mechanism ?? PRACTICAL);
+  await setMechanism(owner, slug, mechanismSchema.parse(options.mechanism ?? PRACTICAL));
   const competition = await publishCompetition(owner, slug, ACKNOWLEDGE_ALL);
   return { owner, slug, competition, id: competition.id };
 }

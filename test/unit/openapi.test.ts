@@ -5,15 +5,15 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import { describe, expect, it } from "vitest";
 import type { z } from "zod";
+import { ENDPOINTS, openApiDocument, ROUTE_FILES } from "@/app/api/endpoints";
 import type { CalibrationAnswer } from "@/lib/calibration/calibrate";
 import type { Plan } from "@/lib/calibration/planner";
 import type { CorrelationSummary } from "@/lib/calibration/resolve";
 import type { AttackPreview } from "@/lib/experiments/preview";
-import { OPERATIONS, openApiDocument } from "@/lib/openapi";
 import { ERROR_CODES, type attackPreviewSchema, type calibrationAnswerSchema, type correlationSummarySchema, type planSchema } from "@/lib/responses";
 
-// The OpenAPI document (lib/openapi.ts) against OpenAPI 3.1's own schema, docs/api.md and the app's
-// route files; and the answers whose types live beside the code that computes them, against their
+// The OpenAPI document (lib/openapi.ts, built from the route files' definitions by app/api/endpoints.ts)
+// against OpenAPI 3.1's own schema, docs/api.md and the app's route files; and the answers whose types live beside the code that computes them, against their
 // schemas here.
 
 const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"];
@@ -97,7 +97,7 @@ describe("the OpenAPI document", () => {
         compiled++;
       }
     }
-    expect(compiled).toBe(Object.keys(OPERATIONS).length);
+    expect(compiled).toBe(ENDPOINTS.length);
   });
 
   it("names its server, its licence and its tags, and files every operation under a declared tag", () => {
@@ -122,10 +122,9 @@ describe("the OpenAPI document", () => {
   it("lists 401 wherever a Bearer token is read, public GETs included, and nowhere else", () => {
     type Op = { security: object[]; responses: Record<string, unknown> };
     const paths = document.paths as Record<string, Record<string, Op>>;
-    for (const [key, operation] of Object.entries(OPERATIONS)) {
-      const [method, route] = key.split(" ");
+    for (const { method, path: route, auth } of ENDPOINTS) {
       const listed = "401" in paths[route][method.toLowerCase()].responses;
-      expect(listed, key).toBe(operation.auth !== "none");
+      expect(listed, `${method} ${route}`).toBe(auth !== "none");
     }
     expect(paths[`${SLUG}/leaderboard`].get.responses).toHaveProperty("401");
     expect(paths["/api/v1/competitions"].get.responses).toHaveProperty("401");
@@ -164,7 +163,24 @@ describe("the OpenAPI document", () => {
     const inDocument = Object.entries(document.paths as Record<string, object>).flatMap(([p, methods]) => Object.keys(methods).map((m) => `${m.toUpperCase()} ${p}`));
     expect([...documented].sort()).toEqual([...inDocument].sort());
     expect([...routeFiles()].sort()).toEqual([...inDocument].sort());
-    expect(Object.keys(OPERATIONS).sort()).toEqual([...inDocument].sort());
+    expect(ENDPOINTS.map((e) => `${e.method} ${e.path}`).sort()).toEqual([...inDocument].sort());
+  });
+
+  it("is built from every route file (app/api/endpoints.ts lists exactly those there are), each method's definition naming its own method and path", () => {
+    const visit = (dir: string): string[] =>
+      readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? visit(path.join(dir, e.name)) : e.name === "route.ts" ? [dir] : []));
+    const folders = visit("app/api")
+      .map((dir) => path.relative("app/api", dir).split(path.sep).join("/"))
+      .filter((dir) => !dir.includes("[..."));
+    expect(Object.keys(ROUTE_FILES).sort()).toEqual(folders.sort());
+    for (const [folder, exports] of Object.entries(ROUTE_FILES)) {
+      for (const method of METHODS.filter((m) => m in exports)) {
+        const endpoint = (exports[method] as { endpoint?: { method: string; path: string } }).endpoint;
+        if (!endpoint) continue; // a method the file lacks: otherMethods' 405
+        expect(endpoint.method, `${folder} ${method}`).toBe(method);
+        expect(`/${path.posix.join("api", folder)}`.replace(/\[(\w+)\]/g, "{$1}"), `${folder} ${method}`).toBe(endpoint.path);
+      }
+    }
   });
 
   it("has every route file answer the methods it lacks (405 with Allow, through otherMethods) and OPTIONS", () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { OPERATIONS, openApiDocument } from "@/lib/openapi";
+import { ENDPOINTS, openApiDocument } from "@/app/api/endpoints";
 import { readJson } from "@/lib/server/platform/api";
 import { toErrorResponse } from "@/lib/server/platform/errors";
 import { mechanismSchema } from "@/lib/validation/calibration";
@@ -69,12 +69,12 @@ describe("validation messages", () => {
     const resolve = (s: JsonSchema): JsonSchema => (s.$ref ? resolve(document.components.schemas[s.$ref.split("/").at(-1)!]) : s);
     let bodies = 0;
     let messages = 0;
-    for (const [key, operation] of Object.entries(OPERATIONS)) {
+    for (const operation of ENDPOINTS) {
       if (!operation.body || typeof operation.body === "string") continue;
       const schema = operation.body;
       const json = resolve(
-        (openApiDocument() as { paths: Record<string, Record<string, { requestBody: { content: Record<string, { schema: JsonSchema }> } }>> }).paths[key.split(" ")[1]][
-          key.split(" ")[0].toLowerCase()
+        (openApiDocument() as { paths: Record<string, Record<string, { requestBody: { content: Record<string, { schema: JsonSchema }> } }>> }).paths[operation.path][
+          operation.method.toLowerCase()
         ].requestBody.content["application/json"].schema,
       );
       // Each shape the body may take (a discriminated union's options), with each property (and each nested one) given each wrong value.
@@ -98,10 +98,10 @@ describe("validation messages", () => {
         const answer = messagesOf(schema, body);
         if (!answer) continue;
         bodies++;
-        expect(answer.message, `${key} ${JSON.stringify(body)?.slice(0, 200)}`).not.toMatch(STOCK_PHRASES);
+        expect(answer.message, `${operation.method} ${operation.path} ${JSON.stringify(body)?.slice(0, 200)}`).not.toMatch(STOCK_PHRASES);
         for (const detail of answer.details) {
           messages++;
-          expect(detail.message, `${key} ${JSON.stringify(body)?.slice(0, 200)}`).not.toMatch(STOCK_PHRASES);
+          expect(detail.message, `${operation.method} ${operation.path} ${JSON.stringify(body)?.slice(0, 200)}`).not.toMatch(STOCK_PHRASES);
           expect(detail.message.length).toBeGreaterThan(5);
         }
       }

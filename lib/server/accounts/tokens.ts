@@ -4,7 +4,7 @@ import { db } from "@/lib/server/platform/db";
 import { AppError } from "@/lib/server/platform/errors";
 import { consumeRateLimit } from "@/lib/server/platform/rate-limit";
 import type { PublicUser, SignedIn } from "./users";
-import { tokenNameSchema } from "@/lib/validation/accounts";
+import type { TokenNameInput } from "@/lib/validation/accounts";
 import { isUuid } from "@/lib/validation/ids";
 
 const PREFIX = "qb_";
@@ -23,8 +23,7 @@ export type TokenSummary = { id: string; name: string; prefix: string; createdAt
  * a share lock on the account's row: a password reset or change that commits first leaves nothing
  * written (401), and one in flight waits for this insert, and then revokes the token with the others.
  */
-export async function createToken(caller: SignedIn, input: unknown, client: string): Promise<{ id: string; name: string; token: string }> {
-  const { name } = tokenNameSchema.parse(input);
+export async function createToken(caller: SignedIn, { name }: TokenNameInput, client: string): Promise<{ id: string; name: string; token: string }> {
   const { user, sessionVersion } = caller;
   await consumeRateLimit("tokensIp", client);
   await consumeRateLimit("tokens", user.id);

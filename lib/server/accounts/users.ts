@@ -5,7 +5,7 @@ import { AppError } from "@/lib/server/platform/errors";
 import { dummyPasswordHash, hashPassword, verifyPassword } from "./passwords";
 import { consumeRateLimit, refundRateLimit } from "@/lib/server/platform/rate-limit";
 import { sendVerification } from "./email-links";
-import { emailChangeSchema, passwordChangeSchema, signUpSchema } from "@/lib/validation/accounts";
+import { type EmailChangeInput, type PasswordChangeInput, signUpSchema } from "@/lib/validation/accounts";
 import { hasNul } from "@/lib/validation/text";
 import type { Me, User } from "@/lib/responses";
 
@@ -104,8 +104,7 @@ export async function getMe(user: PublicUser): Promise<Me> {
  * PUT /api/v1/me/email `{email, currentPassword}`: a new address, unverified until the link mailed
  * to it is opened (the old address's links stop working).
  */
-export async function changeEmail(user: PublicUser, input: unknown, client: string): Promise<Me> {
-  const { email, currentPassword } = emailChangeSchema.parse(input);
+export async function changeEmail(user: PublicUser, { email, currentPassword }: EmailChangeInput, client: string): Promise<Me> {
   if (!(await checkPassword(user.email, currentPassword, client))) throw wrongPassword();
   if (email === user.email) throw new AppError("unprocessable_entity", "that is already your address", [{ path: "email", message: "enter a different address" }]);
   let updated: PublicUser;
@@ -126,8 +125,7 @@ export async function changeEmail(user: PublicUser, input: unknown, client: stri
  * session with the version this change wrote, accounts/auth.ts `renewSession`); API tokens stay,
  * each revocable on the account page.
  */
-export async function changePassword(user: PublicUser, input: unknown, client: string): Promise<SignedIn> {
-  const { currentPassword, newPassword } = passwordChangeSchema.parse(input);
+export async function changePassword(user: PublicUser, { currentPassword, newPassword }: PasswordChangeInput, client: string): Promise<SignedIn> {
   if (!(await checkPassword(user.email, currentPassword, client))) throw wrongPassword();
   if (currentPassword === newPassword)
     throw new AppError("unprocessable_entity", "the new password is the same as the current one", [{ path: "newPassword", message: "choose a different password" }]);

@@ -7,7 +7,7 @@ import type { CompetitionRow, OrganizedCompetition } from "./competitions";
 import { signInProviders } from "@/lib/server/accounts/auth";
 import type { PublicUser } from "@/lib/server/accounts/users";
 import { describeIdentityRule } from "@/lib/format";
-import { type Access, accessSchema, banSchema, type IdentityRule, registrationDecisionSchema } from "@/lib/validation/competitions";
+import { type Access, accessSchema, type BanInput, type IdentityRule, type RegistrationDecision } from "@/lib/validation/competitions";
 import { isUuid } from "@/lib/validation/ids";
 import type { BanView, RegistrationView } from "@/lib/responses";
 
@@ -154,8 +154,7 @@ export async function listRegistrations(competition: OrganizedCompetition): Prom
 }
 
 /** PUT …/registrations/{id} `{status}` (organizers): approves or refuses, and tells the applicant by mail. */
-export async function decideRegistration(competition: OrganizedCompetition, id: string, input: unknown): Promise<RegistrationView> {
-  const { status } = registrationDecisionSchema.parse(input);
+export async function decideRegistration(competition: OrganizedCompetition, id: string, { status }: RegistrationDecision): Promise<RegistrationView> {
   if (!isUuid(id)) throw new AppError("not_found", "no such request");
   const found = await db.registration.findFirst({ where: { id, competitionId: competition.id }, select: { id: true } });
   if (!found) throw new AppError("not_found", "no such request");
@@ -198,8 +197,7 @@ export async function listBans(competition: OrganizedCompetition): Promise<BanVi
  * take part) can be banned, and anyone else gets the same 404: a ban tells its organizers nothing
  * about which addresses have accounts elsewhere, or which accounts are admins (who never take part).
  */
-export async function banUser(competition: OrganizedCompetition, input: unknown): Promise<BanView> {
-  const { email, reason } = banSchema.parse(input);
+export async function banUser(competition: OrganizedCompetition, { email, reason }: BanInput): Promise<BanView> {
   const taking = { some: { competitionId: competition.id } };
   const user = await db.user.findFirst({ where: { email, role: "user", OR: [{ memberships: taking }, { registrations: taking }] }, select: { id: true } });
   if (!user) throw new AppError("not_found", `no one with the address ${email} takes part in this competition (in a team, or asking to take part)`);

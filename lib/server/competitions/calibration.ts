@@ -10,19 +10,18 @@ import type { PublicUser } from "@/lib/server/accounts/users";
 import type { Plan } from "@/lib/calibration/planner";
 import type { CorrelationSummary } from "@/lib/calibration/resolve";
 import type { AttackPreview } from "@/lib/experiments/preview";
-import { calibrationRequestSchema, type CorrelationModelInput, correlationRequestSchema, mechanismSchema } from "@/lib/validation/calibration";
+import type { CalibrationRequest, CorrelationModelInput, CorrelationRequest, MechanismInput } from "@/lib/validation/calibration";
 import type { MechanismPreview } from "@/lib/responses";
 
 /** POST /api/v1/calibrate: the same planner as `npm run calibrate`, on a worker thread of the lane anyone may use (platform/compute.ts). */
-export async function calibrate(input: unknown) {
-  return computeForAnyone("answerCalibration", calibrationRequestSchema.parse(input));
+export async function calibrate(input: CalibrationRequest) {
+  return computeForAnyone("answerCalibration", input);
 }
 
 /** PUT …/correlation: validates the model against the solution, stores it, returns the summary. */
-export async function setCorrelation(user: PublicUser, slug: string, input: unknown): Promise<CorrelationSummary | { model: CorrelationModelInput }> {
+export async function setCorrelation(user: PublicUser, slug: string, { model }: CorrelationRequest): Promise<CorrelationSummary | { model: CorrelationModelInput }> {
   const competition = await requireOrganizer(user, slug);
   requireDraft(competition, "the correlation model");
-  const { model } = correlationRequestSchema.parse(input ?? {});
   const solution = await loadSolution(competition.id);
   const summary = solution && (await resolveOn(solution, model));
   await db.$transaction(async (tx) => {
@@ -37,10 +36,9 @@ export async function setCorrelation(user: PublicUser, slug: string, input: unkn
  * team could ever be checked on the holdout) is refused with the planner's reason, nothing stored: the
  * preview is where to try settings.
  */
-export async function setMechanism(user: PublicUser, slug: string, input: unknown): Promise<Plan> {
+export async function setMechanism(user: PublicUser, slug: string, mechanism: MechanismInput): Promise<Plan> {
   const competition = await requireOrganizer(user, slug);
   requireDraft(competition, "the mechanism");
-  const mechanism = mechanismSchema.parse(input);
   const { plan } = await planOn(competition, mechanism);
   if (plan.budget < 1)
     throw new AppError("conflict", `these settings give a budget of 0, so no team could be checked on the holdout; nothing was saved. ${plan.guarantee.explanation}`);
@@ -54,9 +52,8 @@ export async function setMechanism(user: PublicUser, slug: string, input: unknow
 const TAUS = [0.02, 0.03, 0.05, 0.075, 0.1, 0.15, 0.2, 0.3, 0.4, 0.5, 0.75, 1];
 
 /** The mechanism panel's live answer: the plan and the three plots, without storing anything. */
-export async function previewMechanism(user: PublicUser, slug: string, input: unknown): Promise<MechanismPreview> {
+export async function previewMechanism(user: PublicUser, slug: string, mechanism: MechanismInput): Promise<MechanismPreview> {
   const competition = await requireOrganizer(user, slug);
-  const mechanism = mechanismSchema.parse(input);
   const { plan, setting } = await planOn(competition, mechanism);
   const beta = mechanism.beta ?? plan.guarantee.beta;
   const maxQueries = plan.guarantee.maxQueries;
@@ -71,9 +68,8 @@ export async function previewMechanism(user: PublicUser, slug: string, input: un
  * The attack preview of the manage page: the boosting attack against the draft's mechanism on
  * synthetic labels of the holdout's size and correlation (lib/experiments/preview.ts).
  */
-export async function previewAttack(user: PublicUser, slug: string, input: unknown): Promise<AttackPreview & { budget: number }> {
+export async function previewAttack(user: PublicUser, slug: string, mechanism: MechanismInput): Promise<AttackPreview & { budget: number }> {
   const competition = await requireOrganizer(user, slug);
-  const mechanism = mechanismSchema.parse(input);
   const { plan, summary } = await planOn(competition, mechanism);
   if (plan.budget < 1) throw new AppError("conflict", "the mechanism's budget is 0; there is nothing to attack");
   const solution = (await getSolutionSummary(competition.id))!;

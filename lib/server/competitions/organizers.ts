@@ -9,7 +9,7 @@ import { sendMails } from "@/lib/server/platform/outbox";
 import { consumeRateLimit } from "@/lib/server/platform/rate-limit";
 import type { OrganizersView } from "@/lib/responses";
 import type { Prisma } from "@/lib/generated/prisma/client";
-import { invitationSchema, inviteOrganizerSchema } from "@/lib/validation/competitions";
+import { type InvitationInput, invitationSchema, type InviteOrganizerInput } from "@/lib/validation/competitions";
 import { isUuid } from "@/lib/validation/ids";
 
 // Who organizes a competition. Organizers see every raw score, the sandbox's exact holdout scores
@@ -75,9 +75,8 @@ function mayRemoveOrganizers(user: PublicUser, competition: Pick<CompetitionRow,
  * nobody who has an account); 409 when that address already organizes the competition or belongs
  * to one of its teams (organizers cannot compete). Limited per inviter (each sends a mail).
  */
-export async function inviteOrganizer(user: PublicUser, slug: string, input: unknown): Promise<{ email: string; status: "invited"; expiresAt: string }> {
+export async function inviteOrganizer(user: PublicUser, slug: string, { email }: InviteOrganizerInput): Promise<{ email: string; status: "invited"; expiresAt: string }> {
   const competition = await requireOrganizer(user, slug);
-  const { email } = inviteOrganizerSchema.parse(input);
   const account = await db.user.findUnique({
     where: { email },
     select: {
@@ -146,8 +145,7 @@ export async function describeInvitation(input: unknown): Promise<{ slug: string
  * under a share lock on their organizer row, which a removal waits for: an invitation from a
  * removed co-organizer is dead (422).
  */
-export async function acceptInvitation(user: PublicUser, input: unknown): Promise<{ slug: string; title: string }> {
-  const { token } = invitationSchema.parse(input);
+export async function acceptInvitation(user: PublicUser, { token }: InvitationInput): Promise<{ slug: string; title: string }> {
   const row = await findInvitation(token);
   if (row.email !== user.email) throw new AppError("forbidden", `this invitation was sent to ${row.email}: sign in with the account of that address to accept it`);
   await db.$transaction(async (tx) => {

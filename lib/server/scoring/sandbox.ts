@@ -9,7 +9,7 @@ import { keepSubmissionFile } from "./files";
 import { scoreUpload } from "./upload";
 import type { PublicUser } from "@/lib/server/accounts/users";
 import { noteSchema, safeFilename } from "@/lib/validation/files";
-import { baselineSchema } from "@/lib/validation/competitions";
+import type { BaselineInput } from "@/lib/validation/competitions";
 import { isUuid } from "@/lib/validation/ids";
 import type { SandboxRow } from "@/lib/responses";
 
@@ -97,9 +97,9 @@ export async function listSandbox(competition: OrganizedCompetition): Promise<Sa
  * a baseline row, unranked, with its exact public score, which releases nothing about the holdout
  * and is what the board's own scores are (docs/mechanism.md §2.6). `null` (DELETE) hides it.
  */
-export async function setBaseline(user: PublicUser, slug: string, id: string, input: unknown | null): Promise<SandboxRow> {
+export async function setBaseline(user: PublicUser, slug: string, id: string, input: BaselineInput | null): Promise<SandboxRow> {
   const competition = await requireOrganizer(user, slug);
-  const name = input === null ? null : baselineSchema.parse(input).name;
+  const name = input?.name ?? null;
   if (!isUuid(id)) throw new AppError("not_found", "no such sandbox test");
   const row = await db.unrankedSubmission.findFirst({ where: { id, competitionId: competition.id, kind: "sandbox" }, select: { id: true } });
   if (!row) throw new AppError("not_found", "no such sandbox test");

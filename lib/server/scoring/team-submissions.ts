@@ -9,7 +9,7 @@ import { db, lockTeam } from "@/lib/server/platform/db";
 import { AppError } from "@/lib/server/platform/errors";
 import type { MySubmission } from "@/lib/responses";
 import { isUuid } from "@/lib/validation/ids";
-import { finalSelectionSchema } from "@/lib/validation/teams";
+import type { FinalSelectionInput } from "@/lib/validation/teams";
 
 /** Submissions a team may select for the final standings. */
 const MAX_FINAL = 2;
@@ -86,10 +86,9 @@ export async function listMySubmissions(user: PublicUser, slug: string): Promise
 }
 
 /** Selects or unselects a submission for the final standings (at most 2 per team). */
-export async function selectFinal(user: PublicUser, slug: string, submissionId: string, input: unknown): Promise<{ id: string; selected: boolean }> {
+export async function selectFinal(user: PublicUser, slug: string, submissionId: string, { selected }: FinalSelectionInput): Promise<{ id: string; selected: boolean }> {
   const competition = await getVisibleCompetition(user, slug);
   if (competition.status === "closed") throw new AppError("conflict", "the competition has closed; the final selection is locked");
-  const { selected } = finalSelectionSchema.parse(input);
   if (!isUuid(submissionId)) throw new AppError("not_found", "no such submission in your team");
   const member = await db.teamMember.findUnique({ where: { competitionId_userId: { competitionId: competition.id, userId: user.id } }, select: { teamId: true } });
   const submission = await db.submission.findFirst({ where: { id: submissionId, teamId: member?.teamId ?? "00000000-0000-0000-0000-000000000000" }, select: { id: true } });

@@ -11,7 +11,7 @@ import type { Prisma } from "@/lib/generated/prisma/client";
 import { type BoardKind, type BoardRow, mergeBoardRows } from "@/lib/mechanism/board";
 import type { MergeRequestView, TeamView } from "@/lib/responses";
 import { isUuid } from "@/lib/validation/ids";
-import { inviteCodeSchema } from "@/lib/validation/teams";
+import type { InviteCodeInput } from "@/lib/validation/teams";
 
 // Merging two teams takes both: a team asks another to merge into it (POST …/teams/merge with the
 // other's invite code), and one of the other team's members accepts, or declines; the team that
@@ -152,9 +152,8 @@ function budgetAfterMerge(a: Side, b: Side): number {
  * it. Refused at once (409 naming the rule) when the merge could not be accepted now; otherwise a
  * pending request that the other team's members see in their GET …/team and are told of by mail.
  */
-export async function requestMerge(user: PublicUser, slug: string, input: unknown, now = new Date()): Promise<MergeRequestView & { status: string }> {
+export async function requestMerge(user: PublicUser, slug: string, { inviteCode }: InviteCodeInput, now = new Date()): Promise<MergeRequestView & { status: string }> {
   const competition = await requireOpenCompetition(user, slug, now);
-  const { inviteCode } = inviteCodeSchema.parse(input);
   const member = await membership(db, user.id, competition.id);
   if (!member) throw new AppError("conflict", "join or create a team first");
   const other = await teamByCode(db, competition.id, inviteCode);

@@ -11,7 +11,7 @@ import { refuseOrganizer } from "@/lib/server/competitions/organizers";
 import type { PublicUser } from "@/lib/server/accounts/users";
 import { requireOpenCompetition } from "@/lib/server/competitions/lifecycle";
 import { isUuid } from "@/lib/validation/ids";
-import { createTeamSchema, disqualifySchema, inviteCodeSchema } from "@/lib/validation/teams";
+import type { CreateTeamInput, DisqualifyInput, InviteCodeInput } from "@/lib/validation/teams";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import type { TeamView } from "@/lib/responses";
 
@@ -30,9 +30,8 @@ export async function membership(client: Pick<Prisma.TransactionClient, "teamMem
  * lock (competitions/competitions.ts lockParticipant), so an invitation to organize accepted meanwhile cannot
  * leave them both competing and organizing.
  */
-export async function createTeam(user: PublicUser, slug: string, input: unknown): Promise<{ id: string; name: string; inviteCode: string }> {
+export async function createTeam(user: PublicUser, slug: string, { name }: CreateTeamInput): Promise<{ id: string; name: string; inviteCode: string }> {
   const competition = await requireOpenCompetition(user, slug);
-  const { name } = createTeamSchema.parse(input);
   await requireAccess(user, competition);
   try {
     return await db.$transaction(async (tx) => {
@@ -69,9 +68,8 @@ export async function teamByCode(client: Pick<Prisma.TransactionClient, "team">,
  * counted under the team's row lock, so concurrent joins cannot pass the limit together; a
  * disqualified team takes no one.
  */
-export async function joinTeam(user: PublicUser, slug: string, input: unknown): Promise<{ id: string; name: string }> {
+export async function joinTeam(user: PublicUser, slug: string, { inviteCode }: InviteCodeInput): Promise<{ id: string; name: string }> {
   const competition = await requireOpenCompetition(user, slug);
-  const { inviteCode } = inviteCodeSchema.parse(input);
   await requireAccess(user, competition);
   return db.$transaction(async (tx) => {
     await lockParticipant(tx, competition.id, user.id);
@@ -194,10 +192,10 @@ export async function setDisqualified(
   user: PublicUser,
   slug: string,
   teamId: string,
-  input: unknown | null,
+  input: DisqualifyInput | null,
 ): Promise<{ id: string; name: string; disqualified: { at: string; reason: string } | null }> {
   const competition = await requireOrganizer(user, slug);
-  const reason = input === null ? null : disqualifySchema.parse(input).reason;
+  const reason = input?.reason ?? null;
   if (!isUuid(teamId)) throw new AppError("not_found", "no such team in this competition");
   // The competition's key-share lock first, as scoring and merges take it: the update bumps the
   // board's version on the competition row (boards/ranking.ts), and a close holding that row while

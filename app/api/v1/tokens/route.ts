@@ -1,12 +1,24 @@
 // POST /api/v1/tokens – create a personal API token (HTTP Basic email:password)
-import { handleApi, json, otherMethods, readJson } from "@/lib/server/platform/api";
-import { requireBasicUser } from "@/lib/server/accounts/auth";
-import { clientAddress } from "@/lib/server/platform/rate-limit";
+import { tokenCreatedSchema } from "@/lib/responses";
+import { defineRoute } from "@/lib/server/accounts/endpoint";
 import { createToken } from "@/lib/server/accounts/tokens";
+import { json, otherMethods } from "@/lib/server/platform/api";
+import { clientAddress } from "@/lib/server/platform/rate-limit";
+import { tokenNameSchema } from "@/lib/validation/accounts";
 
-export const POST = handleApi(async (request) => {
-  const caller = await requireBasicUser(request);
-  return json(await createToken(caller, await readJson(request), clientAddress(request)), 201);
-});
+export const POST = defineRoute(
+  {
+    method: "POST",
+    path: "/api/v1/tokens",
+    tag: "Accounts",
+    summary: "Create a personal API token (shown once, stored hashed)",
+    who: "HTTP Basic email:password",
+    auth: "basic",
+    body: tokenNameSchema,
+    ok: { 201: { description: "the token", reply: tokenCreatedSchema } },
+    errors: [429],
+  },
+  async ({ request, user, body }) => json(await createToken(user, body, clientAddress(request)), 201),
+);
 
 export const { GET, PUT, PATCH, DELETE, OPTIONS } = otherMethods({ POST });

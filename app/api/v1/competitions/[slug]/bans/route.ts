@@ -1,20 +1,40 @@
 // GET /api/v1/competitions/[slug]/bans – the users banned from the competition (organizers)
 // POST /api/v1/competitions/[slug]/bans – ban a user {email, reason} (organizers)
-import { handleApi, json, otherMethods, readJson } from "@/lib/server/platform/api";
+import { z } from "zod";
+import { banSchema } from "@/lib/responses";
+import { defineRoute } from "@/lib/server/accounts/endpoint";
 import { banUser, listBans } from "@/lib/server/competitions/access";
-import { requireApiUser } from "@/lib/server/accounts/auth";
 import { requireOrganizer } from "@/lib/server/competitions/competitions";
+import { json, otherMethods } from "@/lib/server/platform/api";
+import { banSchema as banRequestSchema } from "@/lib/validation/competitions";
 
-type Context = { params: Promise<{ slug: string }> };
+export const GET = defineRoute(
+  {
+    method: "GET",
+    path: "/api/v1/competitions/{slug}/bans",
+    tag: "Teams and submissions",
+    summary: "The users banned from the competition",
+    who: "organizers",
+    auth: "required",
+    ok: { 200: { description: "the bans", reply: z.object({ bans: z.array(banSchema) }) } },
+    errors: [403],
+  },
+  async ({ user, params }) => json({ bans: await listBans(await requireOrganizer(user, params.slug)) }),
+);
 
-export const GET = handleApi(async (request, { params }: Context) => {
-  const competition = await requireOrganizer(await requireApiUser(request), (await params).slug);
-  return json({ bans: await listBans(competition) });
-});
-
-export const POST = handleApi(async (request, { params }: Context) => {
-  const competition = await requireOrganizer(await requireApiUser(request), (await params).slug);
-  return json(await banUser(competition, await readJson(request)), 201);
-});
+export const POST = defineRoute(
+  {
+    method: "POST",
+    path: "/api/v1/competitions/{slug}/bans",
+    tag: "Teams and submissions",
+    summary: "Ban a user who takes part from the competition",
+    who: "organizers",
+    auth: "required",
+    body: banRequestSchema,
+    ok: { 201: { description: "the ban", reply: banSchema } },
+    errors: [403, 409],
+  },
+  async ({ user, params, body }) => json(await banUser(await requireOrganizer(user, params.slug), body), 201),
+);
 
 export const { PUT, PATCH, DELETE, OPTIONS } = otherMethods({ GET, POST });

@@ -1,8 +1,21 @@
 // GET /api/v1/competitions/[slug]/health – privacy spent per team and in total (organizers)
-import { handleApi, json, otherMethods } from "@/lib/server/platform/api";
+import { healthReportSchema } from "@/lib/responses";
+import { defineRoute } from "@/lib/server/accounts/endpoint";
+import { json, otherMethods } from "@/lib/server/platform/api";
 import { holdoutHealth } from "@/lib/server/scoring/audit";
-import { requireApiUser } from "@/lib/server/accounts/auth";
 
-export const GET = handleApi(async (request, { params }: { params: Promise<{ slug: string }> }) => json(await holdoutHealth(await requireApiUser(request), (await params).slug)));
+export const GET = defineRoute(
+  {
+    method: "GET",
+    path: "/api/v1/competitions/{slug}/health",
+    tag: "Competitions",
+    summary: "Privacy spent per team and in total",
+    who: "organizers",
+    auth: "required",
+    ok: { 200: { description: "the holdout's health", reply: healthReportSchema } },
+    errors: [403],
+  },
+  async ({ user, params }) => json(await holdoutHealth(user, params.slug)),
+);
 
 export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods({ GET });

@@ -1,14 +1,37 @@
 // GET /api/v1/competitions/[slug]/reveal – the solution, the secret and the transcript, once revealed (404 before)
 // POST /api/v1/competitions/[slug]/reveal – reveal them (organizers, once closed)
-import { handleApi, json, otherMethods } from "@/lib/server/platform/api";
-import { findApiUser, requireApiUser } from "@/lib/server/accounts/auth";
-import { toPublicDetails } from "@/lib/server/competitions/competitions";
+import { competitionDetailsSchema, revealSchema } from "@/lib/responses";
+import { defineRoute } from "@/lib/server/accounts/endpoint";
 import { getReveal, revealCompetition } from "@/lib/server/boards/reveal";
+import { toPublicDetails } from "@/lib/server/competitions/competitions";
+import { json, otherMethods } from "@/lib/server/platform/api";
 
-type Context = { params: Promise<{ slug: string }> };
+export const GET = defineRoute(
+  {
+    method: "GET",
+    path: "/api/v1/competitions/{slug}/reveal",
+    tag: "Reveal",
+    summary:
+      "What a verifier needs: the commitment, the secret and the settings it hashes, the mechanism's parameters, and where the solution and the transcript are (404 before the reveal)",
+    who: "anyone, once revealed",
+    auth: "optional",
+    ok: { 200: { description: "the reveal", reply: revealSchema } },
+  },
+  async ({ user, params }) => json(await getReveal(user, params.slug)),
+);
 
-export const GET = handleApi(async (request, { params }: Context) => json(await getReveal(await findApiUser(request), (await params).slug)));
-
-export const POST = handleApi(async (request, { params }: Context) => json(toPublicDetails(await revealCompetition(await requireApiUser(request), (await params).slug))));
+export const POST = defineRoute(
+  {
+    method: "POST",
+    path: "/api/v1/competitions/{slug}/reveal",
+    tag: "Reveal",
+    summary: "Reveal the solution as uploaded, the mechanism's secret and every answer (once closed; the default is to keep them private)",
+    who: "organizers, once closed",
+    auth: "required",
+    ok: { 200: { description: "the competition, with revealedAt", reply: competitionDetailsSchema } },
+    errors: [403, 409],
+  },
+  async ({ user, params }) => json(toPublicDetails(await revealCompetition(user, params.slug))),
+);
 
 export const { PUT, PATCH, DELETE, OPTIONS } = otherMethods({ GET, POST });

@@ -1,13 +1,23 @@
 // GET /api/v1/competitions/[slug]/reveal/solution – the solution file as uploaded, once revealed
-import { handleApi, otherMethods } from "@/lib/server/platform/api";
-import { findApiUser } from "@/lib/server/accounts/auth";
+import { defineRoute } from "@/lib/server/accounts/endpoint";
 import { revealedSolution } from "@/lib/server/boards/reveal";
+import { otherMethods } from "@/lib/server/platform/api";
 import { fileResponse } from "../../../../file-response";
 
-export const GET = handleApi(async (request, { params }: { params: Promise<{ slug: string }> }) => {
-  const { slug } = await params;
-  const { size, body } = await revealedSolution(await findApiUser(request), slug);
-  return fileResponse({ stream: body, size }, { filename: `${slug}-solution.csv`, contentType: "text/csv; charset=utf-8", cache: "no-store" });
-});
+export const GET = defineRoute(
+  {
+    method: "GET",
+    path: "/api/v1/competitions/{slug}/reveal/solution",
+    tag: "Reveal",
+    summary: "The solution file, byte for byte as the organizers uploaded it: its SHA-256 is the commitment's `solution`",
+    who: "anyone, once revealed",
+    auth: "optional",
+    ok: { 200: { description: "the solution file", reply: { csv: "the solution as uploaded: id,label,split and any order, group, state columns" } } },
+  },
+  async ({ user, params }) => {
+    const { size, body } = await revealedSolution(user, params.slug);
+    return fileResponse({ stream: body, size }, { filename: `${params.slug}-solution.csv`, contentType: "text/csv; charset=utf-8", cache: "no-store" });
+  },
+);
 
 export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods({ GET });

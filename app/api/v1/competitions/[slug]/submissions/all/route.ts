@@ -1,17 +1,36 @@
 // GET /api/v1/competitions/[slug]/submissions/all – every submission with raw scores (organizers; ?format=csv, ?team=ID for one team)
-import { handleApi, json, otherMethods } from "@/lib/server/platform/api";
-import { requireApiUser } from "@/lib/server/accounts/auth";
+import { z } from "zod";
+import { consoleRowSchema } from "@/lib/responses";
+import { defineRoute } from "@/lib/server/accounts/endpoint";
 import { consoleCsv, listAllSubmissions } from "@/lib/server/boards/console";
+import { json, otherMethods } from "@/lib/server/platform/api";
 import { fileResponse } from "../../../../file-response";
 
-export const GET = handleApi(async (request, { params }: { params: Promise<{ slug: string }> }) => {
-  const { slug } = await params;
-  const query = new URL(request.url).searchParams;
-  const result = await listAllSubmissions(await requireApiUser(request), slug, { teamId: query.get("team") ?? undefined });
-  if (query.get("format") === "csv") {
-    return fileResponse(consoleCsv(result.submissions), { filename: `${slug}-submissions.csv`, contentType: "text/csv; charset=utf-8", cache: "private, no-store" });
-  }
-  return json({ displayPrecision: result.displayPrecision, submissions: result.submissions });
-});
+export const GET = defineRoute(
+  {
+    method: "GET",
+    path: "/api/v1/competitions/{slug}/submissions/all",
+    tag: "Teams and submissions",
+    summary: "Every submission with raw scores (?format=csv, ?team=ID)",
+    who: "organizers",
+    auth: "required",
+    query: z.object({ format: z.enum(["json", "csv"]).optional(), team: z.uuid().optional() }),
+    ok: {
+      200: {
+        description: "the submissions, newest first",
+        reply: z.object({ displayPrecision: z.number().int(), submissions: z.array(consoleRowSchema) }),
+        alternatives: [{ csv: "the same rows as CSV" }],
+      },
+    },
+    errors: [403],
+  },
+  async ({ user, params, query }) => {
+    const result = await listAllSubmissions(user, params.slug, { teamId: query.team });
+    if (query.format === "csv") {
+      return fileResponse(consoleCsv(result.submissions), { filename: `${params.slug}-submissions.csv`, contentType: "text/csv; charset=utf-8", cache: "private, no-store" });
+    }
+    return json({ displayPrecision: result.displayPrecision, submissions: result.submissions });
+  },
+);
 
 export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods({ GET });

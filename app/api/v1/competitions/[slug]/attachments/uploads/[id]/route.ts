@@ -1,20 +1,39 @@
 // GET /api/v1/competitions/[slug]/attachments/uploads/[id] – which parts of a resumable upload arrived
 // DELETE /api/v1/competitions/[slug]/attachments/uploads/[id] – abandon it (its parts are removed)
-import { handleApi, json, otherMethods } from "@/lib/server/platform/api";
-import { requireApiUser } from "@/lib/server/accounts/auth";
+import { attachmentUploadSchema, doneSchema } from "@/lib/responses";
+import { defineRoute } from "@/lib/server/accounts/endpoint";
 import { abandonAttachmentUpload, getAttachmentUpload } from "@/lib/server/competitions/attachment-uploads";
+import { json, otherMethods } from "@/lib/server/platform/api";
 
-type Context = { params: Promise<{ slug: string; id: string }> };
+export const GET = defineRoute(
+  {
+    method: "GET",
+    path: "/api/v1/competitions/{slug}/attachments/uploads/{id}",
+    tag: "Competitions",
+    summary: "Which parts of a resumable upload arrived (to resume: send the others)",
+    who: "the organizer who started it",
+    auth: "required",
+    ok: { 200: { description: "the upload", reply: attachmentUploadSchema } },
+    errors: [403],
+  },
+  async ({ user, params }) => json(await getAttachmentUpload(user, params.slug, params.id)),
+);
 
-export const GET = handleApi(async (request, { params }: Context) => {
-  const { slug, id } = await params;
-  return json(await getAttachmentUpload(await requireApiUser(request), slug, id));
-});
-
-export const DELETE = handleApi(async (request, { params }: Context) => {
-  const { slug, id } = await params;
-  await abandonAttachmentUpload(await requireApiUser(request), slug, id);
-  return json({ deleted: true });
-});
+export const DELETE = defineRoute(
+  {
+    method: "DELETE",
+    path: "/api/v1/competitions/{slug}/attachments/uploads/{id}",
+    tag: "Competitions",
+    summary: "Abandon a resumable upload: its parts are removed",
+    who: "the organizer who started it",
+    auth: "required",
+    ok: { 200: { description: "removed", reply: doneSchema("deleted") } },
+    errors: [403, 409],
+  },
+  async ({ user, params }) => {
+    await abandonAttachmentUpload(user, params.slug, params.id);
+    return json({ deleted: true });
+  },
+);
 
 export const { POST, PUT, PATCH, OPTIONS } = otherMethods({ GET, DELETE });

@@ -1,19 +1,38 @@
 // POST /api/v1/competitions/[slug]/teams/[teamId]/disqualify – {reason} (organizers): off the live and final boards
 // DELETE – reinstates the team
-import { handleApi, json, otherMethods, readJson } from "@/lib/server/platform/api";
-import { requireApiUser } from "@/lib/server/accounts/auth";
+import { disqualificationSchema } from "@/lib/responses";
+import { defineRoute } from "@/lib/server/accounts/endpoint";
+import { json, otherMethods } from "@/lib/server/platform/api";
 import { setDisqualified } from "@/lib/server/teams/teams";
+import { disqualifySchema } from "@/lib/validation/teams";
 
-type Context = { params: Promise<{ slug: string; teamId: string }> };
+export const POST = defineRoute(
+  {
+    method: "POST",
+    path: "/api/v1/competitions/{slug}/teams/{teamId}/disqualify",
+    tag: "Teams and submissions",
+    summary: "Disqualify a team: off the live and final boards, no more submissions, no budget restored",
+    who: "organizers",
+    auth: "required",
+    body: disqualifySchema,
+    ok: { 200: { description: "the team", reply: disqualificationSchema } },
+    errors: [403, 409],
+  },
+  async ({ user, params, body }) => json(await setDisqualified(user, params.slug, params.teamId, body)),
+);
 
-export const POST = handleApi(async (request, { params }: Context) => {
-  const { slug, teamId } = await params;
-  return json(await setDisqualified(await requireApiUser(request), slug, teamId, await readJson(request)));
-});
-
-export const DELETE = handleApi(async (request, { params }: Context) => {
-  const { slug, teamId } = await params;
-  return json(await setDisqualified(await requireApiUser(request), slug, teamId, null));
-});
+export const DELETE = defineRoute(
+  {
+    method: "DELETE",
+    path: "/api/v1/competitions/{slug}/teams/{teamId}/disqualify",
+    tag: "Teams and submissions",
+    summary: "Reinstate a disqualified team",
+    who: "organizers",
+    auth: "required",
+    ok: { 200: { description: "the team", reply: disqualificationSchema } },
+    errors: [403, 409],
+  },
+  async ({ user, params }) => json(await setDisqualified(user, params.slug, params.teamId, null)),
+);
 
 export const { GET, PUT, PATCH, OPTIONS } = otherMethods({ POST, DELETE });
