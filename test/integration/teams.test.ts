@@ -8,7 +8,7 @@ import { acceptMerge, cancelMerge, declineMerge, requestMerge } from "@/lib/serv
 import { createTeam, getMyTeam, joinTeam, leaveTeam, setDisqualified } from "@/lib/server/teams/teams";
 import type { PublicUser } from "@/lib/server/accounts/users";
 import { demoPredictionsCsv } from "@/prisma/demo-solution";
-import { lastMailTo, mailCount } from "@/test/fixtures/mail";
+import { lastMailTo, mailCount } from "@/scripts/support/caught-mail";
 import { newUser, publishedCompetition, rejection, stream } from "@/test/support/factories";
 
 // Teams and their members (lib/server/teams): joining within the size limit, merges that the

@@ -1,6 +1,6 @@
 // GET /api/health – liveness and readiness for load balancers and the image's HEALTHCHECK: 200 when
 // the database answers, 503 otherwise. The first one (the process asks for it itself as soon as it
-// listens, scripts/http-preload.mjs) also starts warming the scoring path (lib/server/scoring/warm.ts).
+// listens, server/http-preload.mjs) also starts warming the scoring path (lib/server/scoring/warm.ts).
 import { handleApi, json, otherMethods } from "@/lib/server/platform/api";
 import { db } from "@/lib/server/platform/db";
 import { warmScoring } from "@/lib/server/scoring/warm";
