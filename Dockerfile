@@ -1,6 +1,6 @@
 # syntax=docker/dockerfile:1
 # Quiltboard's image: Next.js's standalone server with the project's entry, which applies the
-# migrations to DATABASE_URL and then serves (scripts/server-entry.ts). Production files only, as
+# migrations to DATABASE_URL and then serves (server/entry.ts). Production files only, as
 # the unprivileged `node` user; no demo data. `docker compose up` builds and runs it (docker-compose.yml).
 #
 #   docker build -t quiltboard .

@@ -44,6 +44,13 @@ export default defineConfig([
               message: "pure modules import no server, database or page code (docs/ARCHITECTURE.md)",
             })),
             { target: "./lib", from: "./app", message: "lib/ never imports page code: move what both need into lib/" },
+            { target: "./scripts", from: "./test", message: "scripts/ never imports test/: what both need lives in scripts/support/" },
+            { target: "./server", from: ["./scripts", "./test", "./clients"], message: "the image's runtime (server/) ships alone: it imports lib/ and itself only" },
+            {
+              target: "./clients/cli",
+              from: ["./scripts", "./test", "./server", "./lib/server"],
+              message: "the quiltboard command is bundled alone: it imports pure lib/ code and itself only",
+            },
           ],
         },
       ],

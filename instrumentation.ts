@@ -1,5 +1,5 @@
 // Next.js calls register() once when a server instance starts, in the Node.js runtime only here.
-// It checks the configuration first (lib/server/platform/env.ts; the entry, scripts/server-entry.ts,
+// It checks the configuration first (lib/server/platform/env.ts; the entry, server/entry.ts,
 // has already checked it when the app is started the usual way): a malformed or missing variable
 // stops the server with a message naming each, rather than leaving it running half-configured. Then
 // the file store is claimed (a local directory that is not this database's stops the start:

@@ -29,7 +29,7 @@ const config = {
   poweredByHeader: false,
   // The standalone server (the Docker image) carries only the files the server needs.
   output: "standalone",
-  // One prom-client for the app and the HTTP preload (scripts/http-preload.mjs): required at run
+  // One prom-client for the app and the HTTP preload (server/http-preload.mjs): required at run
   // time from node_modules rather than bundled, so both fill the same registry.
   serverExternalPackages: ["prom-client"],
   reactStrictMode: true,

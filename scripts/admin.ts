@@ -1,6 +1,6 @@
-// npm run admin -- create EMAIL [--name NAME] – creates an administrator account (scripts/admin-command.ts)
+// npm run admin -- create EMAIL [--name NAME] – creates an administrator account (server/admin-command.ts)
 // on DATABASE_URL or the embedded database (running or not), so it can run before the first `npm start`.
-import { runAdminCommand } from "./admin-command";
+import { runAdminCommand } from "../server/admin-command";
 import { DATA_DIR } from "./app";
 import { startAppDatabase } from "./db/database";
 

@@ -3,7 +3,7 @@ import { createHash, randomBytes } from "node:crypto";
 import { chmodSync, closeSync, cpSync, existsSync, openSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { buildSync } from "esbuild";
-import { packCli } from "./cli/build";
+import { packCli } from "./cli-package";
 import { packPython } from "./python-package";
 
 const ROOT = process.cwd();
@@ -23,11 +23,7 @@ const BUILD_INPUTS = [
   "tsconfig.json",
   "prisma/schema.prisma",
   "prisma/migrations",
-  "scripts/http-preload.mjs",
-  "scripts/server-entry.ts",
-  "scripts/admin-command.ts",
-  "scripts/terminal.ts",
-  "scripts/db/migrate.ts",
+  "server",
 ];
 const BUILD_STAMP = path.join(ROOT, ".next", "quiltboard-build-stamp");
 
@@ -52,9 +48,9 @@ export const STANDALONE = path.join(ROOT, ".next", "standalone");
 /**
  * Runs `next build` unless the last build was made from exactly these sources, then completes the
  * standalone server with what Next leaves to the deployment (the static assets and public/) and
- * what Quiltboard adds: the migrations, the HTTP preload and the entry (scripts/server-entry.ts).
+ * what Quiltboard adds: the migrations, the HTTP preload and the entry (server/entry.ts).
  * Either way the clients' packages are current in its public directory: the `quiltboard` command's
- * (/quiltboard-cli.tgz, scripts/cli/build.ts) and the Python client's (/quiltboard-python.tar.gz,
+ * (/quiltboard-cli.tgz, scripts/cli-package.ts) and the Python client's (/quiltboard-python.tar.gz,
  * scripts/python-package.ts).
  */
 export function ensureBuilt(log: (line: string) => void): void {
@@ -70,11 +66,11 @@ export function ensureBuilt(log: (line: string) => void): void {
   cpSync(path.join(ROOT, ".next", "static"), path.join(STANDALONE, ".next", "static"), { recursive: true });
   if (existsSync(path.join(ROOT, "public"))) cpSync(path.join(ROOT, "public"), path.join(STANDALONE, "public"), { recursive: true });
   cpSync(path.join(ROOT, "prisma", "migrations"), path.join(STANDALONE, "prisma", "migrations"), { recursive: true });
-  cpSync(path.join(ROOT, "scripts", "http-preload.mjs"), path.join(STANDALONE, "http-preload.mjs"));
-  // The entry (scripts/server-entry.ts) as one file; pg, Prisma's client and pino come from the
+  cpSync(path.join(ROOT, "server", "http-preload.mjs"), path.join(STANDALONE, "http-preload.mjs"));
+  // The entry (server/entry.ts) as one file; pg, Prisma's client and pino come from the
   // standalone node_modules, the rest (the migrator, the account code it shares with the app) is bundled.
   buildSync({
-    entryPoints: [path.join(ROOT, "scripts", "server-entry.ts")],
+    entryPoints: [path.join(ROOT, "server", "entry.ts")],
     outfile: path.join(STANDALONE, "entry.mjs"),
     bundle: true,
     platform: "node",

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { ensureBuilt, type RunningApp, startApp } from "./app";
 import { freePort } from "./db/admin";
 import { startTestDatabase } from "./db/database";
-import { migrate } from "./db/migrate";
+import { migrate } from "../server/migrate";
 
 /**
  * Per-address limits for apps that tests and benchmarks drive: every simulated user comes from

@@ -4,7 +4,7 @@ import { randomUUID } from "node:crypto";
 import http from "node:http";
 import pg from "pg";
 import { startApp, type RunningApp } from "./app";
-import { newApiUser, newCompetitor, type Organizer, publishOverApi, syntheticPredictions, syntheticSolution } from "../test/support/api";
+import { newApiUser, newCompetitor, type Organizer, publishOverApi, syntheticPredictions, syntheticSolution } from "./support/rest-client";
 
 /** Publishes a competition on a synthetic solution of `rows` rows; returns its slug and organizer. */
 async function publishSynthetic(base: string, rows: number, budget = 10): Promise<{ slug: string; organizer: Organizer }> {

@@ -3,7 +3,7 @@ import { appendFileSync, mkdirSync } from "node:fs";
 import path from "node:path";
 import { DATA_DIR, ensureBuilt, filesDir, nextAuthSecret, startApp } from "./app";
 import { startAppDatabase } from "./db/database";
-import { migrate } from "./db/migrate";
+import { migrate } from "../server/migrate";
 import { type MailCatcher, startMailCatcher } from "./mail";
 import { exitIfMisconfigured, parseEnvironment } from "@/lib/server/platform/env";
 

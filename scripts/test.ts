@@ -11,7 +11,7 @@ import path from "node:path";
 import { ensureBuilt, startApp } from "./app";
 import { startTestDatabase } from "./db/database";
 import { freePort } from "./db/admin";
-import { migrate } from "./db/migrate";
+import { migrate } from "../server/migrate";
 import { HARNESS_LIMITS } from "./harness";
 import { type MailCatcher, startMailCatcher } from "./mail";
 import { startOidcProvider } from "./oidc";

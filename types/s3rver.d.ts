@@ -1,4 +1,4 @@
-// s3rver ships no types; the tests' S3 peer (test/support/s3.ts) uses this much of it.
+// s3rver ships no types; the tests' S3 peer (scripts/support/s3.ts) uses this much of it.
 declare module "s3rver" {
   import type { AddressInfo } from "node:net";
   export default class S3rver {

@@ -13,9 +13,9 @@ import { formatBytes, parseBytes } from "./bytes";
 import { cpuSeconds } from "./proc";
 import { percentile } from "./stats";
 import { startHarness } from "../harness";
-import { newApiUser } from "../../test/support/api";
-import { watch } from "../../test/support/load";
-import { startS3, type S3Peer } from "../../test/support/s3";
+import { newApiUser } from "../support/rest-client";
+import { watch } from "../support/load";
+import { startS3, type S3Peer } from "../support/s3";
 
 type Backend = "local" | "s3";
 type Options = { size: number; backends: Backend[]; concurrent: number; firstBytes: number };

@@ -1,9 +1,9 @@
 import pg from "pg";
 import type { Figure } from "./mechanism";
 import type { startHarness } from "../harness";
-import { client, newApiUser, newCompetitor, openRequest, publishOverApi, syntheticPredictions, syntheticSolution } from "../../test/support/api";
-import { seedBoard } from "../../test/support/board";
-import { rssMb, trickle, watch } from "../../test/support/load";
+import { client, newApiUser, newCompetitor, openRequest, publishOverApi, syntheticPredictions, syntheticSolution } from "../support/rest-client";
+import { seedBoard } from "../support/board";
+import { rssMb, trickle, watch } from "../support/load";
 
 type Harness = Awaited<ReturnType<typeof startHarness>>;
 

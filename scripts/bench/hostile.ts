@@ -6,9 +6,9 @@ import { readOnlyBaseline } from "./scoring";
 import { percentile } from "./stats";
 import { startHarness } from "../harness";
 import { startMailCatcher } from "../mail";
-import { client, newApiUser, newCompetitor, openRequest, publishOverApi, seededShuffle, signInWithCookies, syntheticPredictions, syntheticSolution } from "../../test/support/api";
-import { rssMb } from "../../test/support/load";
-import { mannWhitney, raceDisqualifyAgainstMerge, raceResetAgainst, resetTimings } from "../../test/support/races";
+import { client, newApiUser, newCompetitor, openRequest, publishOverApi, seededShuffle, signInWithCookies, syntheticPredictions, syntheticSolution } from "../support/rest-client";
+import { rssMb } from "../support/load";
+import { mannWhitney, raceDisqualifyAgainstMerge, raceResetAgainst, resetTimings } from "../support/races";
 
 /**
  * Issue 12's hostile requests, each beside the normal case: how long the server takes to answer it

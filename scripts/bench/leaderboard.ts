@@ -6,8 +6,8 @@ import pg from "pg";
 import type { Figure } from "./mechanism";
 import { percentile } from "./stats";
 import { startHarness } from "../harness";
-import { publishOverApi, syntheticSolution } from "../../test/support/api";
-import { seedBoard } from "../../test/support/board";
+import { publishOverApi, syntheticSolution } from "../support/rest-client";
+import { seedBoard } from "../support/board";
 
 const TEAMS = 100_000;
 const SUBMISSIONS = 1_000_000;

@@ -10,7 +10,7 @@ import { localStore } from "@/lib/server/platform/files";
 import type { Figure } from "./mechanism";
 import { percentile } from "./stats";
 import { startHarness } from "../harness";
-import { newApiUser, newCompetitor, publishOverApi, syntheticPredictions, syntheticSolution } from "../../test/support/api";
+import { newApiUser, newCompetitor, publishOverApi, syntheticPredictions, syntheticSolution } from "../support/rest-client";
 
 /** Sends `body` to a bare Node server that only reads it: the transfer cost, the baseline (best of 3). */
 export async function readOnlyBaseline(body: string): Promise<number> {

@@ -7,7 +7,7 @@ import { boostingAttack, type LeaderboardOracle } from "@/lib/experiments/boosti
 import { signAccuracy, randomLabels } from "@/lib/experiments/data";
 import { noSignalExperiment } from "@/lib/experiments/no-signal";
 import { linePlotSvg, type Series } from "@/lib/experiments/svg";
-import { client, newApiUser, newCompetitor, publishOverApi } from "../../test/support/api";
+import { client, newApiUser, newCompetitor, publishOverApi } from "../support/rest-client";
 import { COLORS, type ExperimentReport, f } from "./common";
 
 export type ExperimentOptions = { n: number; d: number; ks: number[]; submissions: number; stay: number; epsBdp: number; sigma: number; threshold: number; seed: string };

@@ -2,7 +2,7 @@
 // REST API, and number formatting. The experiments play the analyst through the API exactly as an
 // outside client would.
 import { randomBytes } from "node:crypto";
-import { client, publishOverApi } from "../../test/support/api";
+import { client, publishOverApi } from "../support/rest-client";
 
 export type ExperimentReport = { name: string; csv: string; svgs: { file: string; svg: string }[]; summary: string[]; budgets: Record<string, number | null> };
 

@@ -4,7 +4,7 @@ import seedrandom from "seedrandom";
 import { kendallTau, predictionsWithAccuracy, predictionsWithAuc, randomLabels, signAccuracy } from "@/lib/experiments/data";
 import { getMetric } from "@/lib/metrics/registry";
 import { linePlotSvg } from "@/lib/experiments/svg";
-import { client, newCompetitor, wholeLeaderboard } from "../../test/support/api";
+import { client, newCompetitor, wholeLeaderboard } from "../support/rest-client";
 import { COLORS, type ExperimentReport, f, inParallel, mean, predictionsCsv, publishCompetition, solutionCsv } from "./common";
 
 export type HonestOptions = {

@@ -2,7 +2,7 @@
 import { randomUUID } from "node:crypto";
 import seedrandom from "seedrandom";
 import { signAccuracy, randomLabels } from "@/lib/experiments/data";
-import { newCompetitor } from "../../test/support/api";
+import { newCompetitor } from "../support/rest-client";
 import { type ExperimentReport, f, publishCompetition } from "./common";
 
 export type LeakOptions = { households: number; hours: number; stay: number; seed: string };

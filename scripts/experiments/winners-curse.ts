@@ -4,7 +4,7 @@ import { randomUUID } from "node:crypto";
 import seedrandom from "seedrandom";
 import { randomLabels, signAccuracy } from "@/lib/experiments/data";
 import { linePlotSvg, type Series } from "@/lib/experiments/svg";
-import { client, newCompetitor, wholeLeaderboard } from "../../test/support/api";
+import { client, newCompetitor, wholeLeaderboard } from "../support/rest-client";
 import { COLORS, type ExperimentReport, f, inParallel, mean, predictionsCsv, publishCompetition, solutionCsv } from "./common";
 
 export type CurseOptions = { teams: number; rows: number; budget: number; submissions: number; settings: "recommended" | "dwork"; seed: string };

@@ -2,7 +2,7 @@ import type { BrowserContext } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { focused, look } from "./a11y";
 import { api, APP_URL, CHROMIUM_PATH, launchBrowser, newApiUser, publishedCompetition, signUpInBrowser, uniqueEmail } from "./helpers";
-import { basic } from "@/test/support/api";
+import { basic } from "@/scripts/support/rest-client";
 
 const PASSWORD = "browser password 1";
 

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { api, APP_URL, newApiUser, publishedCompetition, signInWithCookies, uniqueEmail } from "./helpers";
-import { basic } from "@/test/support/api";
+import { basic } from "@/scripts/support/rest-client";
 
 const PASSWORD = "a long enough password";
 

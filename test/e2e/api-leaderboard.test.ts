@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { demoPredictionsCsv } from "@/prisma/demo-solution";
 import { api, APP_URL, APP_URL_2, newApiUser, newCompetitor, postCsv, publishedCompetition } from "./helpers";
-import { client } from "@/test/support/api";
+import { client } from "@/scripts/support/rest-client";
 
 describe("leaderboard API (docs/api.md)", () => {
   it("serves JSON and CSV with the contract's fields and nothing secret", async () => {

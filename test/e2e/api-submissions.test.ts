@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { demoPredictionsCsv } from "@/prisma/demo-solution";
-import { lastMailTo, mailCount } from "@/test/fixtures/mail";
+import { lastMailTo, mailCount } from "@/scripts/support/caught-mail";
 import { api, APP_URL, APP_URL_2, newApiUser, postCsv, publishedCompetition, send, newCompetitor } from "./helpers";
 
 /** node:http's answer as a Response (the 413 arrives while the body is still being sent). */

@@ -6,9 +6,9 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startApp, type RunningApp } from "@/scripts/app";
-import { CLI_BIN } from "@/scripts/cli/build";
+import { CLI_BIN } from "@/scripts/cli-package";
 import { freePort } from "@/scripts/db/admin";
-import { startS3, type S3Peer } from "@/test/support/s3";
+import { startS3, type S3Peer } from "@/scripts/support/s3";
 import { api, APP_URL, newCompetitor, publishedCompetition, PYTHON, type Run, runProgram } from "./helpers";
 
 // `quiltboard download` resuming a data file cut off in the middle (docs/clients.md), from the app

@@ -6,7 +6,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { demoPredictionsCsv } from "@/prisma/demo-solution";
 import { freePort } from "@/scripts/db/admin";
-import { CLI_BIN } from "@/scripts/cli/build";
+import { CLI_BIN } from "@/scripts/cli-package";
 import { api, APP_URL, newApiUser, newCompetitor, publishedCompetition, type Run, runProgram } from "./helpers";
 
 /**

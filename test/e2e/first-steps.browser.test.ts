@@ -6,9 +6,9 @@ import path from "node:path";
 import type { BrowserContext } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { demoPredictionsCsv, demoSolutionCsv } from "@/prisma/demo-solution";
-import { CLI_BIN } from "@/scripts/cli/build";
-import { lastMailTo } from "@/test/fixtures/mail";
-import { publishOverApi } from "@/test/support/api";
+import { CLI_BIN } from "@/scripts/cli-package";
+import { lastMailTo } from "@/scripts/support/caught-mail";
+import { publishOverApi } from "@/scripts/support/rest-client";
 import { focused, look, tabTo } from "./a11y";
 import { api, APP_URL, CHROMIUM_PATH, launchBrowser, newApiUser, newCompetitor, postCsv, publishedCompetition, signInInBrowser, signUpInBrowser, uniqueEmail } from "./helpers";
 

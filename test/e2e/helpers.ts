@@ -8,8 +8,8 @@ import { chromium, type BrowserContext } from "playwright-core";
 import { afterAll, beforeAll } from "vitest";
 import { startApp, type RunningApp } from "@/scripts/app";
 import { createDatabaseIfMissing, dropDatabase, freePort } from "@/scripts/db/admin";
-import { startS3, type S3Peer } from "@/test/support/s3";
-import { migrate } from "@/scripts/db/migrate";
+import { startS3, type S3Peer } from "@/scripts/support/s3";
+import { migrate } from "@/server/migrate";
 import { checkAnswer } from "@/test/support/contract";
 import { demoSolutionCsv } from "@/prisma/demo-solution";
 import {
@@ -23,7 +23,7 @@ import {
   publishOverApi,
   request,
   signInWithCookies as signInAt,
-} from "@/test/support/api";
+} from "@/scripts/support/rest-client";
 
 export { type Answer, parseAnswer };
 
@@ -37,7 +37,7 @@ export function uniqueEmail(prefix = "user"): string {
   return `${prefix}-${randomBytes(6).toString("hex")}@example.com`;
 }
 
-// The app under test's bindings of test/support/api.ts (the one REST client).
+// The app under test's bindings of scripts/support/rest-client.ts (the one REST client).
 
 /** A request to the app under test, with a JSON body when given one. */
 export function api(pathname: string, init: { method?: string; body?: unknown; headers?: Record<string, string> } = {}) {
@@ -173,7 +173,7 @@ export function send(path: string, headers: Record<string, string>, chunks: Iter
   });
 }
 
-/** A POST over a plain TCP connection to the app under test, its body sent piece by piece (test/support/api.ts). */
+/** A POST over a plain TCP connection to the app under test, its body sent piece by piece (scripts/support/rest-client.ts). */
 export function openRequest(path: string, headers: Record<string, string>) {
   return openRawRequest(APP_URL, path, headers);
 }
@@ -184,7 +184,7 @@ export function postCsv(url: string, slug: string, csv: string, headers: Record<
 }
 
 /**
- * Signs in as a browser would, without one (test/support/api.ts): the cookie jar of that session (a
+ * Signs in as a browser would, without one (scripts/support/rest-client.ts): the cookie jar of that session (a
  * `cookie` header for later requests).
  */
 export async function signInWithCookies(email: string, password: string): Promise<{ cookie: () => string; keep: (response: Response) => void }> {

@@ -5,9 +5,9 @@ import { startApp } from "@/scripts/app";
 import { freePort } from "@/scripts/db/admin";
 import { HARNESS_LIMITS } from "@/scripts/harness";
 import { APP_URL, APP_URL_2, dropFreshDatabases, freshDatabase, newApiUser, newCompetitor, postCsv, publishedCompetition } from "./helpers";
-import { newApiUser as newUserOn, openRequest, publishOverApi, syntheticSolution } from "@/test/support/api";
-import { seedBoard } from "@/test/support/board";
-import { externalMbOf, padded, poolOf, trickle, watch } from "@/test/support/load";
+import { newApiUser as newUserOn, openRequest, publishOverApi, syntheticSolution } from "@/scripts/support/rest-client";
+import { seedBoard } from "@/scripts/support/board";
+import { externalMbOf, padded, poolOf, trickle, watch } from "@/scripts/support/load";
 
 // Issue 39, resources one account can hold or exhaust, each through the real server and database.
 // docs/red-team.md gives the figures of `npm run bench -- hostile` for the same cases.

@@ -6,7 +6,7 @@ import { freePort } from "@/scripts/db/admin";
 import { APP_HEAP_MB, APP_SEMI_SPACE_MB, startApp } from "@/scripts/app";
 import { demoPredictionsCsv } from "@/prisma/demo-solution";
 import { api, APP_URL, dropFreshDatabases, freshDatabase, newApiUser, openRequest, postCsv, publishedCompetition, send, uniqueEmail, newCompetitor } from "./helpers";
-import { basic } from "@/test/support/api";
+import { basic } from "@/scripts/support/rest-client";
 
 // Issue 12, "safe to run in public": each case an unfriendly client would try, through the real
 // server and database.

@@ -1,8 +1,8 @@
 import { randomBytes } from "node:crypto";
 import type { BrowserContext } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { lastMailTo, linkIn } from "@/test/fixtures/mail";
-import { basic } from "@/test/support/api";
+import { lastMailTo, linkIn } from "@/scripts/support/caught-mail";
+import { basic } from "@/scripts/support/rest-client";
 import { look } from "./a11y";
 import { api, CHROMIUM_PATH, launchBrowser, newApiUser, publishedCompetition, signInInBrowser, signUpInBrowser, uniqueEmail } from "./helpers";
 

@@ -1,6 +1,6 @@
 import type { BrowserContext } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { lastMailTo, linkIn } from "@/test/fixtures/mail";
+import { lastMailTo, linkIn } from "@/scripts/support/caught-mail";
 import { look } from "./a11y";
 import { api, APP_URL, CHROMIUM_PATH, launchBrowser, newApiUser, newCompetitor, publishedCompetition, signInInBrowser, signUpInBrowser } from "./helpers";
 

@@ -7,7 +7,7 @@ import { demoPredictionsCsv } from "@/prisma/demo-solution";
 import { STANDALONE, startApp } from "@/scripts/app";
 import { freePort } from "@/scripts/db/admin";
 import { api, APP_URL, dropFreshDatabases, freshDatabase, parseAnswer, postCsv, publishedCompetition, newCompetitor } from "./helpers";
-import { basic } from "@/test/support/api";
+import { basic } from "@/scripts/support/rest-client";
 
 const metrics = async (auth?: string) => fetch(`${APP_URL}/api/metrics`, { headers: auth ? { authorization: auth } : {} });
 

@@ -4,7 +4,7 @@ import type { BrowserContext } from "playwright-core";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { demoPredictionsCsv } from "@/prisma/demo-solution";
-import { lastMailTo, mailCount } from "@/test/fixtures/mail";
+import { lastMailTo, mailCount } from "@/scripts/support/caught-mail";
 import { focused, look, tabTo } from "./a11y";
 import { api, APP_URL, CHROMIUM_PATH, launchBrowser, newApiUser, newCompetitor, publishedCompetition, signInInBrowser } from "./helpers";
 

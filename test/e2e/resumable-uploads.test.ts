@@ -5,7 +5,7 @@ import http from "node:http";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { CLI_BIN } from "@/scripts/cli/build";
+import { CLI_BIN } from "@/scripts/cli-package";
 import { startApp, type RunningApp } from "@/scripts/app";
 import { freePort } from "@/scripts/db/admin";
 import { publishedCompetition } from "./helpers";

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { demoPredictionsCsv } from "@/prisma/demo-solution";
-import { lastMailTo, linkIn } from "@/test/fixtures/mail";
+import { lastMailTo, linkIn } from "@/scripts/support/caught-mail";
 import { api, APP_URL, newApiUser, postCsv, publishedCompetition, putCsv } from "./helpers";
-import { basic } from "@/test/support/api";
-import { mannWhitney, raceDisqualifyAgainstMerge, raceResetAgainst, resetTimings } from "@/test/support/races";
+import { basic } from "@/scripts/support/rest-client";
+import { mannWhitney, raceDisqualifyAgainstMerge, raceResetAgainst, resetTimings } from "@/scripts/support/races";
 
 // Issue 39's roles, races and input, through the real server (docs/red-team.md, "Roles, races and
 // input"); `npm run bench -- hostile` counts the same races and measures the same gaps.

@@ -5,7 +5,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { demoPredictionsCsv } from "@/prisma/demo-solution";
 import { scoreText } from "@/lib/metrics/display";
-import { CLI_BIN } from "@/scripts/cli/build";
+import { CLI_BIN } from "@/scripts/cli-package";
 import { api, APP_URL, newCompetitor, publishedCompetition, PYTHON } from "./helpers";
 
 /** The `quiltboard` command's output, with a credentials directory of its own. */

@@ -5,7 +5,7 @@ import path from "node:path";
 import { gzipSync } from "node:zlib";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CLI_BIN } from "@/scripts/cli/build";
+import { CLI_BIN } from "@/scripts/cli-package";
 import { demoPredictionsCsv, demoSolutionCsv } from "@/prisma/demo-solution";
 import { api, APP_URL, newCompetitor, postCsv, publishedCompetition, PYTHON } from "./helpers";
 
@@ -51,7 +51,7 @@ describe("verifying a revealed competition", () => {
 
   it("publishes a commitment, reveals after the close, and both verifiers find 0 differences", async () => {
     const details = await (await api(`/api/v1/competitions/${slug}`)).json();
-    // the solution's bytes as the organizer uploaded them (test/support/api.ts: demoSolutionCsv())
+    // the solution's bytes as the organizer uploaded them (scripts/support/rest-client.ts: demoSolutionCsv())
     expect(details.commitment).toEqual({
       solution: createHash("sha256").update(demoSolutionCsv()).digest("hex"),
       secret: expect.stringMatching(/^[0-9a-f]{64}$/),

@@ -11,7 +11,7 @@ import { sybilSignals } from "@/lib/server/boards/sybil";
 import { createTeam, joinTeam } from "@/lib/server/teams/teams";
 import { registerUser, type PublicUser } from "@/lib/server/accounts/users";
 import { demoPredictionsCsv } from "@/prisma/demo-solution";
-import { lastMailTo, linkIn } from "@/test/fixtures/mail";
+import { lastMailTo, linkIn } from "@/scripts/support/caught-mail";
 import { publishedCompetition, rejection, stream, tag } from "@/test/support/factories";
 
 const user = (domain = "example.com", client = "test-client"): Promise<PublicUser> =>

@@ -10,7 +10,7 @@ import { updateCompetition } from "@/lib/server/competitions/settings";
 import { db } from "@/lib/server/platform/db";
 import { createTeam, joinTeam } from "@/lib/server/teams/teams";
 import { formatUtc } from "@/lib/format";
-import { lastMailTo, mailCount } from "@/test/fixtures/mail";
+import { lastMailTo, mailCount } from "@/scripts/support/caught-mail";
 import { draftCompetition, newUser, publishedCompetition, rejection } from "@/test/support/factories";
 
 // Announcements (lib/server/competitions/announcements.ts) through the real outbox and the test run's

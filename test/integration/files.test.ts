@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { localStore, s3Store, type FileStore } from "@/lib/server/platform/files";
-import { startS3, type S3Peer } from "../support/s3";
+import { startS3, type S3Peer } from "@/scripts/support/s3";
 
 // The file store's two backends against the real thing: a directory, and an S3 protocol peer
 // (s3rver) on 127.0.0.1. The same contract holds for both.

@@ -10,7 +10,7 @@ import { uploadSolution } from "@/lib/server/competitions/solutions";
 import { selectFinal } from "@/lib/server/scoring/team-submissions";
 import { submit } from "@/lib/server/scoring/submit";
 import { createTeam } from "@/lib/server/teams/teams";
-import { lastMailTo, mailCount } from "@/test/fixtures/mail";
+import { lastMailTo, mailCount } from "@/scripts/support/caught-mail";
 import { publishCompetition } from "@/lib/server/competitions/publish";
 import { closeCompetition, closeDueCompetitions } from "@/lib/server/boards/finals";
 import { ACKNOWLEDGE_ALL, tag, stream, newUser, publishedCompetition } from "@/test/support/factories";

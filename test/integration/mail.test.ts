@@ -5,7 +5,7 @@ import { db } from "@/lib/server/platform/db";
 import { confirmPasswordReset, requestPasswordReset, resendVerification, verifyEmail } from "@/lib/server/accounts/email-links";
 import { createToken, findUserByToken } from "@/lib/server/accounts/tokens";
 import { authenticate, changeEmail, getMe, registerUser } from "@/lib/server/accounts/users";
-import { lastMailTo, linkIn, mailCount } from "@/test/fixtures/mail";
+import { lastMailTo, linkIn, mailCount } from "@/scripts/support/caught-mail";
 import { rejection } from "@/test/support/factories";
 
 // Mail goes through a real SMTP server (the test run's MailDev); the tests read it back from there.

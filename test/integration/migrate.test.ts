@@ -5,7 +5,7 @@ import path from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDatabaseIfMissing, dropDatabase } from "@/scripts/db/admin";
-import { migrate } from "@/scripts/db/migrate";
+import { migrate } from "@/server/migrate";
 import { PackedStrings } from "@/lib/csv/strings";
 
 // Each test file gets its own database on the test server, so files can run in parallel.

@@ -7,7 +7,7 @@ import { listChanges } from "@/lib/server/competitions/settings";
 import { listSandbox } from "@/lib/server/scoring/sandbox";
 import { acceptInvitation, describeInvitation, inviteOrganizer, listOrganizers, removeOrganizer, withdrawInvitation } from "@/lib/server/competitions/organizers";
 import { createTeam, joinTeam } from "@/lib/server/teams/teams";
-import { lastMailTo, linkIn, mailCount } from "@/test/fixtures/mail";
+import { lastMailTo, linkIn, mailCount } from "@/scripts/support/caught-mail";
 import { db } from "@/lib/server/platform/db";
 import { AppError } from "@/lib/server/platform/errors";
 import { loadSolution, uploadSolution } from "@/lib/server/competitions/solutions";

@@ -11,7 +11,7 @@ import { backOffMs, deliver, drainOutbox, queueMails, sendMails } from "@/lib/se
 import { submit } from "@/lib/server/scoring/submit";
 import { createTeam, joinTeam } from "@/lib/server/teams/teams";
 import { demoPredictionsCsv } from "@/prisma/demo-solution";
-import { lastMailTo, mailCount } from "@/test/fixtures/mail";
+import { lastMailTo, mailCount } from "@/scripts/support/caught-mail";
 import { newUser, publishedCompetition, rejection, stream } from "@/test/support/factories";
 import { freePort } from "@/scripts/db/admin";
 

@@ -9,7 +9,7 @@ import { db } from "@/lib/server/platform/db";
 import { submit } from "@/lib/server/scoring/submit";
 import { createTeam } from "@/lib/server/teams/teams";
 import { demoPredictionsCsv, demoSolutionCsv } from "@/prisma/demo-solution";
-import { lastMailTo } from "@/test/fixtures/mail";
+import { lastMailTo } from "@/scripts/support/caught-mail";
 import { newUser, publishedCompetition, rejection, stream } from "@/test/support/factories";
 
 // The commitment at publishing and the reveal after the close (docs/mechanism.md §2.10).

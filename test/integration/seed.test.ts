@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { createDatabaseIfMissing, dropDatabase } from "@/scripts/db/admin";
-import { migrate } from "@/scripts/db/migrate";
+import { migrate } from "@/server/migrate";
 
 // The seed runs through the app's services on a database of its own.
 const name = `seed_${randomBytes(4).toString("hex")}`;

@@ -21,7 +21,7 @@ import { closeCompetition } from "@/lib/server/boards/finals";
 import { ACKNOWLEDGE_ALL, tag, stream, newUser, rejection, draftCompetition, publishedCompetition } from "@/test/support/factories";
 import { epsPerHoldoutAnswer } from "@/lib/mechanism/accounting";
 import { getSubmissionFile } from "@/lib/server/scoring/files";
-import { syntheticPredictions, syntheticSolution } from "@/test/support/api";
+import { syntheticPredictions, syntheticSolution } from "@/scripts/support/rest-client";
 
 /** The frames of a zstd file (RFC 8878 §3.1.1), each with the content size its header records and whether it carries a checksum. */
 function zstdFrames(data: Buffer): { contentSize: number | null; checksum: boolean }[] {

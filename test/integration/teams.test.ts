@@ -8,7 +8,7 @@ import { acceptMerge, cancelMerge, declineMerge, requestMerge } from "@/lib/serv
 import { createTeam, getMyTeam, joinTeam, leaveTeam, setDisqualified } from "@/lib/server/teams/teams";
 import type { PublicUser } from "@/lib/server/accounts/users";
 import { demoPredictionsCsv } from "@/prisma/demo-solution";
-import { lastMailTo, mailCount } from "@/test/fixtures/mail";
+import { lastMailTo, mailCount } from "@/scripts/support/caught-mail";
 import { newUser, publishedCompetition, rejection, stream } from "@/test/support/factories";
 
 // Teams and their members (lib/server/teams): joining within the size limit, merges that the
@@ -192,12 +192,26 @@ describe("merges need the absorbed team's consent", () => {
     for (let i = 0; i < 2; i++) await submit(one.user, c.slug, honest(`one-${i}`));
     await submit(two.user, c.slug, honest("two"));
     const error = await rejection(requestMerge(one.user, c.slug, { inviteCode: two.team.inviteCode }));
-    expect(error.message).toBe("the merged team would have 3 submissions, more than one team could have made so far (the daily cap × 1 UTC date: 2 × 1)");
+    expect(error.message).toBe("the merged team would have 3 scored submissions, more than one team could have made so far (the daily cap × 1 UTC date: 2 × 1)");
     // Started an hour before last midnight UTC: less than a day ago (before 23:00 UTC), but on two UTC dates,
     // each with its own daily cap, so one team could have made 2 × 2 submissions (24-hour days allowed 2 × 1).
     const midnight = new Date(new Date().setUTCHours(0, 0, 0, 0));
     await db.competition.update({ where: { id: c.id }, data: { startsAt: new Date(midnight.getTime() - 3_600_000) } });
     expect((await merge(c.slug, one.user, two.user, two.team.inviteCode)).members).toHaveLength(2);
+  });
+
+  it("counts the submissions the daily cap counts: answers past m, which the cap lets through, do not make a merge exceed it", async () => {
+    const c = await liveCompetition({ daily: 2 });
+    await db.competition.update({ where: { id: c.id }, data: { maxQueries: 2 } });
+    const one = await player(c.slug, "One");
+    const two = await player(c.slug, "Two");
+    for (let i = 0; i < 2; i++) expect((await submit(one.user, c.slug, honest(`one-${i}`))).result.answer.kind).not.toBe("limit");
+    // Past m the answer is "limit" and the cap does not count it: a third submission today is answered.
+    expect((await submit(one.user, c.slug, honest("one-past-m"))).result.answer.kind).toBe("limit");
+    // One kept to the cap (2 counted submissions on 1 UTC date) and Two made none: the merge is one team's history.
+    const merged = await merge(c.slug, one.user, two.user, two.team.inviteCode);
+    expect(merged.members).toHaveLength(2);
+    expect(merged.submissions).toBe(3);
   });
 
   it("re-checks under both teams' locks: of two requests accepted at once that together pass the size limit, one merges", async () => {

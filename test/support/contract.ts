@@ -4,9 +4,10 @@
 // have (other than the API's JSON 404), with a status it does not list, of a media type it does not
 // list, or whose JSON body does not match the schema fails the test that received it.
 // test/e2e/setup.ts installs it for every e2e test file: `fetch` (the REST client of
-// test/support/api.ts and any test's own requests) and the raw HTTP helpers check each answer.
+// scripts/support/rest-client.ts and any test's own requests) and the raw HTTP helpers check each answer.
 import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
+import { type Answered, checkRawAnswersWith } from "@/scripts/support/rest-client";
 
 type Media = Record<string, { schema: object }>;
 type Operation = { responses: Record<string, { content?: Media }> };
@@ -108,9 +109,6 @@ function isApi(url: URL): boolean {
   return ["localhost", "127.0.0.1"].includes(url.hostname) && url.pathname.startsWith("/api/") && !url.pathname.startsWith("/api/auth/");
 }
 
-/** An answer as the contract checks it: its status, content type, parsed body and `Allow` header. */
-export type Answered = { status: number; contentType: string | null; body?: unknown; allow?: string | null };
-
 /** Holds one answer to the contract (no-op before `installContract`, and for what is not the API). */
 export async function checkAnswer(url: string | URL, method: string, answer: Answered): Promise<void> {
   const parsed = new URL(url);
@@ -123,6 +121,7 @@ export function installContract(): void {
   if (originalFetch) return;
   const unchecked = globalThis.fetch;
   originalFetch = unchecked;
+  checkRawAnswersWith(checkAnswer);
   globalThis.fetch = async (input: string | URL | Request, init?: RequestInit) => {
     const response = await unchecked(input, init);
     const url = typeof input === "string" || input instanceof URL ? input : input.url;

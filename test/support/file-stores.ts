@@ -1,5 +1,5 @@
 import { afterAll, beforeAll } from "vitest";
-import { startS3, type S3Peer } from "./s3";
+import { startS3, type S3Peer } from "@/scripts/support/s3";
 
 /**
  * The two file stores an integration test file runs its tests in (`describe.each(stores.backends)`):

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { limitedBody } from "@/lib/server/platform/api";
 import { AppError } from "@/lib/server/platform/errors";
 
-// A request's body as the HTTP preload hands it over (scripts/http-preload.mjs, 6): Node's request
+// A request's body as the HTTP preload hands it over (server/http-preload.mjs, 6): Node's request
 // stream, kept under the id the header x-quiltboard-body names. limitedBody reads it instead of
 // request.body, whose web stream (Next.js's undici Request) copies every chunk.
 

@@ -1,6 +1,6 @@
 // GET /api/health – liveness and readiness for load balancers and the image's HEALTHCHECK: 200 when
 // the database answers, 503 otherwise. The first one (the process asks for it itself as soon as it
-// listens, scripts/http-preload.mjs) also starts warming the scoring path (lib/server/scoring/warm.ts).
+// listens, server/http-preload.mjs) also starts warming the scoring path (lib/server/scoring/warm.ts).
 import { z } from "zod";
 import { defineRoute } from "@/lib/server/accounts/endpoint";
 import { json, otherMethods } from "@/lib/server/platform/api";

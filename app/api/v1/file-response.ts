@@ -1,7 +1,7 @@
 // A file sent for download by a route handler: its bytes with their length (so a browser shows
 // progress against it and a client knows the file is whole), its type, and its name for every
 // browser. Next.js drops a handler's Content-Length, so the length travels in x-quiltboard-length,
-// which the server's HTTP preload (scripts/http-preload.mjs) turns back into Content-Length; the
+// which the server's HTTP preload (server/http-preload.mjs) turns back into Content-Length; the
 // answer is sent as it is (Cache-Control no-transform: compressing on the fly would lose the length).
 
 import { AppError, toErrorResponse } from "@/lib/server/platform/errors";

@@ -111,7 +111,7 @@ function perSecond(rate: number): string {
 }
 
 /**
- * The bytes of a request's body as the HTTP preload hands them over (scripts/http-preload.mjs, 6):
+ * The bytes of a request's body as the HTTP preload hands them over (server/http-preload.mjs, 6):
  * Node's own request stream, found by the header x-quiltboard-body, which the preload sets on every
  * request (overwriting a client's). Next.js gives a route handler the body as a web stream that
  * copies every chunk (an undici Request made from Node's request, `new Uint8Array(chunk)`): reading

@@ -5,7 +5,7 @@ import { z } from "zod";
  * Quiltboard's configuration: every environment variable the app reads, each with its type, its
  * limits and its default, in one schema (as create-t3-app's env.ts does with zod). Code under lib/
  * and app/ reads the environment only through `env()` (ESLint refuses `process.env` anywhere else
- * there). The standalone server's entry (scripts/server-entry.ts, what `npm start`, `npm test` and
+ * there). The standalone server's entry (server/entry.ts, what `npm start`, `npm test` and
  * the image run) checks the whole environment before it migrates or serves, so a malformed value
  * stops the start with a message naming the variable and what it expects. The README's
  * configuration table lists the same variables with the same defaults (test/unit/env.test.ts holds

@@ -4,7 +4,7 @@ import { env } from "./env";
 
 /**
  * The server's log: one JSON object per line on stdout (pino), like the request lines the app
- * process's HTTP preload writes (scripts/http-preload.mjs), at LOG_LEVEL (read when this module
+ * process's HTTP preload writes (server/http-preload.mjs), at LOG_LEVEL (read when this module
  * loads: the one variable read then). Never log a secret: no tokens, passwords, labels, raw scores,
  * noise or seeds (the authorization tests scan the log for them).
  */

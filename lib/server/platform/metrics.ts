@@ -6,7 +6,7 @@ import { env } from "./env";
 import { AppError } from "./errors";
 
 // Prometheus metrics (GET /api/metrics). One registry per process: prom-client's default one, which
-// the app process's HTTP preload (scripts/http-preload.mjs) also fills with the request durations
+// the app process's HTTP preload (server/http-preload.mjs) also fills with the request durations
 // and Node's process metrics; prom-client is a server-external package (next.config.js), so the
 // preload and this module share it. Each metric is registered once, whichever module loads first.
 

@@ -9,7 +9,7 @@ import { hasNul } from "@/lib/validation/text";
  * The abuse limits: attempts per window, per account and per client address. Each is set by its
  * variable QUILTBOARD_LIMIT_<NAME>=<count>/<seconds> (lib/server/platform/env.ts holds the
  * defaults), e.g. QUILTBOARD_LIMIT_SIGN_UP_IP=20/3600. The client address is the one
- * scripts/http-preload.mjs resolves (the socket's, or with TRUST_PROXY the proxy's X-Forwarded-For).
+ * server/http-preload.mjs resolves (the socket's, or with TRUST_PROXY the proxy's X-Forwarded-For).
  */
 const LIMITS = {
   signIn: { variable: "QUILTBOARD_LIMIT_SIGN_IN", what: "wrong passwords for this account from your address" },

@@ -34,7 +34,7 @@ let warming: Promise<void> | undefined;
  * decoded, indexed and scored, and their submission checks run, one after the other, within half the
  * solution cache (preloadSolutions). Started by the first
  * GET /api/health, which the app's process asks itself for as soon as it listens
- * (scripts/http-preload.mjs): it has to run in the route handlers' module instances, which Next.js
+ * (server/http-preload.mjs): it has to run in the route handlers' module instances, which Next.js
  * keeps apart from instrumentation's.
  * Nothing it does is needed for correctness; a failure is logged and forgotten (a competition that
  * fails does not keep the others from being preloaded). Each step lets other requests in before

@@ -82,8 +82,8 @@ async function readSides(tx: Pick<Prisma.TransactionClient, "team" | "$queryRaw"
 /**
  * Why `b` cannot merge into `a` at `now`, or null. The rules: both teams still playing, neither
  * disqualified, no member banned from the competition or marked as one of its organizers (present
- * or past: competitions/organizers.ts refuseOrganizer); the size limit; at most daily cap × days
- * elapsed submissions together; and what the guarantee was calibrated for (docs/mechanism.md §2.6,
+ * or past: competitions/organizers.ts refuseOrganizer); the size limit; at most daily cap × the UTC
+ * dates so far of the submissions the cap counts (transcriptLength) together; and what the guarantee was calibrated for (docs/mechanism.md §2.6,
  * §2.8): the merged team has learned what both learned, so its transcript holds both teams' queries,
  * at most m of them (transcriptLength), and together the two may have received at most B₀ holdout
  * answers, `b`'s open threshold epoch (a public answer since its last holdout answer: 8u of privacy
@@ -102,11 +102,13 @@ function mergeProblem(competition: CompetitionRow, a: Side, b: Side, now: Date):
   if (a.members + b.members > competition.maxTeamSize) return conflict(`the merged team would have ${a.members + b.members} members; the limit is ${competition.maxTeamSize}`);
   const start = competition.startsAt ?? competition.publishedAt ?? competition.createdAt;
   const possible = submissionsPossible(competition.dailySubmissionLimit, start, now);
-  const submissions = a.submissionCount + b.submissionCount;
+  const m = competition.maxQueries!;
+  const [queriesA, queriesB] = [transcriptLength(a, m), transcriptLength(b, m)];
+  const submissions = queriesA + queriesB;
   if (submissions > possible) {
     const dates = possible / competition.dailySubmissionLimit;
     return conflict(
-      `the merged team would have ${submissions} submissions, more than one team could have made so far (the daily cap × ${dates} UTC ${dates === 1 ? "date" : "dates"}: ${competition.dailySubmissionLimit} × ${dates})`,
+      `the merged team would have ${submissions} scored submissions, more than one team could have made so far (the daily cap × ${dates} UTC ${dates === 1 ? "date" : "dates"}: ${competition.dailySubmissionLimit} × ${dates})`,
     );
   }
   if (budgetAfterMerge(a, b) < 0) {
@@ -117,8 +119,6 @@ function mergeProblem(competition: CompetitionRow, a: Side, b: Side, now: Date):
       : `${received} = ${spentA + spentB} holdout answers`;
     return conflict(`${counted}, more than the budget of ${a.initialBudget} one team may hold; they cannot merge`);
   }
-  const m = competition.maxQueries!;
-  const [queriesA, queriesB] = [transcriptLength(a, m), transcriptLength(b, m)];
   if (queriesA + queriesB > m) {
     return conflict(
       `the two teams made ${queriesA} + ${queriesB} = ${queriesA + queriesB} scored submissions, more than the ${m} this competition's guarantee covers for one team; they cannot merge`,
@@ -127,7 +127,13 @@ function mergeProblem(competition: CompetitionRow, a: Side, b: Side, now: Date):
   return null;
 }
 
-/** The queries in a team's transcript that the guarantee counts: its own and those it absorbed, at most m (later ones were answered "limit"). */
+/**
+ * The queries in a team's transcript that the guarantee counts: its own and those it absorbed, at
+ * most m (later ones were answered "limit"). These are also the submissions of its history that the
+ * daily cap counted (daily-cap.ts usedTodaySql): the cap lets the "limit" answers through and does
+ * not count them, so neither does the merge (submissionCount does, and a team that kept to the cap
+ * could look as if it had not).
+ */
 function transcriptLength(team: Side, m: number): number {
   return Math.min(m, team.queryCount + team.absorbedQueries);
 }

@@ -10,7 +10,7 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { getHeapStatistics } from "node:v8";
 import { runAdminCommand } from "./admin-command";
-import { migrate } from "./db/migrate";
+import { migrate } from "./migrate";
 import { exitIfMisconfigured, parseEnvironment } from "@/lib/server/platform/env";
 
 const here = path.dirname(process.argv[1]);

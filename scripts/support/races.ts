@@ -2,8 +2,8 @@
 // app at `base` as a client would: the end-to-end tests require that no race is lost and that no
 // gap tells anything, and the hostile bench (scripts/bench/hostile.ts) counts and measures them.
 // Mail is read from the run's mail catcher (MAIL_UI_URL).
-import { lastMailTo, linkIn } from "../fixtures/mail";
-import { basic, newApiUser, newCompetitor, request, signInWithCookies } from "./api";
+import { lastMailTo, linkIn } from "./caught-mail";
+import { basic, newApiUser, newCompetitor, request, signInWithCookies } from "./rest-client";
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const NEW_PASSWORD = "the password after the reset";

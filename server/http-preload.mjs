@@ -77,7 +77,7 @@ function track(req, res) {
 //    directly could claim any address; here the socket's address is used unless TRUST_PROXY=N says
 //    that N proxies in front append to X-Forwarded-For, in which case the address the outermost of
 //    them saw is used. Any `x-quiltboard-client` a client sends is overwritten. (The entry,
-//    scripts/server-entry.ts, has checked TRUST_PROXY and LOG_LEVEL against the configuration's
+//    server/entry.ts, has checked TRUST_PROXY and LOG_LEVEL against the configuration's
 //    schema, lib/server/platform/env.ts, before it loads this file.)
 const hops = Number(process.env.TRUST_PROXY?.trim() || 0);
 

@@ -4,7 +4,7 @@
 // a competition bundle). It talks to QUILTBOARD_URL with QUILTBOARD_TOKEN, or with what `quiltboard
 // login` stored in the credentials file (~/.quiltboard/quiltboard.json, as Kaggle's kaggle.json).
 // Every error is one line on stderr and a non-zero exit (2: the command line); -v/--csv prints
-// tables as CSV and --json the API's answer, for scripts. Shipped as one bundled file (scripts/cli/build.ts) that needs only Node.
+// tables as CSV and --json the API's answer, for scripts. Shipped as one bundled file (scripts/cli-package.ts) that needs only Node.
 import { createHash } from "node:crypto";
 import { createReadStream, existsSync, mkdirSync, renameSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
@@ -15,12 +15,12 @@ import { Client, CliError, CONFIG_KEYS, configFile, loadConfig, saveConfig, type
 import { csvCell } from "../../lib/csv/writer";
 import { isUuid } from "../../lib/validation/ids";
 import { scoreText } from "../../lib/metrics/display";
-import { readLine } from "../terminal";
+import { readLine } from "../../lib/terminal";
 import { pushBundle } from "./bundle";
 import { downloadResumable } from "./download";
 import { pushFile } from "./push-file";
 
-/** Set by the bundler (scripts/cli/build.ts) to the package's version. */
+/** Set by the bundler (scripts/cli-package.ts) to the package's version. */
 declare const QUILTBOARD_VERSION: string | undefined;
 const VERSION = typeof QUILTBOARD_VERSION === "string" ? QUILTBOARD_VERSION : "development";
 

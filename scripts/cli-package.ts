@@ -1,4 +1,4 @@
-// The `quiltboard` command as a package of one file: scripts/cli/*.ts bundled by esbuild with
+// The `quiltboard` command as a package of one file: clients/cli/*.ts bundled by esbuild with
 // everything it imports (yaml, zod, the validation it shares with the app) into
 // dist/cli/quiltboard.mjs beside a package.json with no dependencies, so Node alone runs it. `npm
 // pack` makes it a tarball the app serves at /quiltboard-cli.tgz: `npm install -g URL` or
@@ -18,7 +18,7 @@ export const CLI_TARBALL = "quiltboard-cli.tgz";
 export function buildCli(): boolean {
   const { version } = JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8")) as { version: string };
   const [bundle] = buildSync({
-    entryPoints: [path.join(ROOT, "scripts", "cli", "entry.ts")],
+    entryPoints: [path.join(ROOT, "clients", "cli", "entry.ts")],
     bundle: true,
     write: false,
     platform: "node",

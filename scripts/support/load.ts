@@ -3,7 +3,7 @@
 import { readFileSync } from "node:fs";
 import http from "node:http";
 import { demoPredictionsCsv } from "../../prisma/demo-solution";
-import { openRequest } from "./api";
+import { openRequest } from "./rest-client";
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

@@ -1,9 +1,9 @@
 // `create EMAIL [--name NAME]`: creates an administrator account on a database, after applying
 // pending migrations. The password is read from the terminal (twice, not echoed) or the first line
 // of stdin. Shared by `npm run admin` (scripts/admin.ts) and the standalone server's entry
-// (`node entry.mjs admin create …`, scripts/server-entry.ts).
-import { migrate } from "./db/migrate";
-import { readLine } from "./terminal";
+// (`node entry.mjs admin create …`, server/entry.ts).
+import { migrate } from "./migrate";
+import { readLine } from "../lib/terminal";
 
 export async function runAdminCommand(
   argv: string[],
