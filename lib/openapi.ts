@@ -85,7 +85,7 @@ type Method = "get" | "post" | "put" | "patch" | "delete";
 /**
  * Who may call an endpoint: anyone (`none`), anyone with the answer depending on who asks
  * (`optional`), a signed-in caller (`required`: a token or the web session), HTTP Basic
- * credentials, or the metrics token.
+ * credentials or the web session (creating a token), or the metrics token.
  */
 type Auth = "none" | "optional" | "required" | "basic" | "metrics";
 
@@ -169,11 +169,17 @@ export const OPERATIONS: Record<string, TaggedOperation> = {
     },
     "POST /api/v1/tokens": {
       summary: "Create a personal API token (shown once, stored hashed)",
-      who: "HTTP Basic email:password",
+      who: "HTTP Basic email:password, or the web session (the account page)",
       auth: "basic",
       body: tokenNameSchema,
       ok: { 201: { description: "the token", reply: tokenCreatedSchema } },
-      errors: [429],
+      errors: [403, 429],
+    },
+    "DELETE /api/v1/tokens/{id}": {
+      summary: "Revoke one of the caller's API tokens; a revoked token gets 401",
+      who: "signed in",
+      auth: "required",
+      ok: { 200: { description: "revoked", reply: deleted } },
     },
     "GET /api/v1/me": { summary: "The caller's account", who: "signed in", auth: "required", ok: { 200: { description: "the account", reply: meSchema } } },
     "PUT /api/v1/me/password": {
@@ -863,7 +869,7 @@ const SECURITY: Record<Auth, Record<string, string[]>[]> = {
   none: [],
   optional: [{}, { bearer: [] }, { session: [] }],
   required: [{ bearer: [] }, { session: [] }],
-  basic: [{ basic: [] }],
+  basic: [{ basic: [] }, { session: [] }],
   metrics: [{ metrics: [] }],
 };
 
