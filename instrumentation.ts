@@ -4,9 +4,10 @@
 // stops the server with a message naming each, rather than leaving it running half-configured. Then
 // the file store is claimed (a local directory that is not this database's stops the start:
 // lib/server/platform/files.ts claimLocalStore), files still kept in the database (data files,
-// solutions', submissions') are moved into it in the background, then (and every 6 hours) the
-// solutions' and submissions' files no row names are swept from it (platform/files.ts sweepStore),
-// and Quiltboard's background work starts: the automatic close at each competition's end.
+// solutions', submissions') are moved into it in the background, and Quiltboard's background work
+// starts (lib/server/boards/scheduler.ts): the automatic close at each competition's end, the outbox,
+// and every 6 hours, on one instance of however many, the sweep of the solutions' and submissions'
+// files no row names (lib/server/scoring/files.ts storeSweep).
 export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
   const { exitIfMisconfigured } = await import("./lib/server/platform/env");
@@ -20,23 +21,16 @@ export async function register(): Promise<void> {
     process.exit(2);
   }
   const { moveAttachmentsToStore } = await import("./lib/server/competitions/attachments");
-  const { moveSolutionFilesToStore, sweepSolutionFiles } = await import("./lib/server/competitions/solutions");
-  const { moveSubmissionFilesToStore, sweepSubmissionFiles } = await import("./lib/server/scoring/files");
-  const sweep = () =>
-    Promise.all([sweepSolutionFiles(), sweepSubmissionFiles()]).catch((error: unknown) =>
-      log.error({ err: (error as Error).message }, "sweeping the file store failed; it is tried again in 6 hours"),
-    );
+  const { moveSolutionFilesToStore } = await import("./lib/server/competitions/solutions");
+  const { moveSubmissionFilesToStore, storeSweep } = await import("./lib/server/scoring/files");
   void (async () => {
     let moved = 0;
     for (const move of [moveAttachmentsToStore, moveSolutionFilesToStore, moveSubmissionFilesToStore]) moved += await move();
     return moved;
-  })()
-    .then(
-      (moved) => moved && log.info({ moved }, "files moved from the database into the file store"),
-      (error: unknown) => log.error({ err: (error as Error).message }, "moving files into the file store failed; the next start tries again"),
-    )
-    .then(sweep);
-  setInterval(sweep, 6 * 60 * 60 * 1000).unref();
+  })().then(
+    (moved) => moved && log.info({ moved }, "files moved from the database into the file store"),
+    (error: unknown) => log.error({ err: (error as Error).message }, "moving files into the file store failed; the next start tries again"),
+  );
   const { startScheduler } = await import("./lib/server/boards/scheduler");
-  startScheduler();
+  startScheduler([storeSweep]);
 }

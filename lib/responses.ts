@@ -215,11 +215,13 @@ export const webhookDeliverySchema = z.object({
 });
 
 /** A competition's webhook as its organizers see it: never its secret, which only the creation's answer holds. */
-export const webhookViewSchema = z.object({ id: z.uuid(), url: z.string(), events: z.array(z.string()), createdAt: instant, deliveries: z.array(webhookDeliverySchema) });
+/** The events a webhook receives: "all" (those added after it was created too) or a list of some. */
+const webhookEvents = z.union([z.literal("all"), z.array(z.string())]);
+export const webhookViewSchema = z.object({ id: z.uuid(), url: z.string(), events: webhookEvents, createdAt: instant, deliveries: z.array(webhookDeliverySchema) });
 export type WebhookView = z.infer<typeof webhookViewSchema>;
 
 /** POST …/webhooks: the webhook with its signing secret, shown this once (Standard Webhooks' `whsec_` form). */
-export const webhookCreatedSchema = z.object({ id: z.uuid(), url: z.string(), events: z.array(z.string()), secret: z.string().regex(/^whsec_/), createdAt: instant });
+export const webhookCreatedSchema = z.object({ id: z.uuid(), url: z.string(), events: webhookEvents, secret: z.string().regex(/^whsec_/), createdAt: instant });
 
 /** PUT …/solution: the file's rows, the split, its hash, and warnings (groups with rows in both splits). */
 export const solutionUploadedSchema = z.object({ rows: count, public: count, holdout: count, sha256: z.string(), warnings: z.array(z.string()) });

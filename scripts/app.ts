@@ -162,20 +162,37 @@ export async function startApp(options: { port: number; env: Record<string, stri
     await exited;
     clearTimeout(timer);
   };
-  const deadline = Date.now() + 60_000;
+  await waitUntilReady(child, url, { stop, output });
+  return { url, child, stop };
+}
+
+/** How a child process ended, in words: "exited with code 1", "was killed by SIGKILL". */
+function howEnded(child: ChildProcess): string | null {
+  if (child.signalCode !== null) return `was killed by ${child.signalCode}`;
+  if (child.exitCode !== null) return `exited with code ${child.exitCode}`;
+  return null;
+}
+
+/**
+ * Waits until the app `child` answers `GET {url}/api/v1/competitions`, polling every 250 ms. Throws
+ * at once, with its `output`, when the process ends first, by an exit code or by a signal (a kill
+ * during start-up); after `timeoutMs` (60 s) it is stopped and the wait fails.
+ */
+export async function waitUntilReady(child: ChildProcess, url: string, options: { stop: () => Promise<void>; output: () => string; timeoutMs?: number }): Promise<void> {
+  const deadline = Date.now() + (options.timeoutMs ?? 60_000);
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`the app exited with code ${child.exitCode} before it was ready\n${output()}`);
+    const ended = howEnded(child);
+    if (ended) throw new Error(`the app ${ended} before it was ready\n${options.output()}`);
     try {
       const response = await fetch(`${url}/api/v1/competitions`);
-      if (response.ok) break;
+      if (response.ok) return;
     } catch {
       // not listening yet
     }
     if (Date.now() > deadline) {
-      await stop();
-      throw new Error(`the app did not answer on ${url} within 60 s\n${output()}`);
+      await options.stop();
+      throw new Error(`the app did not answer on ${url} within ${Math.round((options.timeoutMs ?? 60_000) / 1000)} s\n${options.output()}`);
     }
     await new Promise((r) => setTimeout(r, 250));
   }
-  return { url, child, stop };
 }

@@ -2,6 +2,7 @@ import type { AttachmentPreview, AttachmentSummary } from "@/lib/responses";
 import { formatBytes } from "@/lib/format";
 import { CopyBlock } from "./copy-block";
 import { CELL, DataTable } from "./data-table";
+import { LINK } from "./tones";
 
 type Summary = Extract<NonNullable<AttachmentPreview["preview"]>, { kind: "csv" }>["summaries"][number];
 
@@ -18,16 +19,23 @@ function range(c: Summary): string {
 }
 
 /**
- * One data file on the Data tab: its size and SHA-256 (to copy, wrapping on a phone), and for those
- * who may download it the preview its upload computed (lib/csv/profile.ts): the first rows and a
- * summary per column, or why there is none. `preview` is undefined when the viewer may not see it.
+ * One data file on the Data tab: its name (a download link for those who may download it, at
+ * `href`), its size and SHA-256 (to copy, wrapping on a phone), and for those who may download it
+ * the preview its upload computed (lib/csv/profile.ts): the first rows and a summary per column, or
+ * why there is none. `preview` is undefined when the viewer may not see it.
  */
-export function DataFile({ file, preview }: { file: AttachmentSummary; preview?: AttachmentPreview["preview"] }) {
+export function DataFile({ file, href, preview }: { file: AttachmentSummary; href?: string; preview?: AttachmentPreview["preview"] }) {
   const heading = `file-${file.id}`;
   return (
     <article aria-labelledby={heading} className="space-y-3 border-t border-slate-200 pt-4" data-testid="data-file">
       <h3 id={heading} className="break-all font-semibold">
-        {file.filename}
+        {href ? (
+          <a href={href} className={LINK} download>
+            {file.filename}
+          </a>
+        ) : (
+          file.filename
+        )}
       </h3>
       <dl className="grid gap-x-4 gap-y-1 text-sm sm:grid-cols-[max-content_1fr]">
         <dt className="text-slate-600">Size</dt>

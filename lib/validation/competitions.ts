@@ -145,7 +145,10 @@ export const WEBHOOK_EVENTS = {
 export type WebhookEvent = keyof typeof WEBHOOK_EVENTS;
 const WEBHOOK_EVENT_LIST = Object.keys(WEBHOOK_EVENTS) as [WebhookEvent, ...WebhookEvent[]];
 
-/** POST …/webhooks: the receiver's address (http or https) and the events it wants (default: all). */
+/**
+ * POST …/webhooks: the receiver's address (http or https) and the events it wants: "all" (the
+ * default), which is every event, those added later too, or a list of some.
+ */
 export const webhookSchema = z
   .object({
     url: text()
@@ -154,11 +157,15 @@ export const webhookSchema = z
       .url({ message: "enter the receiver's address, e.g. https://example.org/quiltboard" })
       .refine((u) => !URL.canParse(u) || /^https?:$/.test(new URL(u).protocol), { message: "use an http or https address" }),
     events: z
-      .array(z.enum(WEBHOOK_EVENT_LIST, { message: `one of ${WEBHOOK_EVENT_LIST.join(", ")}` }))
-      .min(1)
-      .max(WEBHOOK_EVENT_LIST.length)
-      .default([...WEBHOOK_EVENT_LIST])
-      .transform((events) => [...new Set(events)]),
+      .union([
+        z.literal("all"),
+        z
+          .array(z.enum(WEBHOOK_EVENT_LIST, { message: `one of ${WEBHOOK_EVENT_LIST.join(", ")}` }))
+          .min(1)
+          .max(WEBHOOK_EVENT_LIST.length)
+          .transform((events) => [...new Set(events)]),
+      ])
+      .default("all"),
   })
   .strict();
 

@@ -155,7 +155,8 @@ describe.skipIf(!CHROMIUM_PATH)("a competitor in a real browser", () => {
     await page.goto(`/competitions/${slug}/data`);
     expect(await page.getByTestId("download-gate").textContent()).toBe("Sign in and accept the rules (create or join a team) to download the data. Sign in to join");
     expect(await page.getByRole("link", { name: "test.csv" }).count()).toBe(0);
-    expect(await page.getByTestId("data-files").textContent()).toContain("test.csv42 bytes");
+    expect(await page.getByTestId("data-file").locator("h3").textContent()).toBe("test.csv");
+    expect(await page.getByTestId("data-file-size").textContent()).toBe("42 bytes");
     await look(page, "data-before-joining");
 
     await signUpInBrowser(page, "Dana Data");

@@ -56,6 +56,10 @@ describe.skipIf(!CHROMIUM_PATH)("the Data tab in a real browser", () => {
       expect(await train.getByTestId("data-file-sha256").textContent()).toBe(file.sha256);
       expect(await train.getByTestId("data-file-size").textContent()).toBe(`${(file.size / 1024).toFixed(1)} KiB (${file.size.toLocaleString("en")} bytes)`);
       expect(await page.getByTestId("data-preview").count()).toBe(0);
+      // Each file is listed once, in its own section: no table of the files above them; no link before the rules are accepted.
+      expect(await page.locator("main").getByText("train.csv", { exact: true }).count()).toBe(1);
+      expect(await page.getByTestId("data-file").locator("h3").allTextContents()).toEqual(["images.bin", "train.csv"]);
+      expect(await page.getByRole("link", { name: "train.csv" }).count()).toBe(0);
       await look(page, `data-tab-gated-${width}`);
 
       await signUpInBrowser(page, `Dana Data${width}`);
@@ -80,6 +84,8 @@ describe.skipIf(!CHROMIUM_PATH)("the Data tab in a real browser", () => {
       ]);
       expect(await page.getByRole("table", { name: "The columns of train.csv, over all 40 rows" }).locator("tbody th[scope=row]").count()).toBe(4);
       await page.getByText("No preview: not a CSV file.").waitFor();
+      expect(await page.locator("main").getByText("train.csv", { exact: true }).count()).toBe(1);
+      expect(await train.getByRole("link", { name: "train.csv" }).getAttribute("href")).toBe(`/api/v1/competitions/${slug}/attachments/${file.id}`);
       // The hash wraps inside the screen rather than widening the page (look() checks the page at 390 px).
       const hash = await train.getByTestId("data-file-sha256").boundingBox();
       expect(hash!.x + hash!.width).toBeLessThanOrEqual(width);

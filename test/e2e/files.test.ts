@@ -15,10 +15,15 @@ import { APP_URL, appOnS3, newApiUser, newCompetitor, publishedCompetition } fro
 
 const sha256 = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest("hex");
 
-/** POSTs `bytes` as the multipart field "file" named `filename`; the answer's JSON. */
-async function upload(base: string, slug: string, auth: Record<string, string>, bytes: Uint8Array, filename: string) {
+/** POSTs `bytes` as the multipart field "file" named `filename`, of media type `type`; the answer's JSON. */
+async function upload(
+  base: string,
+  slug: string,
+  auth: Record<string, string>,
+  { bytes, filename, type = "application/octet-stream" }: { bytes: Uint8Array; filename: string; type?: string },
+) {
   const form = new FormData();
-  form.set("file", new Blob([new Uint8Array(bytes)], { type: "application/octet-stream" }), filename);
+  form.set("file", new Blob([new Uint8Array(bytes)], { type }), filename);
   const answer = await fetch(`${base}/api/v1/competitions/${slug}/attachments`, { method: "POST", body: form, headers: auth });
   expect(answer.status).toBe(201);
   return (await answer.json()) as { id: string; size: number; sha256: string };
@@ -35,7 +40,7 @@ let path: string;
 beforeAll(async () => {
   ({ slug, organizer } = await publishedCompetition());
   reader = (await newCompetitor(slug)).auth;
-  file = await upload(APP_URL, slug, organizer, data, "big.bin");
+  file = await upload(APP_URL, slug, organizer, { bytes: data, filename: "big.bin" });
   path = `/api/v1/competitions/${slug}/attachments/${file.id}`;
 });
 
@@ -79,7 +84,7 @@ describe("a data file through the app (local store)", () => {
 
   it("streams every file as one zip of stored entries with its exact Content-Length, which Python's zipfile reads back byte for byte", async () => {
     const csv = new TextEncoder().encode("id,x\n1,2\n");
-    await upload(APP_URL, slug, organizer, csv, "small.csv");
+    await upload(APP_URL, slug, organizer, { bytes: csv, filename: "small.csv" });
     const answer = await fetch(`${APP_URL}/api/v1/competitions/${slug}/attachments/all`, { headers: reader });
     expect([answer.status, answer.headers.get("content-type"), answer.headers.get("content-disposition")]).toEqual([
       200,
@@ -153,7 +158,7 @@ describe("a CSV data file's preview through the app", () => {
     const { slug: own, organizer: by } = await publishedCompetition();
     const rows = Array.from({ length: 5_000 }, (_, i) => `${i},${i % 10 ? i * 2 : "NA"},"a ""quoted"" ${i % 3}"`);
     const csv = new TextEncoder().encode(`\uFEFFid,y,note\r\n${rows.join("\r\n")}\r\n`);
-    const sent = await upload(APP_URL, own, by, csv, "train.csv");
+    const sent = await upload(APP_URL, own, by, { bytes: csv, filename: "train.csv" });
     const answer = await fetch(`${APP_URL}/api/v1/competitions/${own}/attachments/${sent.id}/preview`, { headers: (await newCompetitor(own)).auth });
     expect(answer.status).toBe(200);
     expect(await answer.json()).toEqual({
@@ -178,12 +183,37 @@ describe("a CSV data file's preview through the app", () => {
   });
 });
 
+describe("a data file's name and media type as sent", () => {
+  it("keeps a UTF-8 name sent as multipart, serves an HTTP-safe media type as sent, and one HTTP cannot carry as application/octet-stream", async () => {
+    const { slug: own, organizer: by } = await publishedCompetition();
+    const reader = (await newCompetitor(own)).auth;
+    const csv = new TextEncoder().encode("id,x\n1,2\n");
+    // Browsers, curl and Python's requests send the name in UTF-8; it was kept as "donnÃ©es…" (read as latin-1).
+    const named = await upload(APP_URL, own, by, { bytes: csv, filename: "données 😀.csv", type: 'text/csv; charset="utf-8"' });
+    const odd = await upload(APP_URL, own, by, { bytes: csv, filename: "odd.csv", type: "text/csv; x=€" });
+    const { attachments } = await (await fetch(`${APP_URL}/api/v1/competitions/${own}/attachments`)).json();
+    expect(attachments.map((a: { filename: string; contentType: string }) => [a.filename, a.contentType])).toEqual([
+      ["données 😀.csv", 'text/csv; charset="utf-8"'],
+      ["odd.csv", "application/octet-stream"],
+    ]);
+    const first = await fetch(`${APP_URL}/api/v1/competitions/${own}/attachments/${named.id}`, { headers: reader });
+    expect([first.status, first.headers.get("content-type"), first.headers.get("content-disposition")]).toEqual([
+      200,
+      'text/csv; charset="utf-8"',
+      `attachment; filename="donn_es _.csv"; filename*=UTF-8''${encodeURIComponent("données 😀.csv")}`,
+    ]);
+    // The media type "text/csv; x=€" cannot be a header's value: its download answered 500.
+    const second = await fetch(`${APP_URL}/api/v1/competitions/${own}/attachments/${odd.id}`, { headers: reader });
+    expect([second.status, second.headers.get("content-type"), await second.text()]).toEqual([200, "application/octet-stream", "id,x\n1,2\n"]);
+  });
+});
+
 describe("a data file through an app on the S3 store", () => {
   const on = appOnS3();
 
   it("streams the upload into the bucket and redirects downloads to a signed URL that serves the file and its ranges", async () => {
     const bytes = data.subarray(0, 20 * 1024 * 1024 + 7);
-    const stored = await upload(on.app.url, slug, organizer, bytes, "from-s3.bin");
+    const stored = await upload(on.app.url, slug, organizer, { bytes, filename: "from-s3.bin" });
     expect(stored).toMatchObject({ size: bytes.byteLength, sha256: sha256(bytes) });
     const redirect = await fetch(`${on.app.url}/api/v1/competitions/${slug}/attachments/${stored.id}`, { headers: reader, redirect: "manual" });
     expect(redirect.status).toBe(302);

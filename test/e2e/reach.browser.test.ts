@@ -183,6 +183,8 @@ describe.skipIf(!CHROMIUM_PATH)("reaching participants", () => {
       // The secret is shown that once: neither the list nor the page holds it afterwards.
       const listed = await (await api(path, { headers: organizer.auth })).text();
       expect(listed).not.toContain(secret.slice(6));
+      // Added with the form's default, all events: kept as such, so events added later reach it too.
+      expect((JSON.parse(listed) as { webhooks: { events: unknown }[] }).webhooks.map((w) => w.events)).toEqual(["all"]);
       await page.reload();
       await page.getByTestId("webhook").filter({ hasText: url }).waitFor();
       expect(await page.content()).not.toContain(secret.slice(6));

@@ -44,6 +44,12 @@ describe("data file previews", () => {
     expect(await readablePreviews(null, slug)).toBeNull();
     await createTeam(outsider, slug, { name: `Readers ${file.id.slice(0, 6)}`, acceptRules: true });
     expect(await readablePreviews(outsider, slug)).toEqual([{ ...file, preview: expected }]);
+
+    // A member an access rule set later turns away (here: verified addresses only; the member's is
+    // not) is refused the preview, and the tab lists the files without previews (it answered 500).
+    await db.competition.update({ where: { slug }, data: { access: { requireVerifiedEmail: true } } });
+    expect((await rejection(getAttachmentPreview(outsider, slug, file.id))).code).toBe("email_unverified");
+    expect(await readablePreviews(outsider, slug)).toBeNull();
   });
 
   it("keeps a reason instead of a preview for a binary file and a file not named CSV, and replaces the preview with the file", async () => {

@@ -141,7 +141,7 @@ describe.each(stores.backends)("resumable uploads in the %s store", (_kind, conf
     const file = randomBytes(PART + 10);
     const abandoned = await startAttachmentUpload(owner, slug, { name: "a.bin", size: file.length, partBytes: PART });
     await putAttachmentUploadPart(owner, slug, abandoned.id, 1, body(part(file, 1)));
-    expect(await storedKeys(abandoned.id)).toEqual([`uploads/${abandoned.id}/1`]);
+    expect(await storedKeys(abandoned.id)).toEqual([expect.stringMatching(new RegExp(`^uploads/${abandoned.id}/1-[0-9a-f]{12}$`))]);
     await abandonAttachmentUpload(owner, slug, abandoned.id);
     expect(await storedKeys(abandoned.id)).toEqual([]);
     expect((await rejection(getAttachmentUpload(owner, slug, abandoned.id))).status).toBe(404);
@@ -157,6 +157,62 @@ describe.each(stores.backends)("resumable uploads in the %s store", (_kind, conf
     expect(await sweepExpiredUploads()).toBeGreaterThanOrEqual(1);
     expect(await storedKeys(expired.id)).toEqual([]);
     expect(await db.attachmentUpload.count({ where: { id: expired.id } })).toBe(0);
+  });
+});
+
+/** A body of `bytes` that sends all but its last byte at once and the last when `release` is called. */
+function heldBody(bytes: Buffer): { body: ReadableStream<Uint8Array>; release: () => void } {
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  const body = new ReadableStream<Uint8Array>({
+    async start(controller) {
+      controller.enqueue(new Uint8Array(bytes.subarray(0, -1)));
+      await released;
+      controller.enqueue(new Uint8Array(bytes.subarray(-1)));
+      controller.close();
+    },
+  });
+  return { body, release };
+}
+
+describe.each(stores.backends)("a part that arrives while its upload changes, in the %s store", (_kind, configure) => {
+  beforeAll(() => configure());
+
+  it("keeps nothing of a part that arrives after its upload was abandoned or completed, and refuses it", async () => {
+    const { owner, slug } = await draftCompetition();
+    const file = randomBytes(PART + 10);
+    const upload = await startAttachmentUpload(owner, slug, { name: "race.bin", size: file.length, partBytes: PART });
+    const late = heldBody(part(file, 1));
+    const sending = putAttachmentUploadPart(owner, slug, upload.id, 1, late.body);
+    await abandonAttachmentUpload(owner, slug, upload.id);
+    late.release();
+    // It answered 200, and its 5 MiB stayed in the store with no upload to remove them.
+    const refused = await rejection(sending);
+    expect([refused.status, refused.message]).toEqual([404, "this upload was completed or abandoned while part 1 arrived; nothing of the part is kept"]);
+    expect(await storedKeys(upload.id)).toEqual([]);
+
+    const done = await startAttachmentUpload(owner, slug, { name: "done.bin", size: file.length, partBytes: PART });
+    await putAttachmentUploadPart(owner, slug, done.id, 1, body(part(file, 1)));
+    const again = heldBody(randomBytes(PART)); // part 1 once more, other bytes, still arriving when the file is completed
+    const resending = putAttachmentUploadPart(owner, slug, done.id, 1, again.body);
+    await putAttachmentUploadPart(owner, slug, done.id, 2, body(part(file, 2)));
+    const listed = await completeAttachmentUpload(owner, slug, done.id);
+    again.release();
+    expect((await rejection(resending)).status).toBe(404);
+    // The file is the parts as they were when it was completed; nothing of the upload is left.
+    expect(listed.sha256).toBe(sha256(file));
+    expect(await storedKeys(done.id)).toEqual([]);
+  });
+
+  it("replaces a part sent again, keeping only the bytes of the last sending", async () => {
+    const { owner, slug } = await draftCompetition();
+    const file = randomBytes(PART + 10);
+    const upload = await startAttachmentUpload(owner, slug, { name: "again.bin", size: file.length, partBytes: PART });
+    await putAttachmentUploadPart(owner, slug, upload.id, 1, body(randomBytes(PART)));
+    await putAttachmentUploadPart(owner, slug, upload.id, 1, body(part(file, 1)));
+    await putAttachmentUploadPart(owner, slug, upload.id, 2, body(part(file, 2)));
+    expect(await storedKeys(upload.id)).toHaveLength(2);
+    expect((await completeAttachmentUpload(owner, slug, upload.id)).sha256).toBe(sha256(file));
   });
 });
 

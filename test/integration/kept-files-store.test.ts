@@ -7,7 +7,8 @@ import { deleteDraft } from "@/lib/server/competitions/lifecycle";
 import { moveSolutionFilesToStore, sweepSolutionFiles, uploadSolution } from "@/lib/server/competitions/solutions";
 import { db } from "@/lib/server/platform/db";
 import { fileStore } from "@/lib/server/platform/files";
-import { getSubmissionFile, moveSubmissionFilesToStore, sweepSubmissionFiles } from "@/lib/server/scoring/files";
+import { runDueJobs } from "@/lib/server/platform/periodic";
+import { getSubmissionFile, moveSubmissionFilesToStore, storeSweep, sweepSubmissionFiles } from "@/lib/server/scoring/files";
 import { testInSandbox } from "@/lib/server/scoring/sandbox";
 import { submit } from "@/lib/server/scoring/submit";
 import { createTeam } from "@/lib/server/teams/teams";
@@ -147,5 +148,38 @@ describe.each(stores.backends)("kept files in the %s store", (kind, configure) =
     await sweepSolutionFiles(now);
     expect(await keysUnder(`submissions/${id}/`)).toEqual([named]);
     expect(await keysUnder(`solutions/${id}/`)).toEqual([(await db.solution.findUniqueOrThrow({ where: { competitionId: id }, select: { fileKey: true } })).fileKey]);
+  });
+
+  it("is swept by exactly one of two instances' scheduler ticks per 6-hour period, and only of old files no row names", async () => {
+    const { slug, id } = await publishedCompetition();
+    const player = await competitorIn(slug);
+    const { result } = await submit(player, slug, stream(demoPredictionsCsv({ skill: 0.8, seed: "6" })));
+    const named = `submissions/${id}/${result.id}`;
+    const orphan = `submissions/${id}/${crypto.randomUUID()}`;
+    await fileStore().put(orphan, new Response("left by a killed app").body!);
+    // The job as the scheduler runs it, under a name of this test's own (the mark is shared by the whole database).
+    const job = { ...storeSweep, name: `${storeSweep.name}-${tag()}` };
+    expect(storeSweep.periodMs).toBe(6 * 60 * 60 * 1000);
+    const ticks = async (now: Date) => (await Promise.all([runDueJobs([job], now), runDueJobs([job], now)])).flat();
+
+    // Two instances tick at once: one sweeps; the orphan, written just now, stays.
+    expect(await ticks(new Date())).toEqual([job.name]);
+    expect(await keysUnder(`submissions/${id}/`)).toEqual([named, orphan].sort());
+
+    // Two hours on, the orphan is old enough, but the period's sweep has run: no instance sweeps again.
+    let now = new Date();
+    if (kind === "local") {
+      const old = new Date(Date.now() - 2 * 60 * 60 * 1000);
+      for (const key of [named, orphan]) utimesSync(path.join(path.resolve(process.env.QUILTBOARD_FILES_DIR!), key), old, old);
+    } else now = new Date(Date.now() + 2 * 60 * 60 * 1000);
+    const fresh = `submissions/${id}/${crypto.randomUUID()}`;
+    if (kind === "local") await fileStore().put(fresh, new Response("a row is on its way").body!);
+    expect(await ticks(now)).toEqual([]);
+    expect(await keysUnder(`submissions/${id}/`)).toHaveLength(kind === "local" ? 3 : 2);
+
+    // The next period (its mark moved back 6 hours): exactly one instance sweeps; the old orphan goes, the named file and the fresh one stay.
+    await db.periodicRun.update({ where: { name: job.name }, data: { lastRunAt: new Date(now.getTime() - storeSweep.periodMs) } });
+    expect(await ticks(now)).toEqual([job.name]);
+    expect(await keysUnder(`submissions/${id}/`)).toEqual((kind === "local" ? [named, fresh] : [named]).sort());
   });
 });

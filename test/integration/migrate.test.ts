@@ -98,4 +98,49 @@ describe("the project's migrator", () => {
       await dropDatabase(admin, name);
     }
   });
+
+  it("turns the webhooks' lists of every event known when each was created into all events, and leaves a choice of some", async () => {
+    const name = `migrate_${randomBytes(4).toString("hex")}`;
+    const older = Object.assign(new URL(process.env.DATABASE_URL!), { pathname: `/${name}` }).toString();
+    await createDatabaseIfMissing(admin, name);
+    const client = new pg.Client({ connectionString: older });
+    try {
+      const dir = mkdtempSync(path.join(tmpdir(), "migrations-"));
+      for (const m of migrations.filter((m) => m < "20261128010500_webhooks_all_events")) cpSync(path.join("prisma/migrations", m), path.join(dir, m), { recursive: true });
+      cpSync("prisma/migrations/migration_lock.toml", path.join(dir, "migration_lock.toml"));
+      await migrate(older, dir);
+      await client.connect();
+      const [user, competition] = [randomUUID(), randomUUID()];
+      await client.query(`INSERT INTO users (id, email, name, password_hash) VALUES ($1, $2, 'Old', 'x')`, [user, `${name}@example.com`]);
+      await client.query(`INSERT INTO competitions (id, slug, title, metric, ends_at, created_by_id, secret) VALUES ($1, $2, 'Old', 'accuracy', now(), $3, '\\x00')`, [
+        competition,
+        name,
+        user,
+      ]);
+      const four = ["submission.scored", "announcement.posted", "settings.changed", "competition.closed"];
+      const webhooks: [string, string[], string, boolean][] = [
+        // [what, events, created at (UTC), all afterwards]
+        ["the default before team.merged existed", four, "2026-11-27 21:00:00", true],
+        ["the default since", ["submission.scored", "team.merged", "announcement.posted", "settings.changed", "competition.closed"], "2026-11-28 00:10:00", true],
+        ["every event, ticked in another order", ["team.merged", ...four.toReversed()], "2026-11-28 00:20:00", true],
+        ["all but team.merged, chosen once it was offered", four, "2026-11-28 00:30:00", false],
+        ["one event", ["settings.changed"], "2026-11-27 21:00:00", false],
+        ["all but one, before team.merged", four.slice(1), "2026-11-27 21:00:00", false],
+      ];
+      const ids = webhooks.map(() => randomUUID());
+      for (const [i, [, events, at]] of webhooks.entries())
+        await client.query(
+          `INSERT INTO webhooks (id, competition_id, url, events, secret, created_by_id, created_at) VALUES ($1, $2, 'https://example.org/h', $3, 'whsec_x', $4, $5)`,
+          [ids[i], competition, events, user, at],
+        );
+      await migrate(older);
+      const { rows } = await client.query<{ id: string; events: string[]; all_events: boolean }>(`SELECT id, events, all_events FROM webhooks`);
+      const after = new Map(rows.map((r) => [r.id, r]));
+      for (const [i, [what, events, , all]] of webhooks.entries()) expect(after.get(ids[i]), what).toEqual({ id: ids[i], events: all ? [] : events, all_events: all });
+      await expect(client.query(`UPDATE webhooks SET events = '{}', all_events = false WHERE id = $1`, [ids[4]])).rejects.toThrow(/webhooks_all_events_or_a_list/);
+    } finally {
+      await client.end();
+      await dropDatabase(admin, name);
+    }
+  });
 });

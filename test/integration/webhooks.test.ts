@@ -1,7 +1,7 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { Webhook } from "standardwebhooks";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { closeCompetition } from "@/lib/server/boards/finals";
 import { postAnnouncement } from "@/lib/server/competitions/announcements";
 import { requireOrganizer } from "@/lib/server/competitions/competitions";
@@ -20,9 +20,18 @@ import { newUser, publishedCompetition, rejection, stream } from "@/test/support
 // every request's Standard Webhooks signature with the `standardwebhooks` library, as a receiver
 // would. scripts/test.ts sets QUILTBOARD_WEBHOOKS_ALLOW_PRIVATE=1 for the suite; the refusals switch it off.
 
+// A process that dies once a request's transaction has committed runs nothing after it: while
+// `process.dies`, the work queued to run after the answer (platform/background.ts) is dropped.
+const process_ = vi.hoisted(() => ({ dies: false }));
+vi.mock("@/lib/server/platform/background", async (original) => {
+  const real = await original<typeof import("@/lib/server/platform/background")>();
+  return { runAfterAnswer: (what: string, task: () => Promise<void>) => (process_.dies ? undefined : real.runAfterAnswer(what, task)) };
+});
+
 const allowed = process.env.QUILTBOARD_WEBHOOKS_ALLOW_PRIVATE;
 afterEach(() => {
   process.env.QUILTBOARD_WEBHOOKS_ALLOW_PRIVATE = allowed;
+  process_.dies = false;
 });
 
 type Received = { id: string; type: string; data: Record<string, unknown>; verified: boolean; status: number };
@@ -65,11 +74,14 @@ describe("webhooks", () => {
       expect(created).toEqual({
         id: expect.any(String),
         url: hooks.url,
-        events: ["submission.scored", "team.merged", "announcement.posted", "settings.changed", "competition.closed"],
+        events: "all",
         secret: expect.stringMatching(/^whsec_[A-Za-z0-9+/]{32}$/),
         createdAt: expect.any(String),
       });
       expect(JSON.stringify(await listWebhooks(competition))).not.toContain(created.secret.slice(6));
+      // "all" is kept as such, not as today's list: an event added later reaches it too.
+      expect((await listWebhooks(competition)).map((w) => w.events)).toEqual(["all"]);
+      expect(await db.webhook.findUniqueOrThrow({ where: { id: created.id }, select: { events: true, allEvents: true } })).toEqual({ events: [], allEvents: true });
 
       const captain = await newUser("hooked");
       const team = await createTeam(captain, slug, { name: `Hooked ${created.id.slice(0, 6)}`, acceptRules: true });
@@ -134,6 +146,39 @@ describe("webhooks", () => {
       expect(hooks.received.at(-1)).toMatchObject({ type: "webhook.test", status: 204, verified: true });
       expect(await deleteWebhook(competition, created.id)).toEqual({ deleted: true });
       expect(await listWebhooks(competition)).toEqual([]);
+    } finally {
+      await hooks.close();
+    }
+  });
+
+  it("loses no submission.scored event when the process dies right after the scoring transaction commits: the scheduler sends it", async () => {
+    const { owner, slug } = await publishedCompetition({ settings: { lateSubmissions: true } });
+    const competition = await requireOrganizer(owner, slug);
+    let secret = "";
+    const hooks = await receiver(0, () => secret);
+    try {
+      secret = (await createWebhook(owner, competition, { url: hooks.url })).secret;
+      const captain = await newUser("dying");
+      const team = await createTeam(captain, slug, { name: `Dying ${slug.slice(-6)}`, acceptRules: true });
+      process_.dies = true;
+      const { result } = await submit(captain, slug, stream(demoPredictionsCsv({ skill: 0.7, seed: "dying" })));
+      // A late submission (after the close) is queued the same way, in its own transaction.
+      await closeCompetition(owner, slug);
+      const { result: late } = await submit(captain, slug, stream(demoPredictionsCsv({ skill: 0.6, seed: "dying-late" })));
+      process_.dies = false;
+      // The close's event went out at once (its process lived); the submissions' did not.
+      expect(hooks.received.map((r) => r.type)).toEqual(["competition.closed"]);
+
+      // Another instance's scheduler tick sends what the dead process queued with its commits, once.
+      await Promise.all([drainOutbox(), drainOutbox()]);
+      const lateness = (r: Received) => Number((r.data.submission as { late: boolean }).late);
+      const scored = hooks.received.filter((r) => r.type === "submission.scored").sort((a, b) => lateness(a) - lateness(b));
+      expect(scored.map((r) => [r.data, r.verified, r.status])).toEqual([
+        [{ competition: slug, submission: { id: result.id, createdAt: result.createdAt, late: false }, team: { id: team.id }, budget: result.budget }, true, 204],
+        [{ competition: slug, submission: { id: late.id, createdAt: late.createdAt, late: true }, team: { id: team.id }, budget: late.budget }, true, 204],
+      ]);
+      await drainOutbox(new Date(Date.now() + 3_600_000));
+      expect(hooks.received.filter((r) => r.type === "submission.scored")).toHaveLength(2);
     } finally {
       await hooks.close();
     }

@@ -19,18 +19,20 @@ export function Webhooks({ slug, webhooks }: { slug: string; webhooks: WebhookVi
   const [error, setError] = useState<string>();
   const [created, setCreated] = useState<{ url: string; secret: string }>();
   const [status, setStatus] = useState<string>();
+  const [some, setSome] = useState(false);
   const base = `/api/v1/competitions/${slug}/webhooks`;
 
   async function onAdd(event: React.FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const form = event.currentTarget;
     const data = new FormData(form);
-    const events = Object.keys(WEBHOOK_EVENTS).filter((e) => data.get(e) === "on");
+    const events = some ? Object.keys(WEBHOOK_EVENTS).filter((e) => data.get(e) === "on") : "all";
     const result = await callApi<{ url: string; secret: string }>(base, { method: "POST", json: { url: data.get("url"), events } });
     if (!result.ok) return setError(result.error.message);
     setError(undefined);
     setCreated({ url: result.data.url, secret: result.data.secret });
     form.reset();
+    setSome(false);
     router.refresh();
   }
 
@@ -48,9 +50,17 @@ export function Webhooks({ slug, webhooks }: { slug: string; webhooks: WebhookVi
         <Field label="Receiver URL" name="url" id="webhook-url" type="url" required placeholder="https://example.org/quiltboard" />
         <fieldset className="space-y-1">
           <legend className="font-medium">Events</legend>
+          <label className="flex items-start gap-2">
+            <input type="radio" name="which" checked={!some} onChange={() => setSome(false)} className="mt-1 h-4 w-4" />
+            <span>All events, those added later too</span>
+          </label>
+          <label className="flex items-start gap-2">
+            <input type="radio" name="which" checked={some} onChange={() => setSome(true)} className="mt-1 h-4 w-4" />
+            <span>Only these:</span>
+          </label>
           {Object.entries(WEBHOOK_EVENTS).map(([type, what]) => (
-            <label key={type} className="flex items-start gap-2">
-              <input type="checkbox" name={type} defaultChecked className="mt-1 h-4 w-4" />
+            <label key={type} className="flex items-start gap-2 pl-6">
+              <input type="checkbox" name={type} defaultChecked disabled={!some} className="mt-1 h-4 w-4" />
               <span>
                 <code className="font-mono">{type}</code>: {what}
               </span>
@@ -83,7 +93,7 @@ export function Webhooks({ slug, webhooks }: { slug: string; webhooks: WebhookVi
               </button>
             </div>
           </div>
-          <p className="text-slate-600">{w.events.join(", ")}</p>
+          <p className="text-slate-600">{w.events === "all" ? "All events" : w.events.join(", ")}</p>
           {w.deliveries.length > 0 && (
             <DataTable
               caption={`Deliveries to ${w.url}`}

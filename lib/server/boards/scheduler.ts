@@ -5,6 +5,7 @@ import { sweepExpiredUploads } from "@/lib/server/competitions/attachment-upload
 import { env } from "@/lib/server/platform/env";
 import { log } from "@/lib/server/platform/log";
 import { drainOutbox } from "@/lib/server/platform/outbox";
+import { type PeriodicJob, runDueJobs } from "@/lib/server/platform/periodic";
 
 /**
  * Closes competitions at their end and sends the mail that is due: every app instance checks every
@@ -15,11 +16,24 @@ import { drainOutbox } from "@/lib/server/platform/outbox";
  * instances: competitions/announcements.ts). Then the outbox's due
  * mail is sent (lib/server/platform/outbox.ts: retries after an SMTP outage; each row is claimed by
  * one instance). Resumable uploads abandoned past their expiry lose their parts and their row
- * (competitions/attachment-uploads.ts). Started by instrumentation.ts.
+ * (competitions/attachment-uploads.ts). Started by instrumentation.ts, which passes the `periodic`
+ * jobs done once per period across every instance (platform/periodic.ts: the file store's sweep, which
+ * lives in a domain this one may not import); they are checked at each tick too, apart from the
+ * rest, so that a long sweep never holds up a close.
  */
-export function startScheduler(): void {
+export function startScheduler(periodic: PeriodicJob[] = []): void {
   const seconds = env().QUILTBOARD_CLOSE_SECONDS;
   let running = false;
+  let runningPeriodic = false;
+  const tickPeriodic = async () => {
+    if (runningPeriodic || !periodic.length) return;
+    runningPeriodic = true;
+    try {
+      for (const name of await runDueJobs(periodic)) log.info({ job: name }, "ran a periodic job");
+    } finally {
+      runningPeriodic = false;
+    }
+  };
   const tick = async () => {
     if (running) return;
     running = true;
@@ -49,6 +63,7 @@ export function startScheduler(): void {
       running = false;
     }
   };
-  setInterval(() => void tick(), seconds * 1000).unref();
+  setInterval(() => void (tick(), tickPeriodic()), seconds * 1000).unref();
   void tick();
+  void tickPeriodic();
 }

@@ -9,7 +9,7 @@ import { AppError } from "@/lib/server/platform/errors";
 import { fileParts, fileStore } from "@/lib/server/platform/files";
 import { log } from "@/lib/server/platform/log";
 import type { AttachmentSummary, AttachmentUploadState } from "@/lib/responses";
-import { MAX_PARTS, PART_BYTES, safeFilename, type StartUpload } from "@/lib/validation/files";
+import { MAX_PARTS, PART_BYTES, safeFilename, servedMediaType, type StartUpload } from "@/lib/validation/files";
 import { isUuid } from "@/lib/validation/ids";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { CsvProfiler, filePreview } from "@/lib/csv/profile";
@@ -109,7 +109,7 @@ export async function startAttachmentUpload(user: PublicUser, slug: string, inpu
       }
       tx.write(Prisma.sql`
         INSERT INTO attachment_uploads (id, competition_id, user_id, filename, content_type, size, part_bytes, sha256, storage_key, expires_at)
-        VALUES (${id}::uuid, ${competition.id}::uuid, ${user.id}::uuid, ${filename}, ${input.contentType || "application/octet-stream"}, ${input.size}, ${partBytes},
+        VALUES (${id}::uuid, ${competition.id}::uuid, ${user.id}::uuid, ${filename}, ${servedMediaType(input.contentType)}, ${input.size}, ${partBytes},
                 ${input.sha256 ?? null}, ${key}, now() + make_interval(hours => ${env().QUILTBOARD_RESUMABLE_HOURS}))`);
     });
   }
@@ -138,12 +138,48 @@ export async function putAttachmentUploadPart(
   const size = partSize(row, number);
   if (row.completing) throw new AppError("conflict", "this upload is being completed; it takes no more parts");
   if (!body) throw new AppError("unprocessable_entity", `send part ${number}'s ${size} bytes as the body (Content-Type: application/octet-stream)`);
-  const sha256 = await fileParts.put(fileStore(), id, { number, size, body });
-  await db.$executeRaw`
-    WITH touched AS (UPDATE attachment_uploads SET expires_at = now() + make_interval(hours => ${env().QUILTBOARD_RESUMABLE_HOURS}) WHERE id = ${id}::uuid RETURNING id)
-    INSERT INTO attachment_upload_parts (upload_id, number, size, sha256) SELECT id, ${number}, ${size}, ${sha256} FROM touched
-    ON CONFLICT (upload_id, number) DO UPDATE SET size = EXCLUDED.size, sha256 = EXCLUDED.sha256`;
+  const store = fileStore();
+  const key = fileParts.key(id, number);
+  const sha256 = await fileParts.put(store, key, { size, body });
+  // The part is taken under the upload's row lock, which a completion and a removal take first
+  // (claim): either it is recorded before them, and they join or remove it, or they came first,
+  // and this sending removes its own bytes. A part sent again replaces the key the row named.
+  const taken = await transaction(async (tx) => {
+    const [upload] = await tx.read<{ completing: boolean }>(Prisma.sql`SELECT completing FROM attachment_uploads WHERE id = ${id}::uuid FOR UPDATE`);
+    if (!upload || upload.completing) return { upload: upload ? ("completing" as const) : ("gone" as const) };
+    const [previous] = await tx.read<{ key: string }>(Prisma.sql`SELECT ${PART_KEY} AS key FROM attachment_upload_parts WHERE upload_id = ${id}::uuid AND number = ${number}`);
+    tx.write(Prisma.sql`UPDATE attachment_uploads SET expires_at = now() + make_interval(hours => ${env().QUILTBOARD_RESUMABLE_HOURS}) WHERE id = ${id}::uuid`);
+    tx.write(Prisma.sql`
+      INSERT INTO attachment_upload_parts (upload_id, number, size, sha256, key) VALUES (${id}::uuid, ${number}, ${size}, ${sha256}, ${key})
+      ON CONFLICT (upload_id, number) DO UPDATE SET size = EXCLUDED.size, sha256 = EXCLUDED.sha256, key = EXCLUDED.key`);
+    return { upload: "open" as const, replaced: previous?.key ?? null };
+  });
+  if (taken.upload !== "open") {
+    await fileParts.remove(store, [key]);
+    throw taken.upload === "gone"
+      ? new AppError("not_found", `this upload was completed or abandoned while part ${number} arrived; nothing of the part is kept`)
+      : new AppError("conflict", `this upload is being completed or removed; part ${number} was not taken`);
+  }
+  if (taken.replaced) await fileParts.remove(store, [taken.replaced]);
   return { number, size };
+}
+
+/** A part's key in the store: the one recorded, or, for a part sent before keys were recorded, the key parts had then. */
+const PART_KEY = Prisma.sql`coalesce(key, 'uploads/' || upload_id || '/' || number)`;
+
+/** The keys of the parts an upload holds, by part number. */
+async function partKeys(id: string): Promise<Map<number, string>> {
+  const rows = await db.$queryRaw<{ number: number; key: string }[]>(Prisma.sql`SELECT number, ${PART_KEY} AS key FROM attachment_upload_parts WHERE upload_id = ${id}::uuid`);
+  return new Map(rows.map((r) => [r.number, r.key]));
+}
+
+/** Marks the upload as being completed or removed (under its row lock): no part is taken after it; false when another request did first. */
+async function claim(id: string): Promise<boolean> {
+  return (
+    (await db.$executeRaw`
+    UPDATE attachment_uploads SET completing = true, expires_at = now() + make_interval(hours => ${COMPLETING_HOURS + env().QUILTBOARD_RESUMABLE_HOURS})
+    WHERE id = ${id}::uuid AND NOT completing`) > 0
+  );
 }
 
 /**
@@ -155,25 +191,23 @@ export async function putAttachmentUploadPart(
  */
 export async function completeAttachmentUpload(user: PublicUser, slug: string, id: string): Promise<AttachmentSummary> {
   const row = await requireUpload(user, slug, id);
-  const parts = await db.attachmentUploadPart.findMany({ where: { uploadId: id }, select: { number: true } });
-  const have = new Set(parts.map((p) => p.number));
-  const missing = Array.from({ length: partCount(row) }, (_, i) => i + 1).filter((n) => !have.has(n));
+  if (!(await claim(id))) throw new AppError("conflict", "this upload is already being completed");
+  const keys = await partKeys(id);
+  const missing = Array.from({ length: partCount(row) }, (_, i) => i + 1).filter((n) => !keys.has(n));
   if (missing.length) {
+    await db.$executeRaw`UPDATE attachment_uploads SET completing = false, expires_at = now() + make_interval(hours => ${env().QUILTBOARD_RESUMABLE_HOURS}) WHERE id = ${id}::uuid`;
     throw new AppError(
       "conflict",
       `parts ${missing.slice(0, 10).join(", ")}${missing.length > 10 ? ` (and ${missing.length - 10} more)` : ""} have not arrived; send them, then complete`,
     );
   }
-  const claimed = await db.$executeRaw`
-    UPDATE attachment_uploads SET completing = true, expires_at = now() + make_interval(hours => ${COMPLETING_HOURS + env().QUILTBOARD_RESUMABLE_HOURS})
-    WHERE id = ${id}::uuid AND NOT completing`;
-  if (!claimed) throw new AppError("conflict", "this upload is already being completed");
+  const ordered = [...keys.keys()].sort((a, b) => a - b).map((n) => keys.get(n)!);
   const store = fileStore();
   let written: { size: number; sha256: string };
   // The file is profiled as its parts are joined, as a file sent whole is on its way to the store (lib/csv/profile.ts).
   const profiler = new CsvProfiler();
   try {
-    written = await fileParts.join(store, row.storageKey, { handle: id, count: partCount(row), seen: (chunk) => profiler.push(chunk) });
+    written = await fileParts.join(store, row.storageKey, { keys: ordered, seen: (chunk) => profiler.push(chunk) });
     if (written.size !== Number(row.size)) throw new Error(`the joined parts hold ${written.size} bytes, ${row.size} were declared`);
   } catch (error) {
     // The parts are still there: the client may complete again.
@@ -189,7 +223,7 @@ export async function completeAttachmentUpload(user: PublicUser, slug: string, i
   }
   // The parts go before the file is listed: should this instance die in between, the upload's row
   // (still there, completing) expires and the scheduler removes the joined file; no part outlives it.
-  await fileParts.remove(store, id, partCount(row));
+  await fileParts.remove(store, ordered);
   try {
     const preview = filePreview(profiler, { filename: row.filename, contentType: row.contentType });
     return await recordAttachment(row.competitionId, { filename: row.filename, contentType: row.contentType, key: row.storageKey, ...written, preview, uploadId: id });
@@ -203,13 +237,18 @@ export async function completeAttachmentUpload(user: PublicUser, slug: string, i
 /** DELETE …/attachments/uploads/{id}: abandons the upload; its parts leave the store at once. */
 export async function abandonAttachmentUpload(user: PublicUser, slug: string, id: string): Promise<void> {
   const row = await requireUpload(user, slug, id);
-  if (row.completing) throw new AppError("conflict", "this upload is being completed");
+  if (!(await claim(id))) throw new AppError("conflict", "this upload is being completed");
   await discard(row);
 }
 
-/** Removes an upload's parts and any joined file from the store, then its row (so that a failure leaves the row for the scheduler to try again). */
+/**
+ * Removes an upload's parts and any joined file from the store, then its row (so that a failure
+ * leaves the row for the scheduler to try again). It is marked first, so that no part sent meanwhile
+ * is taken (a part taken before is among those removed).
+ */
 async function discard(row: Row): Promise<void> {
-  await fileParts.remove(fileStore(), row.id, partCount(row));
+  await db.$executeRaw`UPDATE attachment_uploads SET completing = true WHERE id = ${row.id}::uuid`;
+  await fileParts.remove(fileStore(), [...(await partKeys(row.id)).values()]);
   await forget(row.storageKey);
   await db.attachmentUpload.deleteMany({ where: { id: row.id } });
 }

@@ -10,7 +10,7 @@ import { zipStream } from "@/lib/server/platform/zip";
 import type { UploadDetails } from "@/lib/server/platform/uploads";
 import { getVisibleCompetition, requireOrganizer, isOrganizer } from "./competitions";
 import type { PublicUser } from "@/lib/server/accounts/users";
-import { safeFilename } from "@/lib/validation/files";
+import { safeFilename, servedMediaType } from "@/lib/validation/files";
 import { isUuid } from "@/lib/validation/ids";
 import type { AttachmentSummary } from "@/lib/responses";
 import { Prisma } from "@/lib/generated/prisma/client";
@@ -93,7 +93,7 @@ export async function addAttachment(user: PublicUser, slug: string, body: Readab
     const { name, contentType } = await details();
     const filename = safeFilename(name ?? "");
     if (!filename) throw new AppError("unprocessable_entity", "the file needs a name");
-    const type = contentType || "application/octet-stream";
+    const type = servedMediaType(contentType);
     file = { filename, contentType: type, key, ...written, preview: filePreview(profiler, { filename, contentType: type }) };
   } catch (error) {
     await forget(key);
@@ -192,7 +192,8 @@ export async function getAttachment(viewer: PublicUser | null, slug: string, id:
   if (!file) throw new AppError("not_found", "no such file");
   const key = file.storageKey;
   if (!key) throw new AppError("unavailable", "the file is being moved into the file store; try again in a minute", { retryAfter: 60 });
-  const { filename, contentType, sha256 } = file;
+  const { filename, sha256 } = file;
+  const contentType = servedMediaType(file.contentType); // kept before the type was checked at upload
   return {
     filename,
     contentType,

@@ -36,7 +36,9 @@ export async function getAttachmentPreview(viewer: PublicUser | null, slug: stri
 /** Every file of the competition with its preview when `viewer` may download them; null when not (the tab then lists the files only). */
 export async function readablePreviews(viewer: PublicUser | null, slug: string): Promise<AttachmentPreview[] | null> {
   const competition = await requireReader(viewer, slug).catch((error: unknown) => {
-    if (error instanceof AppError && (error.code === "unauthorized" || error.code === "forbidden")) return null;
+    // Not signed in, or refused (not a member, or a member an access rule turns away: unverified,
+    // awaiting approval, another domain, no identity at the required provider): the files, no previews.
+    if (error instanceof AppError && (error.status === 401 || error.status === 403)) return null;
     throw error;
   });
   if (!competition) return null;

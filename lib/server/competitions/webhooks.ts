@@ -3,10 +3,10 @@ import { randomBytes, randomUUID } from "node:crypto";
 import type { CompetitionRow, OrganizedCompetition } from "./competitions";
 import { db } from "@/lib/server/platform/db";
 import { AppError } from "@/lib/server/platform/errors";
-import { deliver, queueEvents } from "@/lib/server/platform/outbox";
+import { deliver, type OutgoingEvent, queueEvents } from "@/lib/server/platform/outbox";
 import { checkWebhookUrl } from "@/lib/server/platform/webhook-delivery";
 import type { PublicUser } from "@/lib/server/accounts/users";
-import type { Prisma } from "@/lib/generated/prisma/client";
+import { Prisma } from "@/lib/generated/prisma/client";
 import { type WebhookEvent, webhookSchema } from "@/lib/validation/competitions";
 import { isUuid } from "@/lib/validation/ids";
 import type { WebhookView } from "@/lib/responses";
@@ -16,7 +16,8 @@ import type { WebhookView } from "@/lib/responses";
  * with its own signing secret in Standard Webhooks' `whsec_` form, shown once in the creation's
  * answer and never again (not in a list, a page or a log). Each event is queued in the outbox
  * (platform/outbox.ts, kind "webhook") once per event and webhook (`{type}:{event}:{webhook}`), in
- * the transaction of what it tells where there is one, and retried with back-off like a mail.
+ * the transaction of what it tells (so that no event is lost to a crash after its commit), and retried
+ * with back-off like a mail.
  * No event carries a secret: `submission.scored` says which team submitted, when, and its budget
  * (which the live board shows), never a score.
  */
@@ -24,30 +25,28 @@ import type { WebhookView } from "@/lib/responses";
 const MAX_WEBHOOKS = 5;
 const LOG_LENGTH = 20;
 
-type Client = Pick<Prisma.TransactionClient, "webhook" | "outboxItem" | "user">;
+type Client = Pick<Prisma.TransactionClient, "$queryRaw" | "outboxItem" | "user">;
 
-/**
- * Queues event `type` with `data` for every webhook of `competition` that receives it, through
- * `client` (a transaction's, to queue it with what it tells of); `eventId` names the event (with
- * the type and each webhook, the outbox key that makes it once). The ids to `deliver` once committed.
- */
-export async function queueEvent(
-  client: Client,
-  competition: Pick<CompetitionRow, "id" | "slug">,
-  event: { type: WebhookEvent; id: string; data: Record<string, unknown>; at?: Date },
-): Promise<string[]> {
-  const webhooks = await client.webhook.findMany({ where: { competitionId: competition.id, events: { has: event.type } }, select: { id: true } });
-  if (!webhooks.length) return [];
-  const body = JSON.stringify({ type: event.type, timestamp: (event.at ?? new Date()).toISOString(), data: { competition: competition.slug, ...event.data } });
-  return queueEvents(
-    client,
-    webhooks.map((w) => ({ key: `${event.type}:${event.id}:${w.id}`, webhookId: w.id, type: event.type, body })),
-  );
+/** An event of a competition: its type, its id (with the type and each webhook, the outbox key that makes it once), what it tells and when. */
+export type CompetitionEvent = { type: WebhookEvent; id: string; data: Record<string, unknown>; at?: Date };
+
+/** The statement that reads which webhooks of `competitionId` receive `type`: those of all events, and those that chose it. */
+export function receiversOf(competitionId: string, type: WebhookEvent): Prisma.Sql {
+  return Prisma.sql`SELECT id FROM webhooks WHERE competition_id = ${competitionId}::uuid AND (all_events OR ${type} = ANY (events))`;
 }
 
-/** Queues event `type` and tries to send it at once (outside any transaction); what a receiver does not take now, the scheduler retries. */
-export async function sendEvent(competition: Pick<CompetitionRow, "id" | "slug">, event: Parameters<typeof queueEvent>[2]): Promise<void> {
-  await deliver(await queueEvent(db, competition, event));
+/** `event` as the outbox queues it for each of the webhooks `receivers` (receiversOf's rows). */
+export function eventFor(competition: Pick<CompetitionRow, "slug">, event: CompetitionEvent, receivers: { id: string }[]): OutgoingEvent[] {
+  const body = JSON.stringify({ type: event.type, timestamp: (event.at ?? new Date()).toISOString(), data: { competition: competition.slug, ...event.data } });
+  return receivers.map((w) => ({ key: `${event.type}:${event.id}:${w.id}`, webhookId: w.id, type: event.type, body }));
+}
+
+/**
+ * Queues `event` for every webhook of `competition` that receives it, through `client` (a
+ * transaction's, to queue it with what it tells of). The ids to `deliver` once committed.
+ */
+export async function queueEvent(client: Client, competition: Pick<CompetitionRow, "id" | "slug">, event: CompetitionEvent): Promise<string[]> {
+  return queueEvents(client, eventFor(competition, event, await client.$queryRaw<{ id: string }[]>(receiversOf(competition.id, event.type))));
 }
 
 /** POST …/webhooks `{url, events?}` (organizers): the webhook with its secret, shown this once. 422 for an address it may not send to, 409 past 5. */
@@ -57,19 +56,23 @@ export async function createWebhook(user: PublicUser, competition: OrganizedComp
   if ((await db.webhook.count({ where: { competitionId: competition.id } })) >= MAX_WEBHOOKS)
     throw new AppError("conflict", `a competition has at most ${MAX_WEBHOOKS} webhooks: delete one first`);
   const secret = `whsec_${randomBytes(24).toString("base64")}`;
+  const all = events === "all";
   const row = await db.webhook.create({
-    data: { id: randomUUID(), competitionId: competition.id, url, events, secret, createdById: user.id },
-    select: { id: true, url: true, events: true, createdAt: true },
+    data: { id: randomUUID(), competitionId: competition.id, url, events: all ? [] : events, allEvents: all, secret, createdById: user.id },
+    select: { id: true, url: true, events: true, allEvents: true, createdAt: true },
   });
-  return { id: row.id, url: row.url, events: row.events, secret, createdAt: row.createdAt.toISOString() };
+  return { id: row.id, url: row.url, events: eventsOf(row), secret, createdAt: row.createdAt.toISOString() };
 }
+
+/** What a webhook receives as the API says it: "all", or its list. */
+const eventsOf = (w: { events: string[]; allEvents: boolean }): "all" | string[] => (w.allEvents ? "all" : w.events);
 
 /** GET …/webhooks (organizers): each webhook with its last 20 deliveries, newest first; never a secret. */
 export async function listWebhooks(competition: OrganizedCompetition): Promise<WebhookView[]> {
   const rows = await db.webhook.findMany({
     where: { competitionId: competition.id },
     orderBy: { createdAt: "asc" },
-    select: { id: true, url: true, events: true, createdAt: true },
+    select: { id: true, url: true, events: true, allEvents: true, createdAt: true },
   });
   return Promise.all(
     rows.map(async (w) => {
@@ -82,7 +85,7 @@ export async function listWebhooks(competition: OrganizedCompetition): Promise<W
       return {
         id: w.id,
         url: w.url,
-        events: w.events,
+        events: eventsOf(w),
         createdAt: w.createdAt.toISOString(),
         deliveries: deliveries.map((d) => ({
           id: d.id,

@@ -1,5 +1,5 @@
 import "server-only";
-import { createHash, randomUUID } from "node:crypto";
+import { createHash, randomBytes, randomUUID } from "node:crypto";
 import { createReadStream, createWriteStream } from "node:fs";
 import { mkdir, readdir, readFile, rename, rm, rmdir, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
@@ -76,25 +76,29 @@ function hashing(body: ReadableStream<Uint8Array> | Readable) {
 
 /**
  * Files written in parts, on either backend (resumable uploads: competitions/attachment-uploads.ts).
- * Each part is a file of the store of its own, `uploads/<handle>/<number>`, written whole or not at
- * all like any file (so a part cut off leaves nothing and is sent again); joining them into the
- * file reads them in order and writes the file once, hashing it on the way: a completion costs one
- * read and one write of the file (through the app, on S3 too), and needs nothing of a backend but
- * put, get and delete (S3's own multipart upload would save the write, but a server that cannot
- * abort one, as s3rver, would keep an abandoned upload's parts forever).
+ * Each sending of a part is a file of the store of its own, `uploads/<handle>/<number>-<random>`,
+ * written whole or not at all like any file (so a part cut off leaves nothing and is sent again),
+ * under a key no other sending shares: the caller records which key holds each part, and a part
+ * sent again, or sent while the upload went away, never overwrites what a join may be reading.
+ * Joining them into the file reads them in order and writes the file once, hashing it on the way: a
+ * completion costs one read and one write of the file (through the app, on S3 too), and needs
+ * nothing of a backend but put, get and delete (S3's own multipart upload would save the write, but
+ * a server that cannot abort one, as s3rver, would keep an abandoned upload's parts forever).
  */
 export const fileParts = {
-  /** Writes part `number` (from 1) of exactly `size` bytes (422 otherwise, and nothing kept); its SHA-256. */
-  async put(store: FileStore, handle: string, part: { number: number; size: number; body: ReadableStream<Uint8Array> | Readable }): Promise<string> {
-    return (await store.put(partKey(handle, part.number), exactly(part.body, part.size))).sha256;
+  /** A new key for a sending of part `number` of `handle`. */
+  key: (handle: string, number: number) => `uploads/${handle}/${number}-${randomBytes(6).toString("hex")}`,
+  /** Writes a part of exactly `size` bytes under `key` (422 otherwise, and nothing kept); its SHA-256. */
+  async put(store: FileStore, key: string, part: { size: number; body: ReadableStream<Uint8Array> | Readable }): Promise<string> {
+    return (await store.put(key, exactly(part.body, part.size))).sha256;
   },
-  /** Writes parts 1 to `count` of `handle`, in order, as the file `key` (`seen` reads each chunk on its way); its size and SHA-256. The parts stay (remove them once the file is recorded). */
-  async join(store: FileStore, key: string, parts: { handle: string; count: number; seen?: (chunk: Uint8Array) => void }): Promise<{ size: number; sha256: string }> {
-    const { handle, count, seen } = parts;
+  /** Writes the parts under `keys`, in order, as the file `key` (`seen` reads each chunk on its way); its size and SHA-256. The parts stay (remove them once the file is recorded). */
+  async join(store: FileStore, key: string, parts: { keys: string[]; seen?: (chunk: Uint8Array) => void }): Promise<{ size: number; sha256: string }> {
+    const { keys, seen } = parts;
     const joined = Readable.from(
       (async function* () {
-        for (let number = 1; number <= count; number++) {
-          for await (const chunk of Readable.fromWeb((await store.get(partKey(handle, number))) as NodeWebStream<Uint8Array>)) {
+        for (const part of keys) {
+          for await (const chunk of Readable.fromWeb((await store.get(part)) as NodeWebStream<Uint8Array>)) {
             seen?.(chunk);
             yield chunk;
           }
@@ -103,13 +107,11 @@ export const fileParts = {
     );
     return store.put(key, joined);
   },
-  /** Removes parts 1 to `count` of `handle`, those that are there. */
-  async remove(store: FileStore, handle: string, count: number): Promise<void> {
-    for (let number = 1; number <= count; number++) await store.delete(partKey(handle, number));
+  /** Removes the parts under `keys`, those that are there. */
+  async remove(store: FileStore, keys: string[]): Promise<void> {
+    for (const key of keys) await store.delete(key);
   },
 };
-
-const partKey = (handle: string, number: number) => `uploads/${handle}/${number}`;
 
 /** `body` as a Node stream that fails with 422 unless it brings exactly `size` bytes. */
 function exactly(body: ReadableStream<Uint8Array> | Readable, size: number): Readable {
@@ -266,7 +268,7 @@ export function s3Store(options: S3Options): FileStore {
 
 /** `attachment; filename="…"` with an ASCII fallback and the UTF-8 name (RFC 6266). */
 export function contentDisposition(filename: string): string {
-  return `attachment; filename="${filename.replace(/[^\x20-\x7e]|["\\]/g, "_")}"; filename*=UTF-8''${encodeURIComponent(filename)}`;
+  return `attachment; filename="${filename.replace(/[^\x20-\x7e]|["\\]/gu, "_")}"; filename*=UTF-8''${encodeURIComponent(filename)}`;
 }
 
 let opened: { config: string; store: FileStore } | undefined;

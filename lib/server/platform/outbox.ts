@@ -33,12 +33,26 @@ type Client = Pick<Prisma.TransactionClient, "outboxItem" | "user">;
 /** One event to queue for a webhook: `key` names the event and the webhook (`{event}:{webhook}`), `body` is its JSON text. */
 export type OutgoingEvent = { key: string; webhookId: string; type: string; body: string };
 
+const eventRows = (items: OutgoingEvent[]) =>
+  items.map((i) => ({ id: randomUUID(), key: i.key, kind: "webhook", payload: { webhookId: i.webhookId, type: i.type, body: i.body } }));
+
 /** Queues webhook events through `client` (a transaction's, to queue with the event), leaving out a key already queued. The ids to `deliver` once committed. */
 export async function queueEvents(client: Client, items: OutgoingEvent[]): Promise<string[]> {
   if (!items.length) return [];
-  const rows = items.map((i) => ({ id: randomUUID(), key: i.key, kind: "webhook", payload: { webhookId: i.webhookId, type: i.type, body: i.body } }));
-  const created = await client.outboxItem.createManyAndReturn({ data: rows, skipDuplicates: true, select: { id: true } });
+  const created = await client.outboxItem.createManyAndReturn({ data: eventRows(items), skipDuplicates: true, select: { id: true } });
   return created.map((r) => r.id);
+}
+
+/**
+ * The statement that queues webhook events in a node-postgres transaction (db.ts `transaction`, whose
+ * `write` sends it with the COMMIT: the scoring transaction's), leaving out a key already queued, and
+ * the ids it gives them, to `deliver` once committed. Null when there is nothing to queue.
+ */
+export function queueEventsStatement(items: OutgoingEvent[]): { statement: Prisma.Sql; ids: string[] } | null {
+  if (!items.length) return null;
+  const rows = eventRows(items);
+  const values = rows.map((r) => Prisma.sql`(${r.id}::uuid, ${r.key}, ${r.kind}, ${JSON.stringify(r.payload)}::jsonb)`);
+  return { statement: Prisma.sql`INSERT INTO outbox (id, key, kind, payload) VALUES ${Prisma.join(values)} ON CONFLICT (key) DO NOTHING`, ids: rows.map((r) => r.id) };
 }
 
 const CLAIM_MS = 120_000;

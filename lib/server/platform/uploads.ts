@@ -224,7 +224,8 @@ function multipartFile(contentType: string, body: ReadableStream<Uint8Array>, wh
   const noFile = () => new AppError("unprocessable_entity", `send ${what} as multipart/form-data in the field "file"`);
   let busboy: Busboy.Busboy;
   try {
-    busboy = Busboy({ headers: { "content-type": contentType }, limits: { files: 1, fields: 8, fieldSize: 4096, parts: 16 } });
+    // defParamCharset: a file name as browsers, curl and requests send it, in UTF-8 (busboy reads latin-1 otherwise).
+    busboy = Busboy({ headers: { "content-type": contentType }, defParamCharset: "utf8", limits: { files: 1, fields: 8, fieldSize: 4096, parts: 16 } });
   } catch (error) {
     throw malformed(error);
   }

@@ -7,6 +7,8 @@ import { db } from "@/lib/server/platform/db";
 import { AppError } from "@/lib/server/platform/errors";
 import { fileStore, moveToStore, sweepStore } from "@/lib/server/platform/files";
 import { log } from "@/lib/server/platform/log";
+import type { PeriodicJob } from "@/lib/server/platform/periodic";
+import { sweepSolutionFiles } from "@/lib/server/competitions/solutions";
 import { isUuid } from "@/lib/validation/ids";
 
 /**
@@ -112,3 +114,14 @@ export async function sweepSubmissionFiles(now = new Date()): Promise<number> {
     now,
   );
 }
+
+/**
+ * The file store's sweep of the submissions' and solutions' files no row names, over an hour old:
+ * the scheduler's job (boards/scheduler.ts), done every 6 hours by one app instance of however many
+ * (platform/periodic.ts).
+ */
+export const storeSweep: PeriodicJob = {
+  name: "store-sweep",
+  periodMs: 6 * 60 * 60 * 1000,
+  run: (now) => Promise.all([sweepSolutionFiles(now), sweepSubmissionFiles(now)]),
+};

@@ -1,6 +1,7 @@
 import "server-only";
 import { presentAnswer } from "./answer";
-import type { MechanismScoring } from "./transaction";
+import { type MechanismScoring, scoredEvent } from "./transaction";
+import { queueEvent } from "@/lib/server/competitions/webhooks";
 import { db, lockTeam } from "@/lib/server/platform/db";
 import { dailyLimits, refuseOverCap } from "@/lib/server/teams/daily-cap";
 import { disqualifiedError } from "@/lib/server/teams/teams";
@@ -11,9 +12,10 @@ import type { SubmissionResult } from "@/lib/responses";
  * holdout score and recorded outside the mechanism (no budget spent, no query index), on the late
  * board; the final standings never change. It counts against the daily cap. Idempotency-Key is not
  * needed here: repeating a late submission spends nothing. Its file is already in the store
- * (`kept`, files.ts keepSubmissionFile).
+ * (`kept`, files.ts keepSubmissionFile). Its `submission.scored` webhook event is queued in the same
+ * transaction (`queued`: the outbox rows to `deliver` once committed).
  */
-export async function recordLate(late: Omit<MechanismScoring, "idempotencyKey" | "bounds">): Promise<SubmissionResult> {
+export async function recordLate(late: Omit<MechanismScoring, "idempotencyKey" | "bounds">): Promise<{ result: SubmissionResult; queued: string[] }> {
   const { user, competition, metric, teamId, scored, file, kept, now } = late;
   return db.$transaction(async (tx) => {
     await lockTeam(tx, teamId);
@@ -39,11 +41,12 @@ export async function recordLate(late: Omit<MechanismScoring, "idempotencyKey" |
       },
       select: { id: true, createdAt: true },
     });
-    return {
+    const result = {
       id: created.id,
       createdAt: created.createdAt.toISOString(),
       answer: presentAnswer(metric, competition.displayPrecision, { kind: "late", answer: scored.holdoutValue, publicValue: scored.publicValue }),
       budget: { remaining: team.budgetRemaining, initial: team.initialBudget },
     };
+    return { result, queued: await queueEvent(tx, competition, scoredEvent(result, teamId, true)) };
   });
 }

@@ -9,10 +9,10 @@ import { accessOf, bannedError, requireIdentity } from "@/lib/server/competition
 import { getVisibleCompetition, metricOf } from "@/lib/server/competitions/competitions";
 import { checkOpen } from "@/lib/server/competitions/lifecycle";
 import { getScoreBounds } from "@/lib/server/competitions/plans";
-import { sendEvent } from "@/lib/server/competitions/webhooks";
 import { runAfterAnswer } from "@/lib/server/platform/background";
 import { db } from "@/lib/server/platform/db";
 import { AppError } from "@/lib/server/platform/errors";
+import { deliver } from "@/lib/server/platform/outbox";
 import { scoringSeconds, submissionsTotal } from "@/lib/server/platform/metrics";
 import { consumeRateLimit } from "@/lib/server/platform/rate-limit";
 import { type FileDetails, fileDetails } from "@/lib/server/platform/uploads";
@@ -85,19 +85,16 @@ export async function submit(
     { competitionId: competition.id, id: randomUUID(), compressed: scored.kept.compressed },
     async (kept) =>
       late
-        ? { result: await recordLate({ user, competition, metric, teamId: member.teamId, scored, file, kept, now }), replayed: false }
+        ? { ...(await recordLate({ user, competition, metric, teamId: member.teamId, scored, file, kept, now })), replayed: false }
         : await scoreThroughMechanism({ user, competition, metric, teamId: member.teamId, scored, idempotencyKey, file, kept, bounds, now }),
     (answered) => !answered.replayed,
   );
   if (!outcome.replayed) {
     scoringSeconds.observe((performance.now() - started) / 1000);
     submissionsTotal.inc({ kind: outcome.result.answer.kind });
-    // The competition's webhooks hear of it after the answer, with no score: which team, when, and its budget (as the live
-    // board shows it). Neither the lookup of its webhooks nor a receiver's own time is the competitor's wait.
-    const { id, createdAt, budget } = outcome.result;
-    runAfterAnswer("the submission.scored webhook event", () =>
-      sendEvent(competition, { type: "submission.scored", id, data: { submission: { id, createdAt, late }, team: { id: member.teamId }, budget: budget ?? null } }),
-    );
+    // The competition's webhooks hear of it (no score: transaction.ts scoredEvent) from the outbox row the transaction
+    // queued: sent after the answer, so that a receiver's time is not the competitor's wait; by the scheduler if this process dies first.
+    runAfterAnswer("the submission.scored webhook event", async () => void (await deliver(outcome.queued)));
   }
-  return outcome;
+  return { result: outcome.result, replayed: outcome.replayed };
 }

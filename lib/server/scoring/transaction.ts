@@ -5,8 +5,10 @@ import type { ScoredUpload } from "./upload";
 import type { PublicUser } from "@/lib/server/accounts/users";
 import { type CompetitionRow, thresholdoutParams } from "@/lib/server/competitions/competitions";
 import { shapesOf } from "@/lib/server/competitions/solutions";
+import { type CompetitionEvent, eventFor, receiversOf } from "@/lib/server/competitions/webhooks";
 import { transaction } from "@/lib/server/platform/db";
 import { AppError } from "@/lib/server/platform/errors";
+import { queueEventsStatement } from "@/lib/server/platform/outbox";
 import { limitsOf, refuseOverCap, usedTodaySql } from "@/lib/server/teams/daily-cap";
 import { disqualifiedError } from "@/lib/server/teams/teams";
 import { Prisma } from "@/lib/generated/prisma/client";
@@ -35,8 +37,18 @@ export type MechanismScoring = {
   now?: Date;
 };
 
-/** The scoring transaction of `submit` (submit.ts, see there). */
-export async function scoreThroughMechanism(scoring: MechanismScoring): Promise<{ result: SubmissionResult; replayed: boolean }> {
+/** An answered submission's `submission.scored` webhook event: which team, when, and its budget (as the live board shows it); never a score. */
+export function scoredEvent(result: SubmissionResult, teamId: string, late: boolean): CompetitionEvent {
+  const { id, createdAt, budget } = result;
+  return { type: "submission.scored", id, at: new Date(createdAt), data: { submission: { id, createdAt, late }, team: { id: teamId }, budget: budget ?? null } };
+}
+
+/**
+ * The scoring transaction of `submit` (submit.ts, see there). With the submission it queues its
+ * `submission.scored` event for the competition's webhooks (`queued`: the outbox rows to `deliver`
+ * once committed), so that a process that dies after the commit loses no event: the scheduler sends it.
+ */
+export async function scoreThroughMechanism(scoring: MechanismScoring): Promise<{ result: SubmissionResult; replayed: boolean; queued: string[] }> {
   const { user, competition, metric, teamId, scored, idempotencyKey, bounds, now } = scoring;
   const { description, filename } = scoring.file;
   const { holdoutValue, publicValue, sha256, sketch, kept, data } = scored;
@@ -72,7 +84,9 @@ export async function scoreThroughMechanism(scoring: MechanismScoring): Promise<
               'prior', (SELECT count(*) FROM submissions p WHERE p.team_id = s.team_id AND p.kind = 'holdout' AND p.created_at < s.created_at))
             FROM submissions s WHERE s.team_id = ${teamId}::uuid AND s.idempotency_key = ${idempotencyKey} ORDER BY s.created_at LIMIT 1) AS previous
         FROM (SELECT ${time} AS at) clock`);
-    const [[live], [team], [clock]] = await Promise.all([competitionState, lockedTeam, teamState]);
+    // The webhooks that hear of the submission, read with the rest (no round trip of its own).
+    const receivers = tx.read<{ id: string }>(receiversOf(competition.id, "submission.scored"));
+    const [[live], [team], [clock], hooks] = await Promise.all([competitionState, lockedTeam, teamState, receivers]);
     const at = clock.at;
     if (live.status !== "published" || at >= live.endsAt) throw new AppError("conflict", "this competition has closed; the submission was not scored");
     if (team.mergedIntoId) throw new AppError("conflict", "your team was just merged into another; submit again");
@@ -95,7 +109,7 @@ export async function scoreThroughMechanism(scoring: MechanismScoring): Promise<
         }),
         budget: { remaining: previous.budgetAfter, initial: team.initialBudget },
       };
-      return { result, replayed: true };
+      return { result, replayed: true, queued: [] };
     }
     // Past m the answer is "limit", which the daily cap does not count: it is no reason to refuse.
     if (team.queryCount + team.absorbedQueries < params.maxQueries) refuseOverCap(limitsOf(competition.dailySubmissionLimit, clock.usedToday, at), at);
@@ -145,7 +159,10 @@ export async function scoreThroughMechanism(scoring: MechanismScoring): Promise<
       answer: presentAnswer(metric, competition.displayPrecision, { kind, answer: value, publicValue, bound: boundOf(kind, value, position, prior) }),
       budget: { remaining: team.budgetRemaining - spent, initial: team.initialBudget },
     };
-    return { result, replayed: false };
+    // Its webhook event, with the COMMIT.
+    const event = queueEventsStatement(eventFor(competition, scoredEvent(result, teamId, false), hooks));
+    if (event) tx.write(event.statement);
+    return { result, replayed: false, queued: event?.ids ?? [] };
   });
 }
 

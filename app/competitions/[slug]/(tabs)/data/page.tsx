@@ -3,8 +3,6 @@ import { listAttachments } from "@/lib/server/competitions/attachments";
 import { readablePreviews } from "@/lib/server/competitions/previews";
 import { DataFile } from "../../../../_components/data-file";
 import { metricOf } from "@/lib/server/competitions/competitions";
-import { CELL, DataTable } from "../../../../_components/data-table";
-import { formatBytes } from "@/lib/format";
 import { Section } from "../../../../_components/section";
 import { LINK, NOTE } from "../../../../_components/tones";
 import { loadCompetition, tabMetadata } from "../competition";
@@ -20,7 +18,7 @@ const PREDICTION = {
 } as const;
 
 /**
- * The Data tab: the files the organizers attached, each with its size and SHA-256, downloadable and
+ * The Data tab: the files the organizers attached, listed once, each with its size and SHA-256, downloadable and
  * previewed (the first rows and column summaries its upload computed) once the viewer may read the
  * data: has accepted the rules (is in a team) and meets the access rules, or organizes it; and what
  * a submission file looks like.
@@ -49,24 +47,13 @@ export default async function DataPage({ params }: { params: Promise<{ slug: str
                 </Link>
               </p>
             )}
-            <DataTable caption="Data files" columns={[{ label: "File" }, { label: "Size", numeric: true }]} testId="data-files">
-              {files.map((f) => (
-                <tr key={f.id}>
-                  <td className={CELL.list}>
-                    {mayDownload ? (
-                      <a href={`/api/v1/competitions/${slug}/attachments/${f.id}`} className={LINK} download>
-                        {f.filename}
-                      </a>
-                    ) : (
-                      <span className="font-medium">{f.filename}</span>
-                    )}
-                  </td>
-                  <td className={`${CELL.list} text-right tabular-nums`}>{formatBytes(f.size)}</td>
-                </tr>
-              ))}
-            </DataTable>
             {files.map((f) => (
-              <DataFile key={f.id} file={f} preview={previews.has(f.id) ? previews.get(f.id) : undefined} />
+              <DataFile
+                key={f.id}
+                file={f}
+                href={mayDownload ? `/api/v1/competitions/${slug}/attachments/${f.id}` : undefined}
+                preview={previews.has(f.id) ? previews.get(f.id) : undefined}
+              />
             ))}
           </>
         )}
