@@ -15,6 +15,11 @@ const noProcessEnv = {
   message: "read configuration through env() of lib/server/platform/env.ts, where each variable is declared and validated",
 };
 
+const noProcessImport = {
+  selector: "ImportDeclaration[source.value=/^(node:)?process$/]",
+  message: "read configuration through env() of lib/server/platform/env.ts, not node:process",
+};
+
 export default defineConfig([
   ...nextVitals,
   ...nextTypescript,
@@ -63,9 +68,21 @@ export default defineConfig([
     ignores: ["lib/server/platform/env.ts"],
     rules: {
       "no-restricted-properties": ["error", noProcessEnv],
+      "no-restricted-syntax": ["error", noProcessImport],
+    },
+  },
+  // Pages write one way: through the REST API with app/_components/api-client.ts (callApi,
+  // uploadWithProgress), to the endpoints every other client uses; no server actions, no other fetch.
+  // (A later no-restricted-syntax replaces an earlier one's, so this one repeats the node:process ban.)
+  {
+    files: ["app/**"],
+    ignores: ["app/api/**", "app/_components/api-client.ts"],
+    rules: {
       "no-restricted-syntax": [
         "error",
-        { selector: "ImportDeclaration[source.value=/^(node:)?process$/]", message: "read configuration through env() of lib/server/platform/env.ts, not node:process" },
+        noProcessImport,
+        { selector: "CallExpression[callee.name='fetch']", message: "call the API through callApi of app/_components/api-client.ts" },
+        { selector: "ExpressionStatement[directive='use server']", message: "no server actions: write through the REST API (callApi of app/_components/api-client.ts)" },
       ],
     },
   },

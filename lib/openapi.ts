@@ -14,7 +14,7 @@ export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 /**
  * Who may call an endpoint: anyone (`none`), anyone with the answer depending on who asks
  * (`optional`), a signed-in caller (`required`: a token or the web session), HTTP Basic
- * credentials, or the metrics token.
+ * credentials or the web session (creating a token), or the metrics token.
  */
 export type Auth = "none" | "optional" | "required" | "basic" | "metrics";
 
@@ -97,7 +97,7 @@ const SECURITY: Record<Auth, Record<string, string[]>[]> = {
   none: [],
   optional: [{}, { bearer: [] }, { session: [] }],
   required: [{ bearer: [] }, { session: [] }],
-  basic: [{ basic: [] }],
+  basic: [{ basic: [] }, { session: [] }],
   metrics: [{ metrics: [] }],
 };
 

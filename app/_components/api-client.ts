@@ -1,6 +1,9 @@
 import { sentence } from "@/lib/format";
 
-/** Calls the app's own REST API from the browser (the session cookie authenticates). */
+/**
+ * Calls the app's own REST API from the browser (the session cookie authenticates): every write a
+ * page makes goes through here (or uploadWithProgress), to the same endpoints as any other client.
+ */
 export type ApiError = { code: string; message: string; details?: unknown };
 
 /** The API's error as the pages show it: its message as a sentence. */
@@ -8,15 +11,22 @@ const shown = (error: ApiError): ApiError => ({ ...error, message: sentence(erro
 
 export async function callApi<T>(
   path: string,
-  init: { method: string; json?: unknown; body?: BodyInit; headers?: Record<string, string> },
+  init: { method: string; json?: unknown; body?: BodyInit; headers?: Record<string, string>; cache?: RequestCache },
 ): Promise<{ ok: true; data: T } | { ok: false; error: ApiError }> {
   const response = await fetch(path, {
     method: init.method,
+    cache: init.cache,
     headers: init.json === undefined ? init.headers : { "content-type": "application/json", ...init.headers },
     body: init.json === undefined ? init.body : JSON.stringify(init.json),
   });
   const payload = await response.json().catch(() => ({ error: { code: "bad_response", message: `The server answered ${response.status}.` } }));
   return response.ok ? { ok: true, data: payload as T } : { ok: false, error: shown(payload.error as ApiError) };
+}
+
+/** An error's messages by field, from its details (zod's issues, each with the path of its field) about `fields`: what a form shows beside each field. */
+export function fieldErrors(error: ApiError, fields: string[]): Record<string, string> {
+  const details = Array.isArray(error.details) ? (error.details as { path?: string; message: string }[]) : [];
+  return Object.fromEntries(details.filter((d) => d.path !== undefined && fields.includes(d.path)).map((d) => [d.path!, d.message]));
 }
 
 /**

@@ -1,7 +1,7 @@
 "use client";
 
 import { useState } from "react";
-import { callApi } from "./api-client";
+import { callApi, fieldErrors } from "./api-client";
 import { Field, FormError } from "./field";
 
 type FieldSpec = { label: string; name: string; type?: string; autoComplete?: string; minLength?: number; hint?: string };
@@ -41,8 +41,10 @@ export function ApiForm(props: {
       form.reset();
       return;
     }
-    const details = Array.isArray(result.error.details) ? (result.error.details as { path?: string; message: string }[]) : [];
-    const byField = Object.fromEntries(details.filter((d) => props.fields.some((f) => f.name === d.path)).map((d) => [d.path!, d.message]));
+    const byField = fieldErrors(
+      result.error,
+      props.fields.map((f) => f.name),
+    );
     setErrors(byField);
     setFormError(Object.keys(byField).length ? undefined : result.error.message);
   }

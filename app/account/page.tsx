@@ -4,9 +4,8 @@ import { getSessionUser } from "@/lib/server/accounts/auth";
 import { listTokens } from "@/lib/server/accounts/tokens";
 import { getMe } from "@/lib/server/accounts/users";
 import { ApiForm } from "../_components/api-form";
-import { CreateTokenForm } from "../_components/create-token-form";
+import { CreateTokenForm, RevokeTokenButton } from "../_components/api-tokens";
 import { LocalTime } from "../_components/local-time";
-import { revokeTokenAction } from "./actions";
 import { CELL, DataTable, hiddenBelow } from "../_components/data-table";
 import { Section } from "../_components/section";
 import { ClientSetup } from "../_components/client-setup";
@@ -101,18 +100,7 @@ export default async function AccountPage() {
                 <td className={`${CELL.list} ${hiddenBelow("sm")} text-slate-600`}>
                   <LocalTime at={t.createdAt.toISOString()} shown="date" />
                 </td>
-                <td className={`${CELL.list} text-right`}>
-                  {t.revokedAt ? (
-                    <span className="text-slate-500">Revoked</span>
-                  ) : (
-                    <form action={revokeTokenAction}>
-                      <input type="hidden" name="tokenId" value={t.id} />
-                      <button type="submit" className="rounded-md border border-red-200 px-2 py-1 text-red-700 hover:bg-red-50" aria-label={`Revoke token ${t.name}`}>
-                        Revoke
-                      </button>
-                    </form>
-                  )}
-                </td>
+                <td className={`${CELL.list} text-right`}>{t.revokedAt ? <span className="text-slate-500">Revoked</span> : <RevokeTokenButton id={t.id} name={t.name} />}</td>
               </tr>
             ))}
           </DataTable>

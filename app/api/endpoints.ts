@@ -71,6 +71,7 @@ import * as organizerInvitationsAccept from "./v1/organizer-invitations/accept/r
 import * as passwordReset from "./v1/password-reset/route";
 import * as passwordResetConfirm from "./v1/password-reset/confirm/route";
 import * as tokens from "./v1/tokens/route";
+import * as tokensById from "./v1/tokens/[id]/route";
 import * as unsubscribe from "./v1/unsubscribe/route";
 import * as users from "./v1/users/route";
 
@@ -159,6 +160,7 @@ export const ROUTE_FILES: Record<string, Record<string, unknown>> = {
   "v1/password-reset": passwordReset,
   "v1/password-reset/confirm": passwordResetConfirm,
   "v1/tokens": tokens,
+  "v1/tokens/[id]": tokensById,
   "v1/unsubscribe": unsubscribe,
   "v1/users": users,
   "v1/openapi.json": { GET: openApiJson },

@@ -73,6 +73,39 @@ describe("accounts API (docs/api.md)", () => {
     }
   });
 
+  it("creates and revokes a token with the web session, as the account page does: from this site only, never with another token, the caller's own only", async () => {
+    const user = await newApiUser("session-tokens");
+    const session = await signInWithCookies(user.email, user.password);
+    const send = (method: string, path: string, headers: Record<string, string>, body?: unknown) =>
+      fetch(`${APP_URL}${path}`, { method, headers: { "content-type": "application/json", ...headers }, body: body === undefined ? undefined : JSON.stringify(body) });
+    const here = { cookie: session.cookie(), origin: new URL(APP_URL).origin };
+
+    const created = await send("POST", "/api/v1/tokens", here, { name: "laptop" });
+    expect(created.status).toBe(201);
+    const token = await created.json();
+    expect(token).toEqual({ id: expect.any(String), name: "laptop", token: expect.stringMatching(/^qb_/) });
+    const bearer = { authorization: `Bearer ${token.token}` };
+    expect((await api("/api/v1/me", { headers: bearer })).status).toBe(200);
+
+    // Another site's page cannot make one with the user's cookie; a token cannot make another.
+    const forged = await send("POST", "/api/v1/tokens", { cookie: session.cookie(), origin: "https://elsewhere.example" }, { name: "stolen" });
+    expect([forged.status, (await forged.json()).error.code]).toEqual([403, "forbidden"]);
+    const byToken = await send("POST", "/api/v1/tokens", bearer, { name: "again" });
+    expect([byToken.status, (await byToken.json()).error.message]).toEqual([401, "send HTTP Basic credentials (email:password)"]);
+    const unnamed = await send("POST", "/api/v1/tokens", here, { name: "" });
+    expect([unnamed.status, (await unnamed.json()).error.details[0].path]).toEqual([422, "name"]);
+
+    // Someone else cannot revoke it (the same 404 as a token that does not exist); its owner can, once.
+    const other = await newApiUser("other");
+    expect((await api(`/api/v1/tokens/${token.id}`, { method: "DELETE", headers: other.auth })).status).toBe(404);
+    expect((await api("/api/v1/me", { headers: bearer })).status).toBe(200);
+    const revoked = await send("DELETE", `/api/v1/tokens/${token.id}`, here);
+    expect([revoked.status, await revoked.json()]).toEqual([200, { deleted: true }]);
+    expect((await api("/api/v1/me", { headers: bearer })).status).toBe(401);
+    expect((await send("DELETE", `/api/v1/tokens/${token.id}`, here)).status).toBe(404);
+    expect((await api("/api/v1/tokens/not-a-uuid", { method: "DELETE", headers: user.auth })).status).toBe(404);
+  });
+
   it("a password change signs every other session out and keeps the one that made it; a reset also revokes the API tokens", async () => {
     const user = await newApiUser("sessions");
     const mine = await signInWithCookies(user.email, user.password);

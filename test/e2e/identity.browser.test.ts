@@ -153,7 +153,7 @@ describe.skipIf(!CHROMIUM_PATH)("sign-in through an OpenID Connect provider in a
     await browser.clearCookies();
     const page = await browser.newPage();
     await signInInBrowser(page, organizer.email, organizer.password);
-    await page.goto(`/competitions/${slug}/manage#signals`);
+    await page.goto(`/competitions/${slug}/manage/operations#signals`);
     const signal = page.getByTestId("pattern-signal");
     await signal.waitFor();
     expect(await signal.textContent()).toBe(

@@ -83,7 +83,7 @@ describe.skipIf(!CHROMIUM_PATH)("accounts and mail in a real browser", () => {
     await applicant.getByRole("button", { name: "Ask to take part" }).click();
     await applicant.getByRole("status").filter({ hasText: "Your request was sent to the organizers" }).waitFor();
 
-    await page.reload();
+    await page.goto(`/competitions/${slug}/manage/operations#registrations`);
     await page.getByRole("button", { name: "Approve Abe Applicant" }).click();
     await page.getByTestId("registrations").getByText("approved").waitFor();
     await look(page, "manage-access");
@@ -104,7 +104,7 @@ describe.skipIf(!CHROMIUM_PATH)("accounts and mail in a real browser", () => {
     await browser.clearCookies();
     const page = await browser.newPage();
     await signInInBrowser(page, organizer.email, organizer.password);
-    await page.goto(`/competitions/${slug}/manage#organizers`);
+    await page.goto(`/competitions/${slug}/manage/operations#organizers`);
     const helperContext = await launchBrowser();
     const helper = await helperContext.newPage();
     const email = await signUpInBrowser(helper, "Hal Helper");

@@ -164,7 +164,7 @@ describe.skipIf(!CHROMIUM_PATH)("an organizer in a real browser", () => {
     await browser.clearCookies();
     const page = await browser.newPage();
     await signInInBrowser(page, organizer.email, organizer.password);
-    await page.goto(`/competitions/${slug}/manage#submissions`);
+    await page.goto(`/competitions/${slug}/manage/operations#submissions`);
     await expect.poll(() => page.getByTestId("console-row").count()).toBe(2);
     await page.getByLabel("Filter").fill("bravo");
     await expect.poll(() => page.getByTestId("console-row").count()).toBe(1);
@@ -225,12 +225,14 @@ describe.skipIf(!CHROMIUM_PATH)("an organizer in a real browser", () => {
       .getByText(/Title E2E competition → E2E competition, extended/)
       .waitFor();
 
-    // The per-team drill-down.
+    // The per-team drill-down, on the operations page.
+    await page.getByRole("navigation", { name: "Manage" }).getByRole("link", { name: "Operations" }).click();
     await page.getByRole("button", { name: "Only team Night Owls" }).click();
     await expect.poll(() => page.getByTestId("console-row").count()).toBe(1);
     expect(await page.getByTestId("team-drill-down").textContent()).toMatch(/^Night Owls: 1 submission \(/);
 
-    // A sandbox test shown as a baseline on the public leaderboard.
+    // A sandbox test shown as a baseline on the public leaderboard, back on the setup page.
+    await page.goto(`/competitions/${slug}/manage#sandbox`);
     await page
       .getByLabel("Predictions CSV")
       .setInputFiles({ name: "majority.csv", mimeType: "text/csv", buffer: Buffer.from(demoPredictionsCsv({ skill: 0.5, seed: "majority" })) });

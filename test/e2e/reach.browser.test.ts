@@ -35,7 +35,7 @@ describe.skipIf(!CHROMIUM_PATH)("reaching participants", () => {
     await browser.clearCookies();
     const page = await browser.newPage();
     await signInInBrowser(page, organizer.email, organizer.password);
-    await page.goto(`/competitions/${slug}/manage#announcements`);
+    await page.goto(`/competitions/${slug}/manage/operations#announcements`);
     await page.getByLabel("Subject", { exact: true }).focus();
     await page.keyboard.type("Data files replaced");
     await page.keyboard.press("Tab");
@@ -163,7 +163,7 @@ describe.skipIf(!CHROMIUM_PATH)("reaching participants", () => {
       await browser.clearCookies();
       const page = await browser.newPage();
       await signInInBrowser(page, organizer.email, organizer.password);
-      await page.goto(`/competitions/${slug}/manage#webhooks`);
+      await page.goto(`/competitions/${slug}/manage/operations#webhooks`);
       await page.getByLabel("Receiver URL").focus();
       await page.keyboard.type(url);
       await tabTo(page, (f) => f.name === "Add webhook");
@@ -203,7 +203,7 @@ describe.skipIf(!CHROMIUM_PATH)("reaching participants", () => {
       const small = await phone.newPage();
       await phone.clearCookies();
       await signInInBrowser(small, organizer.email, organizer.password);
-      await small.goto(`/competitions/${slug}/manage#webhooks`);
+      await small.goto(`/competitions/${slug}/manage/operations#webhooks`);
       await small.getByTestId("webhook").getByText("submission.scored").first().waitFor();
       await look(small, "manage-webhooks-390");
       await Promise.all([page.close(), small.close()]);

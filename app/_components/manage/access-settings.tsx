@@ -5,9 +5,6 @@ import { useState } from "react";
 import { callApi } from "../api-client";
 import { FormError } from "../field";
 import type { Access } from "@/lib/validation/competitions";
-import { CELL, DataTable } from "../data-table";
-import { LocalTime } from "../local-time";
-import type { RegistrationView } from "@/lib/responses";
 
 const domainList = (value: FormDataEntryValue | null) =>
   String(value ?? "")
@@ -15,21 +12,12 @@ const domainList = (value: FormDataEntryValue | null) =>
     .filter(Boolean);
 
 /**
- * Who may take part (editable after publishing too), and the requests to approve or refuse. The
+ * Who may take part (editable after publishing too); the requests to approve or refuse are on the
+ * operations page (Registrations). The
  * sign-in a rule may ask for is one of `providers`, this deployment's configured ones (and the
  * rule's own, should its provider have left the configuration since).
  */
-export function AccessSettings({
-  slug,
-  access,
-  providers,
-  registrations,
-}: {
-  slug: string;
-  access: Access;
-  providers: { id: string; name: string }[];
-  registrations: RegistrationView[];
-}) {
+export function AccessSettings({ slug, access, providers }: { slug: string; access: Access; providers: { id: string; name: string }[] }) {
   const router = useRouter();
   const [error, setError] = useState<string>();
   const [saved, setSaved] = useState(false);
@@ -55,12 +43,6 @@ export function AccessSettings({
     setSaved(result.ok);
     setError(result.ok ? undefined : result.error.message);
     if (result.ok) router.refresh();
-  }
-
-  async function decide(id: string, status: "approved" | "refused") {
-    const result = await callApi(`/api/v1/competitions/${slug}/registrations/${id}`, { method: "PUT", json: { status } });
-    setError(result.ok ? undefined : result.error.message);
-    router.refresh();
   }
 
   return (
@@ -136,48 +118,6 @@ export function AccessSettings({
           </p>
         )}
       </form>
-      {registrations.length > 0 && (
-        <DataTable
-          caption="Requests to take part"
-          showCaption
-          testId="registrations"
-          columns={[{ label: "Person" }, { label: "Asked" }, { label: "Status" }, { label: "Decide", srOnly: true }]}
-        >
-          {registrations.map((r) => (
-            <tr key={r.id}>
-              <td className={CELL.list}>
-                {r.user.name} <span className="text-slate-500">({r.user.email})</span>
-              </td>
-              <td className={CELL.list}>
-                <LocalTime at={r.createdAt} />
-              </td>
-              <td className={CELL.list}>{r.status}</td>
-              <td className={`${CELL.list} text-right`}>
-                {r.status !== "approved" && (
-                  <button
-                    type="button"
-                    onClick={() => decide(r.id, "approved")}
-                    className="mr-2 rounded-md border border-emerald-300 px-2 py-1 text-emerald-800 hover:bg-emerald-50"
-                    aria-label={`Approve ${r.user.name}`}
-                  >
-                    Approve
-                  </button>
-                )}
-                {r.status !== "refused" && (
-                  <button
-                    type="button"
-                    onClick={() => decide(r.id, "refused")}
-                    className="rounded-md border border-red-200 px-2 py-1 text-red-700 hover:bg-red-50"
-                    aria-label={`Refuse ${r.user.name}`}
-                  >
-                    Refuse
-                  </button>
-                )}
-              </td>
-            </tr>
-          ))}
-        </DataTable>
-      )}
     </div>
   );
 }

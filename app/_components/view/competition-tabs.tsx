@@ -9,9 +9,10 @@ export type Tab = { href: string; label: string; /** deeper pages that belong to
 /**
  * The competition's sections as links (each has its own address, so a tab can be bookmarked and
  * shared, and Tab and Enter reach it); the current one is marked for screen readers with
- * aria-current. On a narrow screen the row scrolls sideways, the current tab in view.
+ * aria-current. On a narrow screen the row scrolls sideways, the current tab in view. `label` names
+ * the navigation landmark (the competition's tabs; the manage pages' Setup and Operations).
  */
-export function CompetitionTabs({ tabs }: { tabs: Tab[] }) {
+export function CompetitionTabs({ tabs, label = "Competition" }: { tabs: Tab[]; label?: string }) {
   const pathname = usePathname();
   const strip = useRef<HTMLElement>(null);
   const current = useRef<HTMLAnchorElement>(null);
@@ -22,7 +23,7 @@ export function CompetitionTabs({ tabs }: { tabs: Tab[] }) {
     if (hidden > 0) row!.scrollLeft += hidden + 16;
   }, [pathname]);
   return (
-    <nav ref={strip} aria-label="Competition" className="-mx-4 overflow-x-auto border-b border-slate-200 px-4 sm:mx-0 sm:px-0">
+    <nav ref={strip} aria-label={label} className="-mx-4 overflow-x-auto border-b border-slate-200 px-4 sm:mx-0 sm:px-0">
       <ul className="flex gap-1">
         {tabs.map((tab) => {
           const here = pathname === tab.href || (tab.within !== undefined && pathname.startsWith(tab.within));

@@ -1,5 +1,6 @@
 "use client";
 
+import { callApi } from "../api-client";
 import { LocalTime } from "../local-time";
 import Link from "../link";
 import { useEffect, useRef, useState } from "react";
@@ -30,9 +31,9 @@ export function LiveLeaderboard({ slug, initial, live, myTeamId }: { slug: strin
       const id = ++request.current;
       try {
         const params = new URLSearchParams({ page: String(page), pageSize: String(PAGE_SIZE), ...(q ? { q } : {}) });
-        const response = await fetch(`/api/v1/competitions/${slug}/leaderboard?${params}`, { cache: "no-store" });
-        if (!response.ok) throw new Error(`the server answered ${response.status}`);
-        const next = (await response.json()) as Leaderboard;
+        const answer = await callApi<Leaderboard>(`/api/v1/competitions/${slug}/leaderboard?${params}`, { method: "GET", cache: "no-store" });
+        if (!answer.ok) throw new Error(answer.error.message.replace(/\.$/, ""));
+        const next = answer.data;
         if (id === request.current) {
           setBoard(next);
           setUpdatedAt(new Date());

@@ -244,7 +244,20 @@ export async function requireApiUser(request: Request): Promise<PublicUser> {
   return user;
 }
 
-/** HTTP Basic `email:password` (docs/api.md, POST /api/v1/tokens); 401 on any mismatch. */
+/**
+ * Who may create an API token (docs/api.md, POST /api/v1/tokens): HTTP Basic `email:password`, or
+ * this site's web session (the account page), with the session version it carries; never another
+ * token. 401 on any mismatch.
+ */
+export async function requireTokenCreator(request: Request): Promise<SignedIn> {
+  if (request.headers.get("authorization")) return requireBasicUser(request);
+  checkSameOrigin(request);
+  const session = await getSession();
+  if (!session) throw new AppError("unauthorized", "send HTTP Basic credentials (email:password), or sign in");
+  return session;
+}
+
+/** HTTP Basic `email:password`; 401 on any mismatch. */
 export async function requireBasicUser(request: Request): Promise<SignedIn> {
   const header = request.headers.get("authorization") ?? "";
   const match = /^Basic\s+([A-Za-z0-9+/=]+)$/i.exec(header);

@@ -2,7 +2,7 @@ import "server-only";
 import type { z } from "zod";
 import type { Auth, Body, Endpoint } from "@/lib/openapi";
 import { handleApi, readJson } from "@/lib/server/platform/api";
-import { findApiUser, requireApiUser, requireBasicUser } from "./auth";
+import { findApiUser, requireApiUser, requireTokenCreator } from "./auth";
 import type { PublicUser, SignedIn } from "./users";
 
 // One definition per endpoint: what the OpenAPI document says of it (lib/openapi.ts: its method,
@@ -36,7 +36,7 @@ export type RouteHandler = ((request: Request, context: { params: Promise<Record
 async function callerOf(auth: Auth, request: Request): Promise<PublicUser | SignedIn | null> {
   if (auth === "required") return requireApiUser(request);
   if (auth === "optional") return findApiUser(request);
-  if (auth === "basic") return requireBasicUser(request);
+  if (auth === "basic") return requireTokenCreator(request); // HTTP Basic, or the web session from this site
   return null; // none, and the metrics token, which its handler checks
 }
 

@@ -1,4 +1,4 @@
-// POST /api/v1/tokens – create a personal API token (HTTP Basic email:password)
+// POST /api/v1/tokens – create a personal API token (HTTP Basic email:password, or the web session)
 import { tokenCreatedSchema } from "@/lib/responses";
 import { defineRoute } from "@/lib/server/accounts/endpoint";
 import { createToken } from "@/lib/server/accounts/tokens";
@@ -12,11 +12,11 @@ export const POST = defineRoute(
     path: "/api/v1/tokens",
     tag: "Accounts",
     summary: "Create a personal API token (shown once, stored hashed)",
-    who: "HTTP Basic email:password",
+    who: "HTTP Basic email:password, or the web session (the account page)",
     auth: "basic",
     body: tokenNameSchema,
     ok: { 201: { description: "the token", reply: tokenCreatedSchema } },
-    errors: [429],
+    errors: [403, 429],
   },
   async ({ request, user, body }) => json(await createToken(user, body, clientAddress(request)), 201),
 );

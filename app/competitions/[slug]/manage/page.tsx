@@ -1,73 +1,35 @@
-import type { Metadata } from "next";
 import Link from "../../../_components/link";
-import { notFound, redirect } from "next/navigation";
-import { getSessionUser, signInProviders } from "@/lib/server/accounts/auth";
+import { signInProviders } from "@/lib/server/accounts/auth";
 import { listAttachments } from "@/lib/server/competitions/attachments";
-import { holdoutHealth } from "@/lib/server/scoring/audit";
-import { correlationOf, metricOf, requireOrganizer } from "@/lib/server/competitions/competitions";
-import { listOrganizers } from "@/lib/server/competitions/organizers";
-import { accessOf, listBans, listRegistrations } from "@/lib/server/competitions/access";
-import { listAllSubmissions } from "@/lib/server/boards/console";
-import { AppError } from "@/lib/server/platform/errors";
+import { correlationOf, metricOf } from "@/lib/server/competitions/competitions";
+import { accessOf } from "@/lib/server/competitions/access";
 import { listSandbox } from "@/lib/server/scoring/sandbox";
 import { listChanges } from "@/lib/server/competitions/settings";
-import { listAnnouncements } from "@/lib/server/competitions/announcements";
-import { Announcements } from "../../../_components/announcements";
-import { AnnouncementForm } from "../../../_components/manage/announcement-form";
-import { listWebhooks } from "@/lib/server/competitions/webhooks";
-import { Webhooks } from "../../../_components/manage/webhooks";
 import { getSolutionSummary, loadSolution } from "@/lib/server/competitions/solutions";
 import { metricTitle, significant } from "@/lib/format";
 import { LocalTime } from "../../../_components/local-time";
 import { ChangeLog } from "../../../_components/manage/change-log";
 import { CorrelationSummary } from "../../../_components/manage/correlation-summary";
-import { HoldoutHealth } from "../../../_components/manage/holdout-health";
 import { Section } from "../../../_components/section";
 import { AccessSettings } from "../../../_components/manage/access-settings";
-import { Bans } from "../../../_components/manage/bans";
 import { type SandboxLine, SandboxPanel } from "../../../_components/manage/sandbox-panel";
 import { SettingsEditor } from "../../../_components/manage/settings-editor";
 import type { MetricChoice } from "../../../_components/metric-field";
 import { Attachments } from "../../../_components/manage/attachments";
-import { SybilSignals } from "../../../_components/manage/sybil-signals";
 import { CorrelationEditor } from "../../../_components/manage/correlation-editor";
 import { Lifecycle } from "../../../_components/manage/lifecycle";
-import { Organizers } from "../../../_components/manage/organizers";
+import { ManageHeader } from "../../../_components/manage/manage-header";
+import { MovedAnchors } from "../../../_components/manage/moved-anchors";
 import { MechanismPanel } from "../../../_components/manage/mechanism-panel";
 import { SolutionUpload } from "../../../_components/manage/solution-upload";
-import { type ConsoleLine, SubmissionsConsole } from "../../../_components/manage/submissions-console";
-import { StatusBadge } from "../../../_components/status-badge";
+import { LINK } from "../../../_components/tones";
 import { getCorrelationSummary, getCurrentPlan } from "@/lib/server/competitions/plans";
 import { publishChecklist } from "@/lib/server/competitions/publish";
+import { loadManaged, manageMetadata, OPERATIONS_SECTIONS } from "./organizer";
 
-export async function generateMetadata({ params }: { params: Promise<{ slug: string }> }): Promise<Metadata> {
-  const user = await getSessionUser();
-  const competition = user && (await requireOrganizer(user, (await params).slug).catch(() => null));
-  return { title: competition ? `Manage · ${competition.title}` : "Manage competition" };
-}
+export const generateMetadata = ({ params }: { params: Promise<{ slug: string }> }) => manageMetadata(params, "");
 
 const n4 = (x: number | null | undefined) => significant(x);
-
-/** The console's rows, formatted here on the server. */
-function consoleLines({ submissions, displayPrecision, direction }: Awaited<ReturnType<typeof listAllSubmissions>>): ConsoleLine[] {
-  const f = (x: number | null) => (x === null ? "—" : x.toFixed(displayPrecision));
-  const better = direction === "higher" ? -1 : 1;
-  const order = new Map([...submissions].sort((a, b) => better * (a.holdoutScore - b.holdoutScore)).map((s, i) => [s.id, i]));
-  return submissions.map((s) => ({
-    id: s.id,
-    time: s.createdAt,
-    team: s.team,
-    teamId: s.teamId,
-    user: s.user,
-    kind: s.kind,
-    answer: f(s.answer),
-    scores: [f(s.publicScore), f(s.holdoutScore)],
-    rank: order.get(s.id)!,
-    note: s.description ?? "",
-    flags: s.flags,
-    disqualified: s.flags.includes("team disqualified"),
-  }));
-}
 
 /** The sandbox tests, formatted here on the server (exact scores never reach client code as numbers). */
 function sandboxLines(tests: Awaited<ReturnType<typeof listSandbox>>, displayPrecision: number): SandboxLine[] {
@@ -82,83 +44,37 @@ function sandboxLines(tests: Awaited<ReturnType<typeof listSandbox>>, displayPre
   }));
 }
 
+/**
+ * The manage page's setup: what the organizers configure before publishing and adjust while the
+ * competition runs (its settings, solution, data files, correlation model, mechanism, sandbox,
+ * access rules, and the log of those changes). What is operated while it runs (submissions,
+ * requests, bans, announcements, webhooks, organizers) is on ./operations; each page reads its own
+ * sections only, so a save refreshes those.
+ */
 export default async function ManagePage({ params }: { params: Promise<{ slug: string }> }) {
   const { slug } = await params;
-  const user = await getSessionUser();
-  if (!user) redirect(`/signin?callbackUrl=/competitions/${slug}/manage`);
-  let competition;
-  try {
-    competition = await requireOrganizer(user, slug);
-  } catch (error) {
-    if (error instanceof AppError && (error.status === 404 || error.status === 403)) notFound();
-    throw error;
-  }
-  const [solutionSummary, solution, summary, plan, attachments, organizers, health, registrations, all, changes, sandbox, bans, checklist, announcements, webhooks] =
-    await Promise.all([
-      getSolutionSummary(competition.id),
-      loadSolution(competition.id),
-      getCorrelationSummary(competition),
-      getCurrentPlan(competition),
-      listAttachments(competition.id),
-      listOrganizers(competition, user),
-      holdoutHealth(user, slug),
-      listRegistrations(competition),
-      listAllSubmissions(user, slug),
-      listChanges(competition),
-      listSandbox(competition),
-      listBans(competition),
-      competition.status === "draft" ? publishChecklist(competition) : null,
-      listAnnouncements(competition.id),
-      listWebhooks(competition),
-    ]);
+  const { competition } = await loadManaged(slug, "");
+  const [solutionSummary, solution, summary, plan, attachments, changes, sandbox, checklist] = await Promise.all([
+    getSolutionSummary(competition.id),
+    loadSolution(competition.id),
+    getCorrelationSummary(competition),
+    getCurrentPlan(competition),
+    listAttachments(competition.id),
+    listChanges(competition),
+    listSandbox(competition),
+    competition.status === "draft" ? publishChecklist(competition) : null,
+  ]);
   const locked = competition.status !== "draft";
   const stored = (competition.mechanism ?? {}) as Record<string, unknown>;
   const initial = Object.fromEntries(Object.entries(stored).map(([k, v]) => [k, String(v)]));
 
   return (
     <div className="space-y-6">
-      <div className="flex flex-wrap items-start justify-between gap-4">
-        <div>
-          <p className="text-sm text-slate-500">
-            <Link href={`/competitions/${slug}`} className="hover:underline">
-              /competitions/{slug}
-            </Link>
-          </p>
-          <h1 className="flex items-center gap-3 text-2xl font-semibold tracking-tight">
-            {competition.title} <StatusBadge status={competition.status} />
-          </h1>
-          <p className="text-slate-600">
-            {metricTitle(competition.metric)} · {competition.status === "closed" ? "closed " : "closes "}
-            <LocalTime at={(competition.status === "closed" ? (competition.closedAt ?? competition.endsAt) : competition.endsAt).toISOString()} /> ·{" "}
-            {competition.dailySubmissionLimit} submissions per team per day
-          </p>
-        </div>
-        {competition.status !== "draft" && <Lifecycle slug={slug} status={competition.status} checklist={null} revealed={competition.revealedAt !== null} />}
-      </div>
-
-      <nav aria-label="Sections" className="flex flex-wrap gap-3 text-sm">
-        {[
-          ...(checklist ? ["publish"] : []),
-          "settings",
-          "solution",
-          "data",
-          "correlation",
-          "mechanism",
-          "sandbox",
-          "access",
-          ...(locked ? ["announcements"] : []),
-          "webhooks",
-          "signals",
-          "submissions",
-          "health",
-          "changes",
-          "organizers",
-        ].map((s) => (
-          <a key={s} href={`#${s}`} className="rounded-full bg-white px-3 py-1 capitalize ring-1 ring-slate-200 hover:bg-slate-100">
-            {s}
-          </a>
-        ))}
-      </nav>
+      <MovedAnchors to={`/competitions/${slug}/manage/operations`} anchors={OPERATIONS_SECTIONS} />
+      <ManageHeader
+        competition={competition}
+        sections={[...(checklist ? ["publish"] : []), "settings", "solution", "data", "correlation", "mechanism", "sandbox", "access", "changes"]}
+      />
 
       {checklist && (
         <Section id="publish" title="Publishing" description="What publishing needs. Once it is all in place, Publish opens the competition to competitors.">
@@ -253,60 +169,18 @@ export default async function ManagePage({ params }: { params: Promise<{ slug: s
         title="Access"
         description="Who may take part. Every team's overfitting budget assumes one person per account: verified addresses, allowed domains, a sign-in through your organization's provider and approval make extra accounts harder. Editable after publishing."
       >
-        <AccessSettings slug={slug} access={accessOf(competition)} providers={signInProviders()} registrations={registrations} />
-        <h3 className="pt-2 font-medium">Banned users</h3>
-        <Bans slug={slug} bans={bans} />
-      </Section>
-
-      {locked && (
-        <Section
-          id="announcements"
-          title="Announcements"
-          description="Shown on the Overview and mailed to every participant who did not turn announcements off. Changes of the deadline, the daily cap and access, the day before the deadline and the close are announced by themselves."
-        >
-          <AnnouncementForm slug={slug} />
-          {announcements.length > 0 && <Announcements announcements={announcements} />}
-        </Section>
-      )}
-
-      <Section
-        id="webhooks"
-        title="Webhooks"
-        description="Your systems hear of this competition's events: each is POSTed to your URL, signed as Standard Webhooks with the secret shown when you add it, and retried until your server takes it. No event carries a score."
-      >
-        <Webhooks slug={slug} webhooks={webhooks} />
-      </Section>
-
-      <Section
-        id="signals"
-        title="Signs of one person behind several teams"
-        description="Several accounts give several budgets on one holdout. These are signals to look into, not proof."
-      >
-        <SybilSignals signals={all.signals} />
-      </Section>
-
-      <Section
-        id="submissions"
-        title="Submissions"
-        description="Every submission with its raw public and holdout scores, which competitors never see. Disqualifying a team takes it off the live and final boards; its budget is not restored."
-      >
-        <SubmissionsConsole slug={slug} rows={consoleLines(all)} />
-      </Section>
-
-      <Section id="health" title="Holdout health" description="The privacy each team has spent on the holdout (ε_DP of its holdout answers) and in total, by basic composition.">
-        <HoldoutHealth health={health} />
+        <AccessSettings slug={slug} access={accessOf(competition)} providers={signInProviders()} />
+        <p className="text-sm text-slate-600">
+          The requests to take part and the bans are on the{" "}
+          <Link href={`/competitions/${slug}/manage/operations#registrations`} className={LINK}>
+            operations page
+          </Link>
+          .
+        </p>
       </Section>
 
       <Section id="changes" title="Change log" description="Every change of the settings: who, when, before → after.">
         <ChangeLog changes={changes} />
-      </Section>
-
-      <Section
-        id="organizers"
-        title="Organizers"
-        description="Organizers see every raw score, so they cannot compete here. An invited address becomes an organizer when it accepts the mailed link."
-      >
-        <Organizers slug={slug} view={organizers} />
       </Section>
     </div>
   );
