@@ -1,6 +1,5 @@
 "use client";
 
-import { useRouter } from "next/navigation";
 import { useEffect } from "react";
 
 /**
@@ -9,16 +8,17 @@ import { useEffect } from "react";
  * when the hash changes. The browser never sends the anchor, so only the page itself can.
  */
 export function MovedAnchors({ to, anchors }: { to: string; anchors: string[] }) {
-  const router = useRouter();
   useEffect(() => {
     const move = () => {
       const anchor = window.location.hash.slice(1);
-      if (anchors.includes(anchor)) router.replace(`${to}#${anchor}`);
+      // A page load of its own, not the router's: a client-side replace asked for while the page
+      // still hydrates can be dropped (seen under load), and such links are rare.
+      if (anchors.includes(anchor)) window.location.replace(`${to}#${anchor}`);
     };
     move();
     // An anchor followed on the page itself (a link, the address bar) changes the hash without loading it again.
     window.addEventListener("hashchange", move);
     return () => window.removeEventListener("hashchange", move);
-  }, [router, to, anchors]);
+  }, [to, anchors]);
   return null;
 }
