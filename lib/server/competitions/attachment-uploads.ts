@@ -95,7 +95,7 @@ export async function startAttachmentUpload(user: PublicUser, slug: string, inpu
   const { fileBytes } = attachmentLimits();
   if (input.size > fileBytes) throw new AppError("payload_too_large", `the attachment is larger than ${bytesText(fileBytes)}`);
   const partBytes = choosePartBytes(input.size, input.partBytes);
-  const adding: Adding = { competitionId: competition.id, userId: user.id, filename, bytes: input.size };
+  const adding: Adding = { competitionId: competition.id, userId: user.id, filename, bytes: input.size, writes: 2 * input.size };
   const free = await fileStore().free();
   refuseOverRoom((await db.$queryRaw<Taken[]>(roomTaken(adding)))[0], adding, free);
   const key = attachmentKey(competition.id);

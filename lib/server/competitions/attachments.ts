@@ -65,7 +65,18 @@ export function bytesText(bytes: number): string {
  * meet under the competition's and the account's locks. A file of the same name, which the new one
  * replaces, is not counted; nor is the upload the file completes.
  */
-export type Adding = { competitionId: string; userId: string; filename: string | null; uploadId?: string | null; bytes: number };
+export type Adding = {
+  competitionId: string;
+  userId: string;
+  /** the file's name, which a file of that name gives its room to; null before it is known (a POST's name comes with its body) */
+  filename: string | null;
+  /** the upload the file completes (its reservation is the file) */
+  uploadId?: string | null;
+  /** the file's size as the bounds count it: 0 where it is not known yet (a POST, counted once it is in the store) */
+  bytes: number;
+  /** what the store will write before the file is listed (a resumable upload: its parts, then the file joined beside them; a POST: its Content-Length) */
+  writes?: number;
+};
 
 /** What `adding` finds taken: one statement, for Prisma or a node-postgres transaction. */
 export function roomTaken(adding: Adding): Prisma.Sql {
@@ -110,10 +121,11 @@ export function refuseOverRoom(taken: Taken, adding: Adding, free: number | null
       `one account may hold at most ${bytesText(bound)} of data files${taken.verified ? "" : " until its address is verified"}; ${held}, and this file is ${bytesText(adding.bytes)}: ${more}`,
     );
   }
-  if (free !== null && free - taken.pending - 2 * adding.bytes < freeBytes) {
+  const writes = adding.writes ?? 0;
+  if (free !== null && free - taken.pending - writes < freeBytes) {
     throw new AppError(
       "insufficient_storage",
-      `the server keeps ${bytesText(freeBytes)} of its disk free; ${bytesText(free)} are free, uploads in progress may still write ${bytesText(taken.pending)}, and this file needs ${bytesText(2 * adding.bytes)} while it is joined: nothing was written; tell the operators`,
+      `the server keeps ${bytesText(freeBytes)} of its disk free; ${bytesText(free)} are free, uploads in progress may still write ${bytesText(taken.pending)}, and this file would write ${bytesText(writes)}: nothing was written; tell the operators`,
     );
   }
 }
@@ -149,7 +161,7 @@ export async function addAttachment(
 ): Promise<AttachmentSummary> {
   const competition = await requireOrganizer(user, slug);
   if (!body) throw new AppError("unprocessable_entity", 'send the file as multipart/form-data in the field "file"');
-  await refuseWithoutRoom({ competitionId: competition.id, userId: user.id, filename: null, bytes: declared });
+  await refuseWithoutRoom({ competitionId: competition.id, userId: user.id, filename: null, bytes: 0, writes: declared });
   const key = attachmentKey(competition.id);
   const profiler = new CsvProfiler();
   const written = await fileStore().put(key, body.pipeThrough(profiling(profiler)));

@@ -40,7 +40,7 @@ export const POST = defineRoute(
     requireMediaType(request, ["multipart"]);
     // Nothing of the body is read until the service has checked the caller (platform/uploads.ts).
     const { file, details } = openUpload(request, { maxBytes: attachmentLimits().fileBytes, what: "the attachment", userId: user.id });
-    // Its Content-Length (the file and a little of multipart's framing) is what the disk and the account's bound must hold.
+    // Its Content-Length (the file and a little of multipart's framing) is what the disk must hold; the bounds count the file once it is in the store.
     return json(await addAttachment(user, params.slug, file, details, Number(request.headers.get("content-length")) || 0), 201);
   },
 );
