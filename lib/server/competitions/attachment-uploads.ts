@@ -50,9 +50,13 @@ type Row = {
 
 const partCount = (row: { size: bigint | number; partBytes: number }) => Math.ceil(Number(row.size) / row.partBytes);
 
-/** The size part `number` must have: partBytes, but for the last. */
-function partSize(row: Row, number: number): number {
+/** The size part `number` must have: partBytes, but for the last; 422 for a number that is not a whole number (null), 404 for one out of range. */
+function partSize(row: Row, number: number | null): number {
   const count = partCount(row);
+  if (number === null) {
+    const message = `the part number must be a whole number from 1 to ${count}`;
+    throw new AppError("unprocessable_entity", `n: ${message}`, [{ path: "n", message }]);
+  }
   if (!Number.isInteger(number) || number < 1 || number > count) throw new AppError("not_found", `this upload has parts 1 to ${count}; there is no part ${number}`);
   return number < count ? row.partBytes : Number(row.size) - row.partBytes * (count - 1);
 }
@@ -133,11 +137,12 @@ export async function putAttachmentUploadPart(
   user: PublicUser,
   slug: string,
   id: string,
-  number: number,
+  part: number | null,
   body: ReadableStream<Uint8Array> | null,
 ): Promise<{ number: number; size: number }> {
   const row = await requireUpload(user, slug, id);
-  const size = partSize(row, number);
+  const size = partSize(row, part);
+  const number = part!;
   if (row.completing) throw new AppError("conflict", "this upload is being completed; it takes no more parts");
   if (!body) throw new AppError("unprocessable_entity", `send part ${number}'s ${size} bytes as the body (Content-Type: application/octet-stream)`);
   const store = fileStore();

@@ -4,8 +4,7 @@ import { defineRoute } from "@/lib/server/accounts/endpoint";
 import { putAttachmentUploadPart } from "@/lib/server/competitions/attachment-uploads";
 import { json, otherMethods } from "@/lib/server/platform/api";
 import { openBytes } from "@/lib/server/platform/uploads";
-import { AppError } from "@/lib/server/platform/errors";
-import { MAX_PARTS, PART_BYTES } from "@/lib/validation/files";
+import { PART_BYTES } from "@/lib/validation/files";
 
 export const PUT = defineRoute(
   {
@@ -20,13 +19,10 @@ export const PUT = defineRoute(
     errors: [403, 408, 409, 413, 429],
   },
   async ({ request, user, params }) => {
-    if (!/^\d{1,5}$/.test(params.n)) {
-      const message = `the part number must be a whole number from 1 to ${MAX_PARTS}, not "${params.n.slice(0, 40)}"`;
-      throw new AppError("unprocessable_entity", `n: ${message}`, [{ path: "n", message }]);
-    }
     // Nothing of the body is read until the service has checked the caller and the part (platform/uploads.ts).
     const body = openBytes(request, { maxBytes: PART_BYTES.most, what: "the part", userId: user.id });
-    return json(await putAttachmentUploadPart(user, params.slug, params.id, Number(params.n), body));
+    // A part number that is not a whole number is null: the service names it (422) once the caller and the upload are checked.
+    return json(await putAttachmentUploadPart(user, params.slug, params.id, /^\d{1,5}$/.test(params.n) ? Number(params.n) : null, body));
   },
 );
 
