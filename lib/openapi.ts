@@ -64,12 +64,13 @@ const ERRORS: Record<number, string> = {
   404: "no such competition (drafts are not revealed), or no such resource in it",
   408: "the body arrived too slowly",
   409: "the state does not allow it; the message names the rule",
-  413: "the body is larger than allowed",
+  413: "the body is larger than allowed, or a data file would pass the competition's or the account's bound (the message names it and what is taken)",
   415: "the body's Content-Type is not one this endpoint reads (the message says which: application/json, text/csv, multipart/form-data or application/octet-stream)",
-  416: "the range asked starts past the file's end (Content-Range: bytes */size says its size)",
+  416: "the range asked starts past the file's end, or asks for the last bytes of an empty file (Content-Range: bytes */size says its size)",
   422: "invalid input: `details` lists each problem with its field (of the body, the query or the path) or its CSV line",
   429: "too many requests, or no submission left today; Retry-After says when to come back",
   503: "the database is unavailable, the calculation queue is full, or the server reads as many uploads as it can; nothing was changed, Retry-After says when to try again",
+  507: "the file store's disk would fall below the free space the server keeps (QUILTBOARD_FILES_FREE_BYTES); nothing was written",
 };
 
 /** The error codes an answer of `status` carries (lib/responses.ts ERROR_CODES), as the document says them. */

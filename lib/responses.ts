@@ -44,6 +44,7 @@ export const ERROR_CODES = {
   rate_limited: 429,
   internal_error: 500,
   unavailable: 503,
+  insufficient_storage: 507,
 } as const;
 export type ErrorCode = keyof typeof ERROR_CODES;
 

@@ -73,6 +73,15 @@ describe("a data file through the app (local store)", () => {
     const past = await get({ range: `bytes=${data.byteLength}-` });
     expect([past.status, past.headers.get("content-range")]).toEqual([416, `bytes */${data.byteLength}`]);
     expect((await past.json()).error).toEqual({ code: "range_not_satisfiable", message: `the file has ${data.byteLength} bytes: the range asked starts past its end` });
+    // A suffix range of an empty file asks for none of its bytes: unsatisfiable (RFC 9110 §14.1.2, §15.5.17).
+    const empty = await upload(APP_URL, slug, organizer, { bytes: new Uint8Array(0), filename: "empty.bin" });
+    const none = await fetch(`${APP_URL}/api/v1/competitions/${slug}/attachments/${empty.id}`, { headers: { ...reader, range: "bytes=-5" } });
+    expect([none.status, none.headers.get("content-range"), (await none.json()).error]).toEqual([
+      416,
+      "bytes */0",
+      { code: "range_not_satisfiable", message: "the file is empty: no range of it can be sent" },
+    ]);
+    expect((await fetch(`${APP_URL}/api/v1/competitions/${slug}/attachments/${empty.id}`, { method: "DELETE", headers: organizer })).status).toBe(200);
     const current = await get({ "if-none-match": `"${sha256(data)}"` });
     expect([current.status, await current.text()]).toEqual([304, ""]);
     const same = await get({ range: "bytes=0-9", "if-range": `"${sha256(data)}"` });

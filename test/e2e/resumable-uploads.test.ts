@@ -2,13 +2,14 @@ import { spawn } from "node:child_process";
 import { createHash, randomBytes } from "node:crypto";
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import http from "node:http";
+import net from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { CLI_BIN } from "@/scripts/cli-package";
 import { startApp, type RunningApp } from "@/scripts/app";
 import { freePort } from "@/scripts/db/admin";
-import { publishedCompetition } from "./helpers";
+import { APP_URL, parseAnswer, publishedCompetition } from "./helpers";
 
 // Resumable uploads through the running app, as clients meet them: an app killed (SIGKILL) in the
 // middle of a part, another started on the same database and store, and the upload resumed to the
@@ -121,5 +122,75 @@ describe("a resumable upload through the app", () => {
     } finally {
       await Promise.all([first.stop(), second?.stop()]);
     }
+  });
+});
+
+/**
+ * PUTs `declared` bytes' worth of headers but only `body` over a plain TCP connection, then either
+ * keeps the connection open or half-closes it (`end`): the answer, if any, and when it came.
+ */
+function shortPut(
+  pathname: string,
+  auth: Record<string, string>,
+  declared: number,
+  body: Buffer,
+  end: boolean,
+): Promise<{ status: number | null; message: string | null; ms: number }> {
+  const url = new URL(pathname, APP_URL);
+  const started = performance.now();
+  return new Promise((resolve) => {
+    const socket = net.connect({ port: Number(url.port), host: url.hostname, allowHalfOpen: true });
+    let received = Buffer.alloc(0);
+    const done = () => {
+      const answer = parseAnswer(received);
+      socket.destroy();
+      resolve({ status: answer?.status ?? null, message: answer?.body.error?.message ?? null, ms: performance.now() - started });
+    };
+    socket.on("data", (d: Buffer) => {
+      received = Buffer.concat([received, d]);
+      if (parseAnswer(received)) done();
+    });
+    socket.on("error", () => {});
+    socket.on("close", done);
+    const head = [
+      `PUT ${url.pathname} HTTP/1.1`,
+      `Host: ${url.host}`,
+      ...Object.entries(auth).map(([k, v]) => `${k}: ${v}`),
+      "Content-Type: application/octet-stream",
+      `Content-Length: ${declared}`,
+      "",
+      "",
+    ];
+    socket.write(head.join("\r\n"));
+    socket.write(body);
+    if (end) socket.end();
+    setTimeout(done, 60_000).unref();
+  });
+}
+
+describe("a resumable upload's parts, sent wrong", () => {
+  it("names a part number that is not a number (422), and answers a part shorter than its Content-Length in seconds, keeping nothing of it", { timeout: 120_000 }, async () => {
+    const { slug, organizer } = await publishedCompetition();
+    const base = `/api/v1/competitions/${slug}/attachments/uploads`;
+    const started = await call<Upload>(APP_URL, "POST", base, organizer, { name: "short.bin", size: 10 * MiB, partBytes: 5 * MiB });
+    const { id } = started.body;
+    const named = await call<{ error: unknown }>(APP_URL, "PUT", `${base}/${id}/parts/first`, organizer, new Uint8Array(5 * MiB));
+    expect([named.status, named.body.error]).toEqual([
+      422,
+      {
+        code: "unprocessable_entity",
+        message: "n: the part number must be a whole number from 1 to 2",
+        details: [{ path: "n", message: "the part number must be a whole number from 1 to 2" }],
+      },
+    ]);
+    // The client stops sending but keeps the connection: the upload pace (3 s without 192 KiB) answers, not Node's request timeout.
+    const open = await shortPut(`${base}/${id}/parts/1`, organizer, 5 * MiB, randomBytes(MiB), false);
+    expect([open.status, open.message]).toEqual([408, expect.stringMatching(/^the part arrived too slowly \(\d+ bytes in 3 s; at least 64 KiB a second are needed\)$/)]);
+    expect(open.ms).toBeLessThan(10_000);
+    // The client half-closes its side: Node's HTTP parser sees the body end short and answers 400 itself (no JSON of the app's) at once.
+    const ended = await shortPut(`${base}/${id}/parts/1`, organizer, 5 * MiB, randomBytes(MiB), true);
+    expect([ended.status, ended.message]).toEqual([400, null]);
+    expect(ended.ms).toBeLessThan(5_000);
+    expect((await call<Upload>(APP_URL, "GET", `${base}/${id}`, organizer)).body.received).toEqual([]);
   });
 });

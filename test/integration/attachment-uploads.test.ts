@@ -223,10 +223,10 @@ describe("a resumable upload's limits, before its first byte", () => {
   it("refuses a file over the limit, a competition's total with the uploads in progress counted, and anyone but its uploader", async () => {
     const { owner, slug } = await draftCompetition();
     const tooLarge = await rejection(startAttachmentUpload(owner, slug, { name: "big.bin", size: 40 * MiB + 1 }));
-    expect([tooLarge.status, tooLarge.message]).toEqual([413, "the attachment is larger than 0.04 GiB"]);
+    expect([tooLarge.status, tooLarge.message]).toEqual([413, "the attachment is larger than 40 MiB"]);
     const first = await startAttachmentUpload(owner, slug, { name: "a.bin", size: 35 * MiB });
     const over = await rejection(startAttachmentUpload(owner, slug, { name: "b.bin", size: 30 * MiB }));
-    expect([over.status, over.message]).toEqual([413, "a competition's data files take at most 0.06 GiB in all; 0.03 GiB are taken"]);
+    expect([over.status, over.message]).toEqual([413, "a competition's data files take at most 60 MiB in all; 35 MiB are taken"]);
     // Once the first is abandoned, its room is free again.
     await abandonAttachmentUpload(owner, slug, first.id);
     const second = await startAttachmentUpload(owner, slug, { name: "b.bin", size: 30 * MiB });

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from "node:crypto";
-import { mkdtempSync, readdirSync } from "node:fs";
+import { mkdtempSync, readdirSync, statfsSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -48,6 +48,16 @@ const backends: [string, () => FileStore][] = [
 
 // 20 MiB: more than two of the S3 backend's 8 MiB parts, so S3 takes it as a multipart upload.
 const data = randomBytes(20 * 1024 * 1024 + 12345);
+
+describe("the file stores' free space", () => {
+  it("is the local directory's file system's, as an unprivileged process may use it, and none on S3 (no such bound)", async () => {
+    const { bavail, bsize } = statfsSync(localRoot);
+    const free = await localStore(localRoot).free();
+    // Others write to this disk meanwhile: the two readings agree within 1 GiB.
+    expect(Math.abs(free! - bavail * bsize)).toBeLessThan(1024 ** 3);
+    expect(await s3Store(s3Options()).free()).toBeNull();
+  });
+});
 
 describe.each(backends)("the %s file store", (kind, make) => {
   it("keeps a streamed file whole, with its size and SHA-256, and serves it all or any byte range", async () => {

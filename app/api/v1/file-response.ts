@@ -47,7 +47,9 @@ export async function storedFileResponse(request: Request, file: StoredFile, cac
   if (signed) return new Response(null, { status: 302, headers: { ...common, location: signed, "cache-control": "private, no-store" } });
   const asked = rangeStillValid(request.headers.get("if-range"), etag) ? parseRange(request.headers.get("range"), file.size) : null;
   if (asked === "unsatisfiable") {
-    const { status, body } = toErrorResponse(new AppError("range_not_satisfiable", `the file has ${file.size} bytes: the range asked starts past its end`));
+    // A suffix range of an empty file (bytes=-n) asks for none of its bytes: unsatisfiable too (RFC 9110 §14.1.2).
+    const why = file.size === 0 ? "the file is empty: no range of it can be sent" : `the file has ${file.size} bytes: the range asked starts past its end`;
+    const { status, body } = toErrorResponse(new AppError("range_not_satisfiable", why));
     return Response.json(body, { status, headers: { ...common, "content-range": `bytes */${file.size}` } });
   }
   const headers = { ...common, "content-type": file.contentType, "content-disposition": disposition(file.filename) };

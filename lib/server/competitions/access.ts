@@ -95,14 +95,24 @@ export function bannedError(reason: string): AppError {
 }
 
 /**
- * Throws the 403 of the first rule `user` does not meet (a ban, `domain_not_allowed`,
- * `email_unverified`, `identity_required`, `approval_required`); checked when creating or joining a team and for the
- * competition's data files. An allowed-domain rule admits verified addresses only, whether or not
- * "verified only" is set: anyone can type an address at any domain, so only a proven one says
- * where its owner studies or works (docs/api.md, `access`).
+ * Throws the 403 of the first rule `user` does not meet (a ban, then requireRules'); checked when
+ * creating or joining a team and for the competition's data files.
  */
 export async function requireAccess(user: PublicUser, competition: Pick<CompetitionRow, "id" | "access">): Promise<void> {
   await requireNotBanned(user.id, competition.id);
+  await requireRules(user, competition);
+}
+
+/**
+ * The one rule of who may take part, as the organizers set it now: throws the 403 of the first
+ * access rule `user` does not meet (`domain_not_allowed`, `email_unverified`, `identity_required`,
+ * `approval_required`). Checked when joining (requireAccess), at every submission (a rule set, an
+ * address changed or an identity unlinked after the team was joined: scoring/submit.ts) and for each
+ * member a merge brings together (teams/merges.ts). An allowed-domain rule admits verified addresses
+ * only, whether or not "verified only" is set: anyone can type an address at any domain, so only a
+ * proven one says where its owner studies or works (docs/api.md, `access`).
+ */
+export async function requireRules(user: Pick<PublicUser, "id" | "email">, competition: Pick<CompetitionRow, "id" | "access">): Promise<void> {
   const access = accessOf(competition);
   const domains = access.allowedEmailDomains;
   if (!domainAllowed(user.email, domains)) {

@@ -1,6 +1,6 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
-import { attachmentKey, attachmentLimits, forget, GiB, recordAttachment, refuseOverStorage, storedBesides, type Stored } from "./attachments";
+import { type Adding, attachmentKey, attachmentLimits, forget, bytesText, recordAttachment, refuseOverRoom, roomTaken, type Taken } from "./attachments";
 import { requireOrganizer } from "./competitions";
 import type { PublicUser } from "@/lib/server/accounts/users";
 import { db, nameLock, transaction } from "@/lib/server/platform/db";
@@ -21,11 +21,11 @@ import { CsvProfiler, filePreview } from "@/lib/csv/profile";
  * and completes; the server joins the parts (platform/files.ts `fileParts`: one read and one write
  * of the file, on either store), computes the whole file's SHA-256 on the way and only then lists the file (recordAttachment, the one step every data file
  * passes). The caller, the competition's room (the file's count and size, reserved until the
- * upload ends) and the per-file limit are checked before the first byte.
+ * upload ends), the account's and the server's (attachments.ts refuseOverRoom) and the per-file limit are checked before the first byte.
  *
  * What one account can hold: a part holds upload slots only while its bytes arrive at the upload
  * pace (platform/uploads.ts), like any upload; an upload in progress holds the disk of its parts,
- * counted against the competition's total from the start, at most MAX_OPEN per account, and only
+ * counted against the competition's total and the account's from the start, at most MAX_OPEN per account, and only
  * for QUILTBOARD_RESUMABLE_HOURS after its last part: then the scheduler removes its parts from the
  * store and its row (sweepExpiredUploads), so an abandoned upload leaves nothing behind.
  */
@@ -50,9 +50,13 @@ type Row = {
 
 const partCount = (row: { size: bigint | number; partBytes: number }) => Math.ceil(Number(row.size) / row.partBytes);
 
-/** The size part `number` must have: partBytes, but for the last. */
-function partSize(row: Row, number: number): number {
+/** The size part `number` must have: partBytes, but for the last; 422 for a number that is not a whole number (null), 404 for one out of range. */
+function partSize(row: Row, number: number | null): number {
   const count = partCount(row);
+  if (number === null) {
+    const message = `the part number must be a whole number from 1 to ${count}`;
+    throw new AppError("unprocessable_entity", `n: ${message}`, [{ path: "n", message }]);
+  }
   if (!Number.isInteger(number) || number < 1 || number > count) throw new AppError("not_found", `this upload has parts 1 to ${count}; there is no part ${number}`);
   return number < count ? row.partBytes : Number(row.size) - row.partBytes * (count - 1);
 }
@@ -61,7 +65,7 @@ function partSize(row: Row, number: number): number {
 function choosePartBytes(size: number, asked: number | undefined): number {
   const least = Math.ceil(size / MAX_PARTS / 2 ** 20) * 2 ** 20;
   const bytes = Math.max(asked ?? PART_BYTES.default, least);
-  if (bytes > PART_BYTES.most) throw new AppError("payload_too_large", `a file of ${GiB(size)} needs parts larger than S3 allows (5 GiB)`);
+  if (bytes > PART_BYTES.most) throw new AppError("payload_too_large", `a file of ${bytesText(size)} needs parts larger than S3 allows (5 GiB)`);
   return bytes;
 }
 
@@ -93,16 +97,18 @@ export async function startAttachmentUpload(user: PublicUser, slug: string, inpu
   const filename = safeFilename(input.name);
   if (!filename) throw new AppError("unprocessable_entity", "the file needs a name");
   const { fileBytes } = attachmentLimits();
-  if (input.size > fileBytes) throw new AppError("payload_too_large", `the attachment is larger than ${GiB(fileBytes)}`);
+  if (input.size > fileBytes) throw new AppError("payload_too_large", `the attachment is larger than ${bytesText(fileBytes)}`);
   const partBytes = choosePartBytes(input.size, input.partBytes);
-  refuseOverStorage((await db.$queryRaw<Stored[]>(storedBesides(competition.id, filename)))[0], input.size);
+  const adding: Adding = { competitionId: competition.id, userId: user.id, filename, bytes: input.size, writes: 2 * input.size };
+  const free = await fileStore().free();
+  refuseOverRoom((await db.$queryRaw<Taken[]>(roomTaken(adding)))[0], adding, free);
   const key = attachmentKey(competition.id);
   const id = randomUUID();
   {
     await transaction(async (tx) => {
       void tx.read(nameLock(`attachments:${competition.id}`));
-      void tx.read(nameLock(`uploads:${user.id}`));
-      refuseOverStorage((await tx.read<Stored>(storedBesides(competition.id, filename)))[0], input.size);
+      void tx.read(nameLock(`storage:${user.id}`));
+      refuseOverRoom((await tx.read<Taken>(roomTaken(adding)))[0], adding, free);
       const [{ open }] = await tx.read<{ open: number }>(Prisma.sql`SELECT count(*)::int AS open FROM attachment_uploads WHERE user_id = ${user.id}::uuid AND expires_at > now()`);
       if (open >= MAX_OPEN) {
         throw new AppError("rate_limited", `you have ${open} uploads in progress, the most one account may keep; complete or abandon one first`, { retryAfter: 60 });
@@ -131,11 +137,12 @@ export async function putAttachmentUploadPart(
   user: PublicUser,
   slug: string,
   id: string,
-  number: number,
+  part: number | null,
   body: ReadableStream<Uint8Array> | null,
 ): Promise<{ number: number; size: number }> {
   const row = await requireUpload(user, slug, id);
-  const size = partSize(row, number);
+  const size = partSize(row, part);
+  const number = part!;
   if (row.completing) throw new AppError("conflict", "this upload is being completed; it takes no more parts");
   if (!body) throw new AppError("unprocessable_entity", `send part ${number}'s ${size} bytes as the body (Content-Type: application/octet-stream)`);
   const store = fileStore();
@@ -226,7 +233,7 @@ export async function completeAttachmentUpload(user: PublicUser, slug: string, i
   await fileParts.remove(store, ordered);
   try {
     const preview = filePreview(profiler, { filename: row.filename, contentType: row.contentType });
-    return await recordAttachment(row.competitionId, { filename: row.filename, contentType: row.contentType, key: row.storageKey, ...written, preview, uploadId: id });
+    return await recordAttachment(row.competitionId, row.userId, { filename: row.filename, contentType: row.contentType, key: row.storageKey, ...written, preview, uploadId: id });
   } catch (error) {
     // Refused as it was listed (the competition's room was taken meanwhile): its bytes are gone, and so goes the upload.
     await discard(row);

@@ -25,9 +25,16 @@ import { CsvProfiler, filePreview, type FilePreview, profiling } from "@/lib/csv
  */
 export const MAX_ATTACHMENTS = 20;
 
-/** The largest data file and the most a competition's files take, as configured. */
-export function attachmentLimits(): { fileBytes: number; totalBytes: number } {
-  return { fileBytes: env().QUILTBOARD_DATA_FILE_BYTES, totalBytes: env().QUILTBOARD_DATA_TOTAL_BYTES };
+/** The largest data file, the most a competition's files and an account's take, and the disk kept free, as configured (see Adding). */
+export function attachmentLimits() {
+  const e = env();
+  return {
+    fileBytes: e.QUILTBOARD_DATA_FILE_BYTES,
+    totalBytes: e.QUILTBOARD_DATA_TOTAL_BYTES,
+    accountBytes: e.QUILTBOARD_ACCOUNT_DATA_BYTES,
+    unverifiedBytes: e.QUILTBOARD_UNVERIFIED_DATA_BYTES,
+    freeBytes: e.QUILTBOARD_FILES_FREE_BYTES,
+  };
 }
 
 const SUMMARY = { id: true, filename: true, contentType: true, size: true, sha256: true, createdAt: true } as const;
@@ -38,29 +45,95 @@ const summary = (a: { id: string; filename: string; contentType: string; size: b
   createdAt: a.createdAt.toISOString(),
 });
 
-export const GiB = (bytes: number) => `${(bytes / 1024 ** 3).toFixed(bytes % 1024 ** 3 ? 2 : 0)} GiB`;
-
-/**
- * What the competition's files take now, other than the one called `filename` (which an upload of
- * that name replaces), counting the resumable uploads in progress (each as the file it declared)
- * other than `uploadId`: one statement, for Prisma or a node-postgres transaction.
- */
-export function storedBesides(competitionId: string, filename: string | null, uploadId: string | null = null): Prisma.Sql {
-  return Prisma.sql`SELECT (a.count + u.count)::int AS count, (a.bytes + u.bytes)::float8 AS bytes
-    FROM (SELECT count(*) AS count, coalesce(sum(size), 0) AS bytes FROM attachments
-            WHERE competition_id = ${competitionId}::uuid AND filename IS DISTINCT FROM ${filename}) a,
-         (SELECT count(*) AS count, coalesce(sum(size), 0) AS bytes FROM attachment_uploads
-            WHERE competition_id = ${competitionId}::uuid AND id IS DISTINCT FROM ${uploadId}::uuid AND expires_at > now()) u`;
+/** A size in words: in GiB from 1 GiB, else in MiB from 1 MiB (two decimals unless whole), else in bytes. */
+export function bytesText(bytes: number): string {
+  const [unit, name] = bytes >= 1024 ** 3 ? [1024 ** 3, "GiB"] : bytes >= 1024 ** 2 ? [1024 ** 2, "MiB"] : [1, "bytes"];
+  return `${(bytes / unit).toFixed(bytes % unit ? 2 : 0)} ${name}`;
 }
 
-export type Stored = { count: number; bytes: number };
+/**
+ * The room data files may take (docs/operating.md §10, Disk): a data file, whole or as a resumable
+ * upload, is refused before its first byte is read when it would pass any of
+ * - the competition's: MAX_ATTACHMENTS files and QUILTBOARD_DATA_TOTAL_BYTES in all (413);
+ * - the account's: QUILTBOARD_ACCOUNT_DATA_BYTES (QUILTBOARD_UNVERIFIED_DATA_BYTES until its address
+ *   is verified) for the data files of every competition it organizes and the resumable uploads in
+ *   progress it started or that go into them, each as the file it declared (413): five drafts of an
+ *   unverified account cannot take more than its one bound together;
+ * - the server's: on the local store, QUILTBOARD_FILES_FREE_BYTES left free on its file system after
+ *   what the uploads in progress may still write (507); on S3 the bucket has no such bound.
+ * Checked again with the file's size as it is listed (recordAttachment), where concurrent uploads
+ * meet under the competition's and the account's locks. A file of the same name, which the new one
+ * replaces, is not counted; nor is the upload the file completes.
+ */
+export type Adding = {
+  competitionId: string;
+  userId: string;
+  /** the file's name, which a file of that name gives its room to; null before it is known (a POST's name comes with its body) */
+  filename: string | null;
+  /** the upload the file completes (its reservation is the file) */
+  uploadId?: string | null;
+  /** the file's size as the bounds count it: 0 where it is not known yet (a POST, counted once it is in the store) */
+  bytes: number;
+  /** what the store will write before the file is listed (a resumable upload: its parts, then the file joined beside them; a POST: its Content-Length) */
+  writes?: number;
+};
 
-export function refuseOverStorage(stored: Stored, adding: number): void {
-  if (stored.count + 1 > MAX_ATTACHMENTS) throw new AppError("payload_too_large", `a competition has at most ${MAX_ATTACHMENTS} data files; delete one first`);
-  const { totalBytes } = attachmentLimits();
-  if (stored.bytes + adding > totalBytes) {
-    throw new AppError("payload_too_large", `a competition's data files take at most ${GiB(totalBytes)} in all; ${GiB(stored.bytes)} are taken`);
+/** What `adding` finds taken: one statement, for Prisma or a node-postgres transaction. */
+export function roomTaken(adding: Adding): Prisma.Sql {
+  const { competitionId, userId, filename } = adding;
+  const uploadId = adding.uploadId ?? null;
+  return Prisma.sql`WITH organized AS (SELECT competition_id FROM competition_organizers WHERE user_id = ${userId}::uuid AND removed_at IS NULL),
+      files AS (SELECT competition_id, size FROM attachments
+                 WHERE competition_id IN (SELECT competition_id FROM organized UNION SELECT ${competitionId}::uuid)
+                   AND NOT (competition_id = ${competitionId}::uuid AND filename IS NOT DISTINCT FROM ${filename})),
+      uploads AS (SELECT competition_id, user_id, size FROM attachment_uploads
+                   WHERE id IS DISTINCT FROM ${uploadId}::uuid AND expires_at > now()
+                     AND (user_id = ${userId}::uuid OR competition_id IN (SELECT competition_id FROM organized UNION SELECT ${competitionId}::uuid)))
+    SELECT
+      ((SELECT count(*) FROM files WHERE competition_id = ${competitionId}::uuid) + (SELECT count(*) FROM uploads WHERE competition_id = ${competitionId}::uuid))::int AS count,
+      ((SELECT coalesce(sum(size), 0) FROM files WHERE competition_id = ${competitionId}::uuid)
+        + (SELECT coalesce(sum(size), 0) FROM uploads WHERE competition_id = ${competitionId}::uuid))::float8 AS bytes,
+      ((SELECT coalesce(sum(size), 0) FROM files WHERE competition_id IN (SELECT competition_id FROM organized))
+        + (SELECT coalesce(sum(size), 0) FROM uploads WHERE user_id = ${userId}::uuid OR competition_id IN (SELECT competition_id FROM organized)))::float8 AS "accountBytes",
+      (SELECT email_verified_at IS NOT NULL FROM users WHERE id = ${userId}::uuid) AS verified,
+      (SELECT coalesce(sum(2 * u.size - coalesce((SELECT sum(p.size) FROM attachment_upload_parts p WHERE p.upload_id = u.id), 0)), 0)
+         FROM attachment_uploads u WHERE u.expires_at > now())::float8 AS pending`;
+}
+
+/** What roomTaken reads: the competition's files (count, bytes), the account's bytes and whether its address is verified, and what the uploads in progress may still write to the store (their parts, then the joined file beside them). */
+export type Taken = { count: number; bytes: number; accountBytes: number; verified: boolean; pending: number };
+
+/** Throws the refusal of the first bound `adding` would pass (see Adding); `free` is the store's free bytes, null on S3 or once the bytes are in the store. */
+export function refuseOverRoom(taken: Taken, adding: Adding, free: number | null): void {
+  if (taken.count + 1 > MAX_ATTACHMENTS) throw new AppError("payload_too_large", `a competition has at most ${MAX_ATTACHMENTS} data files; delete one first`);
+  const { totalBytes, accountBytes, unverifiedBytes, freeBytes } = attachmentLimits();
+  if (taken.bytes + adding.bytes > totalBytes) {
+    throw new AppError("payload_too_large", `a competition's data files take at most ${bytesText(totalBytes)} in all; ${bytesText(taken.bytes)} are taken`);
   }
+  const bound = taken.verified ? accountBytes : Math.min(unverifiedBytes, accountBytes);
+  if (taken.accountBytes + adding.bytes > bound) {
+    const held = `the data files of the competitions you organize and your uploads in progress take ${bytesText(taken.accountBytes)}`;
+    const more = taken.verified
+      ? "delete files or abandon uploads first"
+      : `verify your address (the link we mailed you, or send it again from your account page) to hold up to ${bytesText(accountBytes)}`;
+    throw new AppError(
+      "payload_too_large",
+      `one account may hold at most ${bytesText(bound)} of data files${taken.verified ? "" : " until its address is verified"}; ${held}, and this file is ${bytesText(adding.bytes)}: ${more}`,
+    );
+  }
+  const writes = adding.writes ?? 0;
+  if (free !== null && free - taken.pending - writes < freeBytes) {
+    throw new AppError(
+      "insufficient_storage",
+      `the server keeps ${bytesText(freeBytes)} of its disk free; ${bytesText(free)} are free, uploads in progress may still write ${bytesText(taken.pending)}, and this file would write ${bytesText(writes)}: nothing was written; tell the operators`,
+    );
+  }
+}
+
+/** Refuses `adding` (see Adding) before its first byte: the room as it stands, the local store's free space included. */
+export async function refuseWithoutRoom(adding: Adding): Promise<void> {
+  const [[taken], free] = await Promise.all([db.$queryRaw<Taken[]>(roomTaken(adding)), fileStore().free()]);
+  refuseOverRoom(taken, adding, free);
 }
 
 /** Removes `key` from the store after the row that named it is gone; a failure is logged (the object is an orphan, harmless). */
@@ -79,17 +152,23 @@ export async function forget(key: string | null): Promise<void> {
  * (lib/csv/profile.ts): the preview the Data tab shows is computed in that one pass and listed with
  * it. A refused or failed upload leaves nothing in the store.
  */
-export async function addAttachment(user: PublicUser, slug: string, body: ReadableStream<Uint8Array> | null, details: () => Promise<UploadDetails>): Promise<AttachmentSummary> {
+export async function addAttachment(
+  user: PublicUser,
+  slug: string,
+  body: ReadableStream<Uint8Array> | null,
+  details: () => Promise<UploadDetails>,
+  declared = 0,
+): Promise<AttachmentSummary> {
   const competition = await requireOrganizer(user, slug);
   if (!body) throw new AppError("unprocessable_entity", 'send the file as multipart/form-data in the field "file"');
-  refuseOverStorage((await db.$queryRaw<Stored[]>(storedBesides(competition.id, null)))[0], 0);
+  await refuseWithoutRoom({ competitionId: competition.id, userId: user.id, filename: null, bytes: 0, writes: declared });
   const key = attachmentKey(competition.id);
   const profiler = new CsvProfiler();
   const written = await fileStore().put(key, body.pipeThrough(profiling(profiler)));
   let file: StoredUpload;
   try {
     const { fileBytes } = attachmentLimits();
-    if (written.size > fileBytes) throw new AppError("payload_too_large", `the attachment is larger than ${GiB(fileBytes)}`);
+    if (written.size > fileBytes) throw new AppError("payload_too_large", `the attachment is larger than ${bytesText(fileBytes)}`);
     const { name, contentType } = await details();
     const filename = safeFilename(name ?? "");
     if (!filename) throw new AppError("unprocessable_entity", "the file needs a name");
@@ -99,7 +178,7 @@ export async function addAttachment(user: PublicUser, slug: string, body: Readab
     await forget(key);
     throw error;
   }
-  return recordAttachment(competition.id, file);
+  return recordAttachment(competition.id, user.id, file);
 }
 
 /** A new key for a data file of the competition in the file store. */
@@ -118,12 +197,14 @@ export type StoredUpload = { filename: string; contentType: string; key: string;
  * it is either an upload in progress or a listed file, never both or neither. A refused file's bytes are removed from the store; a replaced file's
  * bytes after the new row is committed.
  */
-export async function recordAttachment(competitionId: string, file: StoredUpload & { uploadId?: string }): Promise<AttachmentSummary> {
+export async function recordAttachment(competitionId: string, userId: string, file: StoredUpload & { uploadId?: string }): Promise<AttachmentSummary> {
   let replaced: string | null = null;
   try {
     const stored = await transaction(async (tx) => {
       void tx.read(nameLock(`attachments:${competitionId}`));
-      refuseOverStorage((await tx.read<Stored>(storedBesides(competitionId, file.filename, file.uploadId)))[0], file.size);
+      void tx.read(nameLock(`storage:${userId}`));
+      const adding = { competitionId, userId, filename: file.filename, uploadId: file.uploadId, bytes: file.size };
+      refuseOverRoom((await tx.read<Taken>(roomTaken(adding)))[0], adding, null);
       const [previous] = await tx.read<{ key: string | null }>(
         Prisma.sql`SELECT storage_key AS key FROM attachments WHERE competition_id = ${competitionId}::uuid AND filename = ${file.filename}`,
       );

@@ -142,6 +142,9 @@ const VARIABLES = {
   QUILTBOARD_DATA_FILE_BYTES: { ...whole("a whole number of bytes", 50 * 1024 ** 3, 1024, 5 * 1024 ** 4), default: "`53687091200` (50 GiB)" },
   QUILTBOARD_RESUMABLE_HOURS: whole("a whole number of hours", 24, 1, 720),
   QUILTBOARD_DATA_TOTAL_BYTES: { ...whole("a whole number of bytes", 200 * 1024 ** 3, 1024, 1024 ** 5), default: "`214748364800` (200 GiB)" },
+  QUILTBOARD_ACCOUNT_DATA_BYTES: { ...whole("a whole number of bytes", 200 * 1024 ** 3, 1024, 1024 ** 5), default: "`214748364800` (200 GiB)" },
+  QUILTBOARD_UNVERIFIED_DATA_BYTES: { ...whole("a whole number of bytes", 1024 ** 3, 0, 1024 ** 5), default: "`1073741824` (1 GiB)" },
+  QUILTBOARD_FILES_FREE_BYTES: { ...whole("a whole number of bytes", 10 * 1024 ** 3, 0, 1024 ** 5), default: "`10737418240` (10 GiB)" },
   S3_BUCKET: {
     expects: "an S3 bucket's name (3 to 63 characters), required with QUILTBOARD_FILES=s3",
     default: "unset",

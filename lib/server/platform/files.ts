@@ -1,7 +1,7 @@
 import "server-only";
 import { createHash, randomBytes, randomUUID } from "node:crypto";
 import { createReadStream, createWriteStream } from "node:fs";
-import { mkdir, readdir, readFile, rename, rm, rmdir, stat, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, rename, rm, rmdir, stat, statfs, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { pipeline as pipe, Readable, Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
@@ -39,6 +39,8 @@ export interface FileStore {
   stat(key: string): Promise<{ size: number } | null>;
   /** Every whole file whose key starts with `prefix` (ending in `/`), with when it was written. */
   list(prefix: string): AsyncIterable<{ key: string; written: Date }>;
+  /** The bytes still free for the store to write (local: its file system's, for an unprivileged process); null where the backend has no such bound (S3). */
+  free(): Promise<number | null>;
 }
 
 /** A file of the store as a download: what its answer says of it, and its bytes (all or a range) or a signed URL. */
@@ -184,6 +186,11 @@ export function localStore(root: string): FileStore {
         if (found?.isFile()) yield { key, written: found.mtime };
       }
     },
+    async free() {
+      await mkdir(root, { recursive: true });
+      const { bavail, bsize } = await statfs(root);
+      return bavail * bsize;
+    },
   };
 }
 
@@ -262,6 +269,9 @@ export function s3Store(options: S3Options): FileStore {
         for (const object of page.Contents ?? []) if (object.Key && object.LastModified) yield { key: object.Key, written: object.LastModified };
         ContinuationToken = page.IsTruncated ? page.NextContinuationToken : undefined;
       } while (ContinuationToken);
+    },
+    async free() {
+      return null;
     },
   };
 }

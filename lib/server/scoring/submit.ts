@@ -5,7 +5,7 @@ import { recordLate } from "./late";
 import { scoreThroughMechanism } from "./transaction";
 import { scoreUpload } from "./upload";
 import type { PublicUser } from "@/lib/server/accounts/users";
-import { accessOf, bannedError, requireIdentity } from "@/lib/server/competitions/access";
+import { bannedError, requireRules } from "@/lib/server/competitions/access";
 import { getVisibleCompetition, metricOf } from "@/lib/server/competitions/competitions";
 import { checkOpen } from "@/lib/server/competitions/lifecycle";
 import { getScoreBounds } from "@/lib/server/competitions/plans";
@@ -29,8 +29,9 @@ export type SubmitOptions = { idempotencyKey?: string | null; now?: Date; detail
  * Scores a submission through the team's Thresholdout (docs/mechanism.md §2). Everything that can
  * refuse it without reading the file comes first, in one round trip: the competition open (or
  * taking late submissions), the caller in a team, not banned, the team not disqualified, the
- * caller's identity meeting the competition's identity rule (competitions/access.ts: one more query
- * where there is one), a
+ * caller meeting every access rule the organizers set now (competitions/access.ts requireRules, as
+ * when joining: an address unverified or at another domain, an identity missing, no approval; a
+ * query more for each rule there is), a
  * submission left today (unless the Idempotency-Key was used: the transaction answers it again);
  * then the per-account rate limit. Only then is the file read (`body`: from a request, an upload of
  * platform/uploads.ts, which waits for an upload slot first; `details` its name and note), and
@@ -71,7 +72,7 @@ export async function submit(
   if (!member) throw new AppError("forbidden", "join or create a team in this competition before submitting");
   if (member.ban !== null) throw bannedError(member.ban);
   if (member.disqualifyReason !== null) throw disqualifiedError(member.disqualifyReason);
-  await requireIdentity(user, accessOf(competition));
+  await requireRules(user, competition);
   // Past m the answer is "limit", which the daily cap does not count: no reason to refuse it.
   if (!member.keyUsed && !member.pastM) refuseOverCap(limitsOf(competition.dailySubmissionLimit, member.usedToday, at), at);
   await consumeRateLimit("submissions", user.id);

@@ -1,6 +1,7 @@
 import "server-only";
 import { getMyTeam, mailTeam, membership, newInviteCode, teamByCode } from "./teams";
 import type { PublicUser } from "@/lib/server/accounts/users";
+import { requireRules } from "@/lib/server/competitions/access";
 import { type CompetitionRow, metricOf, submissionsPossible } from "@/lib/server/competitions/competitions";
 import { requireOpenCompetition } from "@/lib/server/competitions/lifecycle";
 import { queueEvent } from "@/lib/server/competitions/webhooks";
@@ -89,7 +90,7 @@ async function readSides(tx: Pick<Prisma.TransactionClient, "team" | "$queryRaw"
  * answers, `b`'s open threshold epoch (a public answer since its last holdout answer: 8u of privacy
  * spent, lib/mechanism/accounting.ts) counting as one more, since the merged team carries on with
  * `a`'s threshold and `b`'s is abandoned. Checked when a merge is asked for, and again under both
- * teams' locks when it is accepted.
+ * teams' locks when it is accepted, with the access rules of every member (rulesProblem).
  */
 function mergeProblem(competition: CompetitionRow, a: Side, b: Side, now: Date): AppError | null {
   const conflict = (message: string) => new AppError("conflict", message);
@@ -123,6 +124,41 @@ function mergeProblem(competition: CompetitionRow, a: Side, b: Side, now: Date):
     return conflict(
       `the two teams made ${queriesA} + ${queriesB} = ${queriesA + queriesB} scored submissions, more than the ${m} this competition's guarantee covers for one team; they cannot merge`,
     );
+  }
+  return null;
+}
+
+/** What a member lacks, by the code of requireRules' refusal, in words that name no one. */
+const LACKS: Record<string, string> = {
+  domain_not_allowed: "an address at a domain this competition admits",
+  email_unverified: "the verified address this competition asks for",
+  identity_required: "the sign-in identity this competition asks for",
+  approval_required: "the organizers' approval this competition asks for",
+};
+
+/**
+ * 409 when a member of `a` or `b` does not meet the competition's access rules as they are now
+ * (competitions/access.ts requireRules, the rule of joining and of submitting), else null. A merge
+ * makes one new team for every member of both: the absorbed team's members join the other, and the
+ * other's members gain the absorbed team's transcript and budget; so each of them must meet the
+ * rules, as if joining now. Otherwise one who could no longer join or submit (a rule set after the
+ * team was joined) would be let into a team that can, and hold its answers. `client` reads the
+ * members under the teams' locks when a merge is accepted.
+ */
+async function rulesProblem(client: Pick<Prisma.TransactionClient, "teamMember">, competition: CompetitionRow, teams: Side[]): Promise<AppError | null> {
+  for (const team of teams) {
+    const members = await client.teamMember.findMany({ where: { teamId: team.id }, select: { user: { select: { id: true, email: true } } } });
+    for (const { user } of members) {
+      try {
+        await requireRules(user, competition);
+      } catch (error) {
+        if (!(error instanceof AppError) || !LACKS[error.code]) throw error;
+        return new AppError(
+          "conflict",
+          `a member of team ${team.name} lacks ${LACKS[error.code]}; every member of a merged team must meet its access rules, so the teams cannot merge`,
+        );
+      }
+    }
   }
   return null;
 }
@@ -165,7 +201,7 @@ export async function requestMerge(user: PublicUser, slug: string, { inviteCode 
   const other = await teamByCode(db, competition.id, inviteCode);
   if (other.id === member.teamId) throw new AppError("conflict", "that is your own team's invite code");
   const [a, b] = await readSides(db, [member.teamId, other.id]);
-  const problem = mergeProblem(competition, a, b, now);
+  const problem = mergeProblem(competition, a, b, now) ?? (await rulesProblem(db, competition, [a, b]));
   if (problem) throw problem;
   let created;
   try {
@@ -226,7 +262,7 @@ export async function acceptMerge(user: PublicUser, slug: string, id: string, no
     if (decided.count === 0) throw new AppError("conflict", "this merge request was answered or cancelled meanwhile");
     if ((await membership(tx, user.id, competition.id))?.teamId !== request.toTeamId) throw new AppError("conflict", "you left the team meanwhile");
     const [a, b] = await readSides(tx, [request.fromTeamId, request.toTeamId]);
-    const problem = mergeProblem(competition, a, b, now);
+    const problem = mergeProblem(competition, a, b, now) ?? (await rulesProblem(tx, competition, [a, b]));
     if (problem) throw problem;
     const rowOf = (t: Side): BoardRow | null => (t.bestValue === null ? null : { value: t.bestValue, kind: t.bestKind as BoardKind, at: t.bestAt! });
     const best = mergeBoardRows(rowOf(a), rowOf(b), metricOf(competition).direction);

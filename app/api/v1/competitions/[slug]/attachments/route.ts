@@ -34,13 +34,14 @@ export const POST = defineRoute(
     auth: "required",
     body: "multipart",
     ok: { 201: { description: "the file", reply: attachmentSchema } },
-    errors: [403, 429],
+    errors: [403, 413, 429, 507],
   },
   async ({ request, user, params }) => {
     requireMediaType(request, ["multipart"]);
     // Nothing of the body is read until the service has checked the caller (platform/uploads.ts).
     const { file, details } = openUpload(request, { maxBytes: attachmentLimits().fileBytes, what: "the attachment", userId: user.id });
-    return json(await addAttachment(user, params.slug, file, details), 201);
+    // Its Content-Length (the file and a little of multipart's framing) is what the disk must hold; the bounds count the file once it is in the store.
+    return json(await addAttachment(user, params.slug, file, details, Number(request.headers.get("content-length")) || 0), 201);
   },
 );
 

@@ -15,7 +15,7 @@ export const POST = defineRoute(
     auth: "required",
     body: startUploadSchema,
     ok: { 201: { description: "the upload: its id, part size and count, and its expiry", reply: attachmentUploadSchema } },
-    errors: [403, 413, 429],
+    errors: [403, 413, 429, 507],
   },
   async ({ user, params, body }) => json(await startAttachmentUpload(user, params.slug, body), 201),
 );

@@ -21,7 +21,8 @@ export const PUT = defineRoute(
   async ({ request, user, params }) => {
     // Nothing of the body is read until the service has checked the caller and the part (platform/uploads.ts).
     const body = openBytes(request, { maxBytes: PART_BYTES.most, what: "the part", userId: user.id });
-    return json(await putAttachmentUploadPart(user, params.slug, params.id, /^\d{1,5}$/.test(params.n) ? Number(params.n) : NaN, body));
+    // A part number that is not a whole number is null: the service names it (422) once the caller and the upload are checked.
+    return json(await putAttachmentUploadPart(user, params.slug, params.id, /^\d{1,5}$/.test(params.n) ? Number(params.n) : null, body));
   },
 );
 
