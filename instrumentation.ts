@@ -5,7 +5,7 @@
 // the file store is claimed (a local directory that is not this database's stops the start:
 // lib/server/platform/files.ts claimLocalStore), files still kept in the database (data files,
 // solutions', submissions') are moved into it in the background, and Quiltboard's background work
-// starts (lib/server/boards/scheduler.ts): the automatic close at each competition's end, the outbox,
+// starts (lib/server/closing/scheduler.ts): the automatic close at each competition's end, the outbox,
 // and every 6 hours, on one instance of however many, the sweep of the solutions' and submissions'
 // files no row names (lib/server/scoring/files.ts storeSweep).
 export async function register(): Promise<void> {
@@ -31,6 +31,6 @@ export async function register(): Promise<void> {
     (moved) => moved && log.info({ moved }, "files moved from the database into the file store"),
     (error: unknown) => log.error({ err: (error as Error).message }, "moving files into the file store failed; the next start tries again"),
   );
-  const { startScheduler } = await import("./lib/server/boards/scheduler");
+  const { startScheduler } = await import("./lib/server/closing/scheduler");
   startScheduler([storeSweep]);
 }

@@ -1,6 +1,6 @@
 /**
  * Signs that one person holds several accounts, read from what the accounts' addresses and sign-in
- * identities are called (the manage page's multiple-account signals, lib/server/boards/sybil.ts):
+ * identities are called (the manage page's multiple-account signals, lib/server/console/sybil.ts):
  * handles of one provider that follow one pattern — name, name1, name2, name.2, name+kaggle — and
  * one verified address behind several accounts. Pure: the accounts come in, the groups go out,
  * each group spanning at least two teams (accounts of one team are one team's business).

@@ -7,7 +7,7 @@ import { updateCompetition } from "@/lib/server/competitions/settings";
 import { db } from "@/lib/server/platform/db";
 import { verifyEmail } from "@/lib/server/accounts/email-links";
 import { submit } from "@/lib/server/scoring/submit";
-import { sybilSignals } from "@/lib/server/boards/sybil";
+import { sybilSignals } from "@/lib/server/console/sybil";
 import { createTeam, joinTeam } from "@/lib/server/teams/teams";
 import { registerUser, type PublicUser } from "@/lib/server/accounts/users";
 import { demoPredictionsCsv } from "@/prisma/demo-solution";

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { notificationUpdateSchema, unsubscribeSchema } from "@/lib/validation/accounts";
 import { getNotificationSettings, unsubscribe, updateNotificationSettings } from "@/lib/server/accounts/notifications";
 import type { PublicUser } from "@/lib/server/accounts/users";
-import { closeCompetition } from "@/lib/server/boards/finals";
+import { closeCompetition } from "@/lib/server/closing/finals";
 import { listAnnouncements, postAnnouncement, remindDueCompetitions } from "@/lib/server/competitions/announcements";
 import { requireOrganizer } from "@/lib/server/competitions/competitions";
 import { updateCompetition } from "@/lib/server/competitions/settings";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { finalInterval, tiedWith } from "@/lib/calibration/finals";
-import { closeCompetition, finalStandingsCsv, getFinalStandings } from "@/lib/server/boards/finals";
+import { closeCompetition, finalStandingsCsv, getFinalStandings } from "@/lib/server/closing/finals";
 import { getTeamHistory } from "@/lib/server/boards/team-page";
 import { listCompetitions } from "@/lib/server/competitions/competitions";
 import { db } from "@/lib/server/platform/db";

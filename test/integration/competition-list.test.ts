@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import pg from "pg";
 import { describe, expect, it } from "vitest";
-import { closeCompetition } from "@/lib/server/boards/finals";
+import { closeCompetition } from "@/lib/server/closing/finals";
 import { competitionListStatement, listCompetitions } from "@/lib/server/competitions/competitions";
 import { createTeam } from "@/lib/server/teams/teams";
 import { competitionListQuerySchema } from "@/lib/validation/competitions";

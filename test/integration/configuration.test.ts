@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 // variable and what it expects; before, Number("abc") was NaN, and a timer of NaN ms is a timer of
 // 1 ms to Node. (This file's modules and environment are its own: vitest runs each file apart.)
 
-const { startScheduler } = await import("@/lib/server/boards/scheduler");
+const { startScheduler } = await import("@/lib/server/closing/scheduler");
 
 afterEach(() => {
   delete process.env.QUILTBOARD_CLOSE_SECONDS;

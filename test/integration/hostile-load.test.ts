@@ -1,7 +1,7 @@
 import pg from "pg";
 import { describe, expect, it } from "vitest";
 import { parseSolution } from "@/lib/csv/solution";
-import { closeCompetition } from "@/lib/server/boards/finals";
+import { closeCompetition } from "@/lib/server/closing/finals";
 import { addAttachment } from "@/lib/server/competitions/attachments";
 import { deleteDraft } from "@/lib/server/competitions/lifecycle";
 import { SolutionCache, solutionCache } from "@/lib/server/competitions/solution-cache";

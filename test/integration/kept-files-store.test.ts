@@ -1,8 +1,8 @@
 import { mkdirSync, rmSync, utimesSync } from "node:fs";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { closeCompetition } from "@/lib/server/boards/finals";
-import { revealCompetition, revealedSolution } from "@/lib/server/boards/reveal";
+import { closeCompetition } from "@/lib/server/closing/finals";
+import { revealCompetition, revealedSolution } from "@/lib/server/closing/reveal";
 import { deleteDraft } from "@/lib/server/competitions/lifecycle";
 import { moveSolutionFilesToStore, sweepSolutionFiles, uploadSolution } from "@/lib/server/competitions/solutions";
 import { db } from "@/lib/server/platform/db";

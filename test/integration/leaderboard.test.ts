@@ -3,7 +3,7 @@ import { setMechanism } from "@/lib/server/competitions/calibration";
 import { createCompetition } from "@/lib/server/competitions/competitions";
 import { db } from "@/lib/server/platform/db";
 import { csvCell } from "@/lib/csv/writer";
-import { getFinalStandings } from "@/lib/server/boards/finals";
+import { getFinalStandings } from "@/lib/server/closing/finals";
 import { getLeaderboard, leaderboardCsv } from "@/lib/server/boards/leaderboard";
 import { getTeamHistory } from "@/lib/server/boards/team-page";
 import { uploadSolution } from "@/lib/server/competitions/solutions";
@@ -12,7 +12,7 @@ import { submit } from "@/lib/server/scoring/submit";
 import { createTeam } from "@/lib/server/teams/teams";
 import { lastMailTo, mailCount } from "@/scripts/support/caught-mail";
 import { publishCompetition } from "@/lib/server/competitions/publish";
-import { closeCompetition, closeDueCompetitions } from "@/lib/server/boards/finals";
+import { closeCompetition, closeDueCompetitions } from "@/lib/server/closing/finals";
 import { ACKNOWLEDGE_ALL, tag, stream, newUser, publishedCompetition } from "@/test/support/factories";
 import { createCompetitionSchema } from "@/lib/validation/competitions";
 

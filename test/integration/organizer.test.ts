@@ -15,7 +15,7 @@ import { type PublicUser } from "@/lib/server/accounts/users";
 import { demoSolutionCsv } from "@/prisma/demo-solution";
 import { deleteDraft } from "@/lib/server/competitions/lifecycle";
 import { publishChecklist, publishCompetition } from "@/lib/server/competitions/publish";
-import { closeCompetition } from "@/lib/server/boards/finals";
+import { closeCompetition } from "@/lib/server/closing/finals";
 import { ACKNOWLEDGE_ALL, PRACTICAL, tag, newUser, rejection, draftCompetition, publishedCompetition } from "@/test/support/factories";
 import { createCompetitionSchema } from "@/lib/validation/competitions";
 

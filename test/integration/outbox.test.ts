@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { unsubscribeSchema } from "@/lib/validation/accounts";
 import { unsubscribe } from "@/lib/server/accounts/notifications";
 import { registerUser } from "@/lib/server/accounts/users";
-import { closeCompetition } from "@/lib/server/boards/finals";
+import { closeCompetition } from "@/lib/server/closing/finals";
 import { db } from "@/lib/server/platform/db";
 import { message } from "@/lib/server/platform/mail";
 import { backOffMs, deliver, drainOutbox, queueMails, sendMails } from "@/lib/server/platform/outbox";

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from "vitest";
-import { closeCompetition } from "@/lib/server/boards/finals";
+import { closeCompetition } from "@/lib/server/closing/finals";
 import { db } from "@/lib/server/platform/db";
 import { AppError } from "@/lib/server/platform/errors";
 import { log } from "@/lib/server/platform/log";

@@ -2,7 +2,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { Webhook } from "standardwebhooks";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { closeCompetition } from "@/lib/server/boards/finals";
+import { closeCompetition } from "@/lib/server/closing/finals";
 import { postAnnouncement } from "@/lib/server/competitions/announcements";
 import { requireOrganizer } from "@/lib/server/competitions/competitions";
 import { updateCompetition } from "@/lib/server/competitions/settings";

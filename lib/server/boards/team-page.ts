@@ -97,7 +97,7 @@ export async function getTeamHistory(viewer: PublicUser | null, slug: string, te
 }
 
 /**
- * The team's place in the final standings as they read now (finals.ts getFinalStandings: a team
+ * The team's place in the final standings as they read now (closing/finals.ts getFinalStandings: a team
  * disqualified after the close leaves them, and the ones below move up); null before the close and
  * for a team without a final score or disqualified.
  */

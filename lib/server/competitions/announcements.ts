@@ -20,7 +20,7 @@ import { formatUtc } from "@/lib/format";
  * to every member of every team of the competition through the outbox, once per recipient
  * (`announcement:{id}:{user}`), queued in the transaction that records it; a member who turned the
  * kind off (the account page, or a mail's unsubscribe link) is left out. The close's notice is not
- * mailed: the close already mails every member their final place (boards/finals.ts, kind `results`).
+ * mailed: the close already mails every member their final place (closing/finals.ts, kind `results`).
  */
 
 type Kind = AnnouncementView["kind"];

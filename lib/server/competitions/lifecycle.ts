@@ -11,7 +11,7 @@ import type { Prisma } from "@/lib/generated/prisma/client";
 // A competition's life: draft → published → closed (docs/ARCHITECTURE.md, "A competition's life").
 // This module owns the rules that pages and services ask about: what a draft may change and when a
 // competition takes entries. Publishing is publish.ts; closing, which computes the final standings,
-// is lib/server/boards/finals.ts.
+// is lib/server/closing/finals.ts.
 
 // Draft
 

@@ -3,7 +3,7 @@ import { db } from "./db";
 import { log } from "./log";
 
 /**
- * Work the scheduler (boards/scheduler.ts) does once per period across every app instance, however
+ * Work the scheduler (closing/scheduler.ts) does once per period across every app instance, however
  * many there are: the file store's sweep of files no row names (scoring/files.ts storeSweep), which
  * lists every object under its prefixes and is the same work on each instance. Each job has a mark in
  * PostgreSQL, `periodic_runs.last_run_at`, the start of its last run. At every tick each instance asks

@@ -117,7 +117,7 @@ export async function sweepSubmissionFiles(now = new Date()): Promise<number> {
 
 /**
  * The file store's sweep of the submissions' and solutions' files no row names, over an hour old:
- * the scheduler's job (boards/scheduler.ts), done every 6 hours by one app instance of however many
+ * the scheduler's job (closing/scheduler.ts), done every 6 hours by one app instance of however many
  * (platform/periodic.ts).
  */
 export const storeSweep: PeriodicJob = {

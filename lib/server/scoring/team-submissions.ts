@@ -1,7 +1,7 @@
 import "server-only";
 import { presentAnswer } from "./answer";
 import type { PublicUser } from "@/lib/server/accounts/users";
-import { finalSubmissionIds } from "@/lib/server/boards/finals";
+import { finalSubmissionIds } from "@/lib/server/closing/finals";
 import { getVisibleCompetition, metricOf } from "@/lib/server/competitions/competitions";
 import { displayBound, getScoreBounds } from "@/lib/server/competitions/plans";
 import { transcriptPlaces } from "@/lib/calibration/score-bounds";

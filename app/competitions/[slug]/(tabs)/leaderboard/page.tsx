@@ -1,6 +1,6 @@
 import Link from "../../../../_components/link";
 import { AppError } from "@/lib/server/platform/errors";
-import { getFinalStandings } from "@/lib/server/boards/finals";
+import { getFinalStandings } from "@/lib/server/closing/finals";
 import { getLateBoard } from "@/lib/server/boards/late-board";
 import { getLeaderboard } from "@/lib/server/boards/leaderboard";
 import { LiveLeaderboard } from "../../../../_components/view/live-leaderboard";

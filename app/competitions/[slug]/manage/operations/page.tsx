@@ -1,7 +1,7 @@
 import { holdoutHealth } from "@/lib/server/scoring/audit";
 import { listOrganizers } from "@/lib/server/competitions/organizers";
 import { listBans, listRegistrations } from "@/lib/server/competitions/access";
-import { listAllSubmissions } from "@/lib/server/boards/console";
+import { listAllSubmissions } from "@/lib/server/console/console";
 import { listAnnouncements } from "@/lib/server/competitions/announcements";
 import { listWebhooks } from "@/lib/server/competitions/webhooks";
 import { Announcements } from "../../../../_components/announcements";

@@ -1,7 +1,7 @@
 // POST /api/v1/competitions/[slug]/close – close a published competition (organizers)
 import { competitionDetailsSchema } from "@/lib/responses";
 import { defineRoute } from "@/lib/server/accounts/endpoint";
-import { closeCompetition } from "@/lib/server/boards/finals";
+import { closeCompetition } from "@/lib/server/closing/finals";
 import { toPublicDetails } from "@/lib/server/competitions/competitions";
 import { json, otherMethods } from "@/lib/server/platform/api";
 

@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { finalStandingsSchema } from "@/lib/responses";
 import { defineRoute } from "@/lib/server/accounts/endpoint";
-import { finalStandingsCsv, getFinalStandings } from "@/lib/server/boards/finals";
+import { finalStandingsCsv, getFinalStandings } from "@/lib/server/closing/finals";
 import { json, otherMethods } from "@/lib/server/platform/api";
 import { fileResponse } from "../../../file-response";
 

@@ -2,7 +2,7 @@
 // POST /api/v1/competitions/[slug]/reveal – reveal them (organizers, once closed)
 import { competitionDetailsSchema, revealSchema } from "@/lib/responses";
 import { defineRoute } from "@/lib/server/accounts/endpoint";
-import { getReveal, revealCompetition } from "@/lib/server/boards/reveal";
+import { getReveal, revealCompetition } from "@/lib/server/closing/reveal";
 import { toPublicDetails } from "@/lib/server/competitions/competitions";
 import { json, otherMethods } from "@/lib/server/platform/api";
 

@@ -1,6 +1,6 @@
 // GET /api/v1/competitions/[slug]/reveal/solution – the solution file as uploaded, once revealed
 import { defineRoute } from "@/lib/server/accounts/endpoint";
-import { revealedSolution } from "@/lib/server/boards/reveal";
+import { revealedSolution } from "@/lib/server/closing/reveal";
 import { otherMethods } from "@/lib/server/platform/api";
 import { fileResponse } from "../../../../file-response";
 

@@ -1,7 +1,7 @@
 // GET /api/v1/competitions/[slug]/reveal/transcript – every answer, as CSV, once revealed
 import { TRANSCRIPT_COLUMNS } from "@/lib/responses";
 import { defineRoute } from "@/lib/server/accounts/endpoint";
-import { revealedTranscript } from "@/lib/server/boards/reveal";
+import { revealedTranscript } from "@/lib/server/closing/reveal";
 import { otherMethods } from "@/lib/server/platform/api";
 import { fileResponse } from "../../../../file-response";
 

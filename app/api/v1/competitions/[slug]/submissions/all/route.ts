@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { consoleRowSchema } from "@/lib/responses";
 import { defineRoute } from "@/lib/server/accounts/endpoint";
-import { consoleCsv, listAllSubmissions } from "@/lib/server/boards/console";
+import { consoleCsv, listAllSubmissions } from "@/lib/server/console/console";
 import { json, otherMethods } from "@/lib/server/platform/api";
 import { fileResponse } from "../../../../file-response";
 

@@ -1,6 +1,6 @@
 import "server-only";
 import { scoreDecimals } from "@/lib/metrics/display";
-import { liveOrder, ON_BOARD } from "./ranking";
+import { liveOrder, ON_BOARD } from "@/lib/server/boards/ranking";
 import { COMPETITION_SELECT, type CompetitionRow, getVisibleCompetition, metricOf, requireOrganizer } from "@/lib/server/competitions/competitions";
 import type { PublicUser } from "@/lib/server/accounts/users";
 import { db, lockCompetition } from "@/lib/server/platform/db";
@@ -51,7 +51,7 @@ export async function closeCompetition(user: PublicUser, slug: string): Promise<
 }
 
 /**
- * Closes every published competition whose end has come (lib/server/boards/scheduler.ts runs it every
+ * Closes every published competition whose end has come (lib/server/closing/scheduler.ts runs it every
  * half minute on every app instance); each is closed exactly once, by whichever instance locks
  * it first. Returns the slugs this call closed.
  */
