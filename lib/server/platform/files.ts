@@ -31,6 +31,8 @@ export interface FileStore {
   put(key: string, body: ReadableStream<Uint8Array> | Readable): Promise<{ size: number; sha256: string }>;
   /** The bytes of `key`, all or from `range.start` to `range.end` (inclusive); 404 when there is no such file. */
   get(key: string, range?: ByteRange): Promise<ReadableStream<Uint8Array>>;
+  /** Where `key` is on this machine's disk (local; 404 when there is no such file), for the HTTP preload to send itself; null where the backend keeps its files elsewhere (S3). */
+  localFile(key: string): Promise<string | null>;
   /** A URL that serves `key` for `seconds` to whoever holds it, as a download named `filename`; null where the backend has none (local). */
   signedUrl(key: string, download: { filename: string; contentType: string; seconds: number }): Promise<string | null>;
   /** Removes `key`; nothing when it is already gone. */
@@ -48,6 +50,8 @@ export type StoredFile = {
   size: number;
   sha256: string;
   open: (range?: ByteRange) => Promise<ReadableStream<Uint8Array>>;
+  /** Where the file is on this machine's disk (local store), or null (S3). */
+  localFile: () => Promise<string | null>;
   /** A URL of the store that serves the file itself for `seconds` (S3), or null (local). */
   signedUrl: (seconds: number) => Promise<string | null>;
 };
@@ -152,9 +156,12 @@ export function localStore(root: string): FileStore {
       return digest();
     },
     async get(key, range) {
-      const file = where(key);
+      const file = await this.localFile(key);
+      return Readable.toWeb(createReadStream(file!, range ? { start: range.start, end: range.end } : {})) as ReadableStream<Uint8Array>;
+    },
+    async localFile(key) {
       if (!(await this.stat(key))) throw new AppError("not_found", "the file is not in the store");
-      return Readable.toWeb(createReadStream(file, range ? { start: range.start, end: range.end } : {})) as ReadableStream<Uint8Array>;
+      return where(key);
     },
     async signedUrl() {
       return null;
@@ -233,6 +240,9 @@ export function s3Store(options: S3Options): FileStore {
         if ((error as { name?: string }).name === "NoSuchKey") throw new AppError("not_found", "the file is not in the store");
         throw error;
       }
+    },
+    async localFile() {
+      return null;
     },
     async signedUrl(key, download) {
       const command = new GetObjectCommand({
