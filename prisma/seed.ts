@@ -19,6 +19,7 @@ import { demoDataFiles, demoPredictionsCsv, demoSolutionCsv, HOURS, TRAIN_HOUSEH
 import { addAttachment } from "@/lib/server/competitions/attachments";
 import { publishCompetition } from "@/lib/server/competitions/publish";
 import { parseEnvironment } from "@/lib/server/platform/env";
+import { createCompetitionSchema } from "@/lib/validation/competitions";
 
 export const DEMO_ACCOUNTS = [
   { email: "admin@quiltboard.test", name: "Ada Admin", password: "quiltboard-admin", role: "admin" as const },
@@ -82,17 +83,21 @@ export async function seed(now = new Date(), dataSeed = randomBytes(16).toString
   const [admin, alice, bob] = await Promise.all(DEMO_ACCOUNTS.map((a) => createUser({ email: a.email, password: a.password, name: a.name }, a.role)));
   await db.user.updateMany({ where: { id: { in: [admin.id, alice.id, bob.id] } }, data: { emailVerifiedAt: now } }); // demo addresses count as verified
   const day = 24 * 60 * 60 * 1000;
-  await createCompetition(admin, {
-    slug: DEMO_SLUG,
-    title: "Household Power Spikes",
-    description: DESCRIPTION,
-    rules: RULES,
-    metric: { name: "accuracy" },
-    startsAt: new Date(now.getTime() - day),
-    endsAt: new Date(now.getTime() + 60 * day),
-    dailySubmissionLimit: 5,
-    maxTeamSize: 4,
-  });
+  // Parsed as POST /api/v1/competitions parses its body: the service takes the schema's output (its defaults filled in).
+  await createCompetition(
+    admin,
+    createCompetitionSchema.parse({
+      slug: DEMO_SLUG,
+      title: "Household Power Spikes",
+      description: DESCRIPTION,
+      rules: RULES,
+      metric: { name: "accuracy" },
+      startsAt: new Date(now.getTime() - day),
+      endsAt: new Date(now.getTime() + 60 * day),
+      dailySubmissionLimit: 5,
+      maxTeamSize: 4,
+    }),
+  );
   const solution = demoSolutionCsv(dataSeed, DEMO_HOUSEHOLDS);
   await uploadSolution(admin, DEMO_SLUG, new Response(solution).body);
   for (const file of demoDataFiles(dataSeed, DEMO_HOUSEHOLDS))

@@ -28,8 +28,10 @@ export async function runAdminCommand(
     const { createUser } = await import("@/lib/server/accounts/users");
     const { toErrorResponse } = await import("@/lib/server/platform/errors");
     const { db } = await import("@/lib/server/platform/db");
+    const { signUpSchema } = await import("@/lib/validation/accounts");
     try {
-      const user = await createUser({ email, password, name }, "admin");
+      // Parsed as a sign-up is (the address trimmed and lowercased); a bad field is named in the message below.
+      const user = await createUser(signUpSchema.parse({ email, password, name }), "admin");
       console.log(`created administrator ${user.email}; sign in at /signin`);
       return 0;
     } catch (error) {

@@ -2,7 +2,8 @@ import type { Metadata } from "next";
 import Link from "../_components/link";
 import { getSessionUser } from "@/lib/server/accounts/auth";
 import { describeInvitation } from "@/lib/server/competitions/organizers";
-import { AppError } from "@/lib/server/platform/errors";
+import { AppError, toErrorResponse } from "@/lib/server/platform/errors";
+import { invitationSchema } from "@/lib/validation/competitions";
 import { AcceptInvitation } from "../_components/accept-invitation";
 
 export const metadata: Metadata = { title: "Invitation to organize" };
@@ -11,9 +12,15 @@ export const metadata: Metadata = { title: "Invitation to organize" };
 // a button that accepts it for the signed-in account with the address invited.
 export default async function OrganizerInvitationPage({ searchParams }: { searchParams: Promise<{ token?: string }> }) {
   const { token } = await searchParams;
+  // The link's query parsed here, as POST /api/v1/organizer-invitations/accept parses its body: a malformed token is named, not a 500.
+  const parsed = token ? invitationSchema.safeParse({ token }) : null;
   const [user, invitation] = await Promise.all([
     getSessionUser(),
-    token ? describeInvitation({ token }).catch((error) => (error instanceof AppError ? error : Promise.reject(error))) : null,
+    !parsed
+      ? null
+      : parsed.success
+        ? describeInvitation(parsed.data).catch((error) => (error instanceof AppError ? error : Promise.reject(error)))
+        : new AppError("unprocessable_entity", toErrorResponse(parsed.error).body.error.message),
   ]);
   return (
     <div className="mx-auto max-w-md space-y-4 rounded-xl border border-slate-200 bg-white p-6 shadow-sm">

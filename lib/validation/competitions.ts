@@ -120,6 +120,7 @@ export type AcknowledgmentCode = z.infer<typeof acknowledgmentCodeSchema>;
 
 /** POST …/publish's body (optional): the acknowledgments GET …/publish listed. */
 export const publishRequestSchema = z.object({ acknowledge: z.array(acknowledgmentCodeSchema).max(3).default([]) }).strict();
+export type PublishRequest = z.infer<typeof publishRequestSchema>;
 
 export const registrationDecisionSchema = z.object({ status: z.enum(["approved", "refused"]) }).strict();
 export type RegistrationDecision = z.infer<typeof registrationDecisionSchema>;
@@ -135,6 +136,7 @@ export const announcementSchema = z
     body: text().trim().min(1, { message: "write the announcement" }).max(20_000, { message: "use at most 20,000 characters" }),
   })
   .strict();
+export type AnnouncementInput = z.infer<typeof announcementSchema>;
 
 /** The events a competition's webhooks receive (docs/api.md, Webhooks), with what each tells. */
 export const WEBHOOK_EVENTS = {
@@ -170,6 +172,7 @@ export const webhookSchema = z
       .default("all"),
   })
   .strict();
+export type WebhookInput = z.infer<typeof webhookSchema>;
 
 /** PUT …/sandbox/{id}/baseline: the name the baseline row carries on the leaderboard. */
 export const baselineSchema = z.object({ name: text().trim().min(2, { message: "use at least 2 characters" }).max(60) }).strict();

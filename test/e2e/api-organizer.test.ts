@@ -63,6 +63,38 @@ describe("an organizer through the REST API only", () => {
     expect(JSON.stringify(rest)).not.toMatch(/secret|spike,|holdout,/);
   });
 
+  it("names a bad field of a publication, an announcement and a webhook with 422 before anything is done", async () => {
+    // Each body is parsed by its endpoint's schema before the service runs (docs/api.md), so these are the API's answers, not a service's.
+    const { auth } = await newApiUser("organizer");
+    const s = slug();
+    const draft = await api("/api/v1/competitions", { headers: auth, body: { slug: s, title: "Draft", metric: { name: "accuracy" }, endsAt: future } });
+    expect(draft.status).toBe(201);
+    const unknown = await api(`/api/v1/competitions/${s}/publish`, { headers: auth, body: { acknowledge: ["anything"] } });
+    expect([unknown.status, (await unknown.json()).error]).toEqual([
+      422,
+      {
+        code: "unprocessable_entity",
+        message: 'acknowledge.0: expected one of "no_guarantee", "model_ignores_groups" or "model_ignores_states", got "anything"',
+        details: [{ path: "acknowledge.0", message: 'expected one of "no_guarantee", "model_ignores_groups" or "model_ignores_states", got "anything"' }],
+      },
+    ]);
+    expect((await (await api(`/api/v1/competitions/${s}`, { headers: auth })).json()).status).toBe("draft");
+
+    const { slug: live, organizer } = await publishedCompetition();
+    const empty = await api(`/api/v1/competitions/${live}/announcements`, { headers: organizer, body: { title: "Hello", body: "   " } });
+    expect([empty.status, (await empty.json()).error]).toEqual([
+      422,
+      { code: "unprocessable_entity", message: "body: write the announcement", details: [{ path: "body", message: "write the announcement" }] },
+    ]);
+    expect((await (await api(`/api/v1/competitions/${live}/announcements`)).json()).announcements).toEqual([]);
+    const ftp = await api(`/api/v1/competitions/${live}/webhooks`, { headers: organizer, body: { url: "ftp://example.org/x" } });
+    expect([ftp.status, (await ftp.json()).error]).toEqual([
+      422,
+      { code: "unprocessable_entity", message: "url: use an http or https address", details: [{ path: "url", message: "use an http or https address" }] },
+    ]);
+    expect((await (await api(`/api/v1/competitions/${live}/webhooks`, { headers: organizer })).json()).webhooks).toEqual([]);
+  });
+
   it("rejects a bad solution with the lines named and nothing stored", async () => {
     const { auth } = await newApiUser("organizer");
     const s = slug();

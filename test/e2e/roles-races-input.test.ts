@@ -173,5 +173,14 @@ describe("hostile input is a 422 that names the field, never a 500 (issue 39, Lo
     expect(signIn.headers.getSetCookie().some((c) => c.includes("session-token"))).toBe(false);
     const page = await fetch(`${APP_URL}/competitions/bad%00slug`);
     expect(page.status).toBe(404);
+    // An invitation link whose token cannot be one: the page names the problem (it parses the link as the accept endpoint parses its body).
+    for (const [query, problem] of [
+      [`token=${"x".repeat(201)}`, "got 201 characters"],
+      ["token=a&token=b", "got a list of 2 items"],
+    ]) {
+      const invitation = await fetch(`${APP_URL}/organizer-invitation?${query}`);
+      expect(invitation.status, query).toBe(200);
+      expect(await invitation.text(), query).toContain(`token: expected text of 1 to 200 characters, ${problem}`);
+    }
   });
 });

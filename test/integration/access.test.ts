@@ -13,6 +13,7 @@ import { registerUser, type PublicUser } from "@/lib/server/accounts/users";
 import { demoPredictionsCsv } from "@/prisma/demo-solution";
 import { lastMailTo, linkIn } from "@/scripts/support/caught-mail";
 import { publishedCompetition, rejection, stream, tag } from "@/test/support/factories";
+import { updateCompetitionSchema } from "@/lib/validation/competitions";
 
 const user = (domain = "example.com", client = "test-client"): Promise<PublicUser> =>
   registerUser({ email: `acc-${tag()}@${domain}`, password: "a long enough password", name: `Player ${tag()}` }, client);
@@ -30,12 +31,12 @@ async function code(promise: Promise<unknown>): Promise<string> {
 describe("competition access rules", () => {
   it("checks verified address, allowed domains and approval when creating or joining a team, editable after publishing", async () => {
     const { owner, slug } = await live();
-    expect((await updateCompetition(owner, slug, { access: { requireVerifiedEmail: true, allowedEmailDomains: ["uni.edu"] } })).access).toEqual({
+    expect((await updateCompetition(owner, slug, updateCompetitionSchema.parse({ access: { requireVerifiedEmail: true, allowedEmailDomains: ["uni.edu"] } }))).access).toEqual({
       requireVerifiedEmail: true,
       allowedEmailDomains: ["uni.edu"],
       approval: false,
     });
-    await expect(updateCompetition(owner, slug, { maxTeamSize: 9 })).rejects.toThrow("maxTeamSize cannot change once the competition is published");
+    await expect(updateCompetition(owner, slug, updateCompetitionSchema.parse({ maxTeamSize: 9 }))).rejects.toThrow("maxTeamSize cannot change once the competition is published");
 
     const outsider = await user("gmail.com");
     const student = await user("cs.uni.edu");
@@ -46,7 +47,7 @@ describe("competition access rules", () => {
     const { inviteCode } = await createTeam(student, slug, { name: "Students", acceptRules: true });
     expect(await code(joinTeam(outsider, slug, { inviteCode }))).toBe("domain_not_allowed");
 
-    await updateCompetition(owner, slug, { access: { approval: true } }); // replaces the rules as a whole
+    await updateCompetition(owner, slug, updateCompetitionSchema.parse({ access: { approval: true } })); // replaces the rules as a whole
     const applicant = await user();
     expect(await code(createTeam(applicant, slug, { name: "Applicants", acceptRules: true }))).toBe("approval_required");
     const competition = await getVisibleCompetition(owner, slug);
@@ -63,7 +64,7 @@ describe("competition access rules", () => {
   // the domain. A domain says something about a person only once the address is proven.
   it('admits an address at an allowed domain only once it is verified, with or without "verified only"', async () => {
     const { owner, slug } = await live();
-    await updateCompetition(owner, slug, { access: { allowedEmailDomains: ["uni.edu"] } });
+    await updateCompetition(owner, slug, updateCompetitionSchema.parse({ access: { allowedEmailDomains: ["uni.edu"] } }));
     const client = `domains-${tag()}`; // its own sign-up limit: the integration tests share the database
     const claimed = await user("uni.edu", client);
     const refused = await rejection(createTeam(claimed, slug, { name: "Claimed", acceptRules: true }));
@@ -75,7 +76,7 @@ describe("competition access rules", () => {
     await verifyEmail({ token: linkIn(await lastMailTo(claimed.email), "/verify-email?token=").searchParams.get("token")! });
     expect((await createTeam(claimed, slug, { name: "Claimed", acceptRules: true })).name).toBe("Claimed");
     // Without a domain rule, an unverified address is as welcome as before.
-    await updateCompetition(owner, slug, { access: {} });
+    await updateCompetition(owner, slug, updateCompetitionSchema.parse({ access: {} }));
     expect((await createTeam(await user("gmail.com", client), slug, { name: "Anyone", acceptRules: true })).name).toBe("Anyone");
   });
 
@@ -90,7 +91,7 @@ describe("competition access rules", () => {
     await expect(getAttachment(player, slug, file.id)).rejects.toThrow("accept the rules (create or join a team) to download the data");
     await createTeam(player, slug, { name: "Readers", acceptRules: true });
     expect((await getAttachment(player, slug, file.id)).filename).toBe("train.csv");
-    await updateCompetition(owner, slug, { access: { requireVerifiedEmail: true } });
+    await updateCompetition(owner, slug, updateCompetitionSchema.parse({ access: { requireVerifiedEmail: true } }));
     expect(await code(getAttachment(player, slug, file.id))).toBe("email_unverified");
   });
 });

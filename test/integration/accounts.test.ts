@@ -1,7 +1,6 @@
 import { randomBytes, scryptSync } from "node:crypto";
 import pg from "pg";
 import { describe, expect, it } from "vitest";
-import { ZodError } from "zod";
 import { db } from "@/lib/server/platform/db";
 import { AppError } from "@/lib/server/platform/errors";
 import { createToken, findUserByToken, listTokens, revokeToken } from "@/lib/server/accounts/tokens";
@@ -46,15 +45,13 @@ describe("accounts", () => {
     expect(await stored()).toBe(upgraded); // a current hash stays as it is
   });
 
-  it("rejects a taken email with 409 and bad input with the field named", async () => {
+  // Bad input is refused where the request is parsed, before the service: 422 naming each field (test/e2e/api-accounts.test.ts).
+  it("rejects a taken email with 409", async () => {
     const address = email();
     await createUser({ email: address, password: PASSWORD, name: "Cy" });
     const duplicate = await createUser({ email: address, password: PASSWORD, name: "Cy" }).catch((e) => e);
     expect(duplicate).toBeInstanceOf(AppError);
     expect(duplicate.status).toBe(409);
-    const bad = await createUser({ email: "not-an-email", password: "short", name: "" }).catch((e) => e);
-    expect(bad).toBeInstanceOf(ZodError);
-    expect(bad.issues.map((i: { path: string[] }) => i.path[0]).sort()).toEqual(["email", "name", "password"]);
   });
 });
 

@@ -16,6 +16,7 @@ import { submit } from "@/lib/server/scoring/submit";
 import { createTeam, joinTeam } from "@/lib/server/teams/teams";
 import { demoPredictionsCsv } from "@/prisma/demo-solution";
 import { publishedCompetition, rejection, stream } from "@/test/support/factories";
+import { updateCompetitionSchema } from "@/lib/validation/competitions";
 
 // Sign-in through an OpenID Connect provider, for real: the npm package oidc-provider on 127.0.0.1
 // (scripts/oidc-provider.mjs), and the app's own next-auth options driven through next-auth's core
@@ -192,9 +193,9 @@ async function verifiedAccount(email: string) {
 describe("a competition that admits people signed in through a named provider", () => {
   it("takes only a configured provider, names it as configured, and announces the change saying what changed", async () => {
     const { owner, slug } = await publishedCompetition({ settings: { dailySubmissionLimit: 50 } });
-    const unknown = await rejection(updateCompetition(owner, slug, { access: { identity: { provider: "github" } } }));
+    const unknown = await rejection(updateCompetition(owner, slug, updateCompetitionSchema.parse({ access: { identity: { provider: "github" } } })));
     expect([unknown.status, unknown.message]).toEqual([422, 'access.identity.provider: no sign-in provider "github" (configured here: lab, corp)']);
-    const named = await updateCompetition(owner, slug, { access: { identity: { provider: "lab", name: "Anything", domains: ["Lab.Example"] } } });
+    const named = await updateCompetition(owner, slug, updateCompetitionSchema.parse({ access: { identity: { provider: "lab", name: "Anything", domains: ["Lab.Example"] } } }));
     expect(named.access).toEqual({
       requireVerifiedEmail: false,
       allowedEmailDomains: [],
@@ -211,7 +212,7 @@ describe("a competition that admits people signed in through a named provider", 
 
   it("refuses a team, a registration and a submission to whoever has no such identity, and admits them once they signed in through it", async () => {
     const { owner, slug } = await publishedCompetition({ settings: { dailySubmissionLimit: 50 } });
-    await updateCompetition(owner, slug, { access: { identity: { provider: "lab", domains: ["lab.example"] } } });
+    await updateCompetition(owner, slug, updateCompetitionSchema.parse({ access: { identity: { provider: "lab", domains: ["lab.example"] } } }));
 
     // A verified password account with no identity: refused, with what to do.
     const player = await verifiedAccount(address());
@@ -246,7 +247,7 @@ describe("a competition that admits people signed in through a named provider", 
     expect(await db.team.findUniqueOrThrow({ where: { id: team.id }, select: { submissionCount: true, budgetRemaining: true } })).toEqual(before);
 
     // With approval on too, asking to take part needs the identity first.
-    await updateCompetition(owner, slug, { access: { approval: true, identity: { provider: "lab", domains: ["lab.example"] } } });
+    await updateCompetition(owner, slug, updateCompetitionSchema.parse({ access: { approval: true, identity: { provider: "lab", domains: ["lab.example"] } } }));
     const applicant = await verifiedAccount(address());
     expect((await rejection(requestRegistration(applicant, await getVisibleCompetition(null, slug)))).code).toBe("identity_required");
     expect(await db.registration.count({ where: { userId: applicant.id } })).toBe(0);

@@ -14,6 +14,7 @@ import { lastMailTo, mailCount } from "@/scripts/support/caught-mail";
 import { publishCompetition } from "@/lib/server/competitions/publish";
 import { closeCompetition, closeDueCompetitions } from "@/lib/server/boards/finals";
 import { ACKNOWLEDGE_ALL, tag, stream, newUser, publishedCompetition } from "@/test/support/factories";
+import { createCompetitionSchema } from "@/lib/validation/competitions";
 
 // 8 public rows and 8 holdout rows, labelled yes and no in turn; a prediction string gets row i
 // right when its char is "1".
@@ -165,7 +166,7 @@ describe("the automatic close", () => {
     const owner = await newUser();
     const slug = `lb-${tag()}`;
     const endsAt = new Date(Date.now() + 6_000); // time to publish and submit first, even on a slow machine
-    await createCompetition(owner, { slug, title: "Ending", metric: { name: "accuracy" }, endsAt: endsAt.toISOString(), dailySubmissionLimit: 50 });
+    await createCompetition(owner, createCompetitionSchema.parse({ slug, title: "Ending", metric: { name: "accuracy" }, endsAt: endsAt.toISOString(), dailySubmissionLimit: 50 }));
     await uploadSolution(owner, slug, stream(SOLUTION));
     await setMechanism(owner, slug, { mode: "practical", sigma: 1e-6, threshold: 0.9, budget: 3 });
     await publishCompetition(owner, slug, ACKNOWLEDGE_ALL);

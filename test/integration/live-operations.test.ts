@@ -19,6 +19,7 @@ import { demoPredictionsCsv, demoSolutionCsv } from "@/prisma/demo-solution";
 import { publishCompetition } from "@/lib/server/competitions/publish";
 import { closeCompetition } from "@/lib/server/boards/finals";
 import { ACKNOWLEDGE_ALL, tag, stream, newUser, rejection, PRACTICAL, publishedCompetition } from "@/test/support/factories";
+import { createCompetitionSchema, updateCompetitionSchema } from "@/lib/validation/competitions";
 
 const SOLUTION = demoSolutionCsv();
 const DAY = 86_400_000;
@@ -39,10 +40,12 @@ function published(mechanism: Record<string, unknown>, options: { days?: number;
 describe("editing a published competition", () => {
   it("changes the wording, records who changed what, and refuses what the mechanism was planned on", async () => {
     const { owner, slug } = await published(PRACTICAL);
-    await updateCompetition(owner, slug, { title: "Live ops, renamed", rules: "Be kind." });
-    expect((await rejection(updateCompetition(owner, slug, { maxTeamSize: 9 }))).message).toMatch(/^maxTeamSize cannot change once the competition is published/);
-    expect((await rejection(updateCompetition(owner, slug, { metric: { name: "log-loss" } }))).status).toBe(409);
-    const past = await rejection(updateCompetition(owner, slug, { endsAt: new Date(Date.now() - 1000).toISOString() }));
+    await updateCompetition(owner, slug, updateCompetitionSchema.parse({ title: "Live ops, renamed", rules: "Be kind." }));
+    expect((await rejection(updateCompetition(owner, slug, updateCompetitionSchema.parse({ maxTeamSize: 9 })))).message).toMatch(
+      /^maxTeamSize cannot change once the competition is published/,
+    );
+    expect((await rejection(updateCompetition(owner, slug, updateCompetitionSchema.parse({ metric: { name: "log-loss" } })))).status).toBe(409);
+    const past = await rejection(updateCompetition(owner, slug, updateCompetitionSchema.parse({ endsAt: new Date(Date.now() - 1000).toISOString() })));
     expect([past.status, past.message]).toEqual([422, "endsAt: the new end must be in the future"]);
     const log = await listChanges(await requireOrganizer(owner, slug));
     expect(log).toHaveLength(1);
@@ -58,14 +61,14 @@ describe("editing a published competition", () => {
     const early = await newUser();
     await createTeam(early, slug, { name: `Early ${tag()}`, acceptRules: true });
     const endsAt = new Date(competition.endsAt.getTime() + 7 * DAY).toISOString();
-    const preview = await previewCompetitionUpdate(owner, slug, { endsAt });
+    const preview = await previewCompetitionUpdate(owner, slug, updateCompetitionSchema.parse({ endsAt }));
     expect(preview.plan!.replanned).toBe(true);
     expect(preview.plan!.before.maxQueries).toBe(competition.maxQueries);
     expect(preview.plan!.after.maxQueries).toBe(competition.maxQueries! + 14); // 7 more days × 2 a day
     // The count's plan (docs/mechanism.md §2.7) sets T for honest teams: more queries need a slightly higher T to keep them uncharged.
     expect(preview.plan!.after.threshold).toBeGreaterThan(preview.plan!.before.threshold);
     expect((await db.competition.findUniqueOrThrow({ where: { slug } })).maxQueries).toBe(competition.maxQueries); // the preview stored nothing
-    const saved = await updateCompetition(owner, slug, { endsAt });
+    const saved = await updateCompetition(owner, slug, updateCompetitionSchema.parse({ endsAt }));
     expect([saved.maxQueries, saved.sigma, saved.threshold, saved.budget]).toEqual([
       preview.plan!.after.maxQueries,
       preview.plan!.after.sigma,
@@ -86,14 +89,14 @@ describe("editing a published competition", () => {
     await createTeam(player, slug, { name: `Sub ${tag()}`, acceptRules: true });
     await submit(player, slug, stream(demoPredictionsCsv({ skill: 0.7, seed: "1" })));
     const later = new Date(competition.endsAt.getTime() + 2 * DAY).toISOString();
-    const preview = await previewCompetitionUpdate(owner, slug, { endsAt: later });
+    const preview = await previewCompetitionUpdate(owner, slug, updateCompetitionSchema.parse({ endsAt: later }));
     expect(preview.plan!.replanned).toBe(false);
     expect(preview.plan!.after).toMatchObject({ sigma: 0.01, threshold: 0.04, budget: 5, maxQueries: competition.maxQueries! + 6 });
-    const saved = await updateCompetition(owner, slug, { endsAt: later });
+    const saved = await updateCompetition(owner, slug, updateCompetitionSchema.parse({ endsAt: later }));
     expect([saved.sigma, saved.threshold, saved.budget, saved.maxQueries]).toEqual([0.01, 0.04, 5, competition.maxQueries! + 6]);
     const sooner = new Date(Date.now() + DAY).toISOString();
-    expect((await previewCompetitionUpdate(owner, slug, { endsAt: sooner })).plan).toBeNull(); // m never shrinks
-    expect((await updateCompetition(owner, slug, { endsAt: sooner, dailySubmissionLimit: 1 })).maxQueries).toBe(competition.maxQueries! + 6);
+    expect((await previewCompetitionUpdate(owner, slug, updateCompetitionSchema.parse({ endsAt: sooner }))).plan).toBeNull(); // m never shrinks
+    expect((await updateCompetition(owner, slug, updateCompetitionSchema.parse({ endsAt: sooner, dailySubmissionLimit: 1 }))).maxQueries).toBe(competition.maxQueries! + 6);
   });
 });
 
@@ -166,7 +169,7 @@ describe("sandbox and baselines", () => {
   it("scores an organizer's file exactly, spends and ranks nothing, and shows a baseline with its public score, releasing nothing", async () => {
     const owner = await newUser();
     const slug = `sandbox-${tag()}`;
-    await createCompetition(owner, { slug, title: "Sandbox", metric: { name: "accuracy" }, endsAt: new Date(Date.now() + 10 * DAY).toISOString() });
+    await createCompetition(owner, createCompetitionSchema.parse({ slug, title: "Sandbox", metric: { name: "accuracy" }, endsAt: new Date(Date.now() + 10 * DAY).toISOString() }));
     await uploadSolution(owner, slug, stream(SOLUTION));
     const test = await testInSandbox(owner, slug, stream(demoPredictionsCsv({ skill: 0.8, seed: "6" })), { name: "baseline.csv", description: "majority class" });
     const stored = await db.unrankedSubmission.findUniqueOrThrow({ where: { id: test.id } });

@@ -17,6 +17,7 @@ import { deleteDraft } from "@/lib/server/competitions/lifecycle";
 import { publishChecklist, publishCompetition } from "@/lib/server/competitions/publish";
 import { closeCompetition } from "@/lib/server/boards/finals";
 import { ACKNOWLEDGE_ALL, PRACTICAL, tag, newUser, rejection, draftCompetition, publishedCompetition } from "@/test/support/factories";
+import { createCompetitionSchema } from "@/lib/validation/competitions";
 
 const body = (text: string) => new Response(text).body;
 
@@ -211,13 +212,16 @@ describe("the query cap m", () => {
     const now = new Date();
     const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
     // From today (now) to 09:00 UTC the day after tomorrow: three dates, whatever the hour now.
-    const c = await createCompetition(owner, {
-      slug: `m-${tag()}`,
-      title: "Three dates",
-      metric: { name: "accuracy" },
-      endsAt: new Date(today + 2 * 86_400_000 + 9 * 3_600_000).toISOString(),
-      dailySubmissionLimit: 4,
-    });
+    const c = await createCompetition(
+      owner,
+      createCompetitionSchema.parse({
+        slug: `m-${tag()}`,
+        title: "Three dates",
+        metric: { name: "accuracy" },
+        endsAt: new Date(today + 2 * 86_400_000 + 9 * 3_600_000).toISOString(),
+        dailySubmissionLimit: 4,
+      }),
+    );
     await uploadSolution(owner, c.slug, body(demoSolutionCsv()));
     await setMechanism(owner, c.slug, { mode: "practical", sigma: 0.02, threshold: 0.05, budget: 10 });
     const published = await publishCompetition(owner, c.slug, ACKNOWLEDGE_ALL);
@@ -239,7 +243,10 @@ describe("what one account can store", () => {
     const owner = await newUser();
     const attempts = await Promise.allSettled(
       Array.from({ length: 12 }, (_, i) =>
-        createCompetition(owner, { slug: `d-${tag()}-${i}`, title: "Draft", metric: { name: "accuracy" }, endsAt: new Date(Date.now() + 86_400_000).toISOString() }),
+        createCompetition(
+          owner,
+          createCompetitionSchema.parse({ slug: `d-${tag()}-${i}`, title: "Draft", metric: { name: "accuracy" }, endsAt: new Date(Date.now() + 86_400_000).toISOString() }),
+        ),
       ),
     );
     expect(attempts.filter((a) => a.status === "fulfilled")).toHaveLength(5);
@@ -248,7 +255,10 @@ describe("what one account can store", () => {
     const [first] = attempts.filter((a) => a.status === "fulfilled") as PromiseFulfilledResult<{ slug: string; id: string }>[];
     await deleteDraft(owner, first.value.slug);
     expect(await db.competition.count({ where: { id: first.value.id } })).toBe(0);
-    await createCompetition(owner, { slug: `d-${tag()}`, title: "Draft", metric: { name: "accuracy" }, endsAt: new Date(Date.now() + 86_400_000).toISOString() });
+    await createCompetition(
+      owner,
+      createCompetitionSchema.parse({ slug: `d-${tag()}`, title: "Draft", metric: { name: "accuracy" }, endsAt: new Date(Date.now() + 86_400_000).toISOString() }),
+    );
     const published = await publishedCompetition({ owner: await newUser() });
     expect((await rejection(deleteDraft(published.owner, published.slug))).status).toBe(409);
   });

@@ -22,6 +22,7 @@ import { ACKNOWLEDGE_ALL, tag, stream, newUser, rejection, draftCompetition, pub
 import { epsPerHoldoutAnswer } from "@/lib/mechanism/accounting";
 import { getSubmissionFile } from "@/lib/server/scoring/files";
 import { syntheticPredictions, syntheticSolution } from "@/scripts/support/rest-client";
+import { createCompetitionSchema } from "@/lib/validation/competitions";
 
 /** The frames of a zstd file (RFC 8878 §3.1.1), each with the content size its header records and whether it carries a checksum. */
 function zstdFrames(data: Buffer): { contentSize: number | null; checksum: boolean }[] {
@@ -239,7 +240,10 @@ describe("scoring through the mechanism", () => {
   it("a probability metric rejects predictions outside [0, 1] with the line", async () => {
     const owner = await newUser();
     const slug = `prob-${tag()}`;
-    await createCompetition(owner, { slug, title: "Probabilities", metric: { name: "brier" }, endsAt: new Date(Date.now() + 86_400_000).toISOString() });
+    await createCompetition(
+      owner,
+      createCompetitionSchema.parse({ slug, title: "Probabilities", metric: { name: "brier" }, endsAt: new Date(Date.now() + 86_400_000).toISOString() }),
+    );
     await uploadSolution(owner, slug, stream("id,label,split\na,1,public\nb,0,holdout\n"));
     await setMechanism(owner, slug, { mode: "practical", sigma: 0.01, threshold: 0.5, budget: 3 });
     await publishCompetition(owner, slug, ACKNOWLEDGE_ALL);

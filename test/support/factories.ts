@@ -10,6 +10,8 @@ import { publishCompetition } from "@/lib/server/competitions/publish";
 import { uploadSolution } from "@/lib/server/competitions/solutions";
 import { createUser, type PublicUser } from "@/lib/server/accounts/users";
 import { correlationModelSchema, mechanismSchema } from "@/lib/validation/calibration";
+import { createCompetitionSchema, type PublishRequest } from "@/lib/validation/competitions";
+import { signUpSchema } from "@/lib/validation/accounts";
 import { demoSolutionCsv } from "@/prisma/demo-solution";
 
 /** A short random tag for unique names. */
@@ -30,7 +32,7 @@ export function stream(text: string, pieceBytes?: number): ReadableStream<Uint8A
 
 /** A new account (not an organizer of anything yet). */
 export function newUser(prefix = "user"): Promise<PublicUser> {
-  return createUser({ email: `${prefix}-${tag()}@example.com`, password: "a long enough password", name: `${prefix} ${tag()}` });
+  return createUser(signUpSchema.parse({ email: `${prefix}-${tag()}@example.com`, password: "a long enough password", name: `${prefix} ${tag()}` }));
 }
 
 /** The AppError that `promise` rejects with (the test fails if it resolves or throws something else). */
@@ -62,7 +64,7 @@ export type CompetitionOptions = {
 };
 
 /** Every acknowledgment publishing may ask for (docs/operating.md, Publishing): the factories publish whatever the plan says. */
-export const ACKNOWLEDGE_ALL = { acknowledge: ["no_guarantee", "model_ignores_groups", "model_ignores_states"] };
+export const ACKNOWLEDGE_ALL: PublishRequest = { acknowledge: ["no_guarantee", "model_ignores_groups", "model_ignores_states"] };
 
 /**
  * A draft with its owner; with `solution` given, the solution uploaded. Its correlation model is
@@ -72,14 +74,17 @@ export const ACKNOWLEDGE_ALL = { acknowledge: ["no_guarantee", "model_ignores_gr
 export async function draftCompetition(options: CompetitionOptions = {}) {
   const owner = options.owner ?? (await newUser("owner"));
   const slug = `t-${tag()}`;
-  const competition = await createCompetition(owner, {
-    slug,
-    title: "Test competition",
-    metric: { name: options.metric ?? "accuracy" },
-    endsAt: new Date(Date.now() + 86_400_000 * (options.days ?? 10)).toISOString(),
-    ...options.settings,
-  });
   // The bodies parsed as the routes parse them (the services take what the schemas give).
+  const competition = await createCompetition(
+    owner,
+    createCompetitionSchema.parse({
+      slug,
+      title: "Test competition",
+      metric: { name: options.metric ?? "accuracy" },
+      endsAt: new Date(Date.now() + 86_400_000 * (options.days ?? 10)).toISOString(),
+      ...options.settings,
+    }),
+  );
   await setCorrelation(owner, slug, { model: correlationModelSchema.parse(options.model ?? { kind: "independent" }) });
   if (options.solution !== undefined) await uploadSolution(owner, slug, stream(options.solution));
   return { owner, slug, competition };

@@ -5,7 +5,7 @@ import { AppError } from "@/lib/server/platform/errors";
 import { dummyPasswordHash, hashPassword, verifyPassword } from "./passwords";
 import { consumeRateLimit, refundRateLimit } from "@/lib/server/platform/rate-limit";
 import { sendVerification } from "./email-links";
-import { type EmailChangeInput, type PasswordChangeInput, signUpSchema } from "@/lib/validation/accounts";
+import type { EmailChangeInput, PasswordChangeInput, SignUpInput } from "@/lib/validation/accounts";
 import { hasNul } from "@/lib/validation/text";
 import type { Me, User } from "@/lib/responses";
 
@@ -14,9 +14,8 @@ export type PublicUser = User;
 
 const PUBLIC = { id: true, email: true, name: true, role: true } as const;
 
-/** Creates an account; 422 for bad input, 409 when the email is taken. */
-export async function createUser(input: unknown, role: "admin" | "user" = "user", signupAddress: string | null = null): Promise<PublicUser> {
-  const { email, password, name } = signUpSchema.parse(input);
+/** Creates an account from a parsed sign-up (signUpSchema: the address trimmed and lowercased); 409 when the email is taken. */
+export async function createUser({ email, password, name }: SignUpInput, role: "admin" | "user" = "user", signupAddress: string | null = null): Promise<PublicUser> {
   try {
     return await db.user.create({ data: { email, name, role, signupAddress, passwordHash: await hashPassword(password) }, select: PUBLIC });
   } catch (error) {
@@ -32,7 +31,7 @@ export async function createUser(input: unknown, role: "admin" | "user" = "user"
  * created, and a verification link mailed. 403 where QUILTBOARD_PASSWORD_SIGNUP=0 (accounts come
  * from the sign-in providers only, identities.ts).
  */
-export async function registerUser(input: unknown, client: string): Promise<PublicUser> {
+export async function registerUser(input: SignUpInput, client: string): Promise<PublicUser> {
   if (!env().QUILTBOARD_PASSWORD_SIGNUP) throw new AppError("forbidden", "this deployment does not create accounts with a password: sign in through one of its sign-in providers");
   await consumeRateLimit("signUpIp", client);
   const user = await createUser(input, "user", client);

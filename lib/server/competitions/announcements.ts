@@ -8,7 +8,7 @@ import { deliver, type Outgoing, queueMails } from "@/lib/server/platform/outbox
 import { queueEvent } from "./webhooks";
 import type { PublicUser } from "@/lib/server/accounts/users";
 import type { Prisma } from "@/lib/generated/prisma/client";
-import { announcementSchema } from "@/lib/validation/competitions";
+import type { AnnouncementInput } from "@/lib/validation/competitions";
 import type { AnnouncementView, SettingChange } from "@/lib/responses";
 import { describeChange } from "@/lib/setting-values";
 import { formatUtc } from "@/lib/format";
@@ -102,8 +102,7 @@ export function closedNotice(closedAt: Date): Notice {
 }
 
 /** POST …/announcements (organizers, once published): posts and mails an announcement. */
-export async function postAnnouncement(user: PublicUser, competition: OrganizedCompetition, input: unknown): Promise<AnnouncementView> {
-  const { title, body } = announcementSchema.parse(input);
+export async function postAnnouncement(user: PublicUser, competition: OrganizedCompetition, { title, body }: AnnouncementInput): Promise<AnnouncementView> {
   if (competition.status === "draft") throw new AppError("conflict", "a draft has no participants yet: publish the competition first");
   const { queued } = await db.$transaction((tx) => announce(tx, competition, { kind: "post", title, body, authorId: user.id }));
   await deliver(queued);

@@ -9,7 +9,7 @@ import { secretCommitment, settingsText } from "@/lib/mechanism/commitment";
 import { getMetric, type Metric, type SplitShape } from "@/lib/metrics/registry";
 import type { MetricParams } from "@/lib/metrics/types";
 import { type CorrelationModelInput, DEFAULT_BUDGET, type MechanismInput } from "@/lib/validation/calibration";
-import { type CompetitionListQuery, competitionListQuerySchema, createCompetitionSchema } from "@/lib/validation/competitions";
+import { type CompetitionListQuery, competitionListQuerySchema, type CreateCompetitionInput } from "@/lib/validation/competitions";
 import { hasNul } from "@/lib/validation/text";
 import { Prisma } from "@/lib/generated/prisma/client";
 import type { CompetitionDetails, CompetitionListItem } from "@/lib/responses";
@@ -302,8 +302,7 @@ export const MAX_DRAFTS = 5;
  * taken, or when the creator already holds MAX_DRAFTS drafts (counted under a lock on the creator's
  * drafts, so a burst of requests cannot pass it together).
  */
-export async function createCompetition(user: PublicUser, input: unknown): Promise<CompetitionRow> {
-  const data = createCompetitionSchema.parse(input);
+export async function createCompetition(user: PublicUser, data: CreateCompetitionInput): Promise<CompetitionRow> {
   checkMetric(data.metric.name, data.metric.params);
   const access = data.access ? withConfiguredProvider(data.access) : {};
   try {

@@ -9,7 +9,7 @@ import { sendMails } from "@/lib/server/platform/outbox";
 import { consumeRateLimit } from "@/lib/server/platform/rate-limit";
 import type { OrganizersView } from "@/lib/responses";
 import type { Prisma } from "@/lib/generated/prisma/client";
-import { type InvitationInput, invitationSchema, type InviteOrganizerInput } from "@/lib/validation/competitions";
+import type { InvitationInput, InviteOrganizerInput } from "@/lib/validation/competitions";
 import { isUuid } from "@/lib/validation/ids";
 
 // Who organizes a competition. Organizers see every raw score, the sandbox's exact holdout scores
@@ -131,8 +131,7 @@ async function findInvitation(token: string) {
 }
 
 /** The invitation page's view of a link: the competition, who invited, and the address it was sent to. */
-export async function describeInvitation(input: unknown): Promise<{ slug: string; title: string; invitedBy: string; email: string }> {
-  const { token } = invitationSchema.parse(input);
+export async function describeInvitation({ token }: InvitationInput): Promise<{ slug: string; title: string; invitedBy: string; email: string }> {
   const row = await findInvitation(token);
   return { slug: row.competition.slug, title: row.competition.title, invitedBy: row.invitedBy.name, email: row.email };
 }

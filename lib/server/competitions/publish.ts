@@ -11,7 +11,7 @@ import { ignoredDeclarations, splitIntegrityProblem } from "@/lib/calibration/re
 import type { Plan } from "@/lib/calibration/planner";
 import type { Solution } from "@/lib/csv/solution";
 import type { PublishCheck, PublishChecklist } from "@/lib/responses";
-import { type AcknowledgmentCode, publishRequestSchema } from "@/lib/validation/competitions";
+import type { AcknowledgmentCode, PublishRequest } from "@/lib/validation/competitions";
 
 const MODEL_NAMES = { independent: "independent rows", groups: "groups", markov: "a Markov chain", "max-influence": "a max-influence bound" } as const;
 
@@ -97,10 +97,9 @@ export async function getPublishChecklist(user: PublicUser, slug: string): Promi
  * recomputed from the stored settings so σ, T, B₀ and m match the final solution and the publishing
  * date. Competitors may join from then on; the solution, correlation and mechanism are locked.
  */
-export async function publishCompetition(user: PublicUser, slug: string, input: unknown = {}): Promise<CompetitionRow> {
+export async function publishCompetition(user: PublicUser, slug: string, { acknowledge }: PublishRequest = { acknowledge: [] }): Promise<CompetitionRow> {
   const competition = await requireOrganizer(user, slug);
   if (competition.status !== "draft") throw new AppError("conflict", `the competition is already ${competition.status}`);
-  const { acknowledge } = publishRequestSchema.parse(input ?? {});
   const now = new Date();
   const { ready, checks, plan, summary, acknowledgments } = await inspect(competition, now);
   if (!ready || !plan || !summary)

@@ -11,7 +11,7 @@ import { queueEvent } from "./webhooks";
 import { deliver } from "@/lib/server/platform/outbox";
 import type { Plan } from "@/lib/calibration/planner";
 import type { Prisma } from "@/lib/generated/prisma/client";
-import { LIVE_SETTINGS, OPEN_ONLY_SETTINGS, type UpdateCompetitionInput, updateCompetitionSchema } from "@/lib/validation/competitions";
+import { LIVE_SETTINGS, OPEN_ONLY_SETTINGS, type UpdateCompetitionInput } from "@/lib/validation/competitions";
 import type { ChangeLogEntry, PlanFigures, SettingChange, SettingsPreview } from "@/lib/responses";
 
 type Prepared = SettingsPreview & { data: Prisma.CompetitionUpdateInput; submitted: boolean };
@@ -28,10 +28,9 @@ function figures(plan: Plan): PlanFigures {
   };
 }
 
-/** A PATCH's body, its identity rule's provider checked and named (access.ts). */
-function parseUpdate(input: unknown): UpdateCompetitionInput {
-  const parsed = updateCompetitionSchema.parse(input);
-  return parsed.access ? { ...parsed, access: withConfiguredProvider(parsed.access) } : parsed;
+/** A PATCH's parsed body, its identity rule's provider checked against those configured and named (access.ts). */
+function withProvider(input: UpdateCompetitionInput): UpdateCompetitionInput {
+  return input.access ? { ...input, access: withConfiguredProvider(input.access) } : input;
 }
 
 const asLogged = (value: unknown): unknown => (value instanceof Date ? value.toISOString() : (value ?? null));
@@ -110,9 +109,9 @@ async function prepare(competition: CompetitionRow, input: UpdateCompetitionInpu
 }
 
 /** PATCH …?preview=true: what a change would do, nothing stored. */
-export async function previewCompetitionUpdate(user: PublicUser, slug: string, input: unknown): Promise<SettingsPreview> {
+export async function previewCompetitionUpdate(user: PublicUser, slug: string, input: UpdateCompetitionInput): Promise<SettingsPreview> {
   const competition = await requireOrganizer(user, slug);
-  const { changes, plan } = await prepare(competition, parseUpdate(input), new Date());
+  const { changes, plan } = await prepare(competition, withProvider(input), new Date());
   return { changes, plan };
 }
 
@@ -124,10 +123,10 @@ export async function previewCompetitionUpdate(user: PublicUser, slug: string, i
  * the same transaction (announcements.ts), and mailed once it has committed; every recorded change
  * goes to the competition's webhooks (`settings.changed`, webhooks.ts).
  */
-export async function updateCompetition(user: PublicUser, slug: string, input: unknown): Promise<CompetitionRow> {
+export async function updateCompetition(user: PublicUser, slug: string, input: UpdateCompetitionInput): Promise<CompetitionRow> {
   const competition = await requireOrganizer(user, slug);
   const now = new Date();
-  const { changes, data, submitted } = await prepare(competition, parseUpdate(input), now);
+  const { changes, data, submitted } = await prepare(competition, withProvider(input), now);
   const notice = competition.status === "published" ? settingsNotice(changes) : null;
   const { updated, mails } = await db.$transaction(async (tx) => {
     const status = await lockCompetition(tx, competition.id);

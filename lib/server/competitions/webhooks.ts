@@ -7,7 +7,7 @@ import { deliver, type OutgoingEvent, queueEvents } from "@/lib/server/platform/
 import { checkWebhookUrl } from "@/lib/server/platform/webhook-delivery";
 import type { PublicUser } from "@/lib/server/accounts/users";
 import { Prisma } from "@/lib/generated/prisma/client";
-import { type WebhookEvent, webhookSchema } from "@/lib/validation/competitions";
+import type { WebhookEvent, WebhookInput } from "@/lib/validation/competitions";
 import { isUuid } from "@/lib/validation/ids";
 import type { WebhookView } from "@/lib/responses";
 
@@ -50,8 +50,7 @@ export async function queueEvent(client: Client, competition: Pick<CompetitionRo
 }
 
 /** POST …/webhooks `{url, events?}` (organizers): the webhook with its secret, shown this once. 422 for an address it may not send to, 409 past 5. */
-export async function createWebhook(user: PublicUser, competition: OrganizedCompetition, input: unknown) {
-  const { url, events } = webhookSchema.parse(input);
+export async function createWebhook(user: PublicUser, competition: OrganizedCompetition, { url, events }: WebhookInput) {
   await checkWebhookUrl(url);
   if ((await db.webhook.count({ where: { competitionId: competition.id } })) >= MAX_WEBHOOKS)
     throw new AppError("conflict", `a competition has at most ${MAX_WEBHOOKS} webhooks: delete one first`);
