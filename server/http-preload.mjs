@@ -1,15 +1,17 @@
-// Preloaded into the app's process (node --import) in front of Next.js's HTTP server; it does six
+// Preloaded into the app's process (node --import) in front of Next.js's HTTP server; it does seven
 // things, each described where it is done below:
 // 1. a request id and one JSON log line per request, and the request-duration metrics;
 // 2. the client address the per-IP limits count (header x-quiltboard-client);
 // 3. a lingering close when an answer goes out before the request's body was read;
 // 4. the Content-Length of a download (header x-quiltboard-length);
 // 5. a first GET /api/health as soon as the server listens, which warms the scoring path;
-// 6. the request's body stream, handed to the route handler (header x-quiltboard-body).
+// 6. the request's body stream, handed to the route handler (header x-quiltboard-body);
+// 7. a local file's bytes, sent here when the route handler asks (header x-quiltboard-response).
 // (Graceful shutdown is Next.js's own: on SIGTERM it stops accepting connections, answers the
 // requests in flight and exits with 143; test/e2e/observability.test.ts checks it.)
 import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
+import { open } from "node:fs/promises";
 import http from "node:http";
 import { createRequire } from "node:module";
 import path from "node:path";
@@ -184,6 +186,72 @@ function handBody(req, res) {
   res.once("close", () => bodies.delete(id));
 }
 
+// 7. A file of the local store sent by this process itself. A route's answer goes out as a web
+//    stream that Next.js pipes into Node's response; Node's file stream allocates a buffer for every
+//    64 KiB it reads, Readable.toWeb copies each, and all of them wait for the garbage collector:
+//    20 downloads at once grew the app by ~110 MB, and the collections they started delayed other
+//    requests. So every GET gets a random id in the header x-quiltboard-response (a client's own is
+//    overwritten) under which the route handler (app/api/v1/file-response.ts) may leave the file it
+//    answers with (its path and byte range) and then answer with no body; when Next.js ends that
+//    answer, its headers (status, Content-Length, ETag, Content-Range…) are the route's, and the bytes
+//    are read here into two buffers of 256 KiB, each read again only once the socket has taken what
+//    was written from it. Routing, authorization, the ETag and the Range are the route's: only who
+//    copies the bytes changes.
+const RESPONSE = "x-quiltboard-response";
+const responses = new Map();
+globalThis[Symbol.for("quiltboard.responseFiles")] = responses;
+const FILE_CHUNK = 256 * 1024;
+const FILE_BUFFERS = 2;
+
+function handResponse(req, res) {
+  delete req.headers[RESPONSE];
+  if (req.method !== "GET") return;
+  const id = randomUUID();
+  let file = null;
+  req.headers[RESPONSE] = id;
+  responses.set(id, (given) => (file = given));
+  res.once("close", () => responses.delete(id));
+  const end = res.end;
+  res.end = function (chunk, ...rest) {
+    if (!file || (chunk != null && typeof chunk !== "function")) return end.call(this, chunk, ...rest);
+    const sending = file;
+    file = null;
+    sendFile(res, sending).then(
+      () => end.call(res),
+      (error) => {
+        log.error({ reqId: req.headers["x-request-id"], err: error.message }, "sending a file failed");
+        res.destroy(error);
+      },
+    );
+    return this;
+  };
+}
+
+/** Writes bytes `start`…`end` (inclusive) of the file at `path` to `res`, with two buffers reused. */
+async function sendFile(res, { path: file, start, end }) {
+  const handle = await open(file, "r");
+  try {
+    const free = Array.from({ length: FILE_BUFFERS }, () => Buffer.allocUnsafeSlow(FILE_CHUNK));
+    let wake = null;
+    let gone = false;
+    const onClose = () => ((gone = true), wake?.());
+    res.once("close", onClose);
+    const release = (buffer) => () => (free.push(buffer), wake?.());
+    for (let position = start; position <= end;) {
+      while (!free.length && !gone) await new Promise((resolve) => (wake = resolve));
+      if (gone) return; // the client went away
+      const buffer = free.pop();
+      const { bytesRead } = await handle.read(buffer, 0, Math.min(FILE_CHUNK, end + 1 - position), position);
+      if (bytesRead === 0) throw new Error(`${file} ended at byte ${position}, before ${end + 1}`);
+      position += bytesRead;
+      res.write(buffer.subarray(0, bytesRead), release(buffer));
+    }
+    res.off("close", onClose);
+  } finally {
+    await handle.close();
+  }
+}
+
 const emit = http.Server.prototype.emit;
 http.Server.prototype.emit = function (event, req, ...rest) {
   if (event === "listening" && typeof this.address() === "object") askForHealth(this);
@@ -193,6 +261,7 @@ http.Server.prototype.emit = function (event, req, ...rest) {
     req.headers["x-quiltboard-client"] = clientAddress(req);
     lingerOnEarlyAnswer(req);
     handBody(req, rest[0]);
+    handResponse(req, rest[0]);
   }
   return emit.call(this, event, req, ...rest);
 };

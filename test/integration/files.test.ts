@@ -74,6 +74,16 @@ describe.each(backends)("the %s file store", (kind, make) => {
     expect([...last]).toEqual([data[data.byteLength - 1]]);
   });
 
+  it("keeps files whole at the S3 backend's part boundaries: empty, one part exactly, two exactly, two and a byte", async () => {
+    const store = make();
+    const part = 8 * 1024 * 1024;
+    for (const size of [0, part, 2 * part, 2 * part + 1]) {
+      const bytes = data.subarray(0, size);
+      expect(await store.put("attachments/test/edge", chunks(bytes))).toEqual({ size, sha256: sha256(bytes) });
+      expect(sha256(await read(await store.get("attachments/test/edge")))).toBe(sha256(bytes));
+    }
+  });
+
   it("replaces a file, deletes it (twice is fine), and answers 404 for one that is not there", async () => {
     const store = make();
     await store.put("attachments/test/small", chunks(new TextEncoder().encode("first")));

@@ -6,7 +6,7 @@
 
 import { AppError, toErrorResponse } from "@/lib/server/platform/errors";
 import { contentDisposition as disposition, type StoredFile } from "@/lib/server/platform/files";
-import { matchesNoneMatch, parseRange, rangeStillValid } from "@/lib/validation/ranges";
+import { type ByteRange, matchesNoneMatch, parseRange, rangeStillValid } from "@/lib/validation/ranges";
 
 /** A stream whose length is known (a stored file, unpacked as it is sent). */
 export type SizedStream = { stream: ReadableStream<Uint8Array>; size: number };
@@ -53,10 +53,29 @@ export async function storedFileResponse(request: Request, file: StoredFile, cac
     return Response.json(body, { status, headers: { ...common, "content-range": `bytes */${file.size}` } });
   }
   const headers = { ...common, "content-type": file.contentType, "content-disposition": disposition(file.filename) };
-  if (!asked) return new Response(await file.open(), { headers: { ...headers, "x-quiltboard-length": String(file.size) } });
+  if (!asked) return new Response(await bytes(request, file, { start: 0, end: file.size - 1 }), { headers: { ...headers, "x-quiltboard-length": String(file.size) } });
   const length = asked.end - asked.start + 1;
-  return new Response(await file.open(asked), {
+  return new Response(await bytes(request, file, asked), {
     status: 206,
     headers: { ...headers, "content-range": `bytes ${asked.start}-${asked.end}/${file.size}`, "x-quiltboard-length": String(length) },
   });
+}
+
+type SendFile = (file: { path: string; start: number; end: number }) => void;
+
+/**
+ * The body of a stored file's answer: bytes `range` of the file as a stream; or, for a file on this
+ * machine's disk served behind the HTTP preload (server/http-preload.mjs, 7), none: the preload,
+ * which the header x-quiltboard-response names, is told the file and its range and sends the bytes
+ * itself with two buffers reused (a web stream allocates and copies every chunk, which 20 downloads
+ * at once made ~110 MB of garbage: docs/performance.md#large-data-files). Without the preload (next
+ * dev, tests that call a handler) the stream is the answer.
+ */
+async function bytes(request: Request, file: StoredFile, range: ByteRange): Promise<ReadableStream<Uint8Array> | null> {
+  const senders = (globalThis as { [key: symbol]: Map<string, SendFile> | undefined })[Symbol.for("quiltboard.responseFiles")];
+  const send = senders?.get(request.headers.get("x-quiltboard-response") ?? "");
+  const path = send ? await file.localFile() : null;
+  if (!send || !path) return file.open(range.start === 0 && range.end === file.size - 1 ? undefined : range);
+  send({ path, start: range.start, end: range.end });
+  return null;
 }

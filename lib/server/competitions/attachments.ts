@@ -281,6 +281,7 @@ export async function getAttachment(viewer: PublicUser | null, slug: string, id:
     sha256,
     size: Number(file.size),
     open: (range) => fileStore().get(key, range),
+    localFile: () => fileStore().localFile(key),
     signedUrl: (seconds) => fileStore().signedUrl(key, { filename, contentType, seconds }),
   };
 }

@@ -6,8 +6,19 @@ import path from "node:path";
 import { pipeline as pipe, Readable, Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type { ReadableStream as NodeWebStream } from "node:stream/web";
-import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, NotFound, S3Client } from "@aws-sdk/client-s3";
-import { Upload } from "@aws-sdk/lib-storage";
+import {
+  AbortMultipartUploadCommand,
+  CompleteMultipartUploadCommand,
+  CreateMultipartUploadCommand,
+  DeleteObjectCommand,
+  GetObjectCommand,
+  HeadObjectCommand,
+  ListObjectsV2Command,
+  NotFound,
+  PutObjectCommand,
+  S3Client,
+  UploadPartCommand,
+} from "@aws-sdk/client-s3";
 import { getSignedUrl } from "@aws-sdk/s3-request-presigner";
 import { db, streamSlices } from "./db";
 import { ConfigurationError, env } from "./env";
@@ -31,6 +42,8 @@ export interface FileStore {
   put(key: string, body: ReadableStream<Uint8Array> | Readable): Promise<{ size: number; sha256: string }>;
   /** The bytes of `key`, all or from `range.start` to `range.end` (inclusive); 404 when there is no such file. */
   get(key: string, range?: ByteRange): Promise<ReadableStream<Uint8Array>>;
+  /** Where `key` is on this machine's disk (local; 404 when there is no such file), for the HTTP preload to send itself; null where the backend keeps its files elsewhere (S3). */
+  localFile(key: string): Promise<string | null>;
   /** A URL that serves `key` for `seconds` to whoever holds it, as a download named `filename`; null where the backend has none (local). */
   signedUrl(key: string, download: { filename: string; contentType: string; seconds: number }): Promise<string | null>;
   /** Removes `key`; nothing when it is already gone. */
@@ -50,6 +63,8 @@ export type StoredFile = {
   size: number;
   sha256: string;
   open: (range?: ByteRange) => Promise<ReadableStream<Uint8Array>>;
+  /** Where the file is on this machine's disk (local store), or null (S3). */
+  localFile: () => Promise<string | null>;
   /** A URL of the store that serves the file itself for `seconds` (S3), or null (local). */
   signedUrl: (seconds: number) => Promise<string | null>;
 };
@@ -154,9 +169,12 @@ export function localStore(root: string): FileStore {
       return digest();
     },
     async get(key, range) {
-      const file = where(key);
+      const file = await this.localFile(key);
+      return Readable.toWeb(createReadStream(file!, range ? { start: range.start, end: range.end } : {})) as ReadableStream<Uint8Array>;
+    },
+    async localFile(key) {
       if (!(await this.stat(key))) throw new AppError("not_found", "the file is not in the store");
-      return Readable.toWeb(createReadStream(file, range ? { start: range.start, end: range.end } : {})) as ReadableStream<Uint8Array>;
+      return where(key);
     },
     async signedUrl() {
       return null;
@@ -195,17 +213,89 @@ export function localStore(root: string): FileStore {
 }
 
 /**
- * An S3 upload's parts: 8 MiB each, 2 in flight, so one upload holds at most about 24 MiB; S3 allows
- * 10,000 parts, so one file up to 78 GiB (beyond QUILTBOARD_DATA_FILE_BYTES' limit of 5 TiB the part
- * size grows: `partSize`).
+ * An S3 upload's parts: 8 MiB each, PARTS_IN_FLIGHT at once (while one is sent the store writes
+ * another), so one upload holds at most 5 parts' buffers, 40 MiB; S3 allows 10,000 parts, so one
+ * file up to 78 GiB (QUILTBOARD_DATA_FILE_BYTES may allow more: such a file is refused at its
+ * 10,001st part).
  */
 const PART_BYTES = 8 * 1024 * 1024;
+const PARTS_IN_FLIGHT = 4;
+const MAX_PARTS = 10_000;
+
+/**
+ * Writes the bytes of `chunks` to one object: in one PUT when they fit in a part, else as a
+ * multipart upload of PART_BYTES parts, PARTS_IN_FLIGHT sent at once. Each part is copied into one
+ * of at most PARTS_IN_FLIGHT + 1 buffers allocated for the upload, filled again once its part is
+ * stored (lib-storage, used before, allocated a new 8 MiB buffer per part, whose memory outside the
+ * heap started the collector's full collections: docs/performance.md#large-data-files). When
+ * anything fails (the body, a part, the completion) the upload is aborted and the failure the caller
+ * hears of is the first one, not what the abort makes of it: S3 keeps no part, and an object appears
+ * only when its upload completes. (A bucket rule that aborts incomplete multipart uploads after a day
+ * also removes the parts of an instance killed mid-upload: docs/operating.md §10.)
+ */
+async function sendInParts(client: S3Client, target: { Bucket: string; Key: string }, chunks: AsyncIterable<Uint8Array>): Promise<void> {
+  const free: Buffer[] = [];
+  const take = () => free.pop() ?? Buffer.allocUnsafeSlow(PART_BYTES);
+  let current = take();
+  let filled = 0;
+  let uploadId: string | undefined;
+  let numbered = 0;
+  const parts: { PartNumber: number; ETag: string }[] = [];
+  const inFlight = new Set<Promise<void>>();
+  const dispatch = async () => {
+    if (numbered === MAX_PARTS) throw new AppError("payload_too_large", `the file store takes at most ${MAX_PARTS} parts of ${PART_BYTES / 1024 / 1024} MiB in one file`);
+    uploadId ??= (await client.send(new CreateMultipartUploadCommand(target))).UploadId!;
+    const [buffer, PartNumber] = [current, ++numbered];
+    const task: Promise<void> = client
+      .send(new UploadPartCommand({ ...target, UploadId: uploadId, PartNumber, Body: buffer.subarray(0, filled) }))
+      .then((answer) => {
+        parts.push({ PartNumber, ETag: answer.ETag! });
+        free.push(buffer);
+      })
+      .finally(() => inFlight.delete(task));
+    task.catch(() => {}); // heard of through the waits below
+    inFlight.add(task);
+    [current, filled] = [take(), 0];
+  };
+  try {
+    for await (const chunk of chunks) {
+      for (let offset = 0; offset < chunk.byteLength;) {
+        if (filled === PART_BYTES) {
+          while (inFlight.size >= PARTS_IN_FLIGHT) await Promise.race(inFlight);
+          await dispatch();
+        }
+        const length = Math.min(chunk.byteLength - offset, PART_BYTES - filled);
+        current.set(chunk.subarray(offset, offset + length), filled);
+        [filled, offset] = [filled + length, offset + length];
+      }
+    }
+    if (uploadId === undefined) {
+      await client.send(new PutObjectCommand({ ...target, Body: current.subarray(0, filled) }));
+      return;
+    }
+    await dispatch();
+    await Promise.all([...inFlight]);
+    parts.sort((a, b) => a.PartNumber - b.PartNumber);
+    await client.send(new CompleteMultipartUploadCommand({ ...target, UploadId: uploadId, MultipartUpload: { Parts: parts } }));
+  } catch (error) {
+    await Promise.allSettled([...inFlight]);
+    if (uploadId !== undefined) await client.send(new AbortMultipartUploadCommand({ ...target, UploadId: uploadId })).catch(() => {});
+    throw error;
+  }
+}
 
 export type S3Options = { bucket: string; region: string; endpoint?: string; forcePathStyle: boolean; credentials?: { accessKeyId: string; secretAccessKey: string } };
 
 /** The S3 backend: objects `<key>` in one bucket. */
 export function s3Store(options: S3Options): FileStore {
   const client = new S3Client({
+    // No CRC32 of every part (the SDK's default since 2025) and none checked on what is read: the
+    // bytes are protected on the way by TLS on https, and on plain http by SigV4, which signs each
+    // part's SHA-256 (a server that checks it, as AWS S3, MinIO and Ceph RGW do, refuses a part
+    // changed on the way); the file's own SHA-256, computed here as it passes, is what every
+    // download is checked against (docs/performance.md#large-data-files).
+    requestChecksumCalculation: "WHEN_REQUIRED",
+    responseChecksumValidation: "WHEN_REQUIRED",
     region: options.region,
     ...(options.endpoint ? { endpoint: options.endpoint } : {}),
     forcePathStyle: options.forcePathStyle,
@@ -215,22 +305,21 @@ export function s3Store(options: S3Options): FileStore {
   return {
     kind: "s3",
     async put(key, body) {
-      const { source, tap, digest } = hashing(body);
-      // lib-storage sends a small file in one PUT and a large one as a multipart upload, which it
-      // aborts when the body fails: S3 keeps no part of it (leavePartsOnError: false), and an
-      // object appears only when the upload completes. (A bucket rule that aborts incomplete
-      // multipart uploads after a day also removes the parts of an instance killed mid-upload:
-      // docs/operating.md §10.)
-      // A failing body is what the caller hears of, not what the abort that follows makes of it.
-      const upload = new Upload({ client, params: { Bucket, Key: checked(key), Body: source.pipe(tap) }, partSize: PART_BYTES, queueSize: 2, leavePartsOnError: false });
-      let failure: unknown = null;
-      source.once("error", (error) => tap.destroy((failure = error)));
-      try {
-        await upload.done();
-      } catch (error) {
-        throw failure ?? error;
-      }
-      return digest();
+      const source = body instanceof Readable ? body : Readable.fromWeb(body as NodeWebStream<Uint8Array>);
+      const hash = createHash("sha256");
+      let size = 0;
+      await sendInParts(
+        client,
+        { Bucket, Key: checked(key) },
+        (async function* () {
+          for await (const chunk of source as AsyncIterable<Uint8Array>) {
+            hash.update(chunk);
+            size += chunk.byteLength;
+            yield chunk;
+          }
+        })(),
+      );
+      return { size, sha256: hash.digest("hex") };
     },
     async get(key, range) {
       try {
@@ -240,6 +329,9 @@ export function s3Store(options: S3Options): FileStore {
         if ((error as { name?: string }).name === "NoSuchKey") throw new AppError("not_found", "the file is not in the store");
         throw error;
       }
+    },
+    async localFile() {
+      return null;
     },
     async signedUrl(key, download) {
       const command = new GetObjectCommand({
