@@ -1,5 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import { mkdtempSync, readdirSync, statfsSync } from "node:fs";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -124,5 +126,41 @@ describe.each(backends)("the %s file store", (kind, make) => {
     const part = await fetch(url!, { headers: { range: "bytes=100-199" } });
     expect([part.status, part.headers.get("content-range")]).toEqual([206, "bytes 100-199/4096"]);
     expect(Buffer.from(await part.arrayBuffer()).equals(data.subarray(100, 200))).toBe(true);
+  });
+});
+
+describe("the S3 backend when S3 refuses a part", () => {
+  it("fails the upload and keeps no object, even when the part failed while the body was still arriving", async () => {
+    // A proxy in front of s3rver answers 500 to every sending of part 1 (the SDK's retries too); the
+    // body arrives slowly (150 ms per MiB), so part 1 fails while the sender waits for the body, not
+    // for its parts. Before, such a failure went unheard and the upload completed without part 1: an
+    // object 8 MiB short under a row that names the whole file's size and SHA-256.
+    const proxy = http.createServer((request, response) => {
+      if (request.method === "PUT" && new URL(request.url!, "http://s3").searchParams.get("partNumber") === "1") {
+        request.resume();
+        return request.on("end", () => response.writeHead(500, { "content-type": "application/xml" }).end("<Error><Code>InternalError</Code><Message>refused</Message></Error>"));
+      }
+      const upstream = http.request(new URL(request.url!, s3.endpoint), { method: request.method, headers: request.headers }, (answer) => {
+        response.writeHead(answer.statusCode!, answer.headers);
+        answer.pipe(response);
+      });
+      request.pipe(upstream);
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, "127.0.0.1", resolve));
+    try {
+      const store = s3Store({ ...s3Options(), endpoint: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}` });
+      let offset = 0;
+      const slow = new ReadableStream<Uint8Array>({
+        async pull(controller) {
+          if (offset >= data.byteLength) return controller.close();
+          await new Promise((resolve) => setTimeout(resolve, 150));
+          controller.enqueue(data.subarray(offset, (offset += 1024 * 1024)));
+        },
+      });
+      await expect(store.put("attachments/test/refused-part", slow)).rejects.toThrow();
+      expect(await s3Store(s3Options()).stat("attachments/test/refused-part")).toBeNull();
+    } finally {
+      await new Promise((resolve) => proxy.close(resolve));
+    }
   });
 });

@@ -242,7 +242,9 @@ async function sendInParts(client: S3Client, target: { Bucket: string; Key: stri
   let numbered = 0;
   const parts: { PartNumber: number; ETag: string }[] = [];
   const inFlight = new Set<Promise<void>>();
+  let failed: { error: unknown } | undefined;
   const dispatch = async () => {
+    if (failed) throw failed.error;
     if (numbered === MAX_PARTS) throw new AppError("payload_too_large", `the file store takes at most ${MAX_PARTS} parts of ${PART_BYTES / 1024 / 1024} MiB in one file`);
     uploadId ??= (await client.send(new CreateMultipartUploadCommand(target))).UploadId!;
     const [buffer, PartNumber] = [current, ++numbered];
@@ -253,7 +255,9 @@ async function sendInParts(client: S3Client, target: { Bucket: string; Key: stri
         free.push(buffer);
       })
       .finally(() => inFlight.delete(task));
-    task.catch(() => {}); // heard of through the waits below
+    // A part that fails leaves the set like one that succeeds, perhaps while the loop waits for the
+    // body rather than for the parts: its failure is kept, and nothing is sent or completed after it.
+    task.catch((error: unknown) => (failed ??= { error }));
     inFlight.add(task);
     [current, filled] = [take(), 0];
   };
@@ -275,6 +279,7 @@ async function sendInParts(client: S3Client, target: { Bucket: string; Key: stri
     }
     await dispatch();
     await Promise.all([...inFlight]);
+    if (failed) throw failed.error;
     parts.sort((a, b) => a.PartNumber - b.PartNumber);
     await client.send(new CompleteMultipartUploadCommand({ ...target, UploadId: uploadId, MultipartUpload: { Parts: parts } }));
   } catch (error) {
