@@ -227,28 +227,32 @@ function handResponse(req, res) {
   };
 }
 
-/** Writes bytes `start`…`end` (inclusive) of the file at `path` to `res`, with two buffers reused. */
+/**
+ * Writes bytes `start`…`end` (inclusive) of the file at `path` to `res`, with two buffers reused.
+ * Stops as soon as the client is gone (the response closed or destroyed, or a write failed), also
+ * when that happened before the file was open: nothing is read for nobody.
+ */
 async function sendFile(res, { path: file, start, end }) {
-  const handle = await open(file, "r");
+  let wake = null;
+  let gone = res.destroyed;
+  const onClose = () => ((gone = true), wake?.());
+  res.once("close", onClose);
+  const handle = gone ? null : await open(file, "r");
   try {
     const free = Array.from({ length: FILE_BUFFERS }, () => Buffer.allocUnsafeSlow(FILE_CHUNK));
-    let wake = null;
-    let gone = false;
-    const onClose = () => ((gone = true), wake?.());
-    res.once("close", onClose);
-    const release = (buffer) => () => (free.push(buffer), wake?.());
+    const release = (buffer) => (error) => (error && (gone = true), free.push(buffer), wake?.());
     for (let position = start; position <= end;) {
       while (!free.length && !gone) await new Promise((resolve) => (wake = resolve));
-      if (gone) return; // the client went away
+      if (gone || res.destroyed) return; // the client went away
       const buffer = free.pop();
       const { bytesRead } = await handle.read(buffer, 0, Math.min(FILE_CHUNK, end + 1 - position), position);
       if (bytesRead === 0) throw new Error(`${file} ended at byte ${position}, before ${end + 1}`);
       position += bytesRead;
       res.write(buffer.subarray(0, bytesRead), release(buffer));
     }
-    res.off("close", onClose);
   } finally {
-    await handle.close();
+    res.off("close", onClose);
+    await handle?.close();
   }
 }
 

@@ -69,9 +69,10 @@ type SendFile = (file: { path: string; start: number; end: number }) => void;
  * which the header x-quiltboard-response names, is told the file and its range and sends the bytes
  * itself with two buffers reused (a web stream allocates and copies every chunk, which 20 downloads
  * at once made ~110 MB of garbage: docs/performance.md#large-data-files). Without the preload (next
- * dev, tests that call a handler) the stream is the answer.
+ * dev, tests that call a handler) the stream is the answer. A HEAD request gets no body at all.
  */
 async function bytes(request: Request, file: StoredFile, range: ByteRange): Promise<ReadableStream<Uint8Array> | null> {
+  if (request.method === "HEAD") return null; // the headers only: a stream opened here would never be read, nor its file closed
   const senders = (globalThis as { [key: symbol]: Map<string, SendFile> | undefined })[Symbol.for("quiltboard.responseFiles")];
   const send = senders?.get(request.headers.get("x-quiltboard-response") ?? "");
   const path = send ? await file.localFile() : null;
