@@ -90,6 +90,23 @@ describe("what one account may keep on the disk", () => {
         // An upload abandoned gives its room back.
         expect((await send(app.url, organizer, "DELETE", `/api/v1/competitions/${second}/attachments/uploads/${more[1].body.id}`)).status).toBe(200);
         expect((await send(app.url, organizer, "POST", `/api/v1/competitions/${first}/attachments/uploads`, { name: "e.bin", size: MiB })).status).toBe(201);
+
+        // A bound that shrank after the start (a new address, not yet verified) refuses the completion
+        // and keeps its parts: the upload completes once the new address is verified.
+        const upload = `/api/v1/competitions/${second}/attachments/uploads/${started.body.id}`;
+        expect((await send(app.url, organizer, "PUT", `${upload}/parts/1`, new Uint8Array(600 * 1024).fill(7))).status).toBe(200);
+        const moved = `moved-${organizer.email}`;
+        expect((await send(app.url, organizer, "PUT", "/api/v1/me/email", { email: moved, currentPassword: organizer.password })).status).toBe(200);
+        const shrunk = await send(app.url, organizer, "POST", `${upload}/complete`);
+        expect([shrunk.status, shrunk.body.error.message]).toEqual([
+          413,
+          expect.stringMatching(/^one account may hold at most 1 MiB of data files until its address is verified; /),
+        ]);
+        expect((await send(app.url, organizer, "GET", upload)).body.received).toEqual([1]);
+        const again = linkIn(await lastMailTo(moved, /Verify your email/), "/verify-email?token=");
+        expect((await send(app.url, organizer, "POST", "/api/v1/email-verification", { token: again.searchParams.get("token") })).status).toBe(200);
+        const completed = await send(app.url, organizer, "POST", `${upload}/complete`);
+        expect([completed.status, completed.body.size]).toEqual([201, 600 * 1024]);
       } finally {
         await app.stop();
       }

@@ -1,6 +1,6 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
-import { type Adding, attachmentKey, attachmentLimits, forget, bytesText, recordAttachment, refuseOverRoom, roomTaken, type Taken } from "./attachments";
+import { type Adding, attachmentKey, attachmentLimits, forget, bytesText, recordAttachment, refuseOverRoom, refuseWithoutRoom, roomTaken, type Taken } from "./attachments";
 import { requireOrganizer } from "./competitions";
 import type { PublicUser } from "@/lib/server/accounts/users";
 import { db, nameLock, transaction } from "@/lib/server/platform/db";
@@ -207,6 +207,15 @@ export async function completeAttachmentUpload(user: PublicUser, slug: string, i
       "conflict",
       `parts ${missing.slice(0, 10).join(", ")}${missing.length > 10 ? ` (and ${missing.length - 10} more)` : ""} have not arrived; send them, then complete`,
     );
+  }
+  try {
+    // The bounds as they stand now (the account's may have shrunk since the start: an address
+    // changed and not yet verified again, files a co-organizer added): a refusal here keeps the parts,
+    // and the upload may be completed once there is room. Only a race with the join is refused later.
+    await refuseWithoutRoom({ competitionId: row.competitionId, userId: row.userId, filename: row.filename, uploadId: id, bytes: Number(row.size) });
+  } catch (error) {
+    await db.$executeRaw`UPDATE attachment_uploads SET completing = false WHERE id = ${id}::uuid`;
+    throw error;
   }
   const ordered = [...keys.keys()].sort((a, b) => a - b).map((n) => keys.get(n)!);
   const store = fileStore();
