@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { demoPredictionsCsv } from "@/prisma/demo-solution";
 import { lastMailTo, linkIn } from "@/scripts/support/caught-mail";
-import { APP_URL, api, newCompetitor, postCsv, publishedCompetition } from "./helpers";
+import { APP_URL, api, newCompetitor, postCsv, publishedCompetition, signInWithCookies } from "./helpers";
 
 // Issue 41's hostile pass (F7): the access rules an organizer sets after teams joined (verified
 // addresses, email domains, approval) decide who may submit and who a merge may bring together,
@@ -46,11 +46,18 @@ describe("access rules set after a team joined", () => {
       },
     ]);
     expect(await spent(slug, player)).toEqual(before);
+    // The Team tab tells the member which rule now turns them away, with the button that asks.
+    const session = await signInWithCookies(player.email, player.password);
+    const teamTab = async () => (await fetch(`${APP_URL}/competitions/${slug}/team`, { headers: { cookie: session.cookie() } })).text();
+    const shutOut = await teamTab();
+    expect(shutOut).toMatch(/your submissions are refused until you meet them: (<!-- -->)?the organizers approve who takes part in this competition/);
+    expect(shutOut).toContain("Ask to take part");
     await player.call(`/api/v1/competitions/${slug}/registrations`, { method: "POST" });
     const { registrations } = await (await api(`/api/v1/competitions/${slug}/registrations`, { headers: organizer })).json();
     const mine = registrations.find((r: { user: { email: string } }) => r.user.email === player.email);
     expect((await api(`/api/v1/competitions/${slug}/registrations/${mine.id}`, { method: "PUT", body: { status: "approved" }, headers: organizer })).status).toBe(200);
     expect((await submit(slug, player, "approved")).status).toBe(201);
+    expect(await teamTab()).not.toContain('data-testid="rules-shut-out"');
 
     await setAccess(slug, organizer, { requireVerifiedEmail: true });
     const afterOne = await spent(slug, player);

@@ -1,5 +1,6 @@
 import Link from "../../../../_components/link";
-import { accessOf, missingIdentity, myRegistration } from "@/lib/server/competitions/access";
+import { accessOf, missingIdentity, myRegistration, requireRules } from "@/lib/server/competitions/access";
+import { AppError } from "@/lib/server/platform/errors";
 import { signInProviders } from "@/lib/server/accounts/auth";
 import { ProviderSignInButton } from "../../../../_components/provider-sign-in-button";
 import { ApiForm } from "../../../../_components/api-form";
@@ -22,7 +23,16 @@ export default async function TeamTab({ params }: { params: Promise<{ slug: stri
   const { slug } = await params;
   const { viewer, competition, organizer, team, open } = await loadCompetition(slug);
   const access = accessOf(competition);
-  const registration = viewer && !team ? await myRegistration(viewer, competition.id) : null;
+  const registration = viewer && !organizer && access.approval ? await myRegistration(viewer, competition.id) : null;
+  // A member the rules as they stand now turn away (set after the team was joined, or an address
+  // changed): their submissions are refused (403) until they meet them, and the tab says which rule.
+  const shutOut =
+    viewer && team && !organizer
+      ? await requireRules(viewer, competition).then(
+          () => null,
+          (error) => (error instanceof AppError ? error : Promise.reject(error)),
+        )
+      : null;
   const here = `/competitions/${slug}/team`;
   const restricted = access.requireVerifiedEmail || access.approval || access.allowedEmailDomains.length > 0 || Boolean(access.identity);
   const missing = viewer && !organizer ? await missingIdentity(viewer, access) : null;
@@ -72,7 +82,12 @@ export default async function TeamTab({ params }: { params: Promise<{ slug: stri
               )}
             </div>
           )}
-          {!team && access.approval && open && registration !== "approved" && (
+          {shutOut && shutOut.code !== "identity_required" && (
+            <p role="note" data-testid="rules-shut-out" className="rounded-md border border-amber-300 bg-amber-50 p-3 text-sm text-amber-950">
+              The organizers&apos; rules changed after you joined, and your submissions are refused until you meet them: {shutOut.message}.
+            </p>
+          )}
+          {access.approval && open && registration !== "approved" && (!team || shutOut?.code === "approval_required") && (
             <div data-testid="registration">
               {registration ? (
                 <p className="text-sm">
